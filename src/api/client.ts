@@ -1,0 +1,84 @@
+// The one HTTP client of the SPA. Every resource module goes through `request`, so the bearer
+// token, the envelope reading and the 401 funnel live in one place.
+import { ofetch, FetchError } from 'ofetch';
+import type { FailureEnvelope } from '../domain/envelope';
+
+export type ApiResult<T> =
+  | { ok: true; status: number; data: T; message: string }
+  | { ok: false; status: number; message: string; errors?: FailureEnvelope['errors'] };
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal;
+  /** Use this token instead of the session's (the session check confirms a stored token). */
+  token?: string | null;
+}
+
+export interface ApiClientOptions {
+  baseURL?: string;
+  getToken: () => string | null;
+  /** Called once per 401 answer to a request that carried a token: the session decides what it means. */
+  onUnauthorized: () => void;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface ApiClient {
+  request<T>(path: string, options?: RequestOptions): Promise<ApiResult<T>>;
+}
+
+/** Thrown for failures below HTTP (no answer at all). Spec section 7: network failures are rethrown. */
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+}
+
+function readEnvelope<T>(status: number, body: unknown): ApiResult<T> {
+  const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : null;
+  const message = typeof envelope?.message === 'string' ? envelope.message : '';
+  if (status < 400 && envelope?.success === true) {
+    return { ok: true, status, data: envelope.data as T, message };
+  }
+  const errors = Array.isArray(envelope?.errors) ? (envelope.errors as FailureEnvelope['errors']) : undefined;
+  return {
+    ok: false,
+    status,
+    message: message || `Request failed with status ${status}`,
+    ...(errors ? { errors } : {}),
+  };
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const http = ofetch.create(
+    {
+      baseURL: options.baseURL ?? '/api/v1',
+      // Machines own retries and polling; ofetch would otherwise retry GETs on 5xx behind their back.
+      retry: false,
+      // Error bodies are answers too: the envelope says what went wrong.
+      ignoreResponseError: true,
+    },
+    options.fetch ? { fetch: options.fetch } : {},
+  );
+
+  return {
+    async request<T>(path: string, { method = 'GET', body, query, signal, token }: RequestOptions = {}) {
+      const bearer = token === undefined ? options.getToken() : token;
+      let response;
+      try {
+        response = await http.raw(path, {
+          method,
+          ...(body === undefined ? {} : { body: body as Record<string, unknown> }),
+          ...(query ? { query } : {}),
+          ...(signal ? { signal } : {}),
+          headers: bearer ? { Authorization: `Bearer ${bearer}` } : {},
+        });
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const cause = error instanceof FetchError ? (error.cause ?? error) : error;
+        throw new NetworkError(cause instanceof Error ? cause.message : 'Network error occurred', { cause });
+      }
+      if (response.status === 401 && bearer) options.onUnauthorized();
+      return readEnvelope<T>(response.status, response._data);
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { createApiClient, type ApiClientOptions } from './client';
+import { createAuthApi } from './auth';
+import { createDashboardApi } from './dashboard';
+
+/** Every resource module over one client. */
+export function createApi(options: ApiClientOptions) {
+  const client = createApiClient(options);
+  return { client, auth: createAuthApi(client), dashboard: createDashboardApi(client) };
+}
+
+export type Api = ReturnType<typeof createApi>;
+export type { ApiResult } from './client';
+export { NetworkError } from './client';

@@ -1,0 +1,51 @@
+// Incoming profiles may be camelCase or snake_case (older servers); the app sees one camelCase shape.
+import type { AdminUser, CustomerProfile } from '../domain/auth';
+
+type Raw = Record<string, unknown>;
+
+function pick(raw: Raw, camel: string, snake: string): unknown {
+  return raw[camel] ?? raw[snake];
+}
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+function bool(value: unknown, fallback = false): boolean {
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+function accountFields(raw: Raw, now: () => string) {
+  return {
+    uuid: str(raw.uuid) ?? str(raw.id) ?? '',
+    email: str(raw.email) ?? '',
+    name: str(raw.name) ?? '',
+    isActive: bool(pick(raw, 'isActive', 'is_active')),
+    mfaEnabled: bool(pick(raw, 'mfaEnabled', 'mfa_enabled')),
+    accountExpiresAt: str(pick(raw, 'accountExpiresAt', 'account_expires_at')),
+    blockedEnabled: bool(pick(raw, 'blockedEnabled', 'blocked_enabled')),
+    blockedReason: str(pick(raw, 'blockedReason', 'blocked_reason')),
+    blockedAt: str(pick(raw, 'blockedAt', 'blocked_at')),
+    createdAt: str(pick(raw, 'createdAt', 'created_at')) ?? now(),
+    updatedAt: str(pick(raw, 'updatedAt', 'updated_at')) ?? now(),
+    lastLogin: str(pick(raw, 'lastLogin', 'last_login')),
+    lastIp: str(pick(raw, 'lastIp', 'last_ip')),
+  };
+}
+
+const isoNow = () => new Date().toISOString();
+
+export function normaliseAdminUser(raw: unknown, now: () => string = isoNow): AdminUser | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const r = raw as Raw;
+  const fields = accountFields(r, now);
+  if (!fields.uuid || !fields.email) return null;
+  return { ...fields, role: r.role === 'admin' ? 'admin' : 'user' };
+}
+
+/** Spec section 3: a customer's createdAt and updatedAt default to the current time when missing. */
+export function normaliseCustomerProfile(raw: unknown, now: () => string = isoNow): CustomerProfile | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const r = raw as Raw;
+  const fields = accountFields(r, now);
+  if (!fields.uuid || !fields.email) return null;
+  return { ...fields, phone: str(r.phone), company: str(r.company) ?? '', address: str(r.address) };
+}

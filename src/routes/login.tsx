@@ -1,0 +1,27 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import { loginMachine } from '../machines/login';
+import { LoginView } from '../ui/login/LoginView';
+import { useActorOptions, useAppServices } from './services';
+
+export function LoginRoute() {
+  const { api, session } = useAppServices();
+  const login = useActorRef(
+    loginMachine.provide({
+      actors: {
+        adminLogin: fromPromise(({ input, signal }) => api.auth.loginAdmin(input, signal)),
+        customerLogin: fromPromise(({ input, signal }) => api.auth.loginCustomer(input, signal)),
+      },
+      actions: {
+        // The session change re-runs the /login guard, which leaves for the remembered path or /home.
+        completeSignIn: (_, outcome) =>
+          session.send({ type: 'session.login', token: outcome.token, profile: outcome.profile, userType: outcome.userType }),
+      },
+    }),
+    useActorOptions(),
+  );
+  const busy = useSelector(login, (s) => s.hasTag('busy'));
+  const error = useSelector(login, (s) => (s.matches('failed') ? s.context.error : null));
+
+  return <LoginView busy={busy} error={error} onSubmit={(credentials) => login.send({ type: 'user.submit', ...credentials })} />;
+}

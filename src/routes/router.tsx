@@ -1,0 +1,169 @@
+// The route tree (code-based) with the redirect rules of spec section 2 "Route table":
+// signed out, every path → /login; signed in, /login → /home (or the remembered path),
+// / → /home, unknown → /home; /dashboard is an alias of /home.
+import {
+  Outlet,
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  redirect,
+  type RouterHistory,
+} from '@tanstack/react-router';
+import { safeRedirectTarget } from '../domain/login';
+import { FullPageSpinner } from '../ui/common/FullPageSpinner';
+import { ToastArea } from '../ui/common/ToastArea';
+import { AppLayout } from './app-layout';
+import { HomeRoute } from './home';
+import { LoginRoute } from './login';
+import { placeholderRoute } from './placeholders';
+import { redirectIfSignedIn, requireSignedIn, type RouterContext } from './guards';
+
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    /** Administrators only: a customer who signed in through the fallback sees a notice instead. */
+    adminOnly?: boolean;
+  }
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: () => (
+    <>
+      <Outlet />
+      <ToastArea />
+    </>
+  ),
+});
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } => {
+    const target = safeRedirectTarget(search.redirect);
+    return target ? { redirect: target } : {};
+  },
+  beforeLoad: redirectIfSignedIn,
+  component: LoginRoute,
+});
+
+/** Everything behind sign-in hangs off this pathless layout: the guard runs once for all of it. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: requireSignedIn,
+  component: AppLayout,
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/home', replace: true });
+  },
+});
+
+const homeRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/home',
+  staticData: { adminOnly: true },
+  component: HomeRoute,
+});
+
+const dashboardAliasRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/dashboard',
+  beforeLoad: () => {
+    throw redirect({ to: '/home', replace: true });
+  },
+});
+
+const customersRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/customers',
+  staticData: { adminOnly: true },
+  component: placeholderRoute('/customers'),
+});
+
+const simulatorRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/customers/starlink-simulator',
+  staticData: { adminOnly: true },
+  component: placeholderRoute('/customers/starlink-simulator'),
+});
+
+const customerTerminalsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/customer/terminals/$customerUuid',
+  staticData: { adminOnly: true },
+  component: placeholderRoute('/customer/terminals/$customerUuid'),
+});
+
+const terminalsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/terminals',
+  staticData: { adminOnly: true },
+  component: placeholderRoute('/terminals'),
+});
+
+const subscriptionRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/subscription',
+  staticData: { adminOnly: true },
+  component: placeholderRoute('/subscription'),
+});
+
+const settingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings',
+  component: placeholderRoute('/settings'),
+});
+
+const usersRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/users',
+  staticData: { adminOnly: true },
+  component: placeholderRoute('/users'),
+});
+
+/** Unknown paths: the guard above already sent signed-out visitors to /login. */
+const unknownRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '$',
+  beforeLoad: () => {
+    throw redirect({ to: '/home', replace: true });
+  },
+});
+
+export const routeTree = rootRoute.addChildren([
+  loginRoute,
+  appRoute.addChildren([
+    indexRoute,
+    homeRoute,
+    dashboardAliasRoute,
+    customersRoute,
+    simulatorRoute,
+    customerTerminalsRoute,
+    terminalsRoute,
+    subscriptionRoute,
+    settingsRoute,
+    usersRoute,
+    unknownRoute,
+  ]),
+]);
+
+export function createAppRouter({ context, history }: { context: RouterContext; history?: RouterHistory }) {
+  return createRouter({
+    routeTree,
+    context,
+    ...(history ? { history } : {}),
+    defaultPendingComponent: FullPageSpinner,
+    defaultPendingMs: 150,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { createResourceMachine, FALLBACK_LOAD_ERROR, type LoadOutcome, type ResourceEvent } from '../../src/machines/resource';
+import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
+
+const machine = createResourceMachine<{ total: number }>('summary');
+
+function start(results: Array<LoadOutcome<{ total: number }> | Error>) {
+  let call = 0;
+  return createActor(
+    machine.provide({
+      actors: {
+        load: fromPromise(async () => {
+          const result = results[Math.min(call++, results.length - 1)]!;
+          if (result instanceof Error) throw result;
+          return result;
+        }),
+      },
+    }),
+  ).start();
+}
+
+describe('resource machine (actor)', () => {
+  it('loads, then shows the data', async () => {
+    const actor = start([{ ok: true, data: { total: 3 } }]);
+    expect(actor.getSnapshot().hasTag('loading')).toBe(true);
+    const snapshot = await waitFor(actor, (s) => s.matches('ready'));
+    expect(snapshot.context.data).toEqual({ total: 3 });
+  });
+
+  it('a refused load shows the server message and Try Again loads again', async () => {
+    const actor = start([{ ok: false, message: 'Database unavailable' }, { ok: true, data: { total: 1 } }]);
+    expect((await waitFor(actor, (s) => s.matches('failed'))).context.error).toBe('Database unavailable');
+    actor.send({ type: 'user.retry' });
+    expect((await waitFor(actor, (s) => s.matches('ready'))).context).toEqual({ data: { total: 1 }, error: null });
+  });
+
+  it('an unexpected failure shows the fallback message', async () => {
+    const actor = start([new Error('boom')]);
+    expect((await waitFor(actor, (s) => s.matches('failed'))).context.error).toBe(FALLBACK_LOAD_ERROR);
+  });
+
+  it('a failed refresh keeps the data on screen with the error', async () => {
+    const actor = start([{ ok: true, data: { total: 1 } }, { ok: false, message: 'Timed out' }]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.refresh' });
+    expect(actor.getSnapshot().hasTag('refreshing')).toBe(true);
+    const snapshot = await waitFor(actor, (s) => s.matches({ ready: 'idle' }) && s.context.error !== null);
+    expect(snapshot.context).toEqual({ data: { total: 1 }, error: 'Timed out' });
+  });
+});
+
+const eventFixtures: { [K in ResourceEvent['type']]: Extract<ResourceEvent, { type: K }>[] } = {
+  'user.retry': [{ type: 'user.retry' }],
+  'user.refresh': [{ type: 'user.refresh' }],
+};
+const actorResults = [
+  { type: 'xstate.done.actor.load', output: { ok: true, data: { total: 2 } } },
+  { type: 'xstate.done.actor.load', output: { ok: false, message: 'Nope' } },
+  { type: 'xstate.error.actor.load', error: new Error('boom') },
+  { type: 'xstate.done.actor.reload', output: { ok: true, data: { total: 5 } } },
+  { type: 'xstate.done.actor.reload', output: { ok: false, message: 'Stale' } },
+  { type: 'xstate.error.actor.reload', error: new Error('boom') },
+];
+const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
+
+describe('resource machine (model paths)', () => {
+  const paths = pathsCoveringEveryTransition(machine, allEvents);
+
+  it('the model reaches every state of the chart', () => {
+    expect(reachableStateValues(machine, allEvents)).toEqual(
+      new Set(['loading', 'failed', '{"ready":"idle"}', '{"ready":"refreshing"}']),
+    );
+  });
+
+  it('the paths take every transition written in the chart', () => {
+    const all = new Set(chartTransitions(machine).values());
+    expect(all.size).toBe(8);
+    expect(transitionsTaken(machine, paths)).toEqual(all);
+  });
+
+  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
+    await replayPath((deferred) => machine.provide({ actors: { load: deferred.logic } }), path);
+  });
+});
