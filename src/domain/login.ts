@@ -25,7 +25,8 @@ export function safeRedirectTarget(target: unknown): string | null {
   if (typeof target !== 'string') return null;
   const value = target.trim();
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  if (/[\u0000-\u001f\\]/.test(value)) return null;
+  // Control characters and backslashes have no business in a path and are how browsers get tricked.
+  if ([...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch === '\\')) return null;
   let url: URL;
   try {
     url = new URL(value, 'http://portal.invalid');

@@ -33,16 +33,18 @@ export function pathsCoveringEveryTransition<TMachine extends AnyStateMachine>(
   const options = {
     events: events as never,
     // A fixture that hits no enabled transition is not a transition worth a path.
-    filterEvents: ((snapshot: S, event: EventObject) => snapshot.can(event)) as never,
+    filterEvents: ((snapshot: { can: (event: EventObject) => boolean }, event: EventObject) => snapshot.can(event)) as never,
   };
   const adjacency = getAdjacencyMap(machine, options);
-  const shortest = new Map(getShortestPaths(machine, options).map((path) => [serializeSnapshot(path.state as S), path]));
+  const shortest = new Map<string, { steps: PathStep<S>[] }>(
+    getShortestPaths(machine, options).map((path) => [serializeSnapshot(path.state as S), path as { steps: PathStep<S>[] }]),
+  );
   const paths: TransitionPath<S>[] = [];
-  for (const [key, { state, transitions }] of Object.entries(adjacency)) {
+  for (const [key, { transitions }] of Object.entries(adjacency)) {
     const prefix = shortest.get(key);
     if (!prefix) throw new Error(`No path reaches ${key}`);
-    const prefixSteps = (prefix.steps as PathStep<S>[]).filter((step) => step.event.type !== 'xstate.init');
-    for (const { event, state: next } of Object.values(transitions)) {
+    const prefixSteps = prefix.steps.filter((step) => step.event.type !== 'xstate.init');
+    for (const { event, state: next } of Object.values(transitions) as { event: EventObject; state: S }[]) {
       const steps = [...prefixSteps, { event, state: next as S }];
       paths.push({ description: `${steps.map((step) => describeEvent(step.event)).join(', ')} ⇒ ${describeValue(next as S)}`, steps });
     }
@@ -106,7 +108,9 @@ export function reachableStateValues<TMachine extends AnyStateMachine>(
 /** Invoked actors the test resolves by hand, keyed by invoke id. */
 export function deferredActors() {
   const pending = new Map<string, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
-  const logic = fromPromise<unknown, unknown>(
+  // Typed loosely on purpose: it stands in for any promise actor of any machine.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const logic: ReturnType<typeof fromPromise<any, any>> = fromPromise<any, any>(
     ({ self }) =>
       new Promise((resolve, reject) => {
         pending.set(self.id, { resolve, reject });
@@ -140,7 +144,7 @@ export async function replayPath<TMachine extends AnyStateMachine>(
   const deferred = deferredActors();
   const actor = createActor(createMachine(deferred)).start();
   for (const step of path.steps) {
-    if (!deferred.settle(step.event)) actor.send(step.event);
+    if (!deferred.settle(step.event)) actor.send(step.event as never);
     const expected = serializeSnapshot(step.state);
     try {
       await waitFor(actor, (snapshot) => serializeSnapshot(snapshot) === expected, { timeout: 1000 });

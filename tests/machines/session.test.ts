@@ -115,7 +115,7 @@ describe('session machine (actor)', () => {
     const actor = createActor(
       sessionMachine.provide({
         actors: {
-          restoreSession: fromPromise(async () => stored),
+          restoreSession: fromPromise(async (): Promise<PersistedSession | null> => stored),
           confirmSession: fromPromise(() => new Promise<ConfirmOutcome>((resolve) => (release = resolve))),
         },
       }),

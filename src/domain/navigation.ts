@@ -1,0 +1,148 @@
+// The sidebar menu, its remembered open state, and the title and breadcrumb of every page
+// (spec section 2 "Route table", "Sidebar" and the screen headings; section 9 constants).
+
+export interface MenuItem {
+  title: string;
+  url: string;
+  /** primeicons class names, e.g. "pi pi-home". */
+  icon?: string;
+  items?: MenuItem[];
+}
+
+export const APP_TITLE = 'Admin Portal';
+/** Where the logo and the Home item lead, and where a signed-in user lands. */
+export const HOME_URL = '/home';
+
+export const SIDEBAR_MENU: readonly MenuItem[] = [
+  { title: 'Home', url: '/home', icon: 'pi pi-home' },
+  {
+    title: 'Customers',
+    url: '/customers',
+    icon: 'pi pi-users',
+    items: [
+      { title: 'Customer Management', url: '/customers', icon: 'pi pi-briefcase' },
+      { title: 'Starlink API Simulator', url: '/customers/starlink-simulator', icon: 'pi pi-server' },
+    ],
+  },
+  { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi' },
+  { title: 'Users', url: '/users', icon: 'pi pi-user' },
+  { title: 'Settings', url: '/settings', icon: 'pi pi-cog' },
+];
+
+/** "/customers/" and "/customers?page=2" both compare as "/customers"; "/" stays "/". */
+export function normalizePath(path: string): string {
+  const bare = path.split(/[?#]/, 1)[0] ?? '';
+  const trimmed = bare.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+/** Active when the path equals the item's url or one of its children's urls. */
+export function isItemActive(item: MenuItem, path: string): boolean {
+  const current = normalizePath(path);
+  if (normalizePath(item.url) === current) return true;
+  return (item.items ?? []).some((child) => normalizePath(child.url) === current);
+}
+
+/** Titles of the groups that start open: those with an active child. */
+export function initiallyOpenGroups(items: readonly MenuItem[], path: string): string[] {
+  return items
+    .filter((item) => (item.items ?? []).some((child) => isItemActive(child, path)))
+    .map((item) => item.title);
+}
+
+// ---- Sidebar state (remembered in a cookie, toggled with Ctrl/Meta + B) ----
+
+export const SIDEBAR_COOKIE = 'sidebar_state';
+/** 7 days. */
+export const SIDEBAR_COOKIE_MAX_AGE = 604800;
+export const SIDEBAR_WIDTH = '16rem';
+export const SIDEBAR_WIDTH_MOBILE = '18rem';
+export const SIDEBAR_WIDTH_COLLAPSED = '3rem';
+/** Below this width (px) the sidebar is a mobile sheet. */
+export const MOBILE_BREAKPOINT = 768;
+export const SIDEBAR_SHORTCUT_KEY = 'b';
+
+/** The remembered open state in a `document.cookie` string; null when absent or unreadable. */
+export function parseSidebarCookie(cookieString: string): boolean | null {
+  for (const pair of cookieString.split(';')) {
+    const [rawName, ...rest] = pair.split('=');
+    if (rawName?.trim() !== SIDEBAR_COOKIE) continue;
+    const value = rest.join('=').trim();
+    if (value === 'true') return true;
+    if (value === 'false') return false;
+    return null;
+  }
+  return null;
+}
+
+/** The `document.cookie` assignment that remembers the open state for 7 days. */
+export function sidebarCookie(open: boolean): string {
+  return `${SIDEBAR_COOKIE}=${open}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE}`;
+}
+
+// ---- Page titles and breadcrumbs ----
+
+export interface Crumb {
+  label: string;
+  /** Absent on the current page (the last crumb). */
+  url?: string;
+}
+
+export interface PageMeta {
+  title: string;
+  breadcrumb: Crumb[];
+}
+
+/** Signed-in routes of the route table, in TanStack Router's path syntax. */
+export type PagePath =
+  | '/home'
+  | '/customers'
+  | '/customers/starlink-simulator'
+  | '/customer/terminals/$customerUuid'
+  | '/terminals'
+  | '/subscription'
+  | '/settings'
+  | '/users';
+
+const home: Crumb = { label: 'Home', url: '/home' };
+
+export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
+  '/home': { title: 'Enterprise Dashboard', breadcrumb: [] },
+  '/customers': { title: 'Customer Management', breadcrumb: [home, { label: 'Customers' }] },
+  '/customers/starlink-simulator': {
+    title: 'Starlink API Simulator',
+    breadcrumb: [home, { label: 'Customers', url: '/customers' }, { label: 'Starlink API Simulator' }],
+  },
+  '/customer/terminals/$customerUuid': {
+    title: 'Customer Terminal Usage',
+    breadcrumb: [{ label: 'Customers', url: '/customers' }, { label: 'Terminal Usage' }],
+  },
+  '/terminals': { title: 'Terminal Management', breadcrumb: [home, { label: 'Terminals' }] },
+  '/subscription': { title: 'Subscriptions', breadcrumb: [home, { label: 'Subscriptions' }] },
+  '/settings': { title: 'Settings', breadcrumb: [{ label: 'Settings' }] },
+  // The spec's users page links "Dashboard" to /dashboard, which the router sends on to /home.
+  '/users': { title: 'User Management', breadcrumb: [{ label: 'Dashboard', url: '/dashboard' }, { label: 'Users' }] },
+};
+
+export const LOGIN_TITLE = 'Login';
+
+/** The route-table entry a concrete path belongs to, or null for paths outside it. */
+export function matchPagePath(path: string): PagePath | null {
+  const current = normalizePath(path);
+  if (Object.hasOwn(PAGE_TITLES, current) && !current.includes('$')) return current as PagePath;
+  if (/^\/customer\/terminals\/[^/]+$/.test(current)) return '/customer/terminals/$customerUuid';
+  return null;
+}
+
+/** Title and breadcrumb for a concrete path, or null for paths outside the route table. */
+export function pageMeta(path: string): PageMeta | null {
+  const match = matchPagePath(path);
+  return match ? PAGE_TITLES[match] : null;
+}
+
+/** Browser tab title: "Terminal Management · Admin Portal". */
+export function documentTitle(path: string): string {
+  const meta = pageMeta(path);
+  if (normalizePath(path) === '/login') return `${LOGIN_TITLE} · ${APP_TITLE}`;
+  return meta ? `${meta.title} · ${APP_TITLE}` : APP_TITLE;
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import { LoginView } from '../../src/ui/login/LoginView';
+import { renderStrict } from './render';
+
+describe('LoginView', () => {
+  it('welcomes the user and asks for an admin account', () => {
+    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome to the Enterprise Admin Portal' })).toBeTruthy();
+    expect(screen.getByText('Login with your admin account')).toBeTruthy();
+  });
+
+  it('submits the entered email and password once', async () => {
+    const onSubmit = vi.fn();
+    const { user } = renderStrict(<LoginView busy={false} error={null} onSubmit={onSubmit} />);
+
+    await user.type(screen.getByLabelText('Email'), 'admin@example.com');
+    await user.type(screen.getByLabelText('Password'), 's3cret-Pass');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(onSubmit).toHaveBeenCalledWith({ email: 'admin@example.com', password: 's3cret-Pass' });
+  });
+
+  it('leaves required and email-format checks to the browser', () => {
+    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+    const email = screen.getByLabelText('Email') as HTMLInputElement;
+    const password = screen.getByLabelText('Password') as HTMLInputElement;
+
+    expect(email.type).toBe('email');
+    expect(email.required).toBe(true);
+    expect(email.getAttribute('autocomplete')).toBe('username');
+    expect(password.type).toBe('password');
+    expect(password.required).toBe(true);
+    expect(password.getAttribute('autocomplete')).toBe('current-password');
+  });
+
+  it('reads "Signing in..." and is disabled while busy', async () => {
+    const onSubmit = vi.fn();
+    const { user } = renderStrict(<LoginView busy error={null} onSubmit={onSubmit} />);
+
+    const button = screen.getByRole('button', { name: 'Signing in...' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Login' })).toBeNull();
+
+    await user.type(screen.getByLabelText('Email'), 'admin@example.com');
+    await user.type(screen.getByLabelText('Password'), 'pw{Enter}');
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('shows the error it is given in an alert', () => {
+    renderStrict(<LoginView busy={false} error="Invalid email or password" onSubmit={() => {}} />);
+    expect(screen.getByRole('alert').textContent).toContain('Invalid email or password');
+  });
+
+  it('shows no alert without an error', () => {
+    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('reveals and hides the password with the show-password toggle', async () => {
+    const { user } = renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+    const password = screen.getByLabelText('Password') as HTMLInputElement;
+    const toggle = screen.getByRole('button', { name: 'Show password' });
+
+    await user.click(toggle);
+    expect(password.type).toBe('text');
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    await user.click(toggle);
+    expect(password.type).toBe('password');
+  });
+
+  it('offers the forgot-password and contact-your-administrator links, which go nowhere', async () => {
+    const { user } = renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+    const forgot = screen.getByRole('link', { name: 'Forgot your password?' });
+    const contact = screen.getByRole('link', { name: 'Contact your administrator' });
+
+    expect(forgot.getAttribute('href')).toBe('#');
+    expect(contact.getAttribute('href')).toBe('#');
+    expect(contact.parentElement?.textContent).toBe("Don't have an account? Contact your administrator");
+
+    const before = window.location.href;
+    await user.click(forgot);
+    expect(window.location.href).toBe(before);
+  });
+});

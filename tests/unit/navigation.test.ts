@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import {
+  APP_TITLE,
+  HOME_URL,
+  MOBILE_BREAKPOINT,
+  PAGE_TITLES,
+  SIDEBAR_COOKIE,
+  SIDEBAR_COOKIE_MAX_AGE,
+  SIDEBAR_MENU,
+  SIDEBAR_SHORTCUT_KEY,
+  SIDEBAR_WIDTH,
+  SIDEBAR_WIDTH_COLLAPSED,
+  SIDEBAR_WIDTH_MOBILE,
+  documentTitle,
+  initiallyOpenGroups,
+  isItemActive,
+  matchPagePath,
+  normalizePath,
+  pageMeta,
+  parseSidebarCookie,
+  sidebarCookie,
+  type MenuItem,
+} from '../../src/domain/navigation';
+
+const customers = SIDEBAR_MENU.find((item) => item.title === 'Customers') as MenuItem;
+const home = SIDEBAR_MENU.find((item) => item.title === 'Home') as MenuItem;
+
+describe('the sidebar menu', () => {
+  it('is titled "Admin Portal" and its logo leads home', () => {
+    expect(APP_TITLE).toBe('Admin Portal');
+    expect(HOME_URL).toBe('/home');
+  });
+
+  it('lists Home, Customers, Terminals, Users and Settings in that order with their urls', () => {
+    expect(SIDEBAR_MENU.map((item) => [item.title, item.url])).toEqual([
+      ['Home', '/home'],
+      ['Customers', '/customers'],
+      ['Terminals', '/terminals'],
+      ['Users', '/users'],
+      ['Settings', '/settings'],
+    ]);
+  });
+
+  it('nests Customer Management and the Starlink API Simulator under Customers', () => {
+    expect(customers.items?.map((item) => [item.title, item.url])).toEqual([
+      ['Customer Management', '/customers'],
+      ['Starlink API Simulator', '/customers/starlink-simulator'],
+    ]);
+  });
+
+  it('gives every item a primeicons class', () => {
+    const all = SIDEBAR_MENU.flatMap((item) => [item, ...(item.items ?? [])]);
+    for (const item of all) expect(item.icon).toMatch(/^pi pi-[a-z-]+$/);
+  });
+});
+
+describe('isItemActive', () => {
+  it('is true when the path equals the item url', () => {
+    expect(isItemActive(home, '/home')).toBe(true);
+  });
+
+  it('ignores a trailing slash on either side', () => {
+    expect(isItemActive(home, '/home/')).toBe(true);
+    expect(isItemActive({ title: 'T', url: '/terminals/' }, '/terminals')).toBe(true);
+  });
+
+  it('is true for a group when the path equals one of its children', () => {
+    expect(isItemActive(customers, '/customers/starlink-simulator')).toBe(true);
+  });
+
+  it('is false for unrelated and merely prefixed paths', () => {
+    expect(isItemActive(home, '/customers')).toBe(false);
+    expect(isItemActive(home, '/home/extra')).toBe(false);
+    expect(isItemActive(customers, '/customer/terminals/abc')).toBe(false);
+  });
+
+  it('marks only the matching child of a group active', () => {
+    const [management, simulator] = customers.items ?? [];
+    expect(isItemActive(management as MenuItem, '/customers/starlink-simulator')).toBe(false);
+    expect(isItemActive(simulator as MenuItem, '/customers/starlink-simulator')).toBe(true);
+  });
+});
+
+describe('initiallyOpenGroups', () => {
+  it('opens the Customers group on either of its child pages', () => {
+    expect(initiallyOpenGroups(SIDEBAR_MENU, '/customers')).toEqual(['Customers']);
+    expect(initiallyOpenGroups(SIDEBAR_MENU, '/customers/starlink-simulator/')).toEqual(['Customers']);
+  });
+
+  it('keeps every group closed elsewhere', () => {
+    expect(initiallyOpenGroups(SIDEBAR_MENU, '/home')).toEqual([]);
+    expect(initiallyOpenGroups(SIDEBAR_MENU, '/terminals')).toEqual([]);
+  });
+});
+
+describe('normalizePath', () => {
+  it('drops trailing slashes, query and hash but keeps the root', () => {
+    expect(normalizePath('/customers/')).toBe('/customers');
+    expect(normalizePath('/customers?page=2#top')).toBe('/customers');
+    expect(normalizePath('/')).toBe('/');
+    expect(normalizePath('')).toBe('/');
+  });
+});
+
+describe('the sidebar cookie and constants', () => {
+  it('match the spec: sidebar_state for 7 days, 16/18/3 rem, 768 px, the b key', () => {
+    expect(SIDEBAR_COOKIE).toBe('sidebar_state');
+    expect(SIDEBAR_COOKIE_MAX_AGE).toBe(604800);
+    expect([SIDEBAR_WIDTH, SIDEBAR_WIDTH_MOBILE, SIDEBAR_WIDTH_COLLAPSED]).toEqual(['16rem', '18rem', '3rem']);
+    expect(MOBILE_BREAKPOINT).toBe(768);
+    expect(SIDEBAR_SHORTCUT_KEY).toBe('b');
+  });
+
+  it('writes the open state for the whole site for 7 days', () => {
+    expect(sidebarCookie(true)).toBe('sidebar_state=true; path=/; max-age=604800');
+    expect(sidebarCookie(false)).toBe('sidebar_state=false; path=/; max-age=604800');
+  });
+
+  it('reads the open state among other cookies', () => {
+    expect(parseSidebarCookie('theme=dark; sidebar_state=false; lang=en')).toBe(false);
+    expect(parseSidebarCookie('sidebar_state=true')).toBe(true);
+  });
+
+  it('reads null when the cookie is absent or holds something else', () => {
+    expect(parseSidebarCookie('')).toBeNull();
+    expect(parseSidebarCookie('other_sidebar_state=true')).toBeNull();
+    expect(parseSidebarCookie('sidebar_state=maybe')).toBeNull();
+  });
+});
+
+describe('page titles and breadcrumbs', () => {
+  const trail = (path: string) => pageMeta(path)?.breadcrumb.map((c) => (c.url ? `${c.label}(${c.url})` : c.label));
+
+  it('cover every signed-in route of the route table', () => {
+    expect(Object.keys(PAGE_TITLES).sort()).toEqual(
+      [
+        '/home',
+        '/customers',
+        '/customers/starlink-simulator',
+        '/customer/terminals/$customerUuid',
+        '/terminals',
+        '/subscription',
+        '/settings',
+        '/users',
+      ].sort(),
+    );
+  });
+
+  it('follow the spec breadcrumbs with links on every crumb but the current page', () => {
+    expect(trail('/customers')).toEqual(['Home(/home)', 'Customers']);
+    expect(trail('/terminals')).toEqual(['Home(/home)', 'Terminals']);
+    expect(trail('/users')).toEqual(['Dashboard(/dashboard)', 'Users']);
+    expect(trail('/customers/starlink-simulator')).toEqual([
+      'Home(/home)',
+      'Customers(/customers)',
+      'Starlink API Simulator',
+    ]);
+    expect(trail('/customer/terminals/0b7c1e52-aaaa')).toEqual(['Customers(/customers)', 'Terminal Usage']);
+    expect(trail('/subscription')).toEqual(['Home(/home)', 'Subscriptions']);
+    expect(trail('/settings')).toEqual(['Settings']);
+  });
+
+  it('title the dashboard "Enterprise Dashboard"', () => {
+    expect(pageMeta('/home')?.title).toBe('Enterprise Dashboard');
+  });
+
+  it('match the customer usage route by its parameter and nothing outside the table', () => {
+    expect(matchPagePath('/customer/terminals/abc/')).toBe('/customer/terminals/$customerUuid');
+    expect(matchPagePath('/customer/terminals')).toBeNull();
+    expect(matchPagePath('/nowhere')).toBeNull();
+  });
+
+  it('build tab titles from the page title and the portal name', () => {
+    expect(documentTitle('/terminals')).toBe('Terminal Management · Admin Portal');
+    expect(documentTitle('/login')).toBe('Login · Admin Portal');
+    expect(documentTitle('/nowhere')).toBe('Admin Portal');
+  });
+});
