@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, startPortal, type Portal } from './harness';
+
+let portal: Portal;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await portal?.stop();
+});
+
+beforeEach(async () => {
+  await context?.close();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+});
+
+async function signIn(email = portal.admin.email, password = portal.admin.password) {
+  await page.goto(`${portal.url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+describe('signing in and moving around the shell', () => {
+  it('an admin signs in, lands on the dashboard, and a reload keeps them signed in', async () => {
+    await signIn();
+    await page.waitForURL('**/home');
+    await expect(page.getByRole('heading', { name: /Enterprise Dashboard/ }).isVisible()).resolves.toBe(true);
+    await page.getByText('Total Customers').waitFor();
+
+    await page.reload();
+    await page.getByText('Total Customers').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/home');
+  });
+
+  it('a wrong password shows the inline error and stays on /login', async () => {
+    await signIn(portal.admin.email, 'not-the-password');
+    await page.getByText('Invalid email or password').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+  });
+
+  it('an unknown path lands on /home when signed in', async () => {
+    await signIn();
+    await page.waitForURL('**/home');
+    await page.goto(`${portal.url}/no/such/page`);
+    await page.waitForURL('**/home');
+    expect(new URL(page.url()).pathname).toBe('/home');
+  });
+
+  it('Ctrl+B collapses the sidebar and expands it again', async () => {
+    await signIn();
+    await page.waitForURL('**/home');
+    const sidebar = page.locator('[data-state]').first();
+    await expect(sidebar.getAttribute('data-state')).resolves.toBe('expanded');
+    await page.keyboard.press('Control+b');
+    await page.waitForSelector('[data-state="collapsed"]');
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'sidebar_state')?.value).toBe('false');
+    await page.keyboard.press('Control+b');
+    await page.waitForSelector('[data-state="expanded"]');
+  });
+
+  it('the sidebar navigates to Customers and marks it active', async () => {
+    await signIn();
+    await page.waitForURL('**/home');
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Terminals' }).click();
+    await page.waitForURL('**/terminals');
+    await page.getByRole('heading', { name: 'Terminal Management' }).waitFor();
+  });
+
+  it('log out returns to /login, and the portal stays closed afterwards', async () => {
+    await signIn();
+    await page.waitForURL('**/home');
+    await page.getByRole('button', { name: new RegExp(portal.admin.email) }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL('**/login');
+    expect(new URL(page.url()).search).toBe('');
+    await page.goto(`${portal.url}/home`);
+    await page.waitForURL('**/login**');
+  });
+
+  it('a signed-out visit to /customers lands on /login and returns there after sign-in', async () => {
+    await page.goto(`${portal.url}/customers`);
+    await page.waitForURL('**/login?redirect=**');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.getByLabel('Email').fill(portal.admin.email);
+    await page.getByLabel('Password', { exact: true }).fill(portal.admin.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL('**/customers');
+  });
+});

@@ -1,0 +1,181 @@
+// The whole client in happy-dom: composition root, router guards, session and login machines and
+// the views, against a fake of the portal API at the fetch seam.
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { createApp } from '../../src/routes/create-app';
+import { AppRoot } from '../../src/routes/AppRoot';
+import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
+import type { DashboardSummary } from '../../src/domain/dashboard';
+import { adminProfile, customerProfile } from '../machines/fixtures';
+import { renderStrict } from './render';
+
+const summary: DashboardSummary = {
+  totalCustomers: 24,
+  activeTerminals: null,
+  systemUsers: 48,
+  providerHealth: { status: 'Not connected', checkedAt: null, detail: 'No provider configured yet' },
+  recentActivity: [],
+};
+
+interface FakeOptions {
+  adminPassword?: string;
+  customerPassword?: string;
+  summaryStatus?: number;
+}
+
+/** A small stand-in for the portal API: two accounts, tokens "admin-token" / "customer-token". */
+function fakePortalApi({ adminPassword = 'admin-pass', customerPassword = 'customer-pass', summaryStatus = 200 }: FakeOptions = {}) {
+  const calls: string[] = [];
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const token = new Headers(init?.headers).get('authorization')?.replace('Bearer ', '');
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : {};
+    calls.push(`${method} ${url.pathname}`);
+    switch (`${method} ${url.pathname}`) {
+      case 'POST /api/v1/auth/login':
+        return body.email === adminProfile.email && body.password === adminPassword
+          ? json(200, { success: true, message: 'Login successful', data: { user: adminProfile, token: 'admin-token' } })
+          : json(401, { success: false, message: 'Invalid email or password' });
+      case 'POST /api/v1/customers/auth/login':
+        return body.email === customerProfile.email && body.password === customerPassword
+          ? json(200, { success: true, message: 'Login successful', data: { customer: customerProfile, token: 'customer-token' } })
+          : json(401, { success: false, message: 'Invalid email or password' });
+      case 'GET /api/v1/auth/me':
+        return token === 'admin-token'
+          ? json(200, { success: true, message: 'ok', data: { user: adminProfile } })
+          : json(401, { success: false, message: 'Invalid or expired token' });
+      case 'GET /api/v1/customers/auth/me':
+        return token === 'customer-token'
+          ? json(200, { success: true, message: 'ok', data: { customer: customerProfile } })
+          : json(401, { success: false, message: 'Invalid or expired token' });
+      case 'GET /api/v1/dashboard/summary':
+        if (token !== 'admin-token' || summaryStatus === 401) return json(401, { success: false, message: 'Invalid or expired token' });
+        return json(summaryStatus, summaryStatus === 200 ? { success: true, message: 'ok', data: summary } : { success: false, message: 'Database unavailable' });
+      default:
+        return json(404, { success: false, message: `Route not found: ${method} ${url.pathname}` });
+    }
+  });
+  return { fetch, calls };
+}
+
+function storeSession(token: string, userType: 'admin' | 'customer' = 'admin') {
+  const profile = userType === 'admin' ? adminProfile : customerProfile;
+  localStorage.setItem(SESSION_STORAGE_KEY, serialisePersistedSession({ token, profile, userType, isAuthenticated: true }));
+}
+
+function startAt(path: string, options: FakeOptions = {}) {
+  const api = fakePortalApi(options);
+  const history = createMemoryHistory({ initialEntries: [path] });
+  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
+  const view = renderStrict(<AppRoot app={app} />);
+  const location = () => `${history.location.pathname}${history.location.search}`;
+  return { ...view, app, api, history, location };
+}
+
+async function fillLogin(user: ReturnType<typeof startAt>['user'], email: string, password: string) {
+  await user.type(await screen.findByLabelText('Email'), email);
+  await user.type(screen.getByLabelText('Password', { selector: 'input' }), password);
+  await user.click(screen.getByRole('button', { name: 'Login' }));
+}
+
+describe('routes, guards and the session', () => {
+  it('a signed-out visit to /customers lands on /login and returns to /customers after sign-in', async () => {
+    localStorage.clear();
+    const { user, location } = startAt('/customers');
+    await screen.findByRole('button', { name: 'Login' });
+    expect(location()).toBe('/login?redirect=%2Fcustomers');
+    await fillLogin(user, adminProfile.email, 'admin-pass');
+    await waitFor(() => expect(location()).toBe('/customers'));
+    expect(await screen.findByRole('heading', { name: 'Customer Management' })).toBeTruthy();
+    expect(JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!).state).toMatchObject({ token: 'admin-token', userType: 'admin', isAuthenticated: true });
+  });
+
+  it('a signed-in admin at /login, /, /dashboard or an unknown path lands on /home with live figures', async () => {
+    for (const path of ['/login', '/', '/dashboard', '/no/such/page']) {
+      localStorage.clear();
+      storeSession('admin-token');
+      const { location, unmount } = startAt(path);
+      await waitFor(() => expect(location()).toBe('/home'));
+      expect(await screen.findByText('Total Customers')).toBeTruthy();
+      expect(await screen.findByText('24')).toBeTruthy();
+      unmount();
+    }
+  });
+
+  it('a redirect target on another origin is ignored after sign-in', async () => {
+    localStorage.clear();
+    const { user, location } = startAt('/login?redirect=%2F%2Fevil.example%2Fhome');
+    await fillLogin(user, adminProfile.email, 'admin-pass');
+    await waitFor(() => expect(location()).toBe('/home'));
+  });
+
+  it('a stored token the server rejects sends the visitor to /login and clears storage', async () => {
+    localStorage.clear();
+    storeSession('expired-token');
+    const { location } = startAt('/home');
+    await screen.findByRole('button', { name: 'Login' });
+    expect(location()).toBe('/login?redirect=%2Fhome');
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+  });
+
+  it('legacy customer keys are removed at start', async () => {
+    localStorage.clear();
+    localStorage.setItem('customer-token', 'old');
+    localStorage.setItem('customerInfo', '{}');
+    startAt('/login');
+    await screen.findByRole('button', { name: 'Login' });
+    expect(localStorage.getItem('customer-token')).toBeNull();
+    expect(localStorage.getItem('customerInfo')).toBeNull();
+  });
+
+  it('a wrong password shows the inline error and tries the customer login after the admin login', async () => {
+    localStorage.clear();
+    const { user, api, location } = startAt('/login');
+    await fillLogin(user, adminProfile.email, 'wrong');
+    expect((await screen.findByRole('alert')).textContent).toContain('Invalid email or password');
+    expect(api.calls).toEqual(['POST /api/v1/auth/login', 'POST /api/v1/customers/auth/login']);
+    expect(location()).toBe('/login');
+  });
+
+  it('a customer who signs in through the fallback sees the administrators-only notice, not admin data', async () => {
+    localStorage.clear();
+    const { user, api, location } = startAt('/login');
+    await fillLogin(user, customerProfile.email, 'customer-pass');
+    await waitFor(() => expect(location()).toBe('/home'));
+    expect(await screen.findByText('Administrators only')).toBeTruthy();
+    expect(api.calls).not.toContain('GET /api/v1/dashboard/summary');
+  });
+
+  it('log out from the user menu clears the session and returns to a plain /login', async () => {
+    localStorage.clear();
+    storeSession('admin-token');
+    const { user, location } = startAt('/home');
+    await screen.findByText('Total Customers');
+    await user.click(screen.getByRole('button', { name: new RegExp(adminProfile.email) }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Log out' }));
+    await waitFor(() => expect(location()).toBe('/login'));
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+  });
+
+  it('a 401 from any API call ends the session and returns to /login with the way back', async () => {
+    localStorage.clear();
+    storeSession('admin-token');
+    const { location } = startAt('/home', { summaryStatus: 401 });
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Fhome'));
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+  });
+
+  it('a dashboard load failure shows the error card and Try Again loads again', async () => {
+    localStorage.clear();
+    storeSession('admin-token');
+    const { user, api } = startAt('/home', { summaryStatus: 503 });
+    expect(await screen.findByText('Database unavailable')).toBeTruthy();
+    const before = api.calls.filter((c) => c.endsWith('/dashboard/summary')).length;
+    await user.click(screen.getByRole('button', { name: /Try Again/ }));
+    await waitFor(() => expect(api.calls.filter((c) => c.endsWith('/dashboard/summary')).length).toBe(before + 1));
+  });
+});
