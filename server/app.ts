@@ -1,0 +1,135 @@
+// Builds the Fastify app in three tiers: external plugins (security headers, rate limit, API
+// docs) → app plugins (error map, repositories, services, auth) → routes, then the SPA.
+// It never listens: server.ts does, and tests use `app.inject`.
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import './types';
+import { warmUpPasswords } from './auth/passwords';
+import { systemClock, type Clock } from './clock';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { createRepositories } from './db/repositories';
+import { TooManyRequestsError } from './errors';
+import { API_PREFIX, registerAuth } from './plugins/auth';
+import { BODY_LIMIT_BYTES, registerErrorHandler, routeNotFound } from './plugins/error-handler';
+import { apiRoutes } from './routes';
+import { createServices } from './services';
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** The clock every service reads; tests pass a controllable one. */
+  now?: Clock;
+  /** Fastify logger option; defaults to `{ level: config.logLevel }`. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const API_DOCS_PREFIX = '/api/docs';
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const now = options.now ?? systemClock;
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // The API speaks JSON only; anything else is a 415 rather than a string the schemas reject.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+    // Sign-in answers carry tokens: no cache may keep any API response.
+    if (request.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
+  });
+
+  // Tier 1: external plugins.
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // PrimeReact and Swagger UI set inline styles; scripts stay same-origin only.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        // The portal is often reached over plain HTTP on a LAN; upgrading would break its assets.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    max: config.loginRateLimit,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_request, context) =>
+      new TooManyRequestsError(`Too many sign-in attempts from this address. Try again in ${context.after}.`),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Satellite admin portal API', version: '1.0.0' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX });
+
+  // Tier 2: app plugins.
+  const repos = createRepositories(database.db);
+  const services = createServices({ db: database.db, repos, config, now });
+  app.decorate('repos', repos);
+  app.decorate('services', services);
+  registerAuth(app, { auth: services.auth });
+  await warmUpPasswords();
+
+  // Tier 3: routes.
+  await app.register(apiRoutes, { prefix: API_PREFIX });
+  await registerClient(app, config.clientDir);
+
+  return app;
+}
+
+/** Serves the built SPA when there is one, with index.html for client-side routes. */
+async function registerClient(app: FastifyInstance, clientDir: string): Promise<void> {
+  const hasClient = existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      setHeaders(reply, filePath) {
+        // Vite fingerprints everything under assets/; index.html must be revalidated to pick them up.
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        void reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isApi = pathname === '/api' || pathname.startsWith('/api/');
+    const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
+    // Only extension-less GETs are client routes; a missing /assets/x.js stays a 404.
+    if (hasClient && !isApi && (request.method === 'GET' || request.method === 'HEAD') && !lastSegment.includes('.')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send(routeNotFound(request));
+  });
+}

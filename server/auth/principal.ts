@@ -1,0 +1,9 @@
+import type { UserRole } from '../../src/domain/auth';
+
+/** Who a request acts as, once its bearer token checked out against a live account. */
+export type Principal = { type: 'admin'; id: string; role: UserRole } | { type: 'customer'; id: string };
+
+/** What a route admits; every /api/v1 route declares one in `config.auth`. */
+export type AccessLevel = 'public' | 'admin' | 'customer' | 'authenticated';
+
+export const ACCESS_LEVELS: readonly AccessLevel[] = ['public', 'admin', 'customer', 'authenticated'];

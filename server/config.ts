@@ -1,0 +1,160 @@
+// Environment → typed Config. Every variable is checked up front so a bad value stops start-up
+// with one readable message instead of failing later with a stack trace.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute. Holds the embedded database and the generated JWT secret. */
+  dataDir: string;
+  /** PostgreSQL server URL, or null for the embedded database. */
+  databaseUrl: string | null;
+  jwtSecret: string;
+  jwtSecretSource: 'env' | 'file' | 'generated';
+  jwtExpiresIn: string;
+  jwtExpiresInSeconds: number;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  seedDemo: boolean;
+  /** Login attempts per client IP per minute, over both login routes together. */
+  loginRateLimit: number;
+  logLevel: LogLevel;
+  /** Absolute. The built SPA; served when it holds an index.html. */
+  clientDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+/** '12h' → 43200; a bare number is seconds. */
+export function durationToSeconds(value: string): number | null {
+  const match = DURATION.exec(value.trim());
+  if (!match) return null;
+  const seconds = Number(match[1]) * UNIT_SECONDS[(match[2] ?? 's') as keyof typeof UNIT_SECONDS];
+  return seconds > 0 ? seconds : null;
+}
+
+// Unset and empty mean the same thing: `PORT= npm start` should fall back to the default.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(v), 'must be 1 or 0')
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const wholeNumber = (min: number, max: number, message: string) =>
+  z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+
+const envSchema = z
+  .object({
+    PORT: optional(wholeNumber(0, 65_535, 'must be a port number (0-65535)')),
+    HOST: optional(z.string().trim()),
+    DATA_DIR: optional(z.string()),
+    DATABASE_URL: optional(
+      z.string().trim().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
+    ),
+    JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+    JWT_EXPIRES_IN: optional(
+      z.string().refine((v) => durationToSeconds(v) !== null, 'must be a duration like 3600, 45m, 12h or 7d'),
+    ),
+    ADMIN_EMAIL: optional(z.string().trim().toLowerCase().pipe(z.email('must be an email address'))),
+    ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters').max(256)),
+    SEED_DEMO: optional(flag),
+    LOGIN_RATE_LIMIT: optional(wholeNumber(1, 100_000, 'must be a whole number from 1 to 100000')),
+    LOG_LEVEL: optional(z.enum(LOG_LEVELS)),
+    CLIENT_DIR: optional(z.string()),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'],
+        message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+      });
+    }
+  });
+
+export type Env = Record<string, string | undefined>;
+
+/** Parses the environment without touching the disk; the JWT secret may still be missing. */
+export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'jwtSecret' | 'jwtSecretSource'> & { jwtSecret: string | null } {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || 'environment';
+      const raw = env[name];
+      const shown = raw === undefined || /SECRET|PASSWORD/.test(name) ? '' : ` (got "${raw}")`;
+      return `  ${name}: ${issue.message}${shown}`;
+    });
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = result.data;
+  const jwtExpiresIn = e.JWT_EXPIRES_IN ?? '12h';
+  return {
+    port: e.PORT ?? 3000,
+    host: e.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(cwd, e.DATA_DIR ?? './data'),
+    databaseUrl: e.DATABASE_URL ?? null,
+    jwtSecret: e.JWT_SECRET ?? null,
+    jwtExpiresIn,
+    jwtExpiresInSeconds: durationToSeconds(jwtExpiresIn) ?? 43_200,
+    adminEmail: e.ADMIN_EMAIL ?? null,
+    adminPassword: e.ADMIN_PASSWORD ?? null,
+    // Demo data suits the zero-setup embedded run, not somebody's PostgreSQL server.
+    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    loginRateLimit: e.LOGIN_RATE_LIMIT ?? 30,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    clientDir: path.resolve(cwd, e.CLIENT_DIR ?? 'dist/client'),
+  };
+}
+
+/** Where the embedded (PGlite) database lives inside DATA_DIR. */
+export function embeddedDataDir(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'pglite');
+}
+
+/** Parses the environment and, without JWT_SECRET, reads or creates `${DATA_DIR}/jwt-secret`. */
+export async function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Promise<Config> {
+  const parsed = parseEnv(env, cwd);
+  if (parsed.jwtSecret) return { ...parsed, jwtSecret: parsed.jwtSecret, jwtSecretSource: 'env' };
+  const { secret, created } = await readOrCreateSecret(parsed.dataDir);
+  return { ...parsed, jwtSecret: secret, jwtSecretSource: created ? 'generated' : 'file' };
+}
+
+async function readOrCreateSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
+  const file = path.join(dataDir, 'jwt-secret');
+  try {
+    const secret = (await readFile(file, 'utf8')).trim();
+    if (secret.length < 32) throw new ConfigError(`${file} holds a secret shorter than 32 characters; delete it to regenerate`);
+    return { secret, created: false };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      if (error instanceof ConfigError) throw error;
+      throw new ConfigError(`Cannot read ${file}: ${(error as Error).message}`);
+    }
+  }
+  try {
+    await mkdir(dataDir, { recursive: true });
+    const secret = randomBytes(48).toString('base64url');
+    // 'wx' fails if another process created the file meanwhile; then its secret wins.
+    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    await chmod(file, 0o600);
+    return { secret, created: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readOrCreateSecret(dataDir);
+    throw new ConfigError(`Cannot write ${file}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,16 @@
+import type { Db } from '../client';
+import { createAppMetaRepository } from './app-meta';
+import { createAuditRepository } from './audit';
+import { createCustomersRepository } from './customers';
+import { createUsersRepository } from './users';
+
+export type Repositories = ReturnType<typeof createRepositories>;
+
+export function createRepositories(db: Db) {
+  return {
+    users: createUsersRepository(db),
+    customers: createCustomersRepository(db),
+    audit: createAuditRepository(db),
+    appMeta: createAppMetaRepository(db),
+  };
+}

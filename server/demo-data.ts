@@ -1,0 +1,190 @@
+// Deterministic demo accounts: the same rows (relative to "now") on every fresh database, so
+// screenshots, manual checks and browser tests see one known world.
+import type { NewCustomerRow, NewUserRow } from './db/schema';
+
+export const DEMO_ADMIN_EMAIL = 'admin@demo.local';
+export const DEMO_ADMIN_NAME = 'Demo Administrator';
+/** Portal users in all, counting the first administrator. */
+export const DEMO_USER_TOTAL = 48;
+export const DEMO_CUSTOMER_TOTAL = 24;
+const DEMO_SEED = 0x5a7e11;
+
+const DAY = 86_400_000;
+
+/** mulberry32: small, fast, and good enough for demo data. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
+    chance: (p: number) => next() < p,
+  };
+}
+type Rng = ReturnType<typeof prng>;
+
+const FIRST_NAMES = [
+  'Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Felipe', 'Gabriela', 'Hugo', 'Isabel', 'Javier',
+  'Karina', 'Lucas', 'Marta', 'Nicolas', 'Olivia', 'Pablo', 'Quentin', 'Rosa', 'Samuel', 'Teresa',
+  'Ulises', 'Valeria', 'William', 'Ximena', 'Yusuf', 'Zoe', 'Amara', 'Benedikt', 'Chloe', 'Dmitri',
+  'Emeka', 'Fatima', 'Grace', 'Hiroshi', 'Ingrid', 'Jonas', 'Kofi', 'Leila', 'Mateo', 'Nadia',
+  'Oscar', 'Priya', 'Rafael', 'Sofia', 'Tomas', 'Uma', 'Victor', 'Wanjiru',
+] as const;
+const LAST_NAMES = [
+  'Lima', 'Okafor', 'Schmidt', 'Fernandes', 'Nakamura', 'Rossi', 'Haddad', 'Kowalski', 'Mensah', 'Oliveira',
+  'Petrov', 'Quispe', 'Andersson', 'Banerjee', 'Costa', 'Dubois', 'Eriksen', 'Garcia', 'Horvat', 'Ibrahim',
+  'Jensen', 'Kariuki', 'Laurent', 'Moreno', 'Novak', "O'Brien", 'Pereira', 'Ramos', 'Santos', 'Tanaka',
+] as const;
+
+const USER_BLOCK_REASONS = [
+  'Left the company; access revoked pending offboarding review',
+  'Repeated suspicious sign-ins reported by the security team',
+] as const;
+
+interface CompanySeed {
+  company: string;
+  domain: string;
+  city: string;
+}
+
+const COMPANIES: readonly CompanySeed[] = [
+  { company: 'Andes Copper Logistics', domain: 'andescopper.example', city: 'Antofagasta, Chile' },
+  { company: 'Northwind Maritime Services', domain: 'northwindmaritime.example', city: 'Bergen, Norway' },
+  { company: 'Sahel Agritech Cooperative', domain: 'sahelagritech.example', city: 'Niamey, Niger' },
+  { company: 'Pacific Rim Aquaculture', domain: 'pacificrimaqua.example', city: 'Puerto Montt, Chile' },
+  { company: 'Outback Rail & Freight', domain: 'outbackrail.example', city: 'Alice Springs, Australia' },
+  { company: 'Boreal Timber Holdings', domain: 'borealtimber.example', city: 'Prince George, Canada' },
+  { company: 'Atlas Mountain Resorts', domain: 'atlasresorts.example', city: 'Ouarzazate, Morocco' },
+  { company: 'Coral Coast Medical Network', domain: 'coralcoastmed.example', city: 'Cairns, Australia' },
+  { company: 'Highland Wind Energy', domain: 'highlandwind.example', city: 'Inverness, United Kingdom' },
+  { company: 'Amazonia Research Institute', domain: 'amazoniaresearch.example', city: 'Manaus, Brazil' },
+  { company: 'Kalahari Mining Group', domain: 'kalaharimining.example', city: 'Jwaneng, Botswana' },
+  { company: 'Baltic Offshore Drilling', domain: 'balticoffshore.example', city: 'Gdansk, Poland' },
+  { company: 'Patagonia Expedition Co.', domain: 'patagoniaexpeditions.example', city: 'El Chalten, Argentina' },
+  { company: 'Great Plains Grain Elevators', domain: 'greatplainsgrain.example', city: 'Dodge City, United States' },
+  { company: 'Yukon Emergency Services', domain: 'yukonems.example', city: 'Whitehorse, Canada' },
+  { company: 'Serengeti Safari Lodges', domain: 'serengetilodges.example', city: 'Arusha, Tanzania' },
+  { company: 'Fjordline Ferries', domain: 'fjordline.example', city: 'Alesund, Norway' },
+  { company: 'Altiplano Solar Farms', domain: 'altiplanosolar.example', city: 'Uyuni, Bolivia' },
+  { company: 'Gobi Construction Partners', domain: 'gobiconstruction.example', city: 'Dalanzadgad, Mongolia' },
+  { company: 'Tasman Fisheries Ltd', domain: 'tasmanfisheries.example', city: 'Nelson, New Zealand' },
+  { company: 'Sierra Madre Water Authority', domain: 'sierramadrewater.example', city: 'Durango, Mexico' },
+  { company: 'Arctic Circle Logistics', domain: 'arcticcircle.example', city: 'Tromso, Norway' },
+  { company: 'Red Sea Desalination', domain: 'redseadesal.example', city: 'Yanbu, Saudi Arabia' },
+  { company: 'Mekong Delta Telehealth', domain: 'mekongtelehealth.example', city: 'Can Tho, Vietnam' },
+];
+
+const CUSTOMER_BLOCK_REASONS = [
+  'Payment overdue by more than 90 days',
+  'Capacity resold to third parties in breach of the service agreement',
+  'Account under fraud review',
+] as const;
+
+/** Customer status and expiry per company index, so every bucket the UI shows is represented. */
+const CUSTOMER_STATUS = ['active', 'active', 'pending', 'active', 'blocked', 'active', 'active', 'pending', 'active', 'active', 'blocked', 'active', 'pending', 'active', 'active', 'active', 'pending', 'active', 'blocked', 'active', 'active', 'pending', 'active', 'active'] as const;
+const CUSTOMER_EXPIRY = ['later', 'soon', 'later', 'expired', 'later', 'none', 'later', 'soon', 'later', 'expired', 'none', 'later', 'soon', 'later', 'none', 'later', 'later', 'soon', 'expired', 'later', 'none', 'later', 'later', 'none'] as const;
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const mfaSecret = (rng: Rng) => Array.from({ length: 32 }, () => rng.pick([...BASE32])).join('');
+const slug = (s: string) => s.toLowerCase().normalize('NFD').replace(/[^a-z]/g, '');
+const ip = (rng: Rng) => `${rng.pick([41, 102, 154, 177, 186, 196, 203])}.${rng.int(1, 254)}.${rng.int(0, 254)}.${rng.int(1, 254)}`;
+const phone = (rng: Rng) => `+${rng.int(1, 99)} ${rng.int(100, 999)} ${rng.int(100, 999)} ${rng.int(1000, 9999)}`;
+
+function uniqueNames(rng: Rng, count: number): { first: string; last: string }[] {
+  const seen = new Set<string>();
+  const names: { first: string; last: string }[] = [];
+  while (names.length < count) {
+    const first = rng.pick(FIRST_NAMES);
+    const last = rng.pick(LAST_NAMES);
+    if (seen.has(`${first} ${last}`)) continue;
+    seen.add(`${first} ${last}`);
+    names.push({ first, last });
+  }
+  return names;
+}
+
+export interface DemoData {
+  users: NewUserRow[];
+  customers: NewCustomerRow[];
+}
+
+/**
+ * Portal users besides the first administrator (`DEMO_USER_TOTAL - 1` of them) and the
+ * customers, all carrying `passwordHash` (one throwaway hash: demo accounts are not for signing in).
+ */
+export function generateDemoData(now: Date, passwordHash: string): DemoData {
+  const rng = prng(DEMO_SEED);
+  const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY - rng.int(0, DAY - 1));
+  const inDays = (days: number) => new Date(now.getTime() + days * DAY);
+  const names = uniqueNames(rng, DEMO_USER_TOTAL - 1 + DEMO_CUSTOMER_TOTAL);
+
+  const users: NewUserRow[] = names.slice(0, DEMO_USER_TOTAL - 1).map(({ first, last }, i) => {
+    const createdAt = at(rng.int(30, 540));
+    const blockedReason = i === 11 ? USER_BLOCK_REASONS[0] : i === 29 ? USER_BLOCK_REASONS[1] : null;
+    const suspended = !blockedReason && i % 8 === 5;
+    const mfaEnabled = i % 9 === 0 || rng.chance(0.3);
+    const lastLogin = suspended || rng.chance(0.2) ? null : at(rng.int(0, 29));
+    return {
+      email: `${slug(first)}.${slug(last)}@demo.local`,
+      name: `${first} ${last}`,
+      passwordHash,
+      role: i % 8 === 0 ? 'admin' : 'user',
+      isActive: !suspended,
+      mfaEnabled,
+      mfaSecret: mfaEnabled ? mfaSecret(rng) : null,
+      // A few contractors have end dates, one already passed.
+      accountExpiresAt: i === 17 ? at(12) : i % 15 === 4 ? inDays(rng.int(40, 200)) : null,
+      blockedEnabled: blockedReason !== null,
+      blockedReason,
+      blockedAt: blockedReason ? at(rng.int(1, 20)) : null,
+      lastLogin,
+      lastIp: lastLogin ? ip(rng) : null,
+      createdAt,
+      updatedAt: lastLogin ?? createdAt,
+    };
+  });
+
+  let blockedCount = 0;
+  const customers: NewCustomerRow[] = COMPANIES.map((c, i) => {
+    const contact = names[DEMO_USER_TOTAL - 1 + i] as { first: string; last: string };
+    const status = CUSTOMER_STATUS[i] ?? 'active';
+    const expiry = CUSTOMER_EXPIRY[i] ?? 'none';
+    const createdAt = at(rng.int(40, 700));
+    const blockedReason = status === 'blocked' ? (CUSTOMER_BLOCK_REASONS[blockedCount++ % CUSTOMER_BLOCK_REASONS.length] ?? null) : null;
+    const mfaEnabled = status === 'active' && i % 3 === 0;
+    const lastLogin = status === 'active' && i % 2 === 0 ? at(rng.int(0, 20)) : null;
+    const accountExpiresAt =
+      expiry === 'expired' ? at(rng.int(1, 60))
+      : expiry === 'soon' ? inDays(rng.int(2, 28))
+      : expiry === 'later' ? inDays(rng.int(60, 700))
+      : null;
+    return {
+      email: `${slug(contact.first)}.${slug(contact.last)}@${c.domain}`,
+      name: `${contact.first} ${contact.last}`,
+      company: c.company,
+      phone: phone(rng),
+      address: c.city,
+      passwordHash,
+      isActive: status !== 'pending',
+      mfaEnabled,
+      mfaSecret: mfaEnabled ? mfaSecret(rng) : null,
+      accountExpiresAt,
+      blockedEnabled: blockedReason !== null,
+      blockedReason,
+      blockedAt: blockedReason ? at(rng.int(1, 30)) : null,
+      lastLogin,
+      lastIp: lastLogin ? ip(rng) : null,
+      createdAt,
+      updatedAt: lastLogin ?? createdAt,
+    };
+  });
+
+  return { users, customers };
+}

@@ -1,0 +1,51 @@
+// Route access is declared, never inferred from the URL: an /api/v1 route without
+// `config.auth` stops start-up. Protected routes get a verified principal or an error.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ACCOUNT_MESSAGES } from '../../src/domain/auth';
+import { ACCESS_LEVELS, type Principal } from '../auth/principal';
+import { AUTH_REQUIRED_MESSAGE, ForbiddenError, INVALID_TOKEN_MESSAGE, UnauthorizedError } from '../errors';
+import type { AuthService } from '../services/auth-service';
+
+export const API_PREFIX = '/api/v1';
+export const CUSTOMERS_ONLY_MESSAGE = 'This area is for customers only.';
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? '';
+}
+
+export function registerAuth(app: FastifyInstance, deps: { auth: AuthService }): void {
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_PREFIX)) return;
+    const access = route.config?.auth;
+    if (!access || !ACCESS_LEVELS.includes(access)) {
+      throw new Error(
+        `Route ${String(route.method)} ${route.url} declares no access: set config.auth to one of ${ACCESS_LEVELS.join(', ')}`,
+      );
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.auth;
+    if (!access || access === 'public') return;
+
+    const token = bearerToken(request);
+    if (token === null) throw new UnauthorizedError(AUTH_REQUIRED_MESSAGE);
+    const principal = token ? await deps.auth.authenticate(token) : null;
+    if (!principal) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
+
+    if (access === 'admin' && principal.type !== 'admin') throw new ForbiddenError(ACCOUNT_MESSAGES.adminsOnly);
+    if (access === 'customer' && principal.type !== 'customer') throw new ForbiddenError(CUSTOMERS_ONLY_MESSAGE);
+    request.principal = principal;
+  });
+}
+
+/** The principal of a protected route's request (the hook guarantees it). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new UnauthorizedError(AUTH_REQUIRED_MESSAGE);
+  return request.principal;
+}

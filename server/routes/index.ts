@@ -1,0 +1,13 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authRoutes } from './auth';
+import { customerAuthRoutes } from './customer-auth';
+import { dashboardRoutes } from './dashboard';
+import { healthRoutes } from './health';
+
+/** Every /api/v1 route, registered under the prefix by app.ts. */
+export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(customerAuthRoutes);
+  await app.register(dashboardRoutes);
+};

@@ -1,0 +1,83 @@
+// Response and request schemas shared by routes. Profiles list their fields explicitly, and
+// serialisation drops anything unlisted, so a password hash or MFA secret cannot leak even if a
+// handler passed a whole row.
+import { z } from 'zod';
+import type { AdminUser, CustomerProfile } from '../../src/domain/auth';
+import type { DashboardSummary } from '../../src/domain/dashboard';
+
+/** Compile-time proof that a schema's output is exactly the domain type. */
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const exact = <_T extends true>() => undefined;
+
+export const failureSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  requestId: z.string().optional(),
+});
+
+export const successSchema = <T extends z.ZodType>(data: T) =>
+  z.object({ success: z.literal(true), data, message: z.string() });
+
+/** The failure statuses any route may answer with, plus the route's own. */
+export const failures = <const S extends readonly number[]>(...statuses: S) =>
+  Object.fromEntries([400, 500, ...statuses].map((s) => [s, failureSchema])) as Record<400 | 500 | S[number], typeof failureSchema>;
+
+const isoDate = z.string();
+
+const accountShape = {
+  uuid: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  isActive: z.boolean(),
+  mfaEnabled: z.boolean(),
+  accountExpiresAt: isoDate.nullable(),
+  blockedEnabled: z.boolean(),
+  blockedReason: z.string().nullable(),
+  blockedAt: isoDate.nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  lastLogin: isoDate.nullable(),
+  lastIp: z.string().nullable(),
+};
+
+export const adminUserSchema = z.object({ ...accountShape, role: z.enum(['admin', 'user']) });
+export const customerProfileSchema = z.object({
+  ...accountShape,
+  phone: z.string().nullable(),
+  company: z.string(),
+  address: z.string().nullable(),
+});
+
+export const dashboardSummarySchema = z.object({
+  totalCustomers: z.number().int(),
+  activeTerminals: z.number().int().nullable(),
+  systemUsers: z.number().int(),
+  providerHealth: z.object({
+    status: z.enum(['Healthy', 'Degraded', 'Down', 'Not connected']),
+    checkedAt: isoDate.nullable(),
+    detail: z.string().nullable(),
+  }),
+  recentActivity: z.array(
+    z.object({
+      id: z.string(),
+      action: z.string(),
+      description: z.string(),
+      actorName: z.string().nullable(),
+      createdAt: isoDate,
+    }),
+  ),
+});
+
+exact<Exact<z.output<typeof adminUserSchema>, AdminUser>>();
+exact<Exact<z.output<typeof customerProfileSchema>, CustomerProfile>>();
+exact<Exact<z.output<typeof dashboardSummarySchema>, DashboardSummary>>();
+
+export const credentialsSchema = z.object({
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .max(320, 'Email is too long'),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password is too long'),
+});

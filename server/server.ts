@@ -1,0 +1,108 @@
+// The only file that listens: config → database → migrations → bootstrap → app → listen, and a
+// graceful close on SIGINT/SIGTERM.
+import { buildApp } from './app';
+import { bootstrap, type BootstrapResult } from './bootstrap';
+import { ConfigError, embeddedDataDir, loadConfig, type Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { migrate, MigrationError } from './db/migrate';
+
+function printBox(lines: string[]): void {
+  const width = Math.max(...lines.map((l) => l.length));
+  const bar = '═'.repeat(width + 2);
+  console.log(`\n╔${bar}╗\n${lines.map((l) => `║ ${l.padEnd(width)} ║`).join('\n')}\n╚${bar}╝\n`);
+}
+
+function reportBootstrap(result: BootstrapResult, url: string): void {
+  const { admin } = result;
+  if (admin.status === 'created' && admin.source === 'demo') {
+    printBox([
+      'Demo administrator created. This password is shown only once:',
+      '',
+      `  URL:      ${url}`,
+      `  Email:    ${admin.email}`,
+      `  Password: ${admin.password}`,
+      '',
+      'Set ADMIN_EMAIL and ADMIN_PASSWORD on a fresh database to choose your own.',
+    ]);
+  } else if (admin.status === 'created') {
+    console.log(`Administrator ${admin.email} created from ADMIN_EMAIL / ADMIN_PASSWORD.`);
+  } else if (admin.status === 'missing') {
+    printBox([
+      'No administrator exists yet, so nobody can sign in.',
+      'Restart once with both variables set to create the first one:',
+      '',
+      "  ADMIN_EMAIL=you@example.com ADMIN_PASSWORD='at least 8 characters'",
+      '',
+      '(or SEED_DEMO=1 for a demo administrator and demo data)',
+    ]);
+  }
+  if (result.demo === 'seeded') console.log('Demo data seeded: 48 portal users and 24 customers.');
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  let config: Config;
+  try {
+    config = await loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let database: Database;
+  try {
+    database = config.databaseUrl
+      ? await openDatabase({ url: config.databaseUrl })
+      : await openDatabase({ dataDir: embeddedDataDir(config) });
+  } catch (error) {
+    const where = config.databaseUrl ? 'the PostgreSQL server in DATABASE_URL' : `the embedded database in ${embeddedDataDir(config)}`;
+    console.error(`Cannot open ${where}: ${(error as Error).message}`);
+    process.exit(1);
+  }
+
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) {
+      console.error(`${signal} again: exiting without waiting.`);
+      process.exit(1);
+    }
+    closing = true;
+    console.log(`${signal} received: closing.`);
+    try {
+      await app?.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      console.error('Error while closing:', error);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void close('SIGINT'));
+  process.on('SIGTERM', () => void close('SIGTERM'));
+
+  try {
+    const migrated = await migrate(database, { log: (m) => console.log(m) });
+    const result = await bootstrap({ database, config });
+    app = await buildApp({ config, database });
+    const address = await app.listen({ port: config.port, host: config.host });
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const url = `http://${shownHost}:${new URL(address).port}`;
+    reportBootstrap(result, url);
+    const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+    console.log(
+      `Portal ready at ${url} (${database.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}, schema v${migrated.version}, started in ${seconds} s). API docs: ${url}/api/docs`,
+    );
+  } catch (error) {
+    if (error instanceof MigrationError) console.error(error.message);
+    else console.error('Start-up failed:', error);
+    await app?.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,69 @@
+// The dashboard's live figures.
+import type { ActivityEntry, DashboardSummary } from '../../src/domain/dashboard';
+import type { AuditEntryWithActor } from '../db/repositories/audit';
+import type { Repositories } from '../db/repositories';
+import type { ProviderHealth } from './provider-health';
+
+export const RECENT_ACTIVITY_LIMIT = 10;
+
+export interface DashboardService {
+  summary(): Promise<DashboardSummary>;
+}
+
+export function createDashboardService(deps: {
+  repos: Repositories;
+  providerHealth: () => Promise<ProviderHealth>;
+}): DashboardService {
+  const { repos } = deps;
+  return {
+    async summary() {
+      const [totalCustomers, systemUsers, recent, providerHealth] = await Promise.all([
+        repos.customers.countLive(),
+        repos.users.countLive(),
+        repos.audit.listRecent(RECENT_ACTIVITY_LIMIT),
+        deps.providerHealth(),
+      ]);
+      return {
+        totalCustomers,
+        // No terminal inventory yet; the terminals issue fills this in.
+        activeTerminals: null,
+        systemUsers,
+        providerHealth,
+        recentActivity: recent.map(toActivityEntry),
+      };
+    },
+  };
+}
+
+function toActivityEntry(entry: AuditEntryWithActor): ActivityEntry {
+  return {
+    id: String(entry.id),
+    action: entry.action,
+    description: describeActivity(entry),
+    actorName: entry.actorName,
+    createdAt: entry.createdAt.toISOString(),
+  };
+}
+
+/** One human sentence per audited action; later issues add theirs here. */
+export function describeActivity(entry: Pick<AuditEntryWithActor, 'action' | 'actorName' | 'actorType' | 'after'>): string {
+  const who = entry.actorName ?? (entry.actorType === 'system' ? 'System' : 'Someone');
+  const after = (entry.after ?? {}) as Record<string, unknown>;
+  const email = typeof after.email === 'string' ? after.email : 'an unknown account';
+  switch (entry.action) {
+    case 'auth.login':
+      return `${who} signed in`;
+    case 'customer.login':
+      return `${who} signed in to the customer portal`;
+    case 'auth.login_failed':
+      return `Failed sign-in for ${email}`;
+    case 'customer.login_failed':
+      return `Failed customer sign-in for ${email}`;
+    case 'system.admin_created':
+      return `Administrator ${email} created at first start`;
+    case 'system.demo_seeded':
+      return 'Demo users and customers added';
+    default:
+      return `${who}: ${entry.action}`;
+  }
+}

@@ -1,0 +1,90 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, durationToSeconds, loadConfig, parseEnv } from '../../server/config';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'portal-config-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('configuration', () => {
+  it('uses the documented defaults', () => {
+    const config = parseEnv({}, '/srv/portal');
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: '/srv/portal/data',
+      databaseUrl: null,
+      jwtSecret: null,
+      jwtExpiresIn: '12h',
+      jwtExpiresInSeconds: 43_200,
+      adminEmail: null,
+      adminPassword: null,
+      seedDemo: true,
+      loginRateLimit: 30,
+      logLevel: 'info',
+      clientDir: '/srv/portal/dist/client',
+    });
+  });
+
+  it('turns demo data off by default with DATABASE_URL, and lets SEED_DEMO decide', () => {
+    expect(parseEnv({ DATABASE_URL: 'postgres://u@h/db' }).seedDemo).toBe(false);
+    expect(parseEnv({ DATABASE_URL: 'postgres://u@h/db', SEED_DEMO: '1' }).seedDemo).toBe(true);
+    expect(parseEnv({ SEED_DEMO: '0' }).seedDemo).toBe(false);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(parseEnv({ PORT: '', LOG_LEVEL: ' ' }).port).toBe(3000);
+  });
+
+  it('reports every bad variable in one readable message, without echoing secrets', () => {
+    const bad = { PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'short', LOG_LEVEL: 'loud', JWT_EXPIRES_IN: 'soon' };
+    let error: unknown;
+    try {
+      parseEnv(bad);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^Invalid environment:/);
+    for (const name of Object.keys(bad)) expect(message).toContain(`  ${name}:`);
+    expect(message).toContain('PORT: must be a port number (0-65535) (got "eighty")');
+    expect(message).not.toContain('"short"');
+  });
+
+  it('requires ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
+    expect(() => parseEnv({ ADMIN_EMAIL: 'a@example.com' })).toThrow(/ADMIN_PASSWORD: ADMIN_EMAIL and ADMIN_PASSWORD must be set together/);
+  });
+
+  it('reads durations like 3600, 45m, 12h and 7d', () => {
+    expect([durationToSeconds('3600'), durationToSeconds('45m'), durationToSeconds('12h'), durationToSeconds('7d')]).toEqual([3600, 2700, 43_200, 604_800]);
+    expect(durationToSeconds('0')).toBeNull();
+    expect(durationToSeconds('1w')).toBeNull();
+  });
+
+  it('generates a JWT secret once into DATA_DIR/jwt-secret with mode 0600 and reuses it', async () => {
+    const dataDir = path.join(dir, 'data');
+    const first = await loadConfig({ DATA_DIR: dataDir });
+    expect(first.jwtSecretSource).toBe('generated');
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dataDir, 'jwt-secret');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await readFile(file, 'utf8')).trim()).toBe(first.jwtSecret);
+
+    const second = await loadConfig({ DATA_DIR: dataDir });
+    expect(second).toMatchObject({ jwtSecret: first.jwtSecret, jwtSecretSource: 'file' });
+  });
+
+  it('prefers JWT_SECRET and then writes nothing', async () => {
+    const dataDir = path.join(dir, 'untouched');
+    const config = await loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40) });
+    expect(config).toMatchObject({ jwtSecret: 'x'.repeat(40), jwtSecretSource: 'env' });
+    await expect(stat(dataDir)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DashboardSummary } from '../../src/domain/dashboard';
+import { createTestContext, type TestContext } from './helpers';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+async function summary(token: string | null): Promise<DashboardSummary> {
+  const res = await ctx.request({ method: 'GET', url: '/api/v1/dashboard/summary', token });
+  expect(res.statusCode).toBe(200);
+  const body = res.json();
+  expect(body).toMatchObject({ success: true, message: 'Dashboard summary retrieved successfully' });
+  return body.data;
+}
+
+describe('dashboard summary', () => {
+  it('counts live customers and portal users, leaving out deleted ones', async () => {
+    const admin = await ctx.createAdmin({ name: 'Ana Lima' });
+    await ctx.createAdmin({ role: 'user' });
+    await ctx.createAdmin({ role: 'user', deletedAt: ctx.clock.now() });
+    await ctx.createCustomer();
+    await ctx.createCustomer({ isActive: false });
+    await ctx.createCustomer({ deletedAt: ctx.clock.now() });
+    const { token } = await ctx.login('admin', admin.email, admin.password);
+
+    const data = await summary(token);
+    expect(data.totalCustomers).toBe(2);
+    expect(data.systemUsers).toBe(2);
+    expect(data.activeTerminals).toBeNull();
+    expect(data.providerHealth).toEqual({ status: 'Not connected', checkedAt: null, detail: 'No provider configured yet' });
+  });
+
+  it('lists the latest activity first, described in words with the actor name', async () => {
+    const admin = await ctx.createAdmin({ name: 'Bruno Okafor' });
+    ctx.clock.advanceMinutes(1);
+    await ctx.login('admin', 'Stranger@Example.com', 'nope');
+    ctx.clock.advanceMinutes(1);
+    const { token } = await ctx.login('admin', admin.email, admin.password);
+
+    const data = await summary(token);
+    expect(data.recentActivity[0]).toMatchObject({ action: 'auth.login', description: 'Bruno Okafor signed in', actorName: 'Bruno Okafor' });
+    expect(data.recentActivity[1]).toMatchObject({
+      action: 'auth.login_failed',
+      description: 'Failed sign-in for stranger@example.com',
+      actorName: null,
+    });
+    expect(data.recentActivity[0]?.createdAt).toBe(ctx.clock.now().toISOString());
+  });
+
+  it('shows at most 10 activity entries', async () => {
+    const admin = await ctx.createAdmin();
+    for (let i = 0; i < 12; i++) await ctx.login('admin', `ghost${i}@test.local`, 'nope');
+    const { token } = await ctx.login('admin', admin.email, admin.password);
+    expect((await summary(token)).recentActivity).toHaveLength(10);
+  });
+});

@@ -1,0 +1,229 @@
+// A fresh app over a real database per test file: in-memory PGlite by default, or a new database
+// on the PostgreSQL server in TEST_DATABASE_URL (created here, dropped by close()).
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app';
+import { hashPassword } from '../../server/auth/passwords';
+import type { Clock } from '../../server/clock';
+import { loadConfig, type Config, type Env } from '../../server/config';
+import { openDatabase, type Database } from '../../server/db/client';
+import { migrate } from '../../server/db/migrate';
+import type { CustomerRow, NewCustomerRow, NewUserRow, UserRow } from '../../server/db/schema';
+import { createRepositories } from '../../server/db/repositories';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
+export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
+export const DEFAULT_TEST_TIME = '2026-03-02T09:00:00.000Z';
+
+export interface TestClock {
+  now: Clock;
+  set(at: Date | string): void;
+  advance(ms: number): void;
+  advanceMinutes(minutes: number): void;
+}
+
+export function createClock(start: Date | string = DEFAULT_TEST_TIME): TestClock {
+  let current = new Date(start).getTime();
+  return {
+    now: () => new Date(current),
+    set: (at) => {
+      current = new Date(at).getTime();
+    },
+    advance: (ms) => {
+      current += ms;
+    },
+    advanceMinutes: (minutes) => {
+      current += minutes * 60_000;
+    },
+  };
+}
+
+export interface TestDatabase {
+  database: Database;
+  kind: 'pglite' | 'postgres';
+  /** Closes and opens the same database again, as a restarted server would. */
+  reopen(): Promise<Database>;
+  /**
+   * A second handle on the same database, as a second server process would have (PostgreSQL);
+   * PGlite allows one handle, so there it is the same one with a close() that does nothing.
+   */
+  connectAgain(): Promise<Database>;
+  /** Closes it and removes it (the PostgreSQL database or the PGlite directory). */
+  drop(): Promise<void>;
+}
+
+/**
+ * A new, empty database. `persistent` gives PGlite a directory (so reopen() keeps the data);
+ * PostgreSQL databases always persist until drop().
+ */
+export async function createTestDatabase(options: { persistent?: boolean; migrate?: boolean } = {}): Promise<TestDatabase> {
+  let open: () => Promise<Database>;
+  let cleanup: () => Promise<void>;
+  if (TEST_DATABASE_URL) {
+    const name = `portal_t_${randomBytes(6).toString('hex')}`;
+    await withAdminClient((client) => client.query(`CREATE DATABASE ${name}`));
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    open = () => openDatabase({ url: url.toString() });
+    cleanup = () => withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
+  } else if (options.persistent) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
+    open = () => openDatabase({ dataDir: dir });
+    cleanup = () => rm(dir, { recursive: true, force: true });
+  } else {
+    open = () => openDatabase({ dataDir: 'memory://' });
+    cleanup = async () => undefined;
+  }
+
+  let database = await open();
+  if (options.migrate !== false) await migrate(database);
+  const handle: TestDatabase = {
+    get database() {
+      return database;
+    },
+    kind: database.kind,
+    async connectAgain() {
+      if (database.kind === 'postgres') return open();
+      return { ...database, close: async () => undefined };
+    },
+    async reopen() {
+      await database.close();
+      database = await open();
+      return database;
+    },
+    async drop() {
+      await database.close();
+      await cleanup();
+    },
+  };
+  return handle;
+}
+
+async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL ?? undefined });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Config as the server would parse it, with test-friendly defaults (quiet, no demo data). */
+export function testConfig(env: Env = {}): Promise<Config> {
+  return loadConfig({
+    JWT_SECRET: TEST_JWT_SECRET,
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: '0',
+    LOGIN_RATE_LIMIT: '10000',
+    CLIENT_DIR: path.join(tmpdir(), 'portal-no-client'),
+    DATA_DIR: path.join(tmpdir(), 'portal-test-data'),
+    ...env,
+  });
+}
+
+export interface CreatedAccount<Row> {
+  id: string;
+  email: string;
+  password: string;
+  row: Row;
+}
+
+export type AccountOverrides<Row> = Partial<Row> & { password?: string | null };
+
+export interface LoginResponse {
+  statusCode: number;
+  body: Record<string, unknown> & { success: boolean; message: string };
+  raw: string;
+  token: string | null;
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  clock: TestClock;
+  createAdmin(overrides?: AccountOverrides<NewUserRow>): Promise<CreatedAccount<UserRow>>;
+  createCustomer(overrides?: AccountOverrides<NewCustomerRow>): Promise<CreatedAccount<CustomerRow>>;
+  login(kind: 'admin' | 'customer', email: string, password: string, options?: { ip?: string }): Promise<LoginResponse>;
+  /** Injects a request, with `token` as the bearer token when given. */
+  request(options: InjectOptions & { token?: string | null }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+let accountCounter = 0;
+
+export async function createTestContext(options: { now?: Date | string; env?: Env } = {}): Promise<TestContext> {
+  const clock = createClock(options.now);
+  const testDb = await createTestDatabase();
+  const database = testDb.database;
+  const config = await testConfig(options.env);
+  const app = await buildApp({ config, database, now: clock.now, logger: false });
+  await app.ready();
+  const repos = createRepositories(database.db);
+
+  const credentials = async (password: string | null | undefined) => {
+    const plain = password === undefined ? `Pw-${randomBytes(6).toString('hex')}` : password;
+    return { plain: plain ?? '', hash: plain === null ? null : await hashPassword(plain) };
+  };
+
+  const context: TestContext = {
+    app,
+    database,
+    config,
+    clock,
+    async createAdmin(overrides = {}) {
+      const { password, ...row } = overrides;
+      const pw = await credentials(password);
+      const at = clock.now();
+      const created = await repos.users.insert({
+        email: `admin${++accountCounter}.${randomBytes(3).toString('hex')}@test.local`,
+        name: `Test Admin ${accountCounter}`,
+        role: 'admin',
+        passwordHash: pw.hash,
+        createdAt: at,
+        updatedAt: at,
+        ...row,
+      });
+      return { id: created.id, email: created.email, password: pw.plain, row: created };
+    },
+    async createCustomer(overrides = {}) {
+      const { password, ...row } = overrides;
+      const pw = await credentials(password);
+      const at = clock.now();
+      const created = await repos.customers.insert({
+        email: `customer${++accountCounter}.${randomBytes(3).toString('hex')}@test.local`,
+        name: `Test Customer ${accountCounter}`,
+        company: 'Test Company Ltd',
+        passwordHash: pw.hash,
+        createdAt: at,
+        updatedAt: at,
+        ...row,
+      });
+      return { id: created.id, email: created.email, password: pw.plain, row: created };
+    },
+    async login(kind, email, password, loginOptions = {}) {
+      const response = await app.inject({
+        method: 'POST',
+        url: kind === 'admin' ? '/api/v1/auth/login' : '/api/v1/customers/auth/login',
+        payload: { email, password },
+        ...(loginOptions.ip ? { remoteAddress: loginOptions.ip } : {}),
+      });
+      const body = response.json() as LoginResponse['body'];
+      const data = body.data as { token?: string } | undefined;
+      return { statusCode: response.statusCode, body, raw: response.body, token: data?.token ?? null };
+    },
+    request({ token, headers, ...rest }) {
+      return app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    },
+    async close() {
+      await app.close();
+      await testDb.drop();
+    },
+  };
+  return context;
+}

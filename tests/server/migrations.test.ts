@@ -1,0 +1,135 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { is, sql } from 'drizzle-orm';
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
+import type { Database } from '../../server/db/client';
+import { migrate, MigrationError, MIGRATIONS_DIR, readMigrationFiles } from '../../server/db/migrate';
+import * as schema from '../../server/db/schema';
+import { createTestDatabase, type TestDatabase } from './helpers';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'portal-migrations-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function rows<T>(database: Database, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await database.db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+async function withDatabase(fn: (handle: TestDatabase) => Promise<void>) {
+  const handle = await createTestDatabase({ migrate: false });
+  try {
+    await fn(handle);
+  } finally {
+    await handle.drop();
+  }
+}
+
+async function copyMigrations(name: string): Promise<string> {
+  const target = path.join(dir, name);
+  await cp(MIGRATIONS_DIR, target, { recursive: true });
+  return target;
+}
+
+describe('migrations', () => {
+  it('applies every file once and nothing on a second run', async () => {
+    await withDatabase(async ({ database }) => {
+      const files = await readMigrationFiles();
+      const first = await migrate(database);
+      expect(first.applied).toEqual(files.map((f) => f.name));
+      expect(first.version).toBe(files.at(-1)?.version);
+
+      const second = await migrate(database);
+      expect(second).toEqual({ applied: [], version: first.version });
+      const recorded = await rows<{ version: number; name: string; checksum: string }>(
+        database,
+        sql`SELECT version, name, checksum FROM schema_migrations ORDER BY version`,
+      );
+      expect(recorded).toEqual(files.map((f) => ({ version: f.version, name: f.name, checksum: f.checksum })));
+    });
+  });
+
+  it('refuses to run when an applied file has been edited', async () => {
+    const copy = await copyMigrations('edited');
+    await withDatabase(async ({ database }) => {
+      await migrate(database, { dir: copy });
+      const file = path.join(copy, '0001_accounts_and_audit.sql');
+      await writeFile(file, `${await readFile(file, 'utf8')}\n-- an innocent-looking edit\n`);
+      await expect(migrate(database, { dir: copy })).rejects.toThrow(/0001_accounts_and_audit\.sql was changed after it was applied/);
+      await expect(migrate(database, { dir: copy })).rejects.toBeInstanceOf(MigrationError);
+    });
+  });
+
+  it('rolls back a failing file completely and leaves the connection usable', async () => {
+    const copy = await copyMigrations('failing');
+    await writeFile(path.join(copy, '0999_broken.sql'), 'CREATE TABLE half_done (id int);\nSELECT 1 / 0;\n');
+    await withDatabase(async ({ database }) => {
+      await expect(migrate(database, { dir: copy })).rejects.toThrow(/0999_broken\.sql failed: division by zero/);
+      const tables = await rows<{ n: number }>(database, sql`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'half_done'`);
+      expect(tables[0]?.n).toBe(0);
+      const versions = await rows<{ version: number }>(database, sql`SELECT version FROM schema_migrations ORDER BY version`);
+      expect(versions.map((v) => v.version)).not.toContain(999);
+      // The earlier files stay applied: each file is its own transaction.
+      expect(versions.length).toBeGreaterThan(0);
+    });
+  });
+
+  it('lets two migrators start together and applies each file exactly once', async () => {
+    await withDatabase(async (handle) => {
+      const other = await handle.connectAgain();
+      try {
+        const [a, b] = await Promise.all([migrate(handle.database), migrate(other)]);
+        const files = await readMigrationFiles();
+        expect([...a.applied, ...b.applied].sort()).toEqual(files.map((f) => f.name).sort());
+        const recorded = await rows<{ n: number }>(handle.database, sql`SELECT count(*)::int AS n FROM schema_migrations`);
+        expect(recorded[0]?.n).toBe(files.length);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
+  it('creates the pg_trgm extension', async () => {
+    await withDatabase(async ({ database }) => {
+      await migrate(database);
+      const ext = await rows<{ extname: string }>(database, sql`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`);
+      expect(ext).toHaveLength(1);
+    });
+  });
+
+  it('matches the Drizzle schema: same tables, columns and nullability', async () => {
+    await withDatabase(async ({ database }) => {
+      await migrate(database);
+      const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable => is(value, PgTable));
+      expect(tables.length).toBeGreaterThanOrEqual(5);
+      for (const table of tables) {
+        const config = getTableConfig(table);
+        const actual = await rows<{ column_name: string; is_nullable: string }>(
+          database,
+          sql`SELECT column_name, is_nullable FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ${config.name} ORDER BY column_name`,
+        );
+        const expected = config.columns
+          .map((c) => ({ column_name: c.name, is_nullable: c.notNull ? 'NO' : 'YES' }))
+          .sort((x, y) => x.column_name.localeCompare(y.column_name));
+        expect({ table: config.name, columns: actual }).toEqual({ table: config.name, columns: expected });
+      }
+    });
+  });
+
+  it('enforces one live account per email, case-insensitively, and frees it on soft delete', async () => {
+    await withDatabase(async ({ database }) => {
+      await migrate(database);
+      await database.exec("INSERT INTO users (email, name) VALUES ('Ana@Example.com', 'Ana')");
+      await expect(database.exec("INSERT INTO users (email, name) VALUES ('ana@example.COM', 'Ana 2')")).rejects.toThrow(/users_email_live_uq/);
+      await database.exec("UPDATE users SET deleted_at = now() WHERE email = 'Ana@Example.com'");
+      await database.exec("INSERT INTO users (email, name) VALUES ('ana@example.com', 'Ana again')");
+      await expect(database.exec("INSERT INTO users (email, name, role) VALUES ('x@example.com', 'X', 'owner')")).rejects.toThrow(/users_role_check/);
+    });
+  });
+});
