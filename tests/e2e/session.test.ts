@@ -69,12 +69,14 @@ describe('signing in and moving around the shell', () => {
     await page.waitForSelector('[data-state="expanded"]');
   });
 
-  it('the sidebar navigates to Customers and marks it active', async () => {
+  it('the sidebar navigates to Terminals and marks it as the current page', async () => {
     await signIn();
     await page.waitForURL('**/home');
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Terminals' }).click();
+    const link = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Terminals' });
+    await link.click();
     await page.waitForURL('**/terminals');
     await page.getByRole('heading', { name: 'Terminal Management' }).waitFor();
+    await expect(link.getAttribute('aria-current')).resolves.toBe('page');
   });
 
   it('log out returns to /login, and the portal stays closed afterwards', async () => {
@@ -96,5 +98,31 @@ describe('signing in and moving around the shell', () => {
     await page.getByLabel('Password', { exact: true }).fill(portal.admin.password);
     await page.getByRole('button', { name: 'Login' }).click();
     await page.waitForURL('**/customers');
+  });
+});
+
+describe('the XState inspector', () => {
+  async function scriptsLoaded(path: string) {
+    const bodies: string[] = [];
+    page.on('response', async (response) => {
+      if (response.url().endsWith('.js')) bodies.push(await response.text().catch(() => ''));
+    });
+    // The inspector opens its own window; keep it from wandering off to the network.
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    await page.goto(`${portal.url}${path}`);
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    return bodies;
+  }
+
+  it('is not loaded by default', async () => {
+    const bodies = await scriptsLoaded('/login');
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(bodies.some((body) => body.includes('stately.ai'))).toBe(false);
+  });
+
+  it('is loaded on demand with ?inspect=1', async () => {
+    const bodies = await scriptsLoaded('/login?inspect=1');
+    expect(bodies.some((body) => body.includes('stately.ai'))).toBe(true);
   });
 });
