@@ -30,6 +30,11 @@ export function createResourceMachine<T>(id: string) {
         throw new Error(`${id}: load is provided by the app`);
       }),
     },
+    actions: {
+      storeData: assign((_, outcome: LoadOutcome<T>) => (outcome.ok ? { data: outcome.data, error: null } : {})),
+      storeError: assign((_, outcome: LoadOutcome<T>) => ({ error: outcome.ok ? null : outcome.message })),
+      storeFallbackError: assign({ error: FALLBACK_LOAD_ERROR }),
+    },
     guards: {
       isLoaded: (_, outcome: LoadOutcome<T>) => outcome.ok,
     },
@@ -47,11 +52,11 @@ export function createResourceMachine<T>(id: string) {
             {
               guard: { type: 'isLoaded', params: ({ event }) => event.output },
               target: 'ready',
-              actions: assign({ data: ({ event }) => (event.output.ok ? event.output.data : null), error: null }),
+              actions: { type: 'storeData', params: ({ event }) => event.output },
             },
-            { target: 'failed', actions: assign({ error: ({ event }) => (event.output.ok ? null : event.output.message) }) },
+            { target: 'failed', actions: { type: 'storeError', params: ({ event }) => event.output } },
           ],
-          onError: { target: 'failed', actions: assign({ error: FALLBACK_LOAD_ERROR }) },
+          onError: { target: 'failed', actions: 'storeFallbackError' },
         },
       },
       ready: {
@@ -67,12 +72,12 @@ export function createResourceMachine<T>(id: string) {
                 {
                   guard: { type: 'isLoaded', params: ({ event }) => event.output },
                   target: 'idle',
-                  actions: assign({ data: ({ event }) => (event.output.ok ? event.output.data : null), error: null }),
+                  actions: { type: 'storeData', params: ({ event }) => event.output },
                 },
                 // A failed refresh keeps the data on screen and says why.
-                { target: 'idle', actions: assign({ error: ({ event }) => (event.output.ok ? null : event.output.message) }) },
+                { target: 'idle', actions: { type: 'storeError', params: ({ event }) => event.output } },
               ],
-              onError: { target: 'idle', actions: assign({ error: FALLBACK_LOAD_ERROR }) },
+              onError: { target: 'idle', actions: 'storeFallbackError' },
             },
           },
         },
