@@ -24,5 +24,9 @@ process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
 // The API serves no SPA in dev: Vite does, so CLIENT_DIR points nowhere.
-run('api', 'npx', ['tsx', 'watch', '--clear-screen=false', 'server/server.ts'], { PORT: apiPort, CLIENT_DIR: '.no-client' });
+run('api', 'npx', ['tsx', 'watch', '--clear-screen=false', 'server/server.ts'], {
+  PORT: apiPort,
+  CLIENT_DIR: '.no-client',
+  PUBLIC_URL: `http://localhost:${port}`,
+});
 run('vite', 'npx', ['vite', '--port', port, '--strictPort'], { API_PORT: apiPort });

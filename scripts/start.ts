@@ -21,11 +21,15 @@ function buildIsStale(): boolean {
   return newestSource > statSync(builtIndex).mtimeMs;
 }
 
+// `npm start` is the production entry: a NODE_ENV inherited from a test runner would otherwise
+// give a development build of React and the libraries.
+process.env.NODE_ENV = 'production';
+
 if (process.env.SKIP_BUILD !== '1' && buildIsStale()) {
   console.log('Building the portal client (first start, or its sources changed)...');
   const started = Date.now();
   const { build } = await import('vite');
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+  await build({ root, configFile: join(root, 'vite.config.ts'), mode: 'production', logLevel: 'warn' });
   console.log(`Client built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 

@@ -27,6 +27,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Absolute. The built SPA; served when it holds an index.html. */
   clientDir: string;
+  /** The address people open, when it is not this server's own (the Vite dev server in `npm run dev`). */
+  publicUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +78,7 @@ const envSchema = z
     LOGIN_RATE_LIMIT: optional(wholeNumber(1, 100_000, 'must be a whole number from 1 to 100000')),
     LOG_LEVEL: optional(z.enum(LOG_LEVELS)),
     CLIENT_DIR: optional(z.string()),
+    PUBLIC_URL: optional(z.url('must be an http(s) URL')),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -118,6 +121,7 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     loginRateLimit: e.LOGIN_RATE_LIMIT ?? 30,
     logLevel: e.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(cwd, e.CLIENT_DIR ?? 'dist/client'),
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
   };
 }
 

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     app = await buildApp({ config, database });
     const address = await app.listen({ port: config.port, host: config.host });
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-    const url = `http://${shownHost}:${new URL(address).port}`;
+    const url = config.publicUrl ?? `http://${shownHost}:${new URL(address).port}`;
     reportBootstrap(result, url);
     const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
     console.log(

@@ -73,7 +73,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           headers: bearer ? { Authorization: `Bearer ${bearer}` } : {},
         });
       } catch (error) {
-        if (signal?.aborted) throw error;
+        // A request its caller aborted answers nothing, not even an AbortError: the actor that
+        // asked has stopped. Under React StrictMode @xstate/react stops and then revives the very
+        // same actor objects, so a late rejection would be taken for the revived run's failure.
+        if (signal?.aborted) return new Promise<never>(() => {});
         const cause = error instanceof FetchError ? (error.cause ?? error) : error;
         throw new NetworkError(cause instanceof Error ? cause.message : 'Network error occurred', { cause });
       }

@@ -29,7 +29,13 @@ describe('configuration', () => {
       loginRateLimit: 30,
       logLevel: 'info',
       clientDir: '/srv/portal/dist/client',
+      publicUrl: null,
     });
+  });
+
+  it('takes PUBLIC_URL as the printed address and refuses one that is not a URL', () => {
+    expect(parseEnv({ PUBLIC_URL: 'http://localhost:5173/' }).publicUrl).toBe('http://localhost:5173');
+    expect(() => parseEnv({ PUBLIC_URL: 'localhost' })).toThrow(/PUBLIC_URL/);
   });
 
   it('turns demo data off by default with DATABASE_URL, and lets SEED_DEMO decide', () => {

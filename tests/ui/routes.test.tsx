@@ -30,6 +30,9 @@ function fakePortalApi({ adminPassword = 'admin-pass', customerPassword = 'custo
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    // Like the real fetch: an aborted request rejects, a moment later, with an AbortError.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
     const url = new URL(String(input), 'http://localhost');
     const method = init?.method ?? 'GET';
     const token = new Headers(init?.headers).get('authorization')?.replace('Bearer ', '');

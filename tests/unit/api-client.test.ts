@@ -93,3 +93,26 @@ describe('normalisers', () => {
     });
   });
 });
+
+describe('aborted requests', () => {
+  // Regression: under StrictMode the dashboard showed "An unexpected error occurred" because the
+  // AbortError of the first (stopped) mount reached the revived actor.
+  it('never settle, so no actor hears an AbortError', async () => {
+    const fetch = vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
+      return new Response('{}');
+    });
+    const { api } = apiWith(fetch as never);
+    const controller = new AbortController();
+    const outcome = Promise.race([
+      api.client.request('/x', { signal: controller.signal }).then(
+        () => 'resolved',
+        () => 'rejected',
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still pending'), 50)),
+    ]);
+    controller.abort();
+    expect(await outcome).toBe('still pending');
+  });
+});
