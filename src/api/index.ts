@@ -1,11 +1,17 @@
 import { createApiClient, type ApiClientOptions } from './client';
 import { createAuthApi } from './auth';
 import { createDashboardApi } from './dashboard';
+import { createProviderConsoleApi } from './provider-console';
 
 /** Every resource module over one client. */
 export function createApi(options: ApiClientOptions) {
   const client = createApiClient(options);
-  return { client, auth: createAuthApi(client), dashboard: createDashboardApi(client) };
+  return {
+    client,
+    auth: createAuthApi(client),
+    dashboard: createDashboardApi(client),
+    providerConsole: createProviderConsoleApi(client),
+  };
 }
 
 export type Api = ReturnType<typeof createApi>;

@@ -15,6 +15,7 @@ import { ToastArea } from '../ui/common/ToastArea';
 import { AppLayout } from './app-layout';
 import { HomeRoute } from './home';
 import { LoginRoute } from './login';
+import { ProviderConsoleRoute } from './provider-console';
 import { placeholderRoute } from './placeholders';
 import { redirectIfSignedIn, requireSignedIn, type RouterContext } from './guards';
 
@@ -87,7 +88,7 @@ const simulatorRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/customers/starlink-simulator',
   staticData: { adminOnly: true },
-  component: placeholderRoute('/customers/starlink-simulator'),
+  component: ProviderConsoleRoute,
 });
 
 const customerTerminalsRoute = createRoute({

@@ -1,0 +1,309 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { NetworkError } from '../../src/api/client';
+import {
+  providerConsoleMachine,
+  type ProviderConsoleEvent,
+  type SearchResult,
+  type TerminalsResult,
+} from '../../src/machines/provider-console';
+import {
+  CONSOLE_MESSAGES,
+  type ServiceLineSearchResponse,
+  type UserTerminalsResponse,
+} from '../../src/domain/provider-console';
+import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
+
+const found: ServiceLineSearchResponse = {
+  success: true,
+  serviceLineFound: true,
+  error: null,
+  timestamp: '2026-11-20T10:00:00.000Z',
+  apiCallDuration: 42,
+  serviceLineDetails: {
+    serviceLineNumber: 'SL-12345-67890',
+    active: true,
+    status: 'Active',
+    nickname: 'Harbour office',
+    productType: 'Priority',
+    dataAllowance: '1 TB',
+    userTerminalId: 'UT-0001',
+    kitSerialNumber: 'KIT-0001',
+    dishSerialNumber: 'DISH-0001',
+    addressReference: 'ADDR-1',
+    dataCap: { amount: 1, unit: 'TB' },
+    billingCycle: { start: '2026-11-01', end: '2026-11-30' },
+    product: null,
+    location: null,
+    dataBlocks: null,
+    terminal: null,
+    serviceHistory: [],
+    account: null,
+  },
+  usageData: [],
+  usageStats: { totalUsageGB: 0, totalRecords: 0, dateRange: { start: null, end: null } },
+  metadata: {
+    apiVersion: 'v2',
+    accountNumber: 'ACC-100',
+    timestamp: '2026-11-20T10:00:00.000Z',
+    dataFreshness: { serviceLineDetails: null, usageData: null },
+  },
+  rawApiResponses: { serviceLineDetails: {}, usageData: [] },
+};
+const missing: ServiceLineSearchResponse = { ...found, serviceLineFound: false, serviceLineDetails: null };
+const terminals: UserTerminalsResponse = {
+  success: true,
+  terminals: [
+    {
+      id: 't1',
+      userTerminalId: 'UT-0001',
+      kitSerialNumber: 'KIT-0001',
+      active: true,
+      status: 'Active',
+      serviceLineNumber: 'SL-12345-67890',
+      addressReference: null,
+      region: 'North',
+      model: 'Standard',
+    },
+  ],
+  stats: { totalTerminals: 1, activeTerminals: 1, inactiveTerminals: 0, connectedTerminals: 1, regions: { North: 1 }, models: { Standard: 1 } },
+  totalCount: 1,
+  error: null,
+  timestamp: '2026-11-20T10:00:00.000Z',
+  metadata: { accountNumber: 'ACC-100', apiVersion: 'v2', apiCallDuration: 12, dataFreshness: null },
+};
+
+const ok = <T>(data: T) => ({ ok: true as const, status: 200, data, message: 'ok' });
+const refused = (status: number, message: string) => ({ ok: false as const, status, message });
+
+type Answer<T> = T | Error | Promise<never>;
+
+function startConsole(search: Array<Answer<SearchResult>>, load: Array<Answer<TerminalsResult>> = [ok(terminals)]) {
+  const searches = vi.fn<(input: string, signal: AbortSignal) => void>();
+  const loads = vi.fn<(signal: AbortSignal) => void>();
+  const pick = <T>(answers: Array<Answer<T>>, call: number) => {
+    const answer = answers[Math.min(call, answers.length - 1)]!;
+    return answer instanceof Error ? Promise.reject(answer) : answer;
+  };
+  const actor = createActor(
+    providerConsoleMachine.provide({
+      actors: {
+        search: fromPromise(async ({ input, signal }) => (searches(input, signal), pick(search, searches.mock.calls.length - 1))),
+        userTerminals: fromPromise(async ({ signal }) => (loads(signal), pick(load, loads.mock.calls.length - 1))),
+      },
+    }),
+  ).start();
+  return { actor, searches, loads };
+}
+
+const type = (value: string) => ({ type: 'user.type', value }) as const;
+const search = { type: 'user.search' } as const;
+const loadTerminals = { type: 'user.loadTerminals' } as const;
+
+describe('provider console machine (actor)', () => {
+  it('a search for a known service line sends the trimmed number and shows the details', async () => {
+    const { actor, searches } = startConsole([ok(found)]);
+    actor.send(type('  SL-12345-67890 '));
+    actor.send(search);
+    expect(actor.getSnapshot().hasTag('searching')).toBe(true);
+    expect(actor.getSnapshot().can(search)).toBe(false);
+    const snapshot = await waitFor(actor, (s) => s.matches({ search: 'found' }));
+    expect(searches).toHaveBeenCalledExactlyOnceWith('SL-12345-67890', expect.any(AbortSignal));
+    expect(snapshot.context).toMatchObject({ input: '  SL-12345-67890 ', query: 'SL-12345-67890', searchResult: found, searchError: null });
+    expect(snapshot.hasTag('searching')).toBe(false);
+  });
+
+  it('a service line the provider does not know is "not found", not a failure', async () => {
+    const { actor } = startConsole([ok(missing)]);
+    actor.send(type('SL-00000-00000'));
+    actor.send(search);
+    const snapshot = await waitFor(actor, (s) => s.matches({ search: 'notFound' }));
+    expect(snapshot.context.searchError).toBeNull();
+    expect(snapshot.context.query).toBe('SL-00000-00000');
+  });
+
+  it('a refused search shows the server message', async () => {
+    const { actor } = startConsole([refused(504, 'The provider did not answer in time')]);
+    actor.send(type('SL-1'));
+    actor.send(search);
+    expect((await waitFor(actor, (s) => s.matches({ search: 'failed' }))).context.searchError).toBe('The provider did not answer in time');
+  });
+
+  it('a refusal without a message, or a provider answer with success false and no error, says "API request failed"', async () => {
+    const { actor } = startConsole([refused(502, ''), ok({ ...found, success: false, error: null })]);
+    actor.send(type('SL-1'));
+    actor.send(search);
+    expect((await waitFor(actor, (s) => s.matches({ search: 'failed' }))).context.searchError).toBe(CONSOLE_MESSAGES.apiFailed);
+    actor.send(search);
+    expect(actor.getSnapshot().context.searchError).toBeNull();
+    expect((await waitFor(actor, (s) => s.matches({ search: 'failed' }))).context.searchError).toBe(CONSOLE_MESSAGES.apiFailed);
+  });
+
+  it('a provider answer with success false shows its own error', async () => {
+    const { actor } = startConsole([ok({ ...found, success: false, error: 'Service line lookup failed upstream' })]);
+    actor.send(type('SL-1'));
+    actor.send(search);
+    expect((await waitFor(actor, (s) => s.matches({ search: 'failed' }))).context.searchError).toBe('Service line lookup failed upstream');
+  });
+
+  it('no answer at all is a network error; a bug is the unexpected-error message', async () => {
+    const network = startConsole([new NetworkError('fetch failed')]);
+    network.actor.send(type('SL-1'));
+    network.actor.send(search);
+    expect((await waitFor(network.actor, (s) => s.matches({ search: 'failed' }))).context.searchError).toBe(CONSOLE_MESSAGES.network);
+
+    const bug = startConsole([new TypeError("Cannot read properties of undefined (reading 'serviceLineFound')")]);
+    bug.actor.send(type('SL-1'));
+    bug.actor.send(search);
+    expect((await waitFor(bug.actor, (s) => s.matches({ search: 'failed' }))).context.searchError).toBe(CONSOLE_MESSAGES.unexpectedSearch);
+  });
+
+  it('an empty or blank search box is refused by the guard and nothing is sent', () => {
+    const { actor, searches } = startConsole([ok(found)]);
+    expect(actor.getSnapshot().can(search)).toBe(false);
+    actor.send(search);
+    actor.send(type('    '));
+    expect(actor.getSnapshot().can(search)).toBe(false);
+    actor.send(search);
+    expect(actor.getSnapshot().matches({ search: 'idle' })).toBe(true);
+    expect(searches).not.toHaveBeenCalled();
+  });
+
+  it('typing while a search runs changes the box but not the search under way', () => {
+    const { actor, searches } = startConsole([new Promise<never>(() => {})]);
+    actor.send(type('SL-1'));
+    actor.send(search);
+    actor.send(type('SL-2'));
+    actor.send(search);
+    expect(searches).toHaveBeenCalledOnce();
+    expect(actor.getSnapshot().context).toMatchObject({ input: 'SL-2', query: 'SL-1' });
+  });
+
+  it('loads the user terminals, and loading again replaces them', async () => {
+    const second = { ...terminals, totalCount: 0, terminals: [] };
+    const { actor, loads } = startConsole([ok(found)], [ok(terminals), ok(second)]);
+    actor.send(loadTerminals);
+    expect(actor.getSnapshot().hasTag('loadingTerminals')).toBe(true);
+    expect((await waitFor(actor, (s) => s.matches({ terminals: 'loaded' }))).context.terminals).toBe(terminals);
+    actor.send(loadTerminals);
+    expect(actor.getSnapshot().context.terminals).toBeNull();
+    expect((await waitFor(actor, (s) => s.matches({ terminals: 'loaded' }))).context.terminals).toBe(second);
+    expect(loads).toHaveBeenCalledTimes(2);
+  });
+
+  it('a failed terminals load shows the message and Load Terminals tries again', async () => {
+    const { actor } = startConsole(
+      [ok(found)],
+      [refused(502, 'Provider unavailable'), new NetworkError('socket hang up'), new Error('boom'), ok(terminals)],
+    );
+    const messages: Array<string | null> = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      actor.send(loadTerminals);
+      messages.push((await waitFor(actor, (s) => s.matches({ terminals: 'failed' }))).context.terminalsError);
+    }
+    expect(messages).toEqual(['Provider unavailable', CONSOLE_MESSAGES.network, CONSOLE_MESSAGES.unexpectedTerminals]);
+    actor.send(loadTerminals);
+    expect((await waitFor(actor, (s) => s.matches({ terminals: 'loaded' }))).context).toMatchObject({ terminals, terminalsError: null });
+  });
+
+  it('the regions are independent: a search runs while the terminals load, and both finish', async () => {
+    const { actor } = startConsole([ok(found)], [ok(terminals)]);
+    actor.send(loadTerminals);
+    actor.send(type('SL-12345-67890'));
+    actor.send(search);
+    expect(actor.getSnapshot().value).toEqual({ terminals: 'loading', search: 'searching' });
+    await waitFor(actor, (s) => s.matches({ terminals: 'loaded', search: 'found' }));
+  });
+
+  it('a request never outlives the actor that started it', () => {
+    const { actor, searches, loads } = startConsole([new Promise<never>(() => {})], [new Promise<never>(() => {})]);
+    actor.send(loadTerminals);
+    actor.send(type('SL-1'));
+    actor.send(search);
+    const signals = [searches.mock.calls[0]![1], loads.mock.calls[0]![0]];
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, false]);
+    actor.stop();
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
+  });
+});
+
+/** Every event the console takes, with fixtures. A new event fails to compile here. */
+const eventFixtures: { [K in ProviderConsoleEvent['type']]: Extract<ProviderConsoleEvent, { type: K }>[] } = {
+  'user.type': [type('SL-12345-67890'), type('  ')],
+  'user.search': [search],
+  'user.loadTerminals': [loadTerminals],
+};
+// One fixture per guarded branch of each invoke.
+const actorResults = [
+  { type: 'xstate.done.actor.search', output: ok(found) },
+  { type: 'xstate.done.actor.search', output: ok(missing) },
+  { type: 'xstate.done.actor.search', output: refused(502, 'Provider unavailable') },
+  { type: 'xstate.error.actor.search', error: new NetworkError('fetch failed') },
+  { type: 'xstate.error.actor.search', error: new Error('boom') },
+  { type: 'xstate.done.actor.userTerminals', output: ok(terminals) },
+  { type: 'xstate.done.actor.userTerminals', output: refused(504, 'Provider timed out') },
+  { type: 'xstate.error.actor.userTerminals', error: new NetworkError('fetch failed') },
+  { type: 'xstate.error.actor.userTerminals', error: new Error('boom') },
+];
+const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
+
+describe('provider console machine (model paths)', () => {
+  const paths = pathsCoveringEveryTransition(providerConsoleMachine, allEvents);
+
+  it('the model reaches every state of the chart', () => {
+    const values = new Set<string>();
+    for (const terminalsState of ['idle', 'loading', 'loaded', 'failed']) {
+      for (const searchState of ['idle', 'searching', 'found', 'notFound', 'failed']) {
+        values.add(JSON.stringify({ terminals: terminalsState, search: searchState }));
+      }
+    }
+    expect(reachableStateValues(providerConsoleMachine, allEvents)).toEqual(values);
+  });
+
+  it('the paths take every transition written in the chart', () => {
+    const all = new Set(chartTransitions(providerConsoleMachine).values());
+    // root: 1 (user.type); terminals: idle 1, loading 4, loaded 1, failed 1; search: idle 1, searching 5, found/notFound/failed 1 each
+    expect(all.size).toBe(17);
+    expect(transitionsTaken(providerConsoleMachine, paths)).toEqual(all);
+  });
+
+  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
+    const actor = await replayPath(
+      (deferred) => providerConsoleMachine.provide({ actors: { search: deferred.logic, userTerminals: deferred.logic } }),
+      path,
+    );
+    const snapshot = actor.getSnapshot();
+    // What the view reads stays consistent with where the chart is.
+    expect(snapshot.context.searchResult !== null).toBe(snapshot.matches({ search: 'found' }) || snapshot.matches({ search: 'notFound' }));
+    expect(snapshot.context.searchError !== null).toBe(snapshot.matches({ search: 'failed' }));
+    expect(snapshot.context.terminals !== null).toBe(snapshot.matches({ terminals: 'loaded' }));
+    expect(snapshot.context.terminalsError !== null).toBe(snapshot.matches({ terminals: 'failed' }));
+  });
+});
+
+describe('provider console machine (pinned journeys)', () => {
+  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
+  it('load terminals, search a known line, search a missing one, then a provider failure ends with the error and the terminals kept', async () => {
+    const { actor } = startConsole([ok(found), ok(missing), refused(502, 'Provider unavailable')], [ok(terminals)]);
+    actor.send(loadTerminals);
+    await waitFor(actor, (s) => s.matches({ terminals: 'loaded' }));
+    actor.send(type('SL-12345-67890'));
+    actor.send(search);
+    await waitFor(actor, (s) => s.matches({ search: 'found' }));
+    actor.send(type('SL-00000-00000'));
+    actor.send(search);
+    await waitFor(actor, (s) => s.matches({ search: 'notFound' }));
+    actor.send(search);
+    await waitFor(actor, (s) => s.matches({ search: 'failed' }));
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.value).toEqual({ terminals: 'loaded', search: 'failed' });
+    expect(snapshot.context).toEqual({
+      input: 'SL-00000-00000',
+      query: 'SL-00000-00000',
+      terminals,
+      terminalsError: null,
+      searchResult: null,
+      searchError: 'Provider unavailable',
+    });
+  });
+});

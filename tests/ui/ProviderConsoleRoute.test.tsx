@@ -1,0 +1,239 @@
+// The Starlink API Simulator page through the whole client (composition root, router, session,
+// console machine, views) against a fake of the portal API at the fetch seam.
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { createApp } from '../../src/routes/create-app';
+import { AppRoot } from '../../src/routes/AppRoot';
+import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
+import type {
+  ProviderHealthResponse,
+  ServiceLineSearchResponse,
+  UserTerminalsResponse,
+} from '../../src/domain/provider-console';
+import { adminProfile } from '../machines/fixtures';
+import { renderStrict } from './render';
+
+const KNOWN = 'SL-12345-67890';
+const PATH = '/customers/starlink-simulator';
+
+const terminals: UserTerminalsResponse = {
+  success: true,
+  terminals: [
+    {
+      id: 't1',
+      userTerminalId: 'UT-0001',
+      kitSerialNumber: 'KIT-0001',
+      active: true,
+      status: 'Active',
+      serviceLineNumber: KNOWN,
+      addressReference: 'ADDR-1',
+      region: 'Pacific Northwest',
+      model: 'Standard',
+    },
+    {
+      id: 't2',
+      userTerminalId: 'UT-0002',
+      kitSerialNumber: 'KIT-0002',
+      active: false,
+      status: 'Inactive',
+      serviceLineNumber: null,
+      addressReference: null,
+      region: 'Alaska',
+      model: 'Mini',
+    },
+  ],
+  stats: {
+    totalTerminals: 2,
+    activeTerminals: 1,
+    inactiveTerminals: 1,
+    connectedTerminals: 1,
+    regions: { 'Pacific Northwest': 1, Alaska: 1 },
+    models: { Standard: 1, Mini: 1 },
+  },
+  totalCount: 2,
+  error: null,
+  timestamp: '2026-11-20T10:00:00.000Z',
+  metadata: { accountNumber: 'ACC-2231-11', apiVersion: 'v2', apiCallDuration: 37, dataFreshness: null },
+};
+
+function searchAnswer(serviceLineNumber: string): ServiceLineSearchResponse {
+  const found = serviceLineNumber === KNOWN;
+  return {
+    success: true,
+    serviceLineFound: found,
+    error: null,
+    timestamp: '2026-11-20T10:00:00.000Z',
+    apiCallDuration: 51,
+    serviceLineDetails: found
+      ? {
+          serviceLineNumber,
+          active: true,
+          status: 'Active',
+          nickname: 'Harbour office',
+          productType: 'Priority',
+          dataAllowance: '1 TB',
+          userTerminalId: 'UT-0001',
+          kitSerialNumber: 'KIT-0001',
+          dishSerialNumber: 'DISH-0001',
+          addressReference: 'ADDR-1',
+          dataCap: { amount: 1, unit: 'TB' },
+          billingCycle: { start: '2026-11-01', end: '2026-11-30' },
+          product: null,
+          location: null,
+          dataBlocks: null,
+          terminal: null,
+          serviceHistory: [],
+          account: null,
+        }
+      : null,
+    usageData: [],
+    usageStats: { totalUsageGB: 0, totalRecords: 0, dateRange: { start: null, end: null } },
+    metadata: {
+      apiVersion: 'v2',
+      accountNumber: 'ACC-2231-11',
+      timestamp: '2026-11-20T10:00:00.000Z',
+      dataFreshness: { serviceLineDetails: null, usageData: null },
+    },
+    rawApiResponses: { serviceLineDetails: null, usageData: null },
+  };
+}
+
+const health: ProviderHealthResponse = {
+  status: 'Healthy',
+  provider: 'simulator',
+  accountNumber: 'ACC-2231-11',
+  apiVersion: 'v2',
+  latencyMs: 9,
+  checkedAt: '2026-11-20T10:00:00.000Z',
+  message: null,
+};
+
+interface FakeOptions {
+  /** Status of the next user-terminals answers (502 = the provider failed). */
+  terminalsStatus?: number[];
+  /** Searches wait until released, to catch the page in "Searching...". */
+  holdSearches?: boolean;
+}
+
+/** The portal API as the console sees it, for the stored admin token "admin-token". */
+function fakePortalApi({ terminalsStatus = [], holdSearches = false }: FakeOptions = {}) {
+  const calls: string[] = [];
+  const aborted: string[] = [];
+  const held: Array<() => void> = [];
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const call = `${method} ${url.pathname}`;
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : {};
+    if (holdSearches && call === 'POST /api/v1/starlink-simulator/search') {
+      await new Promise<void>((resolve) => held.push(resolve));
+    }
+    // Like the real fetch: an aborted request rejects, a moment later, with an AbortError.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (init?.signal?.aborted) {
+      aborted.push(call);
+      throw new DOMException('The operation was aborted.', 'AbortError');
+    }
+    const token = new Headers(init?.headers).get('authorization')?.replace('Bearer ', '');
+    calls.push(method === 'POST' ? `${call} ${JSON.stringify(body)}` : call);
+    if (token !== 'admin-token') return json(401, { success: false, message: 'Invalid or expired token' });
+    switch (call) {
+      case 'GET /api/v1/auth/me':
+        return json(200, { success: true, message: 'ok', data: { user: adminProfile } });
+      case 'GET /api/v1/starlink-simulator/health':
+        return json(200, { success: true, message: 'ok', data: health });
+      case 'GET /api/v1/starlink-simulator/user-terminals': {
+        const status = terminalsStatus.shift() ?? 200;
+        return status === 200
+          ? json(200, { success: true, message: 'ok', data: terminals })
+          : json(status, { success: false, message: 'The provider did not answer' });
+      }
+      case 'POST /api/v1/starlink-simulator/search': {
+        const serviceLineNumber = typeof body.serviceLineNumber === 'string' ? body.serviceLineNumber.trim() : '';
+        if (!serviceLineNumber) return json(400, { success: false, message: 'Service line number is required' });
+        return json(200, { success: true, message: 'ok', data: searchAnswer(serviceLineNumber) });
+      }
+      default:
+        return json(404, { success: false, message: `Route not found: ${call}` });
+    }
+  });
+  return { fetch, calls, aborted, releaseSearches: () => held.splice(0).forEach((release) => release()) };
+}
+
+function openConsole(options: FakeOptions = {}) {
+  localStorage.clear();
+  localStorage.setItem(
+    SESSION_STORAGE_KEY,
+    serialisePersistedSession({ token: 'admin-token', profile: adminProfile, userType: 'admin', isAuthenticated: true }),
+  );
+  const api = fakePortalApi(options);
+  const history = createMemoryHistory({ initialEntries: [PATH] });
+  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
+  const view = renderStrict(<AppRoot app={app} />);
+  return { ...view, api, history };
+}
+
+const searchButton = () => screen.getByRole('button', { name: /^Search(ing\.\.\.)?$/ }) as HTMLButtonElement;
+
+describe('the Starlink API Simulator page', () => {
+  it('an admin loads the terminals, finds a known service line and then misses an unknown one', async () => {
+    const { user, api } = openConsole();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Starlink API Simulator' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Connected to the built-in simulator'));
+
+    await user.click(screen.getByRole('button', { name: 'Load Terminals' }));
+    const summary = await screen.findByLabelText('Loaded terminals');
+    expect(summary.textContent).toContain('Total: 2');
+    expect(summary.textContent).toContain('Active: 1');
+    await user.click(screen.getByRole('tab', { name: 'Terminals List' }));
+    expect(within(screen.getByRole('table', { name: 'User terminals' })).getByText(KNOWN)).toBeTruthy();
+
+    expect(searchButton().disabled).toBe(true);
+    const input = screen.getByLabelText('Service line number');
+    await user.type(input, `  ${KNOWN} `);
+    expect(searchButton().disabled).toBe(false);
+    await user.click(searchButton());
+    const tabs = await screen.findByRole('tablist', { name: 'Search results' });
+    expect(within(tabs).getAllByRole('tab')).toHaveLength(5);
+    expect(screen.getAllByText('Harbour office').length).toBeGreaterThan(0);
+
+    await user.clear(input);
+    await user.type(input, 'SL-00000-00000{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Service Line Not Found' })).toBeTruthy();
+    expect(screen.queryByRole('tablist', { name: 'Search results' })).toBeNull();
+
+    // The search sends the trimmed number; each click is one request (StrictMode starts nothing twice).
+    expect(api.calls.filter((call) => call.startsWith('POST'))).toEqual([
+      `POST /api/v1/starlink-simulator/search {"serviceLineNumber":"${KNOWN}"}`,
+      'POST /api/v1/starlink-simulator/search {"serviceLineNumber":"SL-00000-00000"}',
+    ]);
+    expect(api.calls.filter((call) => call.endsWith('/user-terminals'))).toHaveLength(1);
+  });
+
+  it('a provider failure while loading terminals shows its message, and Try Again loads them', async () => {
+    const { user } = openConsole({ terminalsStatus: [502] });
+    await user.click(await screen.findByRole('button', { name: 'Load Terminals' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The provider did not answer');
+    await user.click(within(alert).getByRole('button', { name: /Try Again/ }));
+    expect((await screen.findByLabelText('Loaded terminals')).textContent).toContain('Total: 2');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('the search reads "Searching..." while it runs, and leaving the page cancels it', async () => {
+    const { user, api, history } = openConsole({ holdSearches: true });
+    await user.type(await screen.findByLabelText('Service line number'), KNOWN);
+    await user.click(searchButton());
+    expect(searchButton().textContent).toContain('Searching...');
+    expect(searchButton().disabled).toBe(true);
+
+    history.push('/home');
+    await screen.findByRole('heading', { level: 1, name: 'Enterprise Dashboard' });
+    api.releaseSearches();
+    await waitFor(() => expect(api.aborted).toContain('POST /api/v1/starlink-simulator/search'));
+    expect(api.calls.some((call) => call.startsWith('POST /api/v1/starlink-simulator/search'))).toBe(false);
+  });
+});
