@@ -1,0 +1,1074 @@
+// The simulated provider account: one account, its plans, terminals, service lines, addresses,
+// daily usage and telemetry, all derived from (seed, index) on demand.
+//
+// Terminal i starts on service line i (about 6% start on none), so a line and its first terminal
+// share an index and the line's site gives the terminal its nickname. Ids are invertible
+// permutations of the index (random.ts), so an id in a request decodes to its index without a
+// table. What the generator cannot know — attach, detach, plan changes, reboots — lives in a small
+// overlay of maps; the only per-index arrays are a byte of flags and the list order of the lines.
+import {
+  ACCOUNT_NAME_PARTS,
+  BLOCK_1TB,
+  BLOCK_50GB,
+  CONTINENT_WEIGHTS,
+  CURRENCY,
+  MODELS,
+  PLACES,
+  PLANS,
+  PLAN_1TB,
+  PLAN_50GB,
+  PLAN_PRIORITY,
+  SITE_KINDS,
+  SOFTWARE_VERSIONS,
+  TOP_UP_50GB,
+  dataProductGB,
+  type Continent,
+  type DataProduct,
+  type Place,
+  type Plan,
+  type TerminalModel,
+} from './catalog';
+import { decimalPermutation, digits, draw, hashString, hex, hexPermutation, mix, toUnit, type Draw } from './random';
+import {
+  DAY_MS,
+  cycleContaining,
+  cycleEndIso,
+  cycleUsage,
+  iso,
+  lastUpdatedAt,
+  nextCycle,
+  previousCycle,
+  round2,
+  startOfDay,
+  type Cycle,
+  type CycleUsage,
+  type UsageProfile,
+} from './usage';
+import {
+  BUCKET_FIXED_RESTRICTED,
+  BUCKET_FIXED_UNRESTRICTED,
+  type AccountResponseV2,
+  type AddressResponse,
+  type DataBlockSummaryResponse,
+  type DataUsageBillingCycleV2,
+  type DataUsageOverageLine,
+  type ServiceLineDataUsageForBillingCycles,
+  type ServiceLineResponse,
+  type SubscriptionProductResponse,
+  type TelemetryRecord,
+  type UserTerminalResponseV2,
+  type ValidationResult,
+} from './wire';
+
+export const DEFAULT_SEED = 'starlink-demo';
+export const DEFAULT_TERMINALS = 156;
+/** Service line numbers carry 7 digits of index, so this is the largest fleet ids can express. */
+export const MAX_TERMINALS = 10_000_000;
+
+export interface FleetOptions {
+  seed?: string | number;
+  terminals?: number;
+  accountNumber?: string;
+  /** The clock; the fleet's start and end dates are laid out back from its first reading. */
+  now?: () => Date;
+}
+
+/** Expected failures of the write operations: data, not exceptions. */
+export type Outcome<T = undefined> =
+  | { ok: true; value: T; information?: string[] }
+  | { ok: false; status: 404 | 422; message: string; memberNames?: string[] };
+
+export interface UserTerminalFilters {
+  searchString?: string;
+  serviceLineNumbers?: string[];
+  userTerminalIds?: string[];
+  hasServiceLine?: boolean;
+}
+
+export interface ServiceLineFilters {
+  addressReferenceId?: string;
+  searchString?: string;
+  orderByCreatedDateDescending?: boolean;
+}
+
+export interface UsageQuery {
+  serviceLineNumbers?: string[] | null;
+  previousBillingCycles?: number | null;
+  /** Default true. */
+  activeServiceLinesOnly?: boolean | null;
+  queryStartDate?: string | null;
+}
+
+export interface ProductChange {
+  productReferenceId: string;
+  recurringDataBlocks?: { productId: string; count: number }[] | null;
+  dataPoolId?: string | null;
+  delayUpdate?: boolean | null;
+}
+
+/** A list the routes can page through without building it when it is the whole fleet. */
+export interface IndexList {
+  readonly length: number;
+  at(position: number): number;
+}
+
+export interface FleetStats {
+  terminals: number;
+  serviceLines: number;
+  unattachedTerminals: number;
+  inactiveServiceLines: number;
+  linesByProduct: Record<string, number>;
+  /** Lines whose previous (complete) billing cycle went past the plan's data. */
+  overCapLastCycle: number;
+  offlineTerminals: number;
+  terminalsByModel: Record<string, number>;
+  linesByContinent: Record<string, number>;
+}
+
+/** Handy fixtures for tests and demos; each is the lowest index that fits. */
+export interface FleetExamples {
+  activeServiceLineNumber: string;
+  activeUserTerminalId: string;
+  inactiveServiceLineNumber: string | null;
+  unattachedUserTerminalId: string | null;
+  priorityServiceLineNumber: string | null;
+  offlineUserTerminalId: string | null;
+}
+
+export interface Fleet {
+  readonly seed: string;
+  readonly size: number;
+  readonly accountNumber: string;
+  /** The clock reading the fleet was laid out from. */
+  readonly createdAt: Date;
+  /** Service line of terminal 0, which is always attached, active, online and on the 50 GB plan. */
+  readonly knownServiceLineNumber: string;
+  readonly knownUserTerminalId: string;
+
+  account(): AccountResponseV2;
+  products(): SubscriptionProductResponse[];
+  plan(productReferenceId: string): Plan | undefined;
+
+  terminal(index: number): UserTerminalResponseV2;
+  terminalModel(index: number): TerminalModel;
+  /** Index of a terminal by user terminal id, kit serial or dish serial. */
+  terminalIndex(deviceId: string): number | undefined;
+  userTerminalIds(): string[];
+  userTerminals(filters?: UserTerminalFilters): IndexList;
+
+  serviceLineNumbers(): string[];
+  serviceLineIndex(serviceLineNumber: string): number | undefined;
+  serviceLine(serviceLineNumber: string): ServiceLineResponse | undefined;
+  serviceLineAt(index: number): ServiceLineResponse;
+  serviceLines(filters?: ServiceLineFilters): IndexList;
+
+  address(addressReferenceId: string): AddressResponse | undefined;
+
+  /** Lines a data-usage query covers, in index order; unknown numbers come back as warnings. */
+  usageLines(query: UsageQuery): { lines: IndexList; warnings: ValidationResult[] };
+  usageRecord(lineIndex: number, query: UsageQuery): ServiceLineDataUsageForBillingCycles;
+
+  telemetry(userTerminalIds?: string[]): { records: Record<string, TelemetryRecord>; warnings: ValidationResult[] };
+  telemetryAt(index: number): TelemetryRecord;
+
+  attach(serviceLineNumber: string, deviceId: string): Outcome;
+  detach(serviceLineNumber: string, deviceId: string): Outcome;
+  changeProduct(serviceLineNumber: string, change: ProductChange): Outcome;
+  reboot(deviceId: string): Outcome;
+
+  stats(): FleetStats;
+  examples(): FleetExamples;
+}
+
+// Tags keep the draws of different facts independent of each other.
+const TAG = {
+  terminal: 0x7465726d,
+  line: 0x6c696e65,
+  start: 0x73747274,
+  site: 0x73697465,
+  usage: 0x75736167,
+  topUp: 0x746f7075,
+  telemetry: 0x74656c65,
+  tick: 0x7469636b,
+  ids: 0x69647321,
+} as const;
+
+const UNATTACHED_SHARE = 0.06;
+const INACTIVE_SHARE = 0.08;
+const OVER_CAP_SHARE = 0.125;
+const OFFLINE_SHARE = 0.05;
+const REPORT_INTERVAL_MS = 15_000;
+
+interface Site {
+  place: Place;
+  kind: { name: string; code: string };
+  number: number;
+  addressLine: string;
+  latitude: number;
+  longitude: number;
+}
+
+interface LineProfile {
+  basePlan: Plan;
+  baseBlocks: { product: DataProduct; count: number } | null;
+  active: boolean;
+  startMs: number;
+  endMs: number | null;
+  optedIn: boolean;
+  publicIp: boolean;
+  usage: UsageProfile;
+}
+
+interface LineOverlay {
+  plan?: Plan;
+  blocks?: { product: DataProduct; count: number } | null;
+  delayed?: { plan: Plan; blocks: { product: DataProduct; count: number } | null } | null;
+  /** When the last terminal left; usage stops from then on. */
+  emptySinceMs?: number;
+}
+
+interface TelemetryProfile {
+  poorSignal: boolean;
+  obstructionBase: number;
+  offline: boolean;
+  offlineAgoMs: number;
+  bootAgoMs: number;
+  softwareVersion: string;
+  motorsStuck: boolean;
+  thermalThrottle: boolean;
+  mastNotVertical: boolean;
+  slowEthernet: boolean;
+  heating: boolean;
+}
+
+function weighted<T extends { weight: number }>(d: Draw, items: readonly T[]): T {
+  const total = items.reduce((sum, item) => sum + item.weight, 0);
+  let r = d.next() * total;
+  for (const item of items) {
+    r -= item.weight;
+    if (r < 0) return item;
+  }
+  return items[items.length - 1] as T;
+}
+
+const CONTINENT_LIST = Object.entries(CONTINENT_WEIGHTS).map(([continent, weight]) => ({
+  continent: continent as Continent,
+  weight,
+  places: PLACES.filter((p) => p.continent === continent),
+}));
+
+export function createFleet(options: FleetOptions = {}): Fleet {
+  const seed = String(options.seed ?? DEFAULT_SEED);
+  const size = options.terminals ?? DEFAULT_TERMINALS;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_TERMINALS) {
+    throw new RangeError(`terminals must be a whole number from 1 to ${MAX_TERMINALS}`);
+  }
+  const clock = options.now ?? (() => new Date());
+  const createdAt = clock();
+  const createdMs = createdAt.getTime();
+  const seedHash = hashString(seed);
+  const key = (...parts: number[]) => mix(seedHash, ...parts);
+
+  // ---- Account and ids ----------------------------------------------------------------------
+  const accountDraw = draw(key(TAG.ids, 1));
+  const accountNumber =
+    options.accountNumber ??
+    `ACC-${accountDraw.int(100_000, 999_999)}-${digits(accountDraw.int(10_000, 99_999), 5)}-${digits(accountDraw.int(10, 99), 2)}`;
+  const accountDigits = /^ACC-(\d{6})-/.exec(accountNumber)?.[1] ?? String(100_000 + (key(TAG.ids, 2) % 900_000));
+  const accountName = `${accountDraw.pick(ACCOUNT_NAME_PARTS.first)} ${accountDraw.pick(ACCOUNT_NAME_PARTS.second)} ${accountDraw.pick(ACCOUNT_NAME_PARTS.suffix)}`;
+
+  const lineCodes = decimalPermutation(7, key(TAG.ids, 3));
+  const kitCodes = decimalPermutation(8, key(TAG.ids, 4));
+  const dishCodes = decimalPermutation(8, key(TAG.ids, 5));
+  const terminalCodes = hexPermutation(key(TAG.ids, 6));
+  const addressCodes = hexPermutation(key(TAG.ids, 7));
+
+  // Dates are laid out back from the start of the month the fleet was made in, so a fleet made
+  // twice in the same month is the same fleet.
+  const anchorMs = cycleContaining(createdMs).startMs;
+
+  // ---- Per-index facts ----------------------------------------------------------------------
+  const hasLineInitially = (i: number) => i === 0 || toUnit(key(TAG.terminal, i, 1)) >= UNATTACHED_SHARE;
+
+  function lineStartOffsetDays(i: number): number {
+    if (i === 0) return 400;
+    const d = draw(key(TAG.start, i));
+    // A few lines are brand new; most have run for months or years.
+    return d.chance(0.03) ? d.int(2, 29) : d.int(30, 1100);
+  }
+  const lineStartMs = (i: number) =>
+    anchorMs - lineStartOffsetDays(i) * DAY_MS + Math.floor(toUnit(key(TAG.start, i, 2)) * 86_400) * 1000;
+
+  function site(i: number): Site {
+    const d = draw(key(TAG.site, i));
+    const place = d.pick(weighted(d, CONTINENT_LIST).places);
+    const kind = d.pick(SITE_KINDS);
+    const number = d.int(1, 12);
+    const street = d.pick(place.streets);
+    const houseNumber = d.int(1, 480);
+    return {
+      place,
+      kind,
+      number,
+      addressLine: `${houseNumber} ${street}`,
+      // Scatter sites up to ~25 km around the town.
+      latitude: Math.round((place.latitude + d.range(-0.22, 0.22)) * 1e6) / 1e6,
+      longitude: Math.round((place.longitude + d.range(-0.22, 0.22)) * 1e6) / 1e6,
+    };
+  }
+
+  function lineProfile(i: number): LineProfile {
+    const d = draw(key(TAG.line, i));
+    const roll = d.next();
+    const basePlan = i === 0 ? PLAN_50GB : roll < 0.45 ? PLAN_50GB : roll < 0.75 ? PLAN_1TB : PLAN_PRIORITY;
+    const bigBlocks = d.chance(0.3);
+    const blockCount = bigBlocks ? d.int(1, 2) : d.int(1, 10);
+    const baseBlocks = basePlan.kind === 'priority' ? { product: bigBlocks ? BLOCK_1TB : BLOCK_50GB, count: blockCount } : null;
+    const startOffset = lineStartOffsetDays(i);
+    // Lines younger than two months are all still active; the share is taken from the rest.
+    const inactiveRoll = d.next();
+    const active = i === 0 || startOffset < 60 || inactiveRoll >= INACTIVE_SHARE / 0.97;
+    const endOffsetDays = d.int(3, Math.max(3, Math.min(200, startOffset - 30)));
+    const endMs = active ? null : anchorMs - endOffsetDays * DAY_MS + d.int(0, 86_399) * 1000;
+    const optedIn = d.chance(0.4);
+    const publicIp = d.chance(0.1);
+    const overCapRoll = d.next();
+    const overCap = i !== 0 && overCapRoll < OVER_CAP_SHARE;
+    // Share of its plan a line uses in a month: a skewed spread below 1, or well past it.
+    const ratio = overCap ? d.range(1.15, 1.8) : 0.03 + 0.9 * d.next() ** 1.2;
+    const capGB = capOf(basePlan, baseBlocks);
+    return {
+      basePlan,
+      baseBlocks,
+      active,
+      startMs: lineStartMs(i),
+      endMs,
+      optedIn,
+      publicIp,
+      usage: { key: key(TAG.usage, i), baseDailyGB: (ratio * capGB) / 30.44, zeroShare: d.range(0.01, 0.12) },
+    };
+  }
+
+  function capOf(plan: Plan, blocks: { product: DataProduct; count: number } | null): number {
+    if (plan.kind === 'metered') return plan.includedGB;
+    return blocks ? dataProductGB(blocks.product) * blocks.count : 0;
+  }
+
+  function terminalModel(i: number): TerminalModel {
+    return weighted(draw(key(TAG.terminal, i, 2)), MODELS);
+  }
+
+  // ---- Flags and list order, computed once --------------------------------------------------
+  const FLAG_LINE = 1;
+  const FLAG_ACTIVE = 2;
+  const flags = new Uint8Array(size);
+  let lineCount = 0;
+  for (let i = 0; i < size; i++) {
+    if (!hasLineInitially(i)) continue;
+    flags[i] = FLAG_LINE | (lineProfile(i).active ? FLAG_ACTIVE : 0);
+    lineCount++;
+  }
+  const linesByIndex = new Uint32Array(lineCount);
+  {
+    let k = 0;
+    for (let i = 0; i < size; i++) if (flags[i]! & FLAG_LINE) linesByIndex[k++] = i;
+  }
+  // The provider lists service lines newest first by default.
+  const linesNewestFirst = (() => {
+    const starts = new Float64Array(size);
+    for (const i of linesByIndex) starts[i] = lineStartMs(i);
+    return Uint32Array.from(linesByIndex).sort((a, b) => starts[b]! - starts[a]! || a - b);
+  })();
+
+  // ---- Overlay ------------------------------------------------------------------------------
+  /** Terminal index → line index, or null when detached; absent = as generated. */
+  const terminalLine = new Map<number, number | null>();
+  const lineOverlay = new Map<number, LineOverlay>();
+  const rebootedAt = new Map<number, number>();
+
+  const lineOfTerminal = (t: number): number | null => {
+    const moved = terminalLine.get(t);
+    if (moved !== undefined) return moved;
+    return flags[t]! & FLAG_LINE ? t : null;
+  };
+
+  function terminalsOfLine(l: number): number[] {
+    const result: number[] = [];
+    if (flags[l]! & FLAG_LINE && !terminalLine.has(l)) result.push(l);
+    for (const [t, line] of terminalLine) if (line === l) result.push(t);
+    return result.sort((a, b) => a - b);
+  }
+
+  const isActive = (l: number) => (flags[l]! & FLAG_ACTIVE) !== 0;
+
+  function currentPlan(l: number, profile: LineProfile) {
+    const overlay = lineOverlay.get(l);
+    return {
+      plan: overlay?.plan ?? profile.basePlan,
+      blocks: overlay?.blocks !== undefined ? overlay.blocks : profile.baseBlocks,
+      delayed: overlay?.delayed ?? null,
+    };
+  }
+
+  // ---- Ids ----------------------------------------------------------------------------------
+  function serviceLineNumberOf(l: number): string {
+    const code = lineCodes.forward(l);
+    return `AST-${accountDigits}-${digits(Math.floor(code / 100), 5)}-${digits(code % 100, 2)}`;
+  }
+
+  function serviceLineIndex(serviceLineNumber: string): number | undefined {
+    const match = /^AST-(\d{6})-(\d{5})-(\d{2})$/.exec(serviceLineNumber.trim().toUpperCase());
+    if (!match || match[1] !== accountDigits) return undefined;
+    const l = lineCodes.inverse(Number(match[2]) * 100 + Number(match[3]));
+    return l < size && flags[l]! & FLAG_LINE ? l : undefined;
+  }
+
+  function userTerminalIdOf(t: number): string {
+    const h = key(TAG.terminal, t, 3);
+    return `0002${hex(h >>> 16, 4)}-00${hex(h, 6)}-${hex(terminalCodes.forward(t), 8)}`;
+  }
+  const kitSerialOf = (t: number) => `KIT${digits(kitCodes.forward(t), 8)}`;
+  const dishSerialOf = (t: number) => `${terminalModel(t).dishPrefix}${digits(dishCodes.forward(t), 8)}`;
+
+  function terminalIndex(deviceId: string): number | undefined {
+    const id = deviceId.trim();
+    // Each id carries the index in its last digits; the rest must match what the index generates.
+    const terminalId = /^[0-9a-f]{8}-[0-9a-f]{8}-([0-9a-f]{8})$/i.exec(id);
+    if (terminalId) {
+      const t = terminalCodes.inverse(parseInt(terminalId[1]!, 16));
+      return t < size && userTerminalIdOf(t) === id.toLowerCase() ? t : undefined;
+    }
+    const kit = /^KIT(\d{8})$/i.exec(id);
+    if (kit) {
+      const t = kitCodes.inverse(Number(kit[1]));
+      return t < size ? t : undefined;
+    }
+    const dish = /^[0-9A-Z]{4}(\d{8})$/i.exec(id);
+    if (dish) {
+      const t = dishCodes.inverse(Number(dish[1]));
+      return t < size && dishSerialOf(t) === id.toUpperCase() ? t : undefined;
+    }
+    return undefined;
+  }
+
+  function addressIdOf(l: number): string {
+    const h1 = key(TAG.site, l, 1);
+    const h2 = key(TAG.site, l, 2);
+    const variant = '89ab'[h2 & 3];
+    return `${hex(h1, 8)}-${hex(h2 >>> 16, 4)}-4${hex(h2 >>> 4, 3)}-${variant}${hex(h1 >>> 20, 3)}-${hex(addressCodes.forward(l), 8)}${hex(h1 >>> 4, 4)}`;
+  }
+
+  function addressIndex(addressReferenceId: string): number | undefined {
+    const match = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-([0-9a-f]{8})[0-9a-f]{4}$/i.exec(addressReferenceId.trim());
+    if (!match) return undefined;
+    const l = addressCodes.inverse(parseInt(match[1]!, 16));
+    return l < size && flags[l]! & FLAG_LINE && addressIdOf(l) === addressReferenceId.trim().toLowerCase() ? l : undefined;
+  }
+
+  // ---- Nicknames ----------------------------------------------------------------------------
+  const lineNickname = (l: number) => {
+    const s = site(l);
+    return `${s.place.locality} ${s.kind.name}${s.number > 1 ? ` ${s.number}` : ''}`;
+  };
+
+  function terminalNickname(t: number): string | null {
+    const d = draw(key(TAG.terminal, t, 4));
+    const style = d.next();
+    if (!hasLineInitially(t)) return style < 0.5 ? `Spare kit ${digits(d.int(1, 99), 2)}` : null;
+    if (style < 0.08) return null;
+    const s = site(t);
+    if (style < 0.35) return `${s.place.locality.slice(0, 3).toUpperCase()}-${s.kind.code}-${digits(s.number, 2)}`;
+    return `${lineNickname(t)} dish`;
+  }
+
+  // ---- Records ------------------------------------------------------------------------------
+  function terminal(t: number): UserTerminalResponseV2 {
+    if (!Number.isInteger(t) || t < 0 || t >= size) throw new RangeError(`no terminal ${t}`);
+    const line = lineOfTerminal(t);
+    const userTerminalId = userTerminalIdOf(t);
+    // About one in seven sites has a Starlink router bonded to the dish.
+    const routerHash = key(TAG.terminal, t, 5);
+    const routers =
+      toUnit(routerHash) < 0.15
+        ? [{ routerId: `Router-0100000000000000${hex(routerHash, 8).toUpperCase()}`, nickname: null, userTerminalId, configId: null, hardwareVersion: null, lastBonded: null }]
+        : [];
+    return {
+      userTerminalId,
+      nickname: terminalNickname(t),
+      kitSerialNumber: kitSerialOf(t),
+      dishSerialNumber: dishSerialOf(t),
+      serviceLineNumber: line === null ? null : serviceLineNumberOf(line),
+      l2VpnCircuits: [],
+      routers,
+    };
+  }
+
+  function blockSummary(product: DataProduct, count: number, startMs: number, cycle: Cycle): DataBlockSummaryResponse {
+    return {
+      productId: product.productId,
+      startDate: iso(startMs),
+      expirationDate: cycleEndIso(cycle),
+      count,
+      dataAmount: product.dataAmount,
+      dataUnitType: product.dataUnit,
+    };
+  }
+
+  /** One-time top-ups bought this cycle (about 8% of active lines), with the day bought. */
+  function oneTimeTopUps(l: number, profile: LineProfile, cycle: Cycle, nowMs: number): { count: number; startMs: number } | null {
+    if (!profile.active) return null;
+    const month = new Date(cycle.startMs).getUTCMonth() + new Date(cycle.startMs).getUTCFullYear() * 12;
+    const d = draw(key(TAG.topUp, l, month));
+    if (!d.chance(0.08)) return null;
+    const count = d.int(1, 2);
+    const dayInCycle = Math.min(d.int(0, 20), Math.floor((nowMs - cycle.startMs) / DAY_MS));
+    const boughtMs = cycle.startMs + dayInCycle * DAY_MS + d.int(8, 20) * 3_600_000;
+    // Never in the future: a purchase "later today" is moved to a minute ago.
+    return { count, startMs: Math.max(cycle.startMs, Math.min(boughtMs, nowMs - 60_000)) };
+  }
+
+  /** The cap and usage of the cycle containing `nowMs`, with everything that moves the cap. */
+  function currentCycleFacts(l: number, profile: LineProfile, nowMs: number) {
+    const cycle = cycleContaining(nowMs);
+    const { plan, blocks } = currentPlan(l, profile);
+    const topUps = oneTimeTopUps(l, profile, cycle, nowMs);
+    const capGB = capOf(plan, blocks) + (topUps ? topUps.count * dataProductGB(TOP_UP_50GB) : 0);
+    const usage = usageFor(l, profile, cycle, capGB, nowMs, profile.startMs);
+    return { cycle, plan, blocks, topUps, capGB, usage };
+  }
+
+  function usageFor(l: number, profile: LineProfile, cycle: Cycle, capGB: number, nowMs: number, fromMs: number): CycleUsage {
+    const overlay = lineOverlay.get(l);
+    const until = Math.min(
+      lastUpdatedAt(nowMs),
+      profile.endMs ?? Infinity,
+      overlay?.emptySinceMs ?? Infinity,
+    );
+    return cycleUsage({ profile: profile.usage, cycle, fromMs: Math.max(fromMs, profile.startMs), untilMs: until, capGB, optedIn: profile.optedIn });
+  }
+
+  function serviceLineAt(l: number): ServiceLineResponse {
+    const profile = lineProfile(l);
+    const nowMs = clock().getTime();
+    const facts = currentCycleFacts(l, profile, nowMs);
+    const next = nextCycle(facts.cycle);
+    const { delayed } = currentPlan(l, profile);
+    const recurring = (cycle: Cycle, blocks: { product: DataProduct; count: number } | null) =>
+      blocks ? [blockSummary(blocks.product, blocks.count, cycle.startMs, cycle)] : [];
+    // Opted-in Priority lines buy 50 GB top-ups automatically once their blocks run out.
+    const autoTopUps =
+      facts.plan.kind === 'priority' && profile.optedIn && facts.usage.capReachedOnMs !== null
+        ? [
+            blockSummary(
+              TOP_UP_50GB,
+              Math.ceil((facts.usage.billableGB - facts.capGB) / dataProductGB(TOP_UP_50GB)),
+              facts.usage.capReachedOnMs,
+              facts.cycle,
+            ),
+          ]
+        : [];
+    return {
+      addressReferenceId: addressIdOf(l),
+      serviceLineNumber: serviceLineNumberOf(l),
+      nickname: lineNickname(l),
+      productReferenceId: facts.plan.productReferenceId,
+      delayedProductId: delayed?.plan.productReferenceId ?? null,
+      optInProductId: profile.optedIn ? facts.plan.overage.productId : null,
+      startDate: iso(profile.startMs),
+      endDate: profile.endMs === null ? null : iso(profile.endMs),
+      publicIp: profile.publicIp,
+      active: profile.active,
+      dataBlocks: {
+        recurringBlocksCurrentBillingCycle: profile.active ? recurring(facts.cycle, facts.blocks) : [],
+        recurringBlocksNextBillingCycle: profile.active ? recurring(next, facts.blocks) : [],
+        delayedProductRecurringBlocksNextCycle: delayed ? recurring(next, delayed.blocks) : [],
+        topUpBlocksOptInPurchase: autoTopUps,
+        topUpBlocksOneTimePurchase: facts.topUps ? [blockSummary(TOP_UP_50GB, facts.topUps.count, facts.topUps.startMs, facts.cycle)] : [],
+      },
+    };
+  }
+
+  function addressAt(l: number): AddressResponse {
+    const s = site(l);
+    const p = s.place;
+    const postal = p.postalCode ? ` ${p.postalCode}` : '';
+    return {
+      addressReferenceId: addressIdOf(l),
+      addressLines: [s.addressLine],
+      locality: p.locality,
+      administrativeArea: p.administrativeArea,
+      administrativeAreaCode: p.administrativeAreaCode,
+      region: p.region,
+      regionCode: p.regionCode,
+      postalCode: p.postalCode,
+      metadata: null,
+      formattedAddress: `${s.addressLine}, ${p.locality}, ${p.administrativeAreaCode}${postal}, ${p.regionCode}`,
+      latitude: s.latitude,
+      longitude: s.longitude,
+    };
+  }
+
+  function overageLine(plan: Plan, capGB: number, usage: CycleUsage, optedIn: boolean, cycle: Cycle): DataUsageOverageLine {
+    const overageAmountGB = optedIn ? usage.totalOptInPriorityGB : 0;
+    return {
+      restricted: BUCKET_FIXED_RESTRICTED,
+      unrestricted: BUCKET_FIXED_UNRESTRICTED,
+      pricePerGB: plan.overage.pricePerGB,
+      usageLimitGB: capGB,
+      overageAmountGB,
+      consumedAmountGB: round2(Math.min(usage.totalPriorityGB, capGB)),
+      overagePrice: round2(overageAmountGB * plan.overage.pricePerGB),
+      productId: plan.overage.productId,
+      dataOverageType: optedIn ? 1 : 3,
+      activeFrom: usage.capReachedOnMs === null ? iso(cycle.startMs) : iso(usage.capReachedOnMs),
+    };
+  }
+
+  const MAX_PREVIOUS_CYCLES = 24;
+
+  function usageRecord(l: number, query: UsageQuery): ServiceLineDataUsageForBillingCycles {
+    const profile = lineProfile(l);
+    const nowMs = clock().getTime();
+    const current = currentCycleFacts(l, profile, nowMs);
+    const queryStartMs = query.queryStartDate ? Date.parse(query.queryStartDate) : null;
+    const cycles: Cycle[] = [current.cycle];
+    if (queryStartMs !== null) {
+      while (cycles[0]!.startMs > queryStartMs && cycles.length <= MAX_PREVIOUS_CYCLES) cycles.unshift(previousCycle(cycles[0]!));
+    } else {
+      const previous = Math.min(query.previousBillingCycles ?? 1, MAX_PREVIOUS_CYCLES);
+      for (let k = 0; k < previous; k++) cycles.unshift(previousCycle(cycles[0]!));
+    }
+    const basePlanCap = capOf(profile.basePlan, profile.baseBlocks);
+    const billingCycles: DataUsageBillingCycleV2[] = cycles.map((cycle, k) => {
+      const isCurrent = k === cycles.length - 1;
+      // Earlier cycles ran on the line's original plan; the current one on today's.
+      const plan = isCurrent ? current.plan : profile.basePlan;
+      const capGB = isCurrent ? current.capGB : basePlanCap;
+      const fromMs = k === 0 && queryStartMs !== null ? Math.max(queryStartMs, cycle.startMs) : cycle.startMs;
+      const usage = isCurrent && fromMs === cycle.startMs ? current.usage : usageFor(l, profile, cycle, capGB, nowMs, fromMs);
+      const over = usage.billableGB > capGB;
+      return {
+        startDate: iso(k === 0 && queryStartMs !== null ? startOfDay(fromMs) : cycle.startMs),
+        endDate: cycleEndIso(cycle),
+        dailyDataUsage: usage.daily,
+        overageLines: over ? [overageLine(plan, capGB, usage, profile.optedIn, cycle)] : [],
+        dataPoolUsage: [],
+        totalPriorityGB: usage.totalPriorityGB,
+        totalStandardGB: usage.totalStandardGB,
+        totalOptInPriorityGB: usage.totalOptInPriorityGB,
+        totalNonBillableGB: usage.totalNonBillableGB,
+      } as DataUsageBillingCycleV2;
+    });
+    const plan = current.plan;
+    return {
+      accountNumber,
+      serviceLineNumber: serviceLineNumberOf(l),
+      startDate: billingCycles[0]!.startDate,
+      endDate: billingCycles[billingCycles.length - 1]!.endDate,
+      billingCycles,
+      servicePlan: {
+        isoCurrencyCode: CURRENCY,
+        isMobilePlan: false,
+        activeFrom: iso(profile.startMs),
+        subscriptionActiveFrom: iso(profile.startMs),
+        subscriptionEndDate: profile.endMs === null ? null : iso(profile.endMs),
+        overageName: plan.overage.name,
+        overageDescription: plan.overage.description,
+        isOptedIntoOverage: profile.optedIn,
+        overageLineDeactivatedDate: null,
+        overageLine: overageLine(plan, current.capGB, current.usage, profile.optedIn, current.cycle),
+        productId: plan.productReferenceId,
+        usageLimitGB: current.capGB,
+        dataCategoryMapping: {},
+      },
+      lastUpdated: iso(lastUpdatedAt(nowMs)),
+    };
+  }
+
+  // ---- Telemetry ----------------------------------------------------------------------------
+  function telemetryProfile(t: number): TelemetryProfile {
+    const d = draw(key(TAG.telemetry, t));
+    const model = terminalModel(t);
+    const obstructed = d.chance(0.12);
+    const latitude = Math.abs(site(t).latitude);
+    return {
+      poorSignal: t !== 0 && d.chance(0.1),
+      obstructionBase: obstructed && t !== 0 ? d.range(4, 25) : d.range(0, 1.5),
+      offline: t !== 0 && d.chance(OFFLINE_SHARE),
+      offlineAgoMs: d.range(5 * 60_000, 14 * DAY_MS),
+      bootAgoMs: d.range(0.5 * DAY_MS, 40 * DAY_MS),
+      softwareVersion: weighted(d, SOFTWARE_VERSIONS).version,
+      motorsStuck: model.hasMotors && d.chance(0.03),
+      thermalThrottle: d.chance(0.02),
+      mastNotVertical: d.chance(0.015),
+      slowEthernet: d.chance(0.02),
+      heating: latitude > 45 && d.chance(0.2),
+    };
+  }
+
+  function isOnline(t: number, profile: TelemetryProfile): boolean {
+    const line = lineOfTerminal(t);
+    return line !== null && isActive(line) && !profile.offline;
+  }
+
+  function telemetryAt(t: number): TelemetryRecord {
+    const nowMs = clock().getTime();
+    const profile = telemetryProfile(t);
+    const model = terminalModel(t);
+    const line = lineOfTerminal(t);
+    const online = isOnline(t, profile);
+    let reportMs: number;
+    if (online) {
+      // Every terminal reports each 15 s, each at its own offset within the window.
+      reportMs = Math.floor(nowMs / REPORT_INTERVAL_MS) * REPORT_INTERVAL_MS + (t % 15) * 1000;
+      if (reportMs > nowMs) reportMs -= REPORT_INTERVAL_MS;
+    } else {
+      const lineEnd = line === null ? null : lineProfile(line).endMs;
+      reportMs = Math.min(createdMs - profile.offlineAgoMs, lineEnd ?? Infinity, nowMs - 5 * 60_000);
+    }
+    const tick = draw(key(TAG.tick, t, Math.floor(reportMs / REPORT_INTERVAL_MS)));
+    const signal = profile.poorSignal ? tick.range(0.25, 0.75) : Math.min(1, 0.8 + 0.2 * tick.next());
+    const obstruction = Math.min(100, profile.obstructionBase * tick.range(0.85, 1.15));
+    const place = site(t).place;
+    const latency = place.popLatencyMs * tick.range(0.9, 1.15) + (profile.poorSignal ? 25 : 0) + obstruction * 0.8;
+    const troubled = profile.poorSignal || obstruction > 4;
+    const dropRate = troubled ? Math.min(1, 0.01 + (obstruction / 100) * 0.8 + tick.next() * 0.05) : tick.next() * 0.008;
+    const load = tick.next() ** 2;
+    const bootMs = Math.max(createdMs - profile.bootAgoMs, rebootedAt.get(t) ?? -Infinity);
+    let exceededQuota = false;
+    if (online && line !== null) {
+      const lp = lineProfile(line);
+      const facts = currentCycleFacts(line, lp, nowMs);
+      exceededQuota = !lp.optedIn && facts.usage.billableGB > facts.capGB;
+    }
+    return {
+      timestamp: iso(reportMs),
+      uptimeSeconds: Math.max(0, Math.floor((reportMs - bootMs) / 1000)),
+      downlinkThroughputMbps: online ? round2(model.maxDownlinkMbps * signal * load) : 0,
+      uplinkThroughputMbps: online ? round2(model.maxUplinkMbps * signal * load * tick.range(0.3, 1)) : 0,
+      popPingDropRateAvg: Math.round(dropRate * 10_000) / 10_000,
+      popPingLatencyMsAvg: Math.round(latency * 10) / 10,
+      obstructionPercentTime: round2(obstruction),
+      signalQuality: Math.round(signal * 1000) / 1000,
+      softwareVersion: profile.softwareVersion,
+      hardwareVersion: model.hardwareVersion,
+      alertHighTimeObstruction: obstruction > 5,
+      alertDisabledDataUsageExceededQuota: exceededQuota,
+      alertMotorsStuck: profile.motorsStuck,
+      alertThermalThrottle: profile.thermalThrottle,
+      alertThermalShutdown: false,
+      alertMastNotNearVertical: profile.mastNotVertical,
+      alertSlowEthernetSpeeds: profile.slowEthernet,
+      alertRoaming: false,
+      alertInstallPending: false,
+      alertIsHeating: profile.heating,
+    };
+  }
+
+  // ---- Lists --------------------------------------------------------------------------------
+  const whole = (length: number): IndexList => ({ length, at: (k) => k });
+  const fromArray = (items: ArrayLike<number>): IndexList => ({ length: items.length, at: (k) => items[k]! });
+
+  function parseList<T>(values: string[] | undefined, parse: (value: string) => T | undefined) {
+    const found: T[] = [];
+    const unknown: string[] = [];
+    for (const value of values ?? []) {
+      const parsed = parse(value);
+      if (parsed === undefined) unknown.push(value);
+      else found.push(parsed);
+    }
+    return { found, unknown };
+  }
+
+  function userTerminals(filters: UserTerminalFilters = {}): IndexList {
+    const { searchString, serviceLineNumbers, userTerminalIds, hasServiceLine } = filters;
+    const needle = searchString?.trim().toLowerCase() || undefined;
+    if (!needle && !serviceLineNumbers?.length && !userTerminalIds?.length && hasServiceLine === undefined) return whole(size);
+    // Narrow by the cheap filters first; build strings only for the survivors.
+    const wantedLines = serviceLineNumbers?.length ? new Set(parseList(serviceLineNumbers, serviceLineIndex).found) : null;
+    let candidates: Iterable<number>;
+    if (userTerminalIds?.length) {
+      candidates = new Set(parseList(userTerminalIds, terminalIndex).found);
+    } else if (wantedLines) {
+      candidates = new Set([...wantedLines].flatMap(terminalsOfLine));
+    } else {
+      candidates = (function* () {
+        for (let t = 0; t < size; t++) yield t;
+      })();
+    }
+    const result: number[] = [];
+    for (const t of candidates) {
+      const line = lineOfTerminal(t);
+      if (hasServiceLine !== undefined && (line !== null) !== hasServiceLine) continue;
+      if (wantedLines && (line === null || !wantedLines.has(line))) continue;
+      if (needle) {
+        const haystack = [userTerminalIdOf(t), kitSerialOf(t), dishSerialOf(t), terminalNickname(t) ?? '', line === null ? '' : serviceLineNumberOf(line)];
+        if (!haystack.some((value) => value.toLowerCase().includes(needle))) continue;
+      }
+      result.push(t);
+    }
+    return fromArray(result.sort((a, b) => a - b));
+  }
+
+  function serviceLines(filters: ServiceLineFilters = {}): IndexList {
+    const order = filters.orderByCreatedDateDescending === false ? fromArray(Uint32Array.from(linesNewestFirst).reverse()) : fromArray(linesNewestFirst);
+    const needle = filters.searchString?.trim().toLowerCase() || undefined;
+    if (!needle && !filters.addressReferenceId) return order;
+    const addressLine = filters.addressReferenceId ? addressIndex(filters.addressReferenceId) ?? -1 : undefined;
+    // Exact matches on a terminal's ids or a line number; a fuzzy (substring) match on nicknames.
+    const exactTerminal = needle ? terminalIndex(needle) : undefined;
+    const exactLine = needle ? serviceLineIndex(needle) : undefined;
+    const result: number[] = [];
+    for (let k = 0; k < order.length; k++) {
+      const l = order.at(k);
+      if (addressLine !== undefined && l !== addressLine) continue;
+      if (needle) {
+        const terminals = terminalsOfLine(l);
+        const matches =
+          l === exactLine ||
+          (exactTerminal !== undefined && terminals.includes(exactTerminal)) ||
+          lineNickname(l).toLowerCase().includes(needle) ||
+          terminals.some((t) => terminalNickname(t)?.toLowerCase() === needle);
+        if (!matches) continue;
+      }
+      result.push(l);
+    }
+    return fromArray(result);
+  }
+
+  function usageLines(query: UsageQuery): { lines: IndexList; warnings: ValidationResult[] } {
+    const activeOnly = query.activeServiceLinesOnly ?? true;
+    const warnings: ValidationResult[] = [];
+    let lines: number[] | Uint32Array;
+    if (query.serviceLineNumbers?.length) {
+      const { found, unknown } = parseList(query.serviceLineNumbers, serviceLineIndex);
+      for (const number of unknown) warnings.push({ memberNames: ['serviceLineNumbers'], errorMessage: `Service line ${number} was not found on this account` });
+      lines = [...new Set(found)].sort((a, b) => a - b);
+    } else {
+      lines = linesByIndex;
+    }
+    if (!activeOnly) return { lines: fromArray(lines), warnings };
+    return { lines: fromArray(Array.from(lines).filter(isActive)), warnings };
+  }
+
+  function telemetry(userTerminalIds?: string[]) {
+    const records: Record<string, TelemetryRecord> = {};
+    const warnings: ValidationResult[] = [];
+    if (userTerminalIds && userTerminalIds.length > 0) {
+      const { found, unknown } = parseList(userTerminalIds, terminalIndex);
+      for (const id of unknown) warnings.push({ memberNames: ['userTerminalIds'], errorMessage: `User terminal ${id} was not found on this account` });
+      for (const t of found) records[userTerminalIdOf(t)] = telemetryAt(t);
+    } else {
+      for (let t = 0; t < size; t++) records[userTerminalIdOf(t)] = telemetryAt(t);
+    }
+    return { records, warnings };
+  }
+
+  // ---- Writes -------------------------------------------------------------------------------
+  const notFoundLine = (serviceLineNumber: string): Outcome<never> => ({
+    ok: false,
+    status: 404,
+    message: `Service line ${serviceLineNumber} was not found on this account`,
+    memberNames: ['serviceLineNumber'],
+  });
+  const notFoundTerminal = (deviceId: string): Outcome<never> => ({
+    ok: false,
+    status: 404,
+    message: `User terminal ${deviceId} was not found on this account`,
+    memberNames: ['deviceId'],
+  });
+  const rejected = (message: string, memberNames: string[] = []): Outcome<never> => ({ ok: false, status: 422, message, memberNames });
+
+  function attach(serviceLineNumber: string, deviceId: string): Outcome {
+    const l = serviceLineIndex(serviceLineNumber);
+    if (l === undefined) return notFoundLine(serviceLineNumber);
+    const t = terminalIndex(deviceId);
+    if (t === undefined) return notFoundTerminal(deviceId);
+    if (!isActive(l)) return rejected(`Service line ${serviceLineNumber} is not active`, ['serviceLineNumber']);
+    const current = lineOfTerminal(t);
+    if (current !== null) return rejected(`User terminal ${deviceId} is already on service line ${serviceLineNumberOf(current)}`, ['deviceId']);
+    terminalLine.set(t, l);
+    const overlay = lineOverlay.get(l);
+    if (overlay) delete overlay.emptySinceMs;
+    return { ok: true, value: undefined };
+  }
+
+  function detach(serviceLineNumber: string, deviceId: string): Outcome {
+    const l = serviceLineIndex(serviceLineNumber);
+    if (l === undefined) return notFoundLine(serviceLineNumber);
+    const t = terminalIndex(deviceId);
+    if (t === undefined) return notFoundTerminal(deviceId);
+    if (lineOfTerminal(t) !== l) return rejected(`User terminal ${deviceId} is not on service line ${serviceLineNumber}`, ['deviceId']);
+    terminalLine.set(t, null);
+    if (terminalsOfLine(l).length === 0) lineOverlay.set(l, { ...lineOverlay.get(l), emptySinceMs: clock().getTime() });
+    return { ok: true, value: undefined };
+  }
+
+  function changeProduct(serviceLineNumber: string, change: ProductChange): Outcome {
+    const l = serviceLineIndex(serviceLineNumber);
+    if (l === undefined) return notFoundLine(serviceLineNumber);
+    if (!isActive(l)) return rejected(`Service line ${serviceLineNumber} is not active`, ['serviceLineNumber']);
+    const plan = PLANS.find((p) => p.productReferenceId === change.productReferenceId);
+    if (!plan) return rejected(`Product ${change.productReferenceId} is not available on this account`, ['productReferenceId']);
+    if (change.dataPoolId) return rejected('Data pools are not enabled on this account', ['dataPoolId']);
+    const requested = change.recurringDataBlocks ?? [];
+    if (plan.kind === 'metered' && requested.length > 0) {
+      return rejected(`Product ${plan.productReferenceId} does not take recurring data blocks`, ['recurringDataBlocks']);
+    }
+    const profile = lineProfile(l);
+    const now = currentPlan(l, profile);
+    let blocks: { product: DataProduct; count: number } | null = null;
+    if (plan.kind === 'priority') {
+      if (requested.length > 1) return rejected('Choose one kind of recurring data block', ['recurringDataBlocks']);
+      const wanted = requested[0];
+      if (wanted) {
+        const product = plan.dataBlockProducts.find((p) => p.productId === wanted.productId);
+        if (!product) return rejected(`Data block ${wanted.productId} is not available on ${plan.productReferenceId}`, ['recurringDataBlocks']);
+        if (!Number.isInteger(wanted.count) || wanted.count < 1 || wanted.count > 100) {
+          return rejected('Recurring data block count must be from 1 to 100', ['recurringDataBlocks']);
+        }
+        blocks = { product, count: wanted.count };
+      } else {
+        // Keep the line's blocks when it already has some; a Priority plan needs at least one.
+        blocks = now.plan.kind === 'priority' && now.blocks ? now.blocks : { product: BLOCK_50GB, count: 1 };
+      }
+    }
+    const monthly = (p: Plan, b: typeof blocks) => p.price + (b ? b.product.price * b.count : 0);
+    // The provider's "legacy" rule when delayUpdate is null: upgrades now, downgrades next cycle.
+    const delay = change.delayUpdate ?? monthly(plan, blocks) < monthly(now.plan, now.blocks);
+    const overlay = lineOverlay.get(l) ?? {};
+    if (delay) {
+      overlay.delayed = { plan, blocks };
+      lineOverlay.set(l, overlay);
+      const startsOn = iso(nextCycle(cycleContaining(clock().getTime())).startMs).slice(0, 10);
+      return { ok: true, value: undefined, information: [`Product change to ${plan.productReferenceId} scheduled for ${startsOn}`] };
+    }
+    overlay.plan = plan;
+    overlay.blocks = blocks;
+    overlay.delayed = null;
+    lineOverlay.set(l, overlay);
+    return { ok: true, value: undefined, information: [`Service line ${serviceLineNumber} is now on ${plan.productReferenceId}`] };
+  }
+
+  function reboot(deviceId: string): Outcome {
+    const t = terminalIndex(deviceId);
+    if (t === undefined) return notFoundTerminal(deviceId);
+    if (!isOnline(t, telemetryProfile(t))) return rejected(`User terminal ${deviceId} is offline and cannot be rebooted`, ['deviceId']);
+    rebootedAt.set(t, clock().getTime());
+    return { ok: true, value: undefined, information: ['Reboot command sent'] };
+  }
+
+  // ---- Summaries ----------------------------------------------------------------------------
+  function stats(): FleetStats {
+    const nowMs = clock().getTime();
+    const previous = previousCycle(cycleContaining(nowMs));
+    const result: FleetStats = {
+      terminals: size,
+      serviceLines: lineCount,
+      unattachedTerminals: 0,
+      inactiveServiceLines: 0,
+      linesByProduct: {},
+      overCapLastCycle: 0,
+      offlineTerminals: 0,
+      terminalsByModel: {},
+      linesByContinent: {},
+    };
+    for (let t = 0; t < size; t++) {
+      if (lineOfTerminal(t) === null) result.unattachedTerminals++;
+      if (!isOnline(t, telemetryProfile(t))) result.offlineTerminals++;
+      const model = terminalModel(t).name;
+      result.terminalsByModel[model] = (result.terminalsByModel[model] ?? 0) + 1;
+    }
+    for (const l of linesByIndex) {
+      const profile = lineProfile(l);
+      const { plan } = currentPlan(l, profile);
+      result.linesByProduct[plan.productReferenceId] = (result.linesByProduct[plan.productReferenceId] ?? 0) + 1;
+      const continent = site(l).place.continent;
+      result.linesByContinent[continent] = (result.linesByContinent[continent] ?? 0) + 1;
+      if (!profile.active) {
+        result.inactiveServiceLines++;
+        continue;
+      }
+      const capGB = capOf(profile.basePlan, profile.baseBlocks);
+      if (usageFor(l, profile, previous, capGB, nowMs, profile.startMs).billableGB > capGB) result.overCapLastCycle++;
+    }
+    return result;
+  }
+
+  function examples(): FleetExamples {
+    const firstLine = (test: (l: number) => boolean) => {
+      for (const l of linesByIndex) if (test(l)) return serviceLineNumberOf(l);
+      return null;
+    };
+    const firstTerminal = (test: (t: number) => boolean) => {
+      for (let t = 0; t < size; t++) if (test(t)) return userTerminalIdOf(t);
+      return null;
+    };
+    return {
+      activeServiceLineNumber: serviceLineNumberOf(0),
+      activeUserTerminalId: userTerminalIdOf(0),
+      inactiveServiceLineNumber: firstLine((l) => !isActive(l)),
+      unattachedUserTerminalId: firstTerminal((t) => lineOfTerminal(t) === null),
+      priorityServiceLineNumber: firstLine((l) => isActive(l) && currentPlan(l, lineProfile(l)).plan.kind === 'priority'),
+      offlineUserTerminalId: firstTerminal((t) => !isOnline(t, telemetryProfile(t))),
+    };
+  }
+
+  const productResponse = (plan: Plan): SubscriptionProductResponse => ({
+    productReferenceId: plan.productReferenceId,
+    name: plan.name,
+    price: plan.price,
+    isoCurrencyCode: CURRENCY,
+    isSla: plan.isSla,
+    maxNumberOfUserTerminals: null,
+    dataProducts: {
+      topUpProduct: { ...plan.topUpProduct, isoCurrencyCode: CURRENCY },
+      dataBlockProducts: plan.dataBlockProducts.map((p) => ({ ...p, isoCurrencyCode: CURRENCY })),
+    },
+  });
+
+  return {
+    seed,
+    size,
+    accountNumber,
+    createdAt,
+    knownServiceLineNumber: serviceLineNumberOf(0),
+    knownUserTerminalId: userTerminalIdOf(0),
+    account: () => ({ accountNumber, regionCode: 'US', accountName, activeSuspensions: [] }),
+    products: () => PLANS.map(productResponse),
+    plan: (id) => PLANS.find((p) => p.productReferenceId === id),
+    terminal,
+    terminalModel,
+    terminalIndex,
+    userTerminalIds: () => Array.from({ length: size }, (_, t) => userTerminalIdOf(t)),
+    userTerminals,
+    serviceLineNumbers: () => Array.from(linesByIndex, serviceLineNumberOf),
+    serviceLineIndex,
+    serviceLine: (number) => {
+      const l = serviceLineIndex(number);
+      return l === undefined ? undefined : serviceLineAt(l);
+    },
+    serviceLineAt,
+    serviceLines,
+    address: (id) => {
+      const l = addressIndex(id);
+      return l === undefined ? undefined : addressAt(l);
+    },
+    usageLines,
+    usageRecord,
+    telemetry,
+    telemetryAt,
+    attach,
+    detach,
+    changeProduct,
+    reboot,
+    stats,
+    examples,
+  };
+}
+
+/** A stable, seed-keyed order over indexes: pages built from it hold the same members every time. */
+export function stableOrderKey(seed: string | number): (index: number) => number {
+  const permutation = hexPermutation(mix(hashString(String(seed)), 0x6f726472));
+  return (index) => permutation.forward(index);
+}

@@ -1,0 +1,142 @@
+// The simulator's knobs, their defaults, and the SIM_* environment variables that set them.
+import { z } from 'zod';
+import { ConfigError, type Env } from '../config';
+
+/** Misbehaviour to inject into /public/v2 answers, so clients can be tested against it. */
+export interface Faults {
+  /** Delay before every /public/v2 answer, in ms. */
+  latencyMs: number;
+  /** Share (0–1) of requests answered 429 whatever the rate limit says. */
+  rate429: number;
+  /** Share (0–1) answered 500, 502 or 503. */
+  rate5xx: number;
+  /** Share (0–1) whose connection is destroyed without an answer. */
+  dropRate: number;
+  /**
+   * List pages hold a stable, seed-shuffled selection, but the order within a page changes on
+   * every request, as the real API's did: clients must key records by id, never by position.
+   */
+  shufflePages: boolean;
+}
+
+export const NO_FAULTS: Readonly<Faults> = Object.freeze({ latencyMs: 0, rate429: 0, rate5xx: 0, dropRate: 0, shufflePages: false });
+
+export interface SimulatorCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** The demo service account. Anyone can read it here: the simulator guards nothing real. */
+export const DEMO_CREDENTIALS: Readonly<SimulatorCredentials> = Object.freeze({
+  clientId: 'simulator-demo-client',
+  clientSecret: 'simulator-demo-secret',
+});
+
+export interface SimulatorOptions {
+  /** Same seed, same fleet. Default 'starlink-demo'. */
+  seed?: string | number;
+  /** Fleet size; default 156. */
+  terminals?: number;
+  /** Default: derived from the seed (`ACC-######-#####-##`). */
+  accountNumber?: string;
+  credentials?: SimulatorCredentials;
+  /** Access token lifetime; default 900 s. */
+  tokenTtlSeconds?: number;
+  /** Requests a minute per account on /public/v2 (the real one allows 250); null turns it off (demo default). */
+  rateLimitPerMinute?: number | null;
+  /** Token requests per 15 minutes per IP (the real one allows 1000). Default: 1000 when rateLimitPerMinute is set, else off. */
+  tokenRateLimitPer15Minutes?: number | null;
+  faults?: Partial<Faults>;
+  /** The clock for token expiry, rate windows, usage and telemetry. */
+  now?: () => Date;
+}
+
+export const DEFAULT_TOKEN_TTL_SECONDS = 900;
+export const PROVIDER_RATE_LIMIT_PER_MINUTE = 250;
+export const PROVIDER_TOKEN_RATE_LIMIT_PER_15_MINUTES = 1000;
+
+/** Checks a partial set of faults; throws RangeError naming the bad field. */
+export function validateFaults(faults: Partial<Faults>): Partial<Faults> {
+  for (const name of ['rate429', 'rate5xx', 'dropRate'] as const) {
+    const value = faults[name];
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0 && value <= 1)) {
+      throw new RangeError(`faults.${name} must be a number from 0 to 1 (got ${value})`);
+    }
+  }
+  if (faults.latencyMs !== undefined && !(Number.isFinite(faults.latencyMs) && faults.latencyMs >= 0 && faults.latencyMs <= 600_000)) {
+    throw new RangeError(`faults.latencyMs must be from 0 to 600000 (got ${faults.latencyMs})`);
+  }
+  return faults;
+}
+
+// ---- Environment ---------------------------------------------------------------------------
+
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
+const share = z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1');
+
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(v), 'must be 1 or 0')
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const rateLimit = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => v === 'off' || /^\d+$/.test(v), 'must be a whole number of requests a minute, or off')
+  .transform((v) => (v === 'off' || Number(v) === 0 ? null : Number(v)));
+
+const envSchema = z.object({
+  SIM_SEED: optional(z.string().trim().min(1)),
+  SIM_TERMINALS: optional(wholeNumber(1, 1_000_000)),
+  SIM_RATE_LIMIT: optional(rateLimit),
+  SIM_LATENCY_MS: optional(wholeNumber(0, 60_000)),
+  SIM_429_RATE: optional(share),
+  SIM_5XX_RATE: optional(share),
+  SIM_DROP_RATE: optional(share),
+  SIM_SHUFFLE_PAGES: optional(flag),
+  SIM_CLIENT_ID: optional(z.string().trim().min(1)),
+  SIM_CLIENT_SECRET: optional(z.string().min(1)),
+});
+
+const isSet = (value: string | undefined) => value !== undefined && value.trim() !== '';
+
+/** SIM_* variables → SimulatorOptions (only what is set). Throws ConfigError listing every bad variable. */
+export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOptions {
+  const result = envSchema.safeParse(env);
+  const lines = (result.error?.issues ?? []).map((issue) => {
+    const name = issue.path.join('.') || 'environment';
+    const raw = env[name];
+    const shown = raw === undefined || name.includes('SECRET') ? '' : ` (got "${raw}")`;
+    return `  ${name}: ${issue.message}${shown}`;
+  });
+  // Checked apart from the schema so it is reported together with any other mistake.
+  if (isSet(env.SIM_CLIENT_ID) !== isSet(env.SIM_CLIENT_SECRET)) {
+    const missing = isSet(env.SIM_CLIENT_ID) ? 'SIM_CLIENT_SECRET' : 'SIM_CLIENT_ID';
+    lines.push(`  ${missing}: SIM_CLIENT_ID and SIM_CLIENT_SECRET must be set together`);
+  }
+  if (!result.success || lines.length > 0) throw new ConfigError(`Invalid simulator environment:\n${lines.join('\n')}`);
+  const e = result.data;
+  const options: SimulatorOptions = {};
+  if (e.SIM_SEED !== undefined) options.seed = e.SIM_SEED;
+  if (e.SIM_TERMINALS !== undefined) options.terminals = e.SIM_TERMINALS;
+  if (e.SIM_RATE_LIMIT !== undefined) options.rateLimitPerMinute = e.SIM_RATE_LIMIT;
+  if (e.SIM_CLIENT_ID && e.SIM_CLIENT_SECRET) options.credentials = { clientId: e.SIM_CLIENT_ID, clientSecret: e.SIM_CLIENT_SECRET };
+  const faults: Partial<Faults> = {};
+  if (e.SIM_LATENCY_MS !== undefined) faults.latencyMs = e.SIM_LATENCY_MS;
+  if (e.SIM_429_RATE !== undefined) faults.rate429 = e.SIM_429_RATE;
+  if (e.SIM_5XX_RATE !== undefined) faults.rate5xx = e.SIM_5XX_RATE;
+  if (e.SIM_DROP_RATE !== undefined) faults.dropRate = e.SIM_DROP_RATE;
+  if (e.SIM_SHUFFLE_PAGES !== undefined) faults.shufflePages = e.SIM_SHUFFLE_PAGES;
+  if (Object.keys(faults).length > 0) options.faults = faults;
+  return options;
+}

@@ -1,0 +1,370 @@
+// The simulator's HTTP surface: the provider's token endpoint and the /public/v2 routes the portal
+// uses, in the provider's wire format. Routes are relative, so the portal can mount the plugin at
+// /simulator/api and startSimulator at /api (mirroring https://starlink.com/api).
+//
+// Encapsulated on purpose: its own body parsers, error handler and 404 handler, and no route
+// schemas, so nothing of the portal (zod compilers, its error map, its removed text/plain parser)
+// leaks in, and every answer — errors included — is the provider's envelope.
+//
+// Order of checks on /public/v2, like a gateway in front of the real service: injected faults
+// (latency, dropped connection, 429, 5xx) → bearer token (401) → per-account rate limit (429)
+// → JSON content type on POST/PUT (403) → the route (400 / 404 / 422 / 200). Faults hit only
+// /public/v2 routes: the token endpoint and unknown paths always answer straight.
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyFormbody from '@fastify/formbody';
+import { z } from 'zod';
+import type { IndexList, Outcome } from './fleet';
+import type { SimulatorOptions } from './options';
+import { shuffleInPlace } from './random';
+import { createSimulator, type Simulator } from './runtime';
+import { done, failure, ok, type Paginated, type ServiceResponse } from './wire';
+
+export interface SimulatorPluginOptions extends SimulatorOptions {
+  /** A simulator made with createSimulator, to share its fleet and faults with the caller. */
+  simulator?: Simulator;
+}
+
+/** Page size of every list the provider fixes (products, service lines, user terminals). */
+export const PAGE_SIZE = 100;
+export const USAGE_DEFAULT_LIMIT = 50;
+export const USAGE_MAX_LIMIT = 250;
+
+/** An expected failure a route raises; the error handler writes it as an envelope. */
+export class WireError extends Error {
+  constructor(
+    readonly statusCode: 400 | 401 | 403 | 404 | 422 | 429,
+    message: string,
+    readonly memberNames: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const mediaType = (request: FastifyRequest) => (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+// ---- Query parameters ------------------------------------------------------------------------
+
+type Query = Record<string, string | string[] | undefined>;
+
+const lastValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
+
+function intParam(query: Query, name: string, fallback: number, min: number, max = 2_147_483_647): number {
+  const raw = lastValue(query[name]);
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value)) throw new WireError(400, `The value '${raw}' is not valid for ${name}.`, [name]);
+  if (value < min || value > max) throw new WireError(400, `${name} must be from ${min} to ${max}.`, [name]);
+  return value;
+}
+
+function boolParam(query: Query, name: string): boolean | undefined {
+  const raw = lastValue(query[name])?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new WireError(400, `The value '${raw}' is not valid for ${name}.`, [name]);
+}
+
+/** A repeated key (`?a=1&a=2`, the provider's form); comma-separated values are accepted too. */
+function listParam(query: Query, name: string): string[] | undefined {
+  const raw = query[name] ?? query[`${name}[]`];
+  if (raw === undefined) return undefined;
+  const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return values.length > 0 ? values : undefined;
+}
+
+const stringParam = (query: Query, name: string) => lastValue(query[name])?.trim() || undefined;
+
+// ---- Bodies ----------------------------------------------------------------------------------
+
+function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const member = issue.path.map(String).join('.') || 'body';
+  throw new WireError(400, `${member}: ${issue.message}`, [member]);
+}
+
+const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
+
+const usageQueryBody = z
+  .object({
+    serviceLineNumbers: z.array(z.string()).nullish(),
+    previousBillingCycles: z.number().int().min(0).max(24).nullish(),
+    activeServiceLinesOnly: z.boolean().nullish(),
+    queryStartDate: isoDate.nullish(),
+  })
+  .nullish();
+
+const deviceIdBody = z.object({ deviceId: z.string().trim().min(1) });
+
+const productChangeBody = z.object({
+  productReferenceId: z.string().trim().min(1),
+  recurringDataBlocks: z.array(z.object({ productId: z.string().trim().min(1), count: z.number().int() })).nullish(),
+  dataPoolId: z.string().nullish(),
+  delayUpdate: z.boolean().nullish(),
+});
+
+const telemetryBody = z.object({ userTerminalIds: z.array(z.string()).nullish() }).nullish();
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// ---- The plugin ------------------------------------------------------------------------------
+
+export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async (app, options) => {
+  const sim = options.simulator ?? createSimulator(options);
+  const { fleet } = sim;
+
+  registerParsers(app);
+  registerErrorHandling(app);
+  await app.register(fastifyFormbody);
+
+  app.post('/auth/connect/token', {
+    // Checked before the body is parsed, so any other content type gets the OAuth error, not a 415.
+    onRequest: async (request, reply) => {
+      void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      if (!sim.takeTokenRequest(request.ip)) return oauthError(reply, 429, 'too_many_requests', 'Too many token requests from this address');
+      if (mediaType(request) !== 'application/x-www-form-urlencoded') {
+        return oauthError(reply, 400, 'invalid_request', 'The token request must be application/x-www-form-urlencoded');
+      }
+      return undefined;
+    },
+    handler: async (request, reply) => tokenRoute(sim, request, reply),
+  });
+
+  await app.register(
+    async (api) => {
+      // Hooks run in order; the first that answers ends the request.
+      api.addHook('onRequest', (_request, reply) => injectFaults(sim, reply));
+      api.addHook('onRequest', (request, reply) => requireToken(sim, request, reply));
+      api.addHook('onRequest', (_request, reply) => enforceRateLimit(sim, reply));
+      api.addHook('onRequest', (request, reply) => requireJson(request, reply));
+
+      const page = <T>(list: IndexList, pageIndex: number, limit: number, render: (index: number) => T) => pageOf(sim, list, pageIndex, limit, render);
+
+      api.get('/account', async () => ok(fleet.account()));
+
+      api.get('/products', async (request) => {
+        const products = fleet.products();
+        const pageIndex = intParam(request.query as Query, 'page', 0, 0);
+        return ok(page({ length: products.length, at: (k) => k }, pageIndex, PAGE_SIZE, (k) => products[k]!));
+      });
+
+      api.get('/addresses/:addressReferenceId', async (request) => {
+        const { addressReferenceId } = request.params as { addressReferenceId: string };
+        if (!UUID.test(addressReferenceId)) throw new WireError(400, `The value '${addressReferenceId}' is not a valid address reference id.`, ['addressReferenceId']);
+        const address = fleet.address(addressReferenceId);
+        if (!address) throw new WireError(404, `Address ${addressReferenceId} was not found on this account`, ['addressReferenceId']);
+        return ok(address);
+      });
+
+      api.get('/service-lines', async (request) => {
+        const query = request.query as Query;
+        const pageIndex = intParam(query, 'page', 0, 0);
+        const lines = fleet.serviceLines({
+          addressReferenceId: stringParam(query, 'addressReferenceId'),
+          searchString: stringParam(query, 'searchString'),
+          orderByCreatedDateDescending: boolParam(query, 'orderByCreatedDateDescending'),
+        });
+        return ok(page(lines, pageIndex, PAGE_SIZE, fleet.serviceLineAt));
+      });
+
+      api.get('/service-lines/:serviceLineNumber', async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        const line = fleet.serviceLine(serviceLineNumber);
+        if (!line) throw new WireError(404, `Service line ${serviceLineNumber} was not found on this account`, ['serviceLineNumber']);
+        return ok(line);
+      });
+
+      api.put('/service-lines/:serviceLineNumber/product', async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        return answer(fleet.changeProduct(serviceLineNumber, parseBody(productChangeBody, request.body)));
+      });
+
+      api.post('/service-lines/:serviceLineNumber/user-terminals', async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        return answer(fleet.attach(serviceLineNumber, parseBody(deviceIdBody, request.body).deviceId));
+      });
+
+      api.delete('/service-lines/:serviceLineNumber/user-terminals/:deviceId', async (request) => {
+        const { serviceLineNumber, deviceId } = request.params as { serviceLineNumber: string; deviceId: string };
+        return answer(fleet.detach(serviceLineNumber, deviceId));
+      });
+
+      api.get('/user-terminals', async (request) => {
+        const query = request.query as Query;
+        const pageIndex = intParam(query, 'page', 0, 0);
+        const terminals = fleet.userTerminals({
+          searchString: stringParam(query, 'searchString'),
+          serviceLineNumbers: listParam(query, 'serviceLineNumbers'),
+          userTerminalIds: listParam(query, 'userTerminalIds'),
+          hasServiceLine: boolParam(query, 'hasServiceLine'),
+        });
+        return ok(page(terminals, pageIndex, PAGE_SIZE, fleet.terminal));
+      });
+
+      api.post('/user-terminals/:deviceId/reboot', async (request) => {
+        const { deviceId } = request.params as { deviceId: string };
+        return answer(fleet.reboot(deviceId));
+      });
+
+      api.post('/data-usage/query', async (request) => {
+        const query = request.query as Query;
+        const pageIndex = intParam(query, 'page', 0, 0);
+        const limit = intParam(query, 'limit', USAGE_DEFAULT_LIMIT, 1, USAGE_MAX_LIMIT);
+        const body = parseBody(usageQueryBody, request.body) ?? {};
+        if (body.queryStartDate && Date.parse(body.queryStartDate) > sim.now().getTime()) {
+          throw new WireError(400, 'queryStartDate must not be in the future', ['queryStartDate']);
+        }
+        const { lines, warnings } = fleet.usageLines(body);
+        return ok(
+          page(lines, pageIndex, limit, (l) => fleet.usageRecord(l, body)),
+          warnings,
+        );
+      });
+
+      // Not in the OpenAPI document; shape from the provider notes.
+      api.post('/telemetry/query', async (request) => {
+        const body = parseBody(telemetryBody, request.body);
+        const { records, warnings } = fleet.telemetry(body?.userTerminalIds ?? undefined);
+        return ok({ userTerminals: records }, warnings);
+      });
+    },
+    { prefix: '/public/v2' },
+  );
+};
+
+// ---- The gate in front of /public/v2 ----------------------------------------------------------
+
+async function injectFaults(sim: Simulator, reply: FastifyReply) {
+  const { latencyMs } = sim.faults();
+  if (latencyMs > 0) await sleep(latencyMs);
+  const fault = sim.rollFaults();
+  if (fault.kind === 'drop') {
+    // No answer at all: the client sees a reset socket, as with a flaky network.
+    reply.hijack();
+    // Destroying the response destroys its socket (and makes app.inject reject).
+    reply.raw.destroy();
+    return reply;
+  }
+  if (fault.kind === 'tooManyRequests') return reply.code(429).send(failure('Too many requests. Please try again later.'));
+  if (fault.kind === 'serverError') return sendServerError(reply, fault.status);
+  return undefined;
+}
+
+const TOKEN_MESSAGES = {
+  missing: 'Authorization header with a Bearer token is required',
+  invalid: 'The access token is invalid',
+  expired: 'The access token has expired',
+} as const;
+
+async function requireToken(sim: Simulator, request: FastifyRequest, reply: FastifyReply) {
+  const check = sim.checkToken(request.headers.authorization);
+  if (check === 'ok') return undefined;
+  const message = TOKEN_MESSAGES[check];
+  return reply
+    .code(401)
+    .header('www-authenticate', check === 'missing' ? 'Bearer' : `Bearer error="invalid_token", error_description="${message}"`)
+    .send(failure(message));
+}
+
+async function enforceRateLimit(sim: Simulator, reply: FastifyReply) {
+  // The real limit answers 429 without Retry-After; clients must back off on their own.
+  if (!sim.takeApiRequest()) return reply.code(429).send(failure('Rate limit exceeded for this account.'));
+  return undefined;
+}
+
+async function requireJson(request: FastifyRequest, reply: FastifyReply) {
+  // The provider has answered 403 (not 415) to writes without a JSON content type.
+  if ((request.method === 'POST' || request.method === 'PUT') && mediaType(request) !== 'application/json') {
+    return reply.code(403).send(failure('Content-Type must be application/json', ['Content-Type']));
+  }
+  return undefined;
+}
+
+/** A write's outcome as the provider answers it: 200 with a bare envelope, or the failure. */
+function answer(outcome: Outcome): ServiceResponse {
+  if (!outcome.ok) throw new WireError(outcome.status, outcome.message, outcome.memberNames);
+  return done(outcome.information);
+}
+
+function pageOf<T>(sim: Simulator, list: IndexList, pageIndex: number, limit: number, render: (index: number) => T): Paginated<T> {
+  const total = list.length;
+  const start = pageIndex * limit;
+  const end = Math.min(total, start + limit);
+  let indexes: number[] = [];
+  if (sim.faults().shufflePages) {
+    // Same members on a page every time (a seeded order), in a new order on every request.
+    const keyed: [number, number][] = [];
+    for (let k = 0; k < total; k++) {
+      const index = list.at(k);
+      keyed.push([sim.pageOrderKey(index), index]);
+    }
+    keyed.sort((a, b) => a[0] - b[0]);
+    indexes = shuffleInPlace(keyed.slice(start, end).map(([, index]) => index), sim.pageRandom);
+  } else {
+    for (let k = start; k < end; k++) indexes.push(list.at(k));
+  }
+  return { pageIndex, limit, isLastPage: end >= total, results: indexes.map(render), totalCount: total };
+}
+
+/** RFC 6749 §5.2 error answer. */
+const oauthError = (reply: FastifyReply, status: number, error: string, description: string) =>
+  reply.code(status).send({ error, error_description: description });
+
+async function tokenRoute(sim: Simulator, request: FastifyRequest, reply: FastifyReply) {
+  const form = (request.body ?? {}) as Record<string, string | string[] | undefined>;
+  let clientId = lastValue(form.client_id);
+  let clientSecret = lastValue(form.client_secret);
+  // RFC 6749 also allows the client to authenticate with HTTP Basic.
+  const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (basic && !clientId) {
+    const [id, ...secret] = Buffer.from(basic[1]!, 'base64').toString('utf8').split(':');
+    clientId = decodeURIComponent(id ?? '');
+    clientSecret = decodeURIComponent(secret.join(':'));
+  }
+  const grantType = lastValue(form.grant_type);
+  if (!grantType) return oauthError(reply, 400, 'invalid_request', 'grant_type is required');
+  if (grantType !== 'client_credentials') return oauthError(reply, 400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
+  if (!clientId || !clientSecret) return oauthError(reply, 400, 'invalid_request', 'client_id and client_secret are required');
+  const token = sim.issueToken(clientId, clientSecret);
+  if (!token) return oauthError(reply, 401, 'invalid_client', 'Unknown client or wrong secret');
+  return reply.send(token);
+}
+
+function sendServerError(reply: FastifyReply, status: 500 | 502 | 503) {
+  // Like a real gateway, not every 5xx is JSON: clients must not assume a body they can parse.
+  if (status === 502) {
+    return reply.code(502).type('text/html').send('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>');
+  }
+  if (status === 503) return reply.code(503).type('text/plain').send('');
+  return reply.code(500).send(failure('An unexpected error occurred.'));
+}
+
+function registerParsers(app: FastifyInstance) {
+  // JSON with an empty body allowed: reboot and the queries may be POSTed with no body at all.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, parsed) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return parsed(null, undefined);
+    try {
+      parsed(null, JSON.parse(text, (key, value: unknown) => (key === '__proto__' || key === 'constructor' ? undefined : value)));
+    } catch {
+      parsed(new WireError(400, 'The request body is not valid JSON', ['body']), undefined);
+    }
+  });
+}
+
+function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | WireError, request, reply) => {
+    if (error instanceof WireError) return reply.code(error.statusCode).send(failure(error.message, error.memberNames));
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'simulator route failed');
+    return reply.code(status).send(failure(status === 500 ? 'An unexpected error occurred.' : error.message));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(failure(`No resource matches ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}
