@@ -22,6 +22,8 @@ import { API_PREFIX, registerAuth } from './plugins/auth';
 import { BODY_LIMIT_BYTES, registerErrorHandler, routeNotFound } from './plugins/error-handler';
 import { apiRoutes } from './routes';
 import { createServices } from './services';
+import type { ProviderAccess } from './services/console-provider';
+import { simulatorPlugin, type SimulatorOptions } from './simulator';
 
 export interface BuildAppOptions {
   config: Config;
@@ -30,7 +32,14 @@ export interface BuildAppOptions {
   now?: Clock;
   /** Fastify logger option; defaults to `{ level: config.logLevel }`. */
   logger?: FastifyServerOptions['logger'];
+  /** The provider the console (and later the sync) talks to; null when none is configured. */
+  provider?: ProviderAccess | null;
+  /** Serve the built-in provider simulator under SIMULATOR_PREFIX (npm start without Starlink credentials). */
+  simulator?: SimulatorOptions | null;
 }
+
+/** Where `npm start` mounts the built-in simulator: its base URL mirrors https://starlink.com/api. */
+export const SIMULATOR_PREFIX = '/simulator/api';
 
 export const API_DOCS_PREFIX = '/api/docs';
 
@@ -95,7 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Tier 2: app plugins.
   const repos = createRepositories(database.db);
-  const services = createServices({ db: database.db, repos, config, now });
+  const services = createServices({ db: database.db, repos, config, now, provider: options.provider ?? null });
   app.decorate('repos', repos);
   app.decorate('services', services);
   registerAuth(app, { auth: services.auth });
@@ -103,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Tier 3: routes.
   await app.register(apiRoutes, { prefix: API_PREFIX });
+  if (options.simulator) await app.register(simulatorPlugin, { ...options.simulator, prefix: SIMULATOR_PREFIX });
   await registerClient(app, config.clientDir);
 
   return app;

@@ -59,3 +59,21 @@ export const AUTH_REQUIRED_MESSAGE = 'Authentication required';
 export const INVALID_TOKEN_MESSAGE = 'Invalid or expired token';
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 export const VALIDATION_FAILED_MESSAGE = 'Validation failed';
+
+/** The provider answered with an error, a malformed body, or not at all (after retries). */
+export class BadGatewayError extends AppError {
+  override name = 'BadGatewayError';
+  readonly statusCode = 502;
+}
+
+/** The provider did not answer in time. */
+export class GatewayTimeoutError extends AppError {
+  override name = 'GatewayTimeoutError';
+  readonly statusCode = 504;
+}
+
+/** A capability this server is not set up for (for example no provider configured). */
+export class ServiceUnavailableError extends AppError {
+  override name = 'ServiceUnavailableError';
+  readonly statusCode = 503;
+}

@@ -1,6 +1,7 @@
 // The only file that listens: config → database → migrations → bootstrap → app → listen, and a
 // graceful close on SIGINT/SIGTERM.
-import { buildApp } from './app';
+import { buildApp, SIMULATOR_PREFIX } from './app';
+import { providerSetupFromEnv, type ProviderSetup } from './provider-access';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { ConfigError, embeddedDataDir, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
@@ -52,6 +53,17 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  let provider: ProviderSetup;
+  try {
+    provider = providerSetupFromEnv(process.env, () => new Date());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
   let database: Database;
   try {
     database = config.databaseUrl
@@ -87,8 +99,11 @@ async function main(): Promise<void> {
   try {
     const migrated = await migrate(database, { log: (m) => console.log(m) });
     const result = await bootstrap({ database, config });
-    app = await buildApp({ config, database });
+    app = await buildApp({ config, database, provider: provider.access, simulator: provider.simulator });
     const address = await app.listen({ port: config.port, host: config.host });
+    // The built-in simulator is reached over HTTP like the real provider, on this server's own port.
+    const selfHost = ['0.0.0.0', '::', 'localhost'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    provider.bind(`http://${selfHost}:${new URL(address).port}${SIMULATOR_PREFIX}`);
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     const url = config.publicUrl ?? `http://${shownHost}:${new URL(address).port}`;
     reportBootstrap(result, url);
@@ -96,6 +111,7 @@ async function main(): Promise<void> {
     console.log(
       `Portal ready at ${url} (${database.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}, schema v${migrated.version}, started in ${seconds} s). API docs: ${url}/api/docs`,
     );
+    console.log(`Provider: ${provider.describe()}`);
   } catch (error) {
     if (error instanceof MigrationError) console.error(error.message);
     else console.error('Start-up failed:', error);

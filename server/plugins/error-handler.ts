@@ -36,7 +36,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(error.statusCode).send(failure(request, error.message, error.errors));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.code(400).send(failure(request, VALIDATION_FAILED_MESSAGE, validationErrors(error)));
+      const errors = validationErrors(error);
+      // One problem reads better as the message itself ("Validation failed: Email is required").
+      const message = errors.length === 1 ? `${VALIDATION_FAILED_MESSAGE}: ${errors[0]!.message}` : VALIDATION_FAILED_MESSAGE;
+      return reply.code(400).send(failure(request, message, errors));
     }
     const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined;
     if (known) return reply.code(known.status).send(failure(request, known.message));

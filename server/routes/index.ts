@@ -3,6 +3,7 @@ import { authRoutes } from './auth';
 import { customerAuthRoutes } from './customer-auth';
 import { dashboardRoutes } from './dashboard';
 import { healthRoutes } from './health';
+import { providerConsoleRoutes } from './provider-console';
 
 /** Every /api/v1 route, registered under the prefix by app.ts. */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -10,4 +11,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(authRoutes);
   await app.register(customerAuthRoutes);
   await app.register(dashboardRoutes);
+  await app.register(providerConsoleRoutes);
 };

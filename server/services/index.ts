@@ -6,15 +6,30 @@ import type { Repositories } from '../db/repositories';
 import { createAuditService } from './audit';
 import { createAuthService } from './auth-service';
 import { createDashboardService } from './dashboard-service';
-import { providerHealth } from './provider-health';
+import { createConsoleProvider, type ProviderAccess } from './console-provider';
+import { createProviderConsoleService } from './provider-console';
+import { ServiceUnavailableError } from '../errors';
+import { createProviderHealth } from './provider-health';
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices(deps: { db: Db; repos: Repositories; config: Config; now: Clock }) {
+export const NO_PROVIDER_MESSAGE =
+  'No provider is configured: set STARLINK_CLIENT_ID and STARLINK_CLIENT_SECRET, or run with the built-in simulator';
+
+export function createServices(deps: { db: Db; repos: Repositories; config: Config; now: Clock; provider: ProviderAccess | null }) {
   const { db, repos, config, now } = deps;
   const tokens = createTokenService({ secret: config.jwtSecret, expiresInSeconds: config.jwtExpiresInSeconds, now });
   const audit = createAuditService({ audit: repos.audit, now });
   const auth = createAuthService({ db, repos, audit, tokens, now });
+  const consoleProvider = deps.provider ? createConsoleProvider(deps.provider) : null;
+  const providerConsole = createProviderConsoleService({
+    provider: () => {
+      if (!consoleProvider) throw new ServiceUnavailableError(NO_PROVIDER_MESSAGE);
+      return consoleProvider;
+    },
+    now,
+  });
+  const providerHealth = createProviderHealth({ check: consoleProvider ? providerConsole.health : null, now });
   const dashboard = createDashboardService({ repos, providerHealth });
-  return { tokens, audit, auth, dashboard };
+  return { tokens, audit, auth, dashboard, providerConsole };
 }

@@ -32,7 +32,7 @@ describe('dashboard summary', () => {
     expect(data.totalCustomers).toBe(2);
     expect(data.systemUsers).toBe(2);
     expect(data.activeTerminals).toBeNull();
-    expect(data.providerHealth).toEqual({ status: 'Not connected', checkedAt: null, detail: 'No provider configured yet' });
+    expect(data.providerHealth).toEqual({ status: 'Not connected', checkedAt: null, detail: 'No provider configured' });
   });
 
   it('lists the latest activity first, described in words with the actor name', async () => {

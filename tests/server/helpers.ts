@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
+import type { ProviderAccess } from '../../server/services/console-provider';
 import { hashPassword } from '../../server/auth/passwords';
 import type { Clock } from '../../server/clock';
 import { loadConfig, type Config, type Env } from '../../server/config';
@@ -157,12 +158,14 @@ export interface TestContext {
 
 let accountCounter = 0;
 
-export async function createTestContext(options: { now?: Date | string; env?: Env } = {}): Promise<TestContext> {
+export async function createTestContext(
+  options: { now?: Date | string; env?: Env; provider?: ProviderAccess | null } = {},
+): Promise<TestContext> {
   const clock = createClock(options.now);
   const testDb = await createTestDatabase();
   const database = testDb.database;
   const config = await testConfig(options.env);
-  const app = await buildApp({ config, database, now: clock.now, logger: false });
+  const app = await buildApp({ config, database, now: clock.now, logger: false, provider: options.provider ?? null });
   await app.ready();
   const repos = createRepositories(database.db);
 
