@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { envFlag, envIssueLines, optionalEnv, wholeNumber } from './env';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -46,39 +47,25 @@ export function durationToSeconds(value: string): number | null {
   return seconds > 0 ? seconds : null;
 }
 
-// Unset and empty mean the same thing: `PORT= npm start` should fall back to the default.
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
-
-const flag = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((v) => ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(v), 'must be 1 or 0')
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
-
-const wholeNumber = (min: number, max: number, message: string) =>
-  z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
-
 const envSchema = z
   .object({
-    PORT: optional(wholeNumber(0, 65_535, 'must be a port number (0-65535)')),
-    HOST: optional(z.string().trim()),
-    DATA_DIR: optional(z.string()),
-    DATABASE_URL: optional(
+    PORT: optionalEnv(wholeNumber(0, 65_535, 'must be a port number (0-65535)')),
+    HOST: optionalEnv(z.string().trim()),
+    DATA_DIR: optionalEnv(z.string()),
+    DATABASE_URL: optionalEnv(
       z.string().trim().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
     ),
-    JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
-    JWT_EXPIRES_IN: optional(
+    JWT_SECRET: optionalEnv(z.string().min(32, 'must be at least 32 characters')),
+    JWT_EXPIRES_IN: optionalEnv(
       z.string().refine((v) => durationToSeconds(v) !== null, 'must be a duration like 3600, 45m, 12h or 7d'),
     ),
-    ADMIN_EMAIL: optional(z.string().trim().toLowerCase().pipe(z.email('must be an email address'))),
-    ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters').max(256)),
-    SEED_DEMO: optional(flag),
-    LOGIN_RATE_LIMIT: optional(wholeNumber(1, 100_000, 'must be a whole number from 1 to 100000')),
-    LOG_LEVEL: optional(z.enum(LOG_LEVELS)),
-    CLIENT_DIR: optional(z.string()),
-    PUBLIC_URL: optional(z.url('must be an http(s) URL')),
+    ADMIN_EMAIL: optionalEnv(z.string().trim().toLowerCase().pipe(z.email('must be an email address'))),
+    ADMIN_PASSWORD: optionalEnv(z.string().min(8, 'must be at least 8 characters').max(256)),
+    SEED_DEMO: optionalEnv(envFlag),
+    LOGIN_RATE_LIMIT: optionalEnv(wholeNumber(1, 100_000, 'must be a whole number from 1 to 100000')),
+    LOG_LEVEL: optionalEnv(z.enum(LOG_LEVELS)),
+    CLIENT_DIR: optionalEnv(z.string()),
+    PUBLIC_URL: optionalEnv(z.url('must be an http(s) URL')),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -96,13 +83,7 @@ export type Env = Record<string, string | undefined>;
 export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'jwtSecret' | 'jwtSecretSource'> & { jwtSecret: string | null } {
   const result = envSchema.safeParse(env);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => {
-      const name = issue.path.join('.') || 'environment';
-      const raw = env[name];
-      const shown = raw === undefined || /SECRET|PASSWORD/.test(name) ? '' : ` (got "${raw}")`;
-      return `  ${name}: ${issue.message}${shown}`;
-    });
-    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+    throw new ConfigError(`Invalid environment:\n${envIssueLines(result.error.issues, env).join('\n')}`);
   }
   const e = result.data;
   const jwtExpiresIn = e.JWT_EXPIRES_IN ?? '12h';

@@ -2,6 +2,7 @@
 // its built-in simulator. Any of them set → client id and secret are required (a half-configured
 // provider should stop start-up, not fall back silently to demo data).
 import { z } from 'zod';
+import { envIssueLines } from '../env';
 import { ConfigError, type Env } from '../config';
 
 export const DEFAULT_STARLINK_API_URL = 'https://starlink.com/api';
@@ -56,14 +57,7 @@ export function providerSettingsFromEnv(env: Env): ProviderSettings | null {
   if (SWITCHES.every((name) => blankToUndefined(env[name]) === undefined)) return null;
   const result = schema.safeParse(env);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => {
-      const name = issue.path.join('.');
-      // Never echo the secret; URLs and numbers help whoever reads the message.
-      const raw = env[name];
-      const shown = raw === undefined || /SECRET|CLIENT_ID/.test(name) ? '' : ` (got "${raw}")`;
-      return `  ${name}: ${issue.message}${shown}`;
-    });
-    throw new ConfigError(`Invalid provider settings:\n${lines.join('\n')}`);
+    throw new ConfigError(`Invalid provider settings:\n${envIssueLines(result.error.issues, env).join('\n')}`);
   }
   const e = result.data;
   const apiUrl = e.STARLINK_API_URL ?? DEFAULT_STARLINK_API_URL;

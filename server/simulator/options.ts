@@ -1,5 +1,6 @@
 // The simulator's knobs, their defaults, and the SIM_* environment variables that set them.
 import { z } from 'zod';
+import { envFlag, envIssueLines, optionalEnv, wholeNumber } from '../env';
 import { ConfigError, type Env } from '../config';
 
 /** Misbehaviour to inject into /public/v2 answers, so clients can be tested against it. */
@@ -71,22 +72,7 @@ export function validateFaults(faults: Partial<Faults>): Partial<Faults> {
 
 // ---- Environment ---------------------------------------------------------------------------
 
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
-
 const share = z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1');
-
-const wholeNumber = (min: number, max: number) => {
-  const message = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
-};
-
-const flag = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((v) => ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(v), 'must be 1 or 0')
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
 const rateLimit = z
   .string()
@@ -96,16 +82,16 @@ const rateLimit = z
   .transform((v) => (v === 'off' || Number(v) === 0 ? null : Number(v)));
 
 const envSchema = z.object({
-  SIM_SEED: optional(z.string().trim().min(1)),
-  SIM_TERMINALS: optional(wholeNumber(1, 1_000_000)),
-  SIM_RATE_LIMIT: optional(rateLimit),
-  SIM_LATENCY_MS: optional(wholeNumber(0, 60_000)),
-  SIM_429_RATE: optional(share),
-  SIM_5XX_RATE: optional(share),
-  SIM_DROP_RATE: optional(share),
-  SIM_SHUFFLE_PAGES: optional(flag),
-  SIM_CLIENT_ID: optional(z.string().trim().min(1)),
-  SIM_CLIENT_SECRET: optional(z.string().min(1)),
+  SIM_SEED: optionalEnv(z.string().trim().min(1)),
+  SIM_TERMINALS: optionalEnv(wholeNumber(1, 1_000_000)),
+  SIM_RATE_LIMIT: optionalEnv(rateLimit),
+  SIM_LATENCY_MS: optionalEnv(wholeNumber(0, 60_000)),
+  SIM_429_RATE: optionalEnv(share),
+  SIM_5XX_RATE: optionalEnv(share),
+  SIM_DROP_RATE: optionalEnv(share),
+  SIM_SHUFFLE_PAGES: optionalEnv(envFlag),
+  SIM_CLIENT_ID: optionalEnv(z.string().trim().min(1)),
+  SIM_CLIENT_SECRET: optionalEnv(z.string().min(1)),
 });
 
 const isSet = (value: string | undefined) => value !== undefined && value.trim() !== '';
@@ -113,12 +99,7 @@ const isSet = (value: string | undefined) => value !== undefined && value.trim()
 /** SIM_* variables → SimulatorOptions (only what is set). Throws ConfigError listing every bad variable. */
 export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOptions {
   const result = envSchema.safeParse(env);
-  const lines = (result.error?.issues ?? []).map((issue) => {
-    const name = issue.path.join('.') || 'environment';
-    const raw = env[name];
-    const shown = raw === undefined || name.includes('SECRET') ? '' : ` (got "${raw}")`;
-    return `  ${name}: ${issue.message}${shown}`;
-  });
+  const lines = envIssueLines(result.error?.issues ?? [], env);
   // Checked apart from the schema so it is reported together with any other mistake.
   if (isSet(env.SIM_CLIENT_ID) !== isSet(env.SIM_CLIENT_SECRET)) {
     const missing = isSet(env.SIM_CLIENT_ID) ? 'SIM_CLIENT_SECRET' : 'SIM_CLIENT_ID';

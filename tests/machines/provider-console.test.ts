@@ -7,71 +7,13 @@ import {
   type SearchResult,
   type TerminalsResult,
 } from '../../src/machines/provider-console';
-import {
-  CONSOLE_MESSAGES,
-  type ServiceLineSearchResponse,
-  type UserTerminalsResponse,
-} from '../../src/domain/provider-console';
+import { CONSOLE_MESSAGES } from '../../src/domain/provider-console';
+import { notFoundResponse, searchResponse, terminalsResponse } from '../fixtures/provider-console';
 import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 
-const found: ServiceLineSearchResponse = {
-  success: true,
-  serviceLineFound: true,
-  error: null,
-  timestamp: '2026-11-20T10:00:00.000Z',
-  apiCallDuration: 42,
-  serviceLineDetails: {
-    serviceLineNumber: 'SL-12345-67890',
-    active: true,
-    status: 'Active',
-    nickname: 'Harbour office',
-    productType: 'Priority',
-    dataAllowance: '1 TB',
-    userTerminalId: 'UT-0001',
-    kitSerialNumber: 'KIT-0001',
-    dishSerialNumber: 'DISH-0001',
-    addressReference: 'ADDR-1',
-    dataCap: { amount: 1, unit: 'TB' },
-    billingCycle: { start: '2026-11-01', end: '2026-11-30' },
-    product: null,
-    location: null,
-    dataBlocks: null,
-    terminal: null,
-    serviceHistory: [],
-    account: null,
-  },
-  usageData: [],
-  usageStats: { totalUsageGB: 0, totalRecords: 0, dateRange: { start: null, end: null } },
-  metadata: {
-    apiVersion: 'v2',
-    accountNumber: 'ACC-100',
-    timestamp: '2026-11-20T10:00:00.000Z',
-    dataFreshness: { serviceLineDetails: null, usageData: null },
-  },
-  rawApiResponses: { serviceLineDetails: {}, usageData: [] },
-};
-const missing: ServiceLineSearchResponse = { ...found, serviceLineFound: false, serviceLineDetails: null };
-const terminals: UserTerminalsResponse = {
-  success: true,
-  terminals: [
-    {
-      id: 't1',
-      userTerminalId: 'UT-0001',
-      kitSerialNumber: 'KIT-0001',
-      active: true,
-      status: 'Active',
-      serviceLineNumber: 'SL-12345-67890',
-      addressReference: null,
-      region: 'North',
-      model: 'Standard',
-    },
-  ],
-  stats: { totalTerminals: 1, activeTerminals: 1, inactiveTerminals: 0, connectedTerminals: 1, regions: { North: 1 }, models: { Standard: 1 } },
-  totalCount: 1,
-  error: null,
-  timestamp: '2026-11-20T10:00:00.000Z',
-  metadata: { accountNumber: 'ACC-100', apiVersion: 'v2', apiCallDuration: 12, dataFreshness: null },
-};
+const found = searchResponse;
+const missing = notFoundResponse;
+const terminals = terminalsResponse;
 
 const ok = <T>(data: T) => ({ ok: true as const, status: 200, data, message: 'ok' });
 const refused = (status: number, message: string) => ({ ok: false as const, status, message });

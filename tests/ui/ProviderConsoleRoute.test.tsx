@@ -6,108 +6,17 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { createApp } from '../../src/routes/create-app';
 import { AppRoot } from '../../src/routes/AppRoot';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
-import type {
-  ProviderHealthResponse,
-  ServiceLineSearchResponse,
-  UserTerminalsResponse,
-} from '../../src/domain/provider-console';
 import { adminProfile } from '../machines/fixtures';
 import { renderStrict } from './render';
+import { health, notFoundResponse, searchResponseFor, terminalsResponse } from '../fixtures/provider-console';
 
-const KNOWN = 'SL-12345-67890';
 const PATH = '/customers/starlink-simulator';
 
-const terminals: UserTerminalsResponse = {
-  success: true,
-  terminals: [
-    {
-      id: 't1',
-      userTerminalId: 'UT-0001',
-      kitSerialNumber: 'KIT-0001',
-      active: true,
-      status: 'Active',
-      serviceLineNumber: KNOWN,
-      addressReference: 'ADDR-1',
-      region: 'Pacific Northwest',
-      model: 'Standard',
-    },
-    {
-      id: 't2',
-      userTerminalId: 'UT-0002',
-      kitSerialNumber: 'KIT-0002',
-      active: false,
-      status: 'Inactive',
-      serviceLineNumber: null,
-      addressReference: null,
-      region: 'Alaska',
-      model: 'Mini',
-    },
-  ],
-  stats: {
-    totalTerminals: 2,
-    activeTerminals: 1,
-    inactiveTerminals: 1,
-    connectedTerminals: 1,
-    regions: { 'Pacific Northwest': 1, Alaska: 1 },
-    models: { Standard: 1, Mini: 1 },
-  },
-  totalCount: 2,
-  error: null,
-  timestamp: '2026-11-20T10:00:00.000Z',
-  metadata: { accountNumber: 'ACC-2231-11', apiVersion: 'v2', apiCallDuration: 37, dataFreshness: null },
-};
-
-function searchAnswer(serviceLineNumber: string): ServiceLineSearchResponse {
-  const found = serviceLineNumber === KNOWN;
-  return {
-    success: true,
-    serviceLineFound: found,
-    error: null,
-    timestamp: '2026-11-20T10:00:00.000Z',
-    apiCallDuration: 51,
-    serviceLineDetails: found
-      ? {
-          serviceLineNumber,
-          active: true,
-          status: 'Active',
-          nickname: 'Harbour office',
-          productType: 'Priority',
-          dataAllowance: '1 TB',
-          userTerminalId: 'UT-0001',
-          kitSerialNumber: 'KIT-0001',
-          dishSerialNumber: 'DISH-0001',
-          addressReference: 'ADDR-1',
-          dataCap: { amount: 1, unit: 'TB' },
-          billingCycle: { start: '2026-11-01', end: '2026-11-30' },
-          product: null,
-          location: null,
-          dataBlocks: null,
-          terminal: null,
-          serviceHistory: [],
-          account: null,
-        }
-      : null,
-    usageData: [],
-    usageStats: { totalUsageGB: 0, totalRecords: 0, dateRange: { start: null, end: null } },
-    metadata: {
-      apiVersion: 'v2',
-      accountNumber: 'ACC-2231-11',
-      timestamp: '2026-11-20T10:00:00.000Z',
-      dataFreshness: { serviceLineDetails: null, usageData: null },
-    },
-    rawApiResponses: { serviceLineDetails: null, usageData: null },
-  };
-}
-
-const health: ProviderHealthResponse = {
-  status: 'Healthy',
-  provider: 'simulator',
-  accountNumber: 'ACC-2231-11',
-  apiVersion: 'v2',
-  latencyMs: 9,
-  checkedAt: '2026-11-20T10:00:00.000Z',
-  message: null,
-};
+// Of the fixture's terminals, the first is on the service line the fake provider knows.
+const terminals = terminalsResponse;
+const KNOWN_LINE = terminals.terminals[0]!.serviceLineNumber!;
+const searchAnswer = (serviceLineNumber: string) =>
+  serviceLineNumber === KNOWN_LINE ? searchResponseFor(serviceLineNumber) : { ...notFoundResponse, usageData: [] };
 
 interface FakeOptions {
   /** Status of the next user-terminals answers (502 = the provider failed). */
@@ -186,14 +95,14 @@ describe('the Starlink API Simulator page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Load Terminals' }));
     const summary = await screen.findByLabelText('Loaded terminals');
-    expect(summary.textContent).toContain('Total: 2');
-    expect(summary.textContent).toContain('Active: 1');
+    expect(summary.textContent).toContain(`Total: ${terminals.stats.totalTerminals}`);
+    expect(summary.textContent).toContain(`Active: ${terminals.stats.activeTerminals}`);
     await user.click(screen.getByRole('tab', { name: 'Terminals List' }));
-    expect(within(screen.getByRole('table', { name: 'User terminals' })).getByText(KNOWN)).toBeTruthy();
+    expect(within(screen.getByRole('table', { name: 'User terminals' })).getByText(KNOWN_LINE)).toBeTruthy();
 
     expect(searchButton().disabled).toBe(true);
     const input = screen.getByLabelText('Service line number');
-    await user.type(input, `  ${KNOWN} `);
+    await user.type(input, `  ${KNOWN_LINE} `);
     expect(searchButton().disabled).toBe(false);
     await user.click(searchButton());
     const tabs = await screen.findByRole('tablist', { name: 'Search results' });
@@ -207,7 +116,7 @@ describe('the Starlink API Simulator page', () => {
 
     // The search sends the trimmed number; each click is one request (StrictMode starts nothing twice).
     expect(api.calls.filter((call) => call.startsWith('POST'))).toEqual([
-      `POST /api/v1/starlink-simulator/search {"serviceLineNumber":"${KNOWN}"}`,
+      `POST /api/v1/starlink-simulator/search {"serviceLineNumber":"${KNOWN_LINE}"}`,
       'POST /api/v1/starlink-simulator/search {"serviceLineNumber":"SL-00000-00000"}',
     ]);
     expect(api.calls.filter((call) => call.endsWith('/user-terminals'))).toHaveLength(1);
@@ -219,13 +128,13 @@ describe('the Starlink API Simulator page', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('The provider did not answer');
     await user.click(within(alert).getByRole('button', { name: /Try Again/ }));
-    expect((await screen.findByLabelText('Loaded terminals')).textContent).toContain('Total: 2');
+    expect((await screen.findByLabelText('Loaded terminals')).textContent).toContain(`Total: ${terminals.stats.totalTerminals}`);
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('the search reads "Searching..." while it runs, and leaving the page cancels it', async () => {
     const { user, api, history } = openConsole({ holdSearches: true });
-    await user.type(await screen.findByLabelText('Service line number'), KNOWN);
+    await user.type(await screen.findByLabelText('Service line number'), KNOWN_LINE);
     await user.click(searchButton());
     expect(searchButton().textContent).toContain('Searching...');
     expect(searchButton().disabled).toBe(true);
