@@ -1,5 +1,6 @@
 import { createApiClient, type ApiClientOptions } from './client';
 import { createAuthApi } from './auth';
+import { createCustomersApi, createPasswordSetupApi } from './customers';
 import { createDashboardApi } from './dashboard';
 import { createProviderConsoleApi } from './provider-console';
 
@@ -9,6 +10,8 @@ export function createApi(options: ApiClientOptions) {
   return {
     client,
     auth: createAuthApi(client),
+    customers: createCustomersApi(client),
+    passwordSetup: createPasswordSetupApi(client),
     dashboard: createDashboardApi(client),
     providerConsole: createProviderConsoleApi(client),
   };

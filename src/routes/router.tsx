@@ -1,6 +1,7 @@
 // The route tree (code-based) with the redirect rules of spec section 2 "Route table":
 // signed out, every path → /login; signed in, /login → /home (or the remembered path),
-// / → /home, unknown → /home; /dashboard is an alias of /home.
+// / → /home, unknown → /home; /dashboard is an alias of /home. /set-password (the emailed
+// password-setup link) is public and shows the same page signed in or not.
 import {
   Outlet,
   createRootRouteWithContext,
@@ -16,6 +17,8 @@ import { AppLayout } from './app-layout';
 import { HomeRoute } from './home';
 import { LoginRoute } from './login';
 import { ProviderConsoleRoute } from './provider-console';
+import { CustomersRoute, validateCustomersSearch } from './customers';
+import { SetPasswordRoute, validateSetPasswordSearch } from './set-password';
 import { placeholderRoute } from './placeholders';
 import { redirectIfSignedIn, requireSignedIn, type RouterContext } from './guards';
 
@@ -44,6 +47,14 @@ const loginRoute = createRoute({
   },
   beforeLoad: redirectIfSignedIn,
   component: LoginRoute,
+});
+
+/** Public: the link a new customer gets by email. No guard either way. */
+const setPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/set-password',
+  validateSearch: validateSetPasswordSearch,
+  component: SetPasswordRoute,
 });
 
 /** Everything behind sign-in hangs off this pathless layout: the guard runs once for all of it. */
@@ -81,7 +92,9 @@ const customersRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/customers',
   staticData: { adminOnly: true },
-  component: placeholderRoute('/customers'),
+  // Page, search and status live in the URL, so a reload or a shared link keeps them.
+  validateSearch: validateCustomersSearch,
+  component: CustomersRoute,
 });
 
 const simulatorRoute = createRoute({
@@ -136,6 +149,7 @@ const unknownRoute = createRoute({
 
 export const routeTree = rootRoute.addChildren([
   loginRoute,
+  setPasswordRoute,
   appRoute.addChildren([
     indexRoute,
     homeRoute,

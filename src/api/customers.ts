@@ -1,0 +1,229 @@
+// Enterprise customers (`/customers/*`, admin only) and the public password-setup link
+// (`/password-setup/*`, spec sections 3 and 7). Incoming customers may be camelCase or snake_case;
+// the app sees one camelCase `CustomerListItem`.
+import type { ApiClient, ApiResult } from './client';
+import type { ActivityEntry } from '../domain/dashboard';
+import {
+  CUSTOMERS_PAGE_SIZE,
+  type CreateCustomerPayload,
+  type CustomerListData,
+  type CustomerListItem,
+  type CustomerListQuery,
+  type CustomerStats,
+  type CustomerStatusFilter,
+  type Pagination,
+  type UpdateCustomerPayload,
+} from '../domain/customers';
+
+type Raw = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Raw => typeof value === 'object' && value !== null && !Array.isArray(value);
+const pick = (raw: Raw, camel: string, snake: string): unknown => raw[camel] ?? raw[snake];
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const bool = (value: unknown): boolean => value === true;
+const int = (value: unknown, fallback: number): number => {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? Math.trunc(n) : fallback;
+};
+
+/** One customer from any endpoint; null when it has no uuid or email (it cannot be shown or acted on). */
+export function normaliseCustomer(raw: unknown, now: () => string = () => new Date().toISOString()): CustomerListItem | null {
+  if (!isRecord(raw)) return null;
+  const uuid = str(raw.uuid) ?? str(raw.id) ?? '';
+  const email = str(raw.email) ?? '';
+  if (!uuid || !email) return null;
+  return {
+    uuid,
+    email,
+    name: str(raw.name) ?? '',
+    // Spec section 3: company defaults to empty.
+    company: str(raw.company) ?? '',
+    phone: str(raw.phone),
+    address: str(raw.address),
+    isActive: bool(pick(raw, 'isActive', 'is_active')),
+    blockedEnabled: bool(pick(raw, 'blockedEnabled', 'blocked_enabled')),
+    blockedReason: str(pick(raw, 'blockedReason', 'blocked_reason')),
+    blockedAt: str(pick(raw, 'blockedAt', 'blocked_at')),
+    mfaEnabled: bool(pick(raw, 'mfaEnabled', 'mfa_enabled')),
+    accountExpiresAt: str(pick(raw, 'accountExpiresAt', 'account_expires_at')),
+    lastLogin: str(pick(raw, 'lastLogin', 'last_login')),
+    createdAt: str(pick(raw, 'createdAt', 'created_at')) ?? now(),
+    updatedAt: str(pick(raw, 'updatedAt', 'updated_at')) ?? now(),
+    hasPassword: bool(pick(raw, 'hasPassword', 'has_password')),
+  };
+}
+
+/** The paging object; missing figures are derived from what is there. */
+export function normalisePagination(raw: unknown, rows: number, query: { page?: number; limit?: number } = {}): Pagination {
+  const r = isRecord(raw) ? raw : {};
+  const limit = Math.max(1, int(r.limit, query.limit ?? CUSTOMERS_PAGE_SIZE));
+  const total = Math.max(0, int(r.total, rows));
+  const page = Math.max(1, int(r.page, query.page ?? 1));
+  const pages = Math.max(0, int(r.pages ?? r.totalPages ?? r.total_pages, Math.ceil(total / limit)));
+  return { total, page, limit, pages };
+}
+
+export function normaliseActivityEntry(raw: unknown): ActivityEntry | null {
+  if (!isRecord(raw)) return null;
+  const createdAt = str(pick(raw, 'createdAt', 'created_at'));
+  const description = str(raw.description);
+  if (!createdAt || !description) return null;
+  return {
+    id: str(raw.id) ?? String(raw.id ?? `${createdAt}-${description}`),
+    action: str(raw.action) ?? '',
+    description,
+    actorName: str(pick(raw, 'actorName', 'actor_name')),
+    createdAt,
+  };
+}
+
+const ZERO_STATS: CustomerStats = { total: 0, active: 0, pending: 0, mfaEnabled: 0, blocked: 0, expiringSoon: 0, expired: 0 };
+
+export function normaliseStats(raw: unknown): CustomerStats {
+  const r = isRecord(raw) ? raw : {};
+  const figure = (camel: keyof CustomerStats, snake: string) => Math.max(0, int(pick(r, camel, snake), 0));
+  return {
+    ...ZERO_STATS,
+    total: figure('total', 'total'),
+    active: figure('active', 'active'),
+    pending: figure('pending', 'pending'),
+    mfaEnabled: figure('mfaEnabled', 'mfa_enabled'),
+    blocked: figure('blocked', 'blocked'),
+    expiringSoon: figure('expiringSoon', 'expiring_soon'),
+    expired: figure('expired', 'expired'),
+  };
+}
+
+/**
+ * The query string of `GET /customers`. Spec section 5: active and inactive go as `is_active`; the
+ * server also filters by `status` for every choice, so each filter pages correctly.
+ */
+export function customerListSearchParams(query: CustomerListQuery): Record<string, string | number | boolean | undefined> {
+  const status: CustomerStatusFilter = query.status ?? 'all';
+  const search = query.search?.trim();
+  return {
+    page: query.page ?? 1,
+    limit: query.limit ?? CUSTOMERS_PAGE_SIZE,
+    search: search ? search : undefined,
+    is_active: status === 'active' ? true : status === 'inactive' ? false : query.is_active,
+    status: status === 'all' ? undefined : status,
+  };
+}
+
+/** A successful answer whose data is reshaped; a failure passes through unchanged. */
+function mapResult<T, U>(result: ApiResult<T>, map: (data: T) => U | null): ApiResult<U> {
+  if (!result.ok) return result;
+  const data = map(result.data);
+  return data === null
+    ? { ok: false, status: result.status, message: 'Unexpected response from the server' }
+    : { ok: true, status: result.status, data, message: result.message };
+}
+
+const customerOf = (data: unknown) => normaliseCustomer(isRecord(data) && 'customer' in data ? data.customer : data);
+
+export function createCustomersApi(client: ApiClient) {
+  const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
+  const path = (uuid: string) => `/customers/${encodeURIComponent(uuid)}`;
+  const update = (uuid: string, body: UpdateCustomerPayload, signal?: AbortSignal) =>
+    client
+      .request<unknown>(path(uuid), { method: 'PUT', body, ...withSignal(signal) })
+      .then((result) => mapResult(result, customerOf));
+
+  return {
+    async list(query: CustomerListQuery, signal?: AbortSignal): Promise<ApiResult<CustomerListData>> {
+      const result = await client.request<unknown>('/customers', { query: customerListSearchParams(query), ...withSignal(signal) });
+      return mapResult(result, (data) => {
+        const raw = isRecord(data) ? data : {};
+        const list = Array.isArray(raw.customers) ? raw.customers : Array.isArray(data) ? data : [];
+        // A row that cannot be read is skipped rather than failing the page.
+        const customers = list.map((item) => normaliseCustomer(item)).filter((c): c is CustomerListItem => c !== null);
+        return { customers, pagination: normalisePagination(raw.pagination, customers.length, query) };
+      });
+    },
+
+    /** Counts over the whole set (the six stat cards). */
+    stats: async (signal?: AbortSignal): Promise<ApiResult<CustomerStats>> =>
+      mapResult(await client.request<unknown>('/customers/stats', withSignal(signal)), normaliseStats),
+
+    get: async (uuid: string, signal?: AbortSignal): Promise<ApiResult<CustomerListItem>> =>
+      mapResult(await client.request<unknown>(path(uuid), withSignal(signal)), customerOf),
+
+    activity: async (uuid: string, signal?: AbortSignal): Promise<ApiResult<ActivityEntry[]>> =>
+      mapResult(await client.request<unknown>(`${path(uuid)}/activity`, withSignal(signal)), (data) => {
+        const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.activity) ? data.activity : [];
+        return list.map(normaliseActivityEntry).filter((entry): entry is ActivityEntry => entry !== null);
+      }),
+
+    /** 201 with the customer; 409 for a duplicate email; 400 with field `errors`. */
+    create: async (payload: CreateCustomerPayload, signal?: AbortSignal): Promise<ApiResult<CustomerListItem>> =>
+      mapResult(await client.request<unknown>('/customers', { method: 'POST', body: payload, ...withSignal(signal) }), customerOf),
+
+    update,
+    block: (uuid: string, reason: string, signal?: AbortSignal) =>
+      update(uuid, { blocked_enabled: true, blocked_reason: reason }, signal),
+    unblock: (uuid: string, signal?: AbortSignal) => update(uuid, { blocked_enabled: false, blocked_reason: null }, signal),
+
+    remove: (uuid: string, signal?: AbortSignal): Promise<ApiResult<unknown>> =>
+      client.request<unknown>(path(uuid), { method: 'DELETE', ...withSignal(signal) }),
+
+    /** Moves the account expiry on by `days`; answers the customer with the new date. */
+    extend: async (uuid: string, days: number, signal?: AbortSignal): Promise<ApiResult<CustomerListItem>> =>
+      mapResult(
+        await client.request<unknown>(`${path(uuid)}/extend`, { method: 'PUT', body: { days }, ...withSignal(signal) }),
+        customerOf,
+      ),
+
+    /** Sends the customer a fresh password-setup link. */
+    resendPasswordLink: (uuid: string, signal?: AbortSignal): Promise<ApiResult<unknown>> =>
+      client.request<unknown>(`${path(uuid)}/password-link`, { method: 'POST', body: {}, ...withSignal(signal) }),
+  };
+}
+
+export type CustomersApi = ReturnType<typeof createCustomersApi>;
+
+/** Whose account a password-setup link is for (`GET /password-setup/{token}`). */
+export interface PasswordSetupInfo {
+  email: string;
+  name: string;
+  company: string;
+  expiresAt: string | null;
+}
+
+export interface PasswordSetupPayload {
+  token: string;
+  password: string;
+  confirmPassword: string;
+}
+
+function normaliseSetupInfo(data: unknown): PasswordSetupInfo | null {
+  if (!isRecord(data)) return null;
+  const email = str(data.email);
+  if (!email) return null;
+  return {
+    email,
+    name: str(data.name) ?? '',
+    company: str(data.company) ?? '',
+    expiresAt: str(pick(data, 'expiresAt', 'expires_at')),
+  };
+}
+
+/**
+ * The public password-setup page. No bearer token goes with these calls: the link is the
+ * credential, and whoever is signed in on this browser has nothing to do with it.
+ */
+export function createPasswordSetupApi(client: ApiClient) {
+  const path = (token: string) => `/password-setup/${encodeURIComponent(token)}`;
+  return {
+    /** 404 for an unknown link, 410 for a used or expired one, each with a message. */
+    check: async (token: string, signal?: AbortSignal): Promise<ApiResult<PasswordSetupInfo>> =>
+      mapResult(await client.request<unknown>(path(token), { token: null, ...(signal ? { signal } : {}) }), normaliseSetupInfo),
+
+    complete: async (payload: PasswordSetupPayload, signal?: AbortSignal): Promise<ApiResult<{ email: string }>> =>
+      mapResult(
+        await client.request<unknown>('/password-setup', { method: 'POST', body: payload, token: null, ...(signal ? { signal } : {}) }),
+        (data) => ({ email: (isRecord(data) ? str(data.email) : null) ?? '' }),
+      ),
+  };
+}
+
+export type PasswordSetupApi = ReturnType<typeof createPasswordSetupApi>;

@@ -1,0 +1,314 @@
+// The customers page: the list (page, search and status in the URL), the stat cards, the
+// "Add New Customer" flow and the row actions, each a machine whose effects are provided here.
+import { useEffect } from 'react';
+import { getRouteApi, useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { toast } from 'react-hot-toast';
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import { NetworkError } from '../api';
+import {
+  CUSTOMER_MESSAGES,
+  CUSTOMER_STATUS_FILTERS,
+  CUSTOMERS_PAGE_SIZE,
+  type CustomerListItem,
+  type CustomerStats,
+  type CustomerStatusFilter,
+} from '../domain/customers';
+import { NETWORK_ERROR_MESSAGE } from '../domain/login';
+import { customerActionsMachine } from '../machines/customer-actions';
+import { customerCreateMachine } from '../machines/customer-create';
+import { createListMachine, type ListLocation } from '../machines/list';
+import { createResourceMachine, type LoadOutcome } from '../machines/resource';
+import { CustomerActionDialogs, type CustomerActionStep } from '../ui/customers/CustomerActionDialogs';
+import { CustomerCreateDialog } from '../ui/customers/CustomerCreateDialog';
+import { CustomersView, SEARCH_MAX_LENGTH, type CustomerRowAction } from '../ui/customers/CustomersView';
+import { ToastMessage } from '../ui/customers/ToastMessage';
+import { useActorOptions, useAppServices } from './services';
+
+/** What the URL carries: `/customers?page=2&search=acme&status=blocked` (defaults are left out). */
+export interface CustomersSearch {
+  page?: number;
+  search?: string;
+  status?: CustomerStatusFilter;
+}
+
+const STATUS_VALUES = new Set<string>(CUSTOMER_STATUS_FILTERS.map((choice) => choice.value));
+/** The deepest page the server serves. */
+const MAX_PAGE = 1_000_000;
+
+/**
+ * Reads whatever is in the address bar; anything unreadable falls back to the default. Every key
+ * is returned, undefined for a default: TanStack Router lays a route's validated search over the
+ * raw one its parents pass down, so a key left out would let the raw value through.
+ */
+export function validateCustomersSearch(search: Record<string, unknown>): CustomersSearch {
+  const page = typeof search.page === 'number' ? search.page : typeof search.page === 'string' ? Number(search.page) : NaN;
+  const raw = typeof search.search === 'string' ? search.search : typeof search.search === 'number' ? String(search.search) : '';
+  const text = raw.trim().slice(0, SEARCH_MAX_LENGTH);
+  const status = typeof search.status === 'string' && STATUS_VALUES.has(search.status) ? (search.status as CustomerStatusFilter) : 'all';
+  return {
+    page: Number.isInteger(page) && page > 1 && page <= MAX_PAGE ? page : undefined,
+    search: text ? text : undefined,
+    status: status === 'all' ? undefined : status,
+  };
+}
+
+export function locationOf(search: CustomersSearch): ListLocation<CustomerStatusFilter> {
+  return { page: search.page ?? 1, search: search.search ?? '', status: search.status ?? 'all' };
+}
+
+export function searchOf(location: ListLocation<CustomerStatusFilter>): CustomersSearch {
+  return validateCustomersSearch({ page: location.page, search: location.search, status: location.status });
+}
+
+const customersListMachine = createListMachine<CustomerListItem, CustomerStatusFilter>({
+  id: 'customers',
+  defaultQuery: { page: 1, limit: CUSTOMERS_PAGE_SIZE, search: '', status: 'all' },
+});
+const customerStatsMachine = createResourceMachine<CustomerStats>('customerStats');
+const routeApi = getRouteApi('/app/customers');
+
+/** An expected failure's message, and "no answer" as the network message. */
+async function outcome<T>(call: () => Promise<{ ok: true; data: T } | { ok: false; message: string }>): Promise<LoadOutcome<T>> {
+  try {
+    const result = await call();
+    return result.ok ? { ok: true, data: result.data } : { ok: false, message: result.message };
+  } catch (error) {
+    if (error instanceof NetworkError) return { ok: false, message: NETWORK_ERROR_MESSAGE };
+    throw error;
+  }
+}
+
+type ActionsSnapshot = SnapshotFrom<typeof customerActionsMachine>;
+
+/** The dialog and step the row actions are at, as one string the view can switch on. */
+function actionStage(s: ActionsSnapshot): string {
+  if (s.matches('closed')) return 'closed';
+  if (s.matches('viewing')) return s.matches({ viewing: 'loading' }) ? 'view:loading' : 'view';
+  if (s.matches('editing')) return s.hasTag('busy') ? 'edit:busy' : 'edit';
+  if (s.matches({ settings: 'extending' })) return 'settings:extending';
+  if (s.matches({ settings: 'resending' })) return 'settings:resending';
+  if (s.matches('settings')) return 'settings';
+  if (s.matches({ blocking: 'reason' })) return 'block:reason';
+  if (s.matches({ blocking: 'confirming' })) return 'block:confirm';
+  if (s.matches('blocking')) return 'block:busy';
+  return s.hasTag('busy') ? 'unblock:busy' : 'unblock';
+}
+
+function actionStep(stage: string, context: ActionsSnapshot['context']): CustomerActionStep {
+  const customer = context.customer;
+  if (stage === 'closed' || !customer) return { kind: 'closed' };
+  const [kind, sub] = stage.split(':');
+  switch (kind) {
+    case 'view':
+      return { kind: 'view', customer, activity: context.activity, loading: sub === 'loading', error: context.detailError };
+    case 'edit':
+      return { kind: 'edit', customer, form: context.form, errors: context.errors, failure: context.failure, busy: sub === 'busy' };
+    case 'settings':
+      return {
+        kind: 'settings',
+        customer,
+        days: context.days,
+        extended: context.extended,
+        failure: context.failure,
+        busy: sub === 'extending' || sub === 'resending' ? sub : null,
+      };
+    case 'block':
+      return {
+        kind: 'block',
+        step: sub === 'reason' ? 'reason' : 'confirm',
+        customer,
+        reason: context.reason,
+        reasonError: context.reasonError,
+        failure: context.failure,
+        busy: sub === 'busy',
+      };
+    default:
+      return { kind: 'unblock', customer, failure: context.failure, busy: sub === 'busy' };
+  }
+}
+
+export function CustomersRoute() {
+  const { api } = useAppServices();
+  const router = useRouter();
+  const actorOptions = useActorOptions();
+  const search = routeApi.useSearch();
+  const location = locationOf(search);
+
+  const list = useActorRef(
+    customersListMachine.provide({
+      actors: {
+        load: fromPromise(({ input, signal }) =>
+          outcome(async () => {
+            const result = await api.customers.list(input, signal);
+            return result.ok ? { ok: true as const, data: { rows: result.data.customers, pagination: result.data.pagination } } : result;
+          }),
+        ),
+      },
+      actions: {
+        // A typed search replaces the address; paging and filters add a history entry.
+        publishQuery: (_, query) => {
+          const shown = locationOf(validateCustomersSearch(router.state.location.search as Record<string, unknown>));
+          void router.navigate({ to: '/customers', search: searchOf(query), replace: query.search !== shown.search });
+        },
+        reportLoadFailure: (_, message) =>
+          void toast.error(message ? CUSTOMER_MESSAGES.fetchFailed(message) : CUSTOMER_MESSAGES.fetchFailedGeneric, { id: 'customers-load' }),
+      },
+    }),
+    { ...actorOptions, input: { query: location } },
+  );
+  const stats = useActorRef(
+    customerStatsMachine.provide({
+      actors: { load: fromPromise(({ signal }) => outcome(() => api.customers.stats(signal))) },
+    }),
+    actorOptions,
+  );
+
+  // After every change the list and the stat cards load again. (@xstate/react hands each render's
+  // implementations to the running actors, so these closures always see the current actors.)
+  const refreshAll = () => {
+    list.send({ type: 'user.refresh' });
+    stats.send({ type: stats.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
+  };
+
+  const create = useActorRef(
+    customerCreateMachine.provide({
+      actors: { createCustomer: fromPromise(({ input, signal }) => api.customers.create(input, signal)) },
+      actions: {
+        notifyCreated: (_, notice) =>
+          void toast.success(
+            <ToastMessage title={CUSTOMER_MESSAGES.created(notice.email)} description={CUSTOMER_MESSAGES.createdDescription(notice.name, notice.company)} />,
+            { duration: 5000 },
+          ),
+        notifyFailure: (_, message) => void toast.error(message),
+        customerCreated: () => refreshAll(),
+      },
+    }),
+    actorOptions,
+  );
+
+  const actions = useActorRef(
+    customerActionsMachine.provide({
+      actors: {
+        loadDetail: fromPromise(({ input, signal }) =>
+          outcome(async () => {
+            const [detail, activity] = await Promise.all([
+              api.customers.get(input, signal),
+              // The details are worth showing without the activity.
+              api.customers.activity(input, signal).catch((error: unknown) => {
+                if (error instanceof NetworkError) return null;
+                throw error;
+              }),
+            ]);
+            if (!detail.ok) return detail;
+            return { ok: true as const, data: { customer: detail.data, activity: activity?.ok ? activity.data : null } };
+          }),
+        ),
+        updateCustomer: fromPromise(({ input, signal }) => api.customers.update(input.uuid, input.payload, signal)),
+        extendAccount: fromPromise(({ input, signal }) => api.customers.extend(input.uuid, input.days, signal)),
+        resendLink: fromPromise(({ input, signal }) => api.customers.resendPasswordLink(input, signal)),
+        blockCustomer: fromPromise(({ input, signal }) => api.customers.block(input.uuid, input.reason, signal)),
+        unblockCustomer: fromPromise(({ input, signal }) => api.customers.unblock(input, signal)),
+      },
+      actions: {
+        notifySuccess: (_, message) => void toast.success(message),
+        notifyFailure: (_, message) => void toast.error(message),
+        customerChanged: () => refreshAll(),
+      },
+    }),
+    actorOptions,
+  );
+
+  // The address changed (back, forward, a link, a reload): the list follows it.
+  useEffect(() => {
+    list.send({ type: 'query.change', query: { page: location.page, search: location.search, status: location.status } });
+  }, [list, location.page, location.search, location.status]);
+
+  const rows = useSelector(list, (s) => s.context.rows);
+  const pagination = useSelector(list, (s) => s.context.pagination);
+  const query = useSelector(list, (s) => s.context.query);
+  const searchInput = useSelector(list, (s) => s.context.searchInput);
+  const loading = useSelector(list, (s) => s.hasTag('loading'));
+  const error = useSelector(list, (s) => (s.matches({ data: 'failed' }) ? s.context.error : null));
+  const statsData = useSelector(stats, (s) => s.context.data);
+  const statsLoading = useSelector(stats, (s) => s.hasTag('loading'));
+
+  const createOpen = useSelector(create, (s) => s.hasTag('open'));
+  const createBusy = useSelector(create, (s) => s.hasTag('busy'));
+  const createForm = useSelector(create, (s) => s.context.form);
+  const createErrors = useSelector(create, (s) => s.context.errors);
+  const createFailure = useSelector(create, (s) => (s.matches('failed') ? s.context.failure : null));
+
+  const stage = useSelector(actions, actionStage);
+  const actionContext = useSelector(actions, (s) => s.context);
+
+  const onAction = (action: CustomerRowAction, customer: CustomerListItem) => {
+    switch (action) {
+      case 'terminals':
+        void router.navigate({ href: `/customer/terminals/${encodeURIComponent(customer.uuid)}` });
+        return;
+      case 'view':
+        actions.send({ type: 'user.view', customer });
+        return;
+      case 'edit':
+        actions.send({ type: 'user.edit', customer });
+        return;
+      case 'settings':
+        actions.send({ type: 'user.settings', customer });
+        return;
+      case 'block':
+        actions.send({ type: 'user.block', customer });
+        return;
+      case 'unblock':
+        actions.send({ type: 'user.unblock', customer });
+    }
+  };
+
+  return (
+    <>
+      <CustomersView
+        stats={statsData}
+        statsLoading={statsLoading}
+        rows={rows}
+        pagination={pagination}
+        page={query.page}
+        pageSize={query.limit}
+        loading={loading}
+        error={error}
+        searchInput={searchInput}
+        status={query.status}
+        onSearchInput={(value) => list.send({ type: 'user.searchInput', value })}
+        onStatusChange={(status) => list.send({ type: 'user.status', status })}
+        onPageChange={(page) => list.send({ type: 'user.page', page })}
+        onRetry={() => list.send({ type: 'user.retry' })}
+        onAddCustomer={() => create.send({ type: 'user.open' })}
+        onAction={onAction}
+        onNavigate={(url) => void router.navigate({ href: url })}
+      />
+      <CustomerCreateDialog
+        visible={createOpen}
+        busy={createBusy}
+        form={createForm}
+        errors={createErrors}
+        failure={createFailure}
+        onField={(field, value) => create.send({ type: 'user.field', field, value })}
+        onExpiration={(days) => create.send({ type: 'user.expiration', days })}
+        onSubmit={() => create.send({ type: 'user.submit' })}
+        onCancel={() => create.send({ type: 'user.cancel' })}
+      />
+      <CustomerActionDialogs
+        step={actionStep(stage, actionContext)}
+        onClose={() => actions.send({ type: 'user.close' })}
+        onRetry={() => actions.send({ type: 'user.retry' })}
+        onField={(field, value) => actions.send({ type: 'user.field', field, value })}
+        onSubmit={() => actions.send({ type: 'user.submit' })}
+        onReason={(value) => actions.send({ type: 'user.reason', value })}
+        onConfirm={() => actions.send({ type: 'user.confirm' })}
+        onBack={() => actions.send({ type: 'user.back' })}
+        onDays={(days) => actions.send({ type: 'user.days', days })}
+        onExtend={() => actions.send({ type: 'user.extend' })}
+        onResendLink={() => actions.send({ type: 'user.resendLink' })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,302 @@
+import { useId, useRef, type ReactNode, type SyntheticEvent } from 'react';
+import { Button } from 'primereact/button';
+import { Card } from 'primereact/card';
+import { Column } from 'primereact/column';
+import { DataTable, type DataTablePageEvent } from 'primereact/datatable';
+import { Dropdown } from 'primereact/dropdown';
+import { IconField } from 'primereact/iconfield';
+import { InputIcon } from 'primereact/inputicon';
+import { InputText } from 'primereact/inputtext';
+import { Menu } from 'primereact/menu';
+import type { MenuItem } from 'primereact/menuitem';
+import { Skeleton } from 'primereact/skeleton';
+import { Tag } from 'primereact/tag';
+import {
+  CUSTOMER_STATUS_FILTERS,
+  customerDisplayName,
+  type CustomerListItem,
+  type CustomerStats,
+  type CustomerStatusFilter,
+  type Pagination,
+} from '../../domain/customers';
+import { PAGE_TITLES } from '../../domain/navigation';
+import { PageHeader } from '../common/PageHeader';
+import { useNow } from '../common/useNow';
+import { count, expiryLabel, formatDateTime, STATUS_SEVERITY, statusOf } from './format';
+import './customers.css';
+
+export const SEARCH_PLACEHOLDER = 'Search by name, email or company...';
+/** The server reads at most this much of a search. */
+export const SEARCH_MAX_LENGTH = 100;
+
+export type CustomerRowAction = 'view' | 'edit' | 'settings' | 'terminals' | 'block' | 'unblock';
+
+export interface CustomersViewProps {
+  /** Counts over every customer (the six cards); null until loaded. */
+  stats: CustomerStats | null;
+  statsLoading: boolean;
+
+  /** The current page of customers (kept on screen while the next one loads). */
+  rows: CustomerListItem[];
+  /** The paging object of the last answer; null before the first. */
+  pagination: Pagination | null;
+  /** 1-based page and page size of the query being shown or loaded. */
+  page: number;
+  pageSize: number;
+  /** A page is loading (first load, or a new page, search or filter). */
+  loading: boolean;
+  /** The load failed: the error card replaces the table. */
+  error: string | null;
+
+  /** The search box as typed. */
+  searchInput: string;
+  status: CustomerStatusFilter;
+
+  onSearchInput(value: string): void;
+  onStatusChange(status: CustomerStatusFilter): void;
+  onPageChange(page: number): void;
+  onRetry(): void;
+  onAddCustomer(): void;
+  onAction(action: CustomerRowAction, customer: CustomerListItem): void;
+  onNavigate(url: string): void;
+}
+
+const STAT_CARDS: ReadonlyArray<{ key: keyof CustomerStats; title: string; icon: string }> = [
+  { key: 'total', title: 'Total Customers', icon: 'pi pi-users' },
+  { key: 'active', title: 'Active', icon: 'pi pi-check-circle' },
+  { key: 'pending', title: 'Pending', icon: 'pi pi-clock' },
+  { key: 'mfaEnabled', title: 'MFA Enabled', icon: 'pi pi-shield' },
+  { key: 'blocked', title: 'Blocked', icon: 'pi pi-ban' },
+  { key: 'expiringSoon', title: 'Expiring Soon', icon: 'pi pi-calendar-clock' },
+];
+
+function StatCard({ title, icon, value, loading }: { title: string; icon: string; value: number | null; loading: boolean }) {
+  const headingId = useId();
+  return (
+    <section className="stat-card" aria-labelledby={headingId} aria-busy={loading || undefined}>
+      <div className="stat-card-head">
+        <h2 id={headingId} className="stat-card-title">
+          {title}
+        </h2>
+        <i className={`${icon} stat-card-icon`} aria-hidden="true" />
+      </div>
+      {loading || value === null ? (
+        <Skeleton width="4rem" height="2rem" className="stat-skeleton" />
+      ) : (
+        <div className="stat-card-value">{count(value)}</div>
+      )}
+    </section>
+  );
+}
+
+function RowActions({ customer, onAction }: { customer: CustomerListItem; onAction: CustomersViewProps['onAction'] }) {
+  const menu = useRef<Menu>(null);
+  const menuId = useId();
+  const name = customerDisplayName(customer);
+  const item = (label: string, icon: string, action: CustomerRowAction): MenuItem => ({
+    label,
+    icon,
+    command: () => onAction(action, customer),
+  });
+  const model: MenuItem[] = [
+    item('View Details', 'pi pi-eye', 'view'),
+    item('Edit Customer', 'pi pi-pencil', 'edit'),
+    item('Account Settings', 'pi pi-cog', 'settings'),
+    item('Manage Terminals', 'pi pi-wifi', 'terminals'),
+    { separator: true },
+    customer.blockedEnabled
+      ? item('Unblock Customer', 'pi pi-lock-open', 'unblock')
+      : { ...item('Block Customer', 'pi pi-ban', 'block'), className: 'menu-item-danger' },
+  ];
+  return (
+    <>
+      <Button
+        type="button"
+        icon="pi pi-ellipsis-v"
+        rounded
+        text
+        severity="secondary"
+        aria-label={`Actions for ${name}`}
+        aria-haspopup="menu"
+        aria-controls={menuId}
+        onClick={(event: SyntheticEvent) => menu.current?.toggle(event)}
+      />
+      <Menu id={menuId} ref={menu} model={model} popup aria-label={`Actions for ${name}`} />
+    </>
+  );
+}
+
+function CustomerCell({ customer }: { customer: CustomerListItem }) {
+  return (
+    <div className="cell-stack">
+      <span className="cell-primary">{customer.company || '—'}</span>
+      <span className="cell-secondary cell-mono">{customer.uuid}</span>
+    </div>
+  );
+}
+
+function ContactCell({ customer }: { customer: CustomerListItem }) {
+  return (
+    <div className="cell-stack">
+      <span className="cell-primary">{customerDisplayName(customer)}</span>
+      <span className="cell-secondary">{customer.email}</span>
+    </div>
+  );
+}
+
+export function StatusCell({ customer }: { customer: CustomerListItem }) {
+  const status = statusOf(customer);
+  return (
+    <div className="cell-stack">
+      <Tag value={status} severity={STATUS_SEVERITY[status]} rounded className="status-tag" />
+      {customer.blockedEnabled && customer.blockedReason && (
+        <span className="cell-secondary blocked-reason" title={customer.blockedReason}>
+          {customer.blockedReason}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function ExpiryCell({ accountExpiresAt, now }: { accountExpiresAt: string | null; now: number }) {
+  const expiry = expiryLabel(accountExpiresAt, now);
+  if (expiry.state === 'expired' || expiry.state === 'expiringSoon') {
+    return (
+      <div className="cell-stack">
+        <Tag value={expiry.label} severity={expiry.state === 'expired' ? 'danger' : 'warning'} rounded />
+        {expiry.detail && <span className="cell-secondary">{expiry.detail}</span>}
+      </div>
+    );
+  }
+  return <span className={expiry.state === 'none' ? 'cell-secondary' : undefined}>{expiry.label}</span>;
+}
+
+function MfaCell({ enabled }: { enabled: boolean }) {
+  return <Tag value={enabled ? 'Enabled' : 'Disabled'} severity={enabled ? 'success' : 'secondary'} rounded />;
+}
+
+/** The red card for a failed load, with Try Again. */
+function LoadError({ message, onRetry }: { message: string; onRetry(): void }) {
+  return (
+    <Card className="error-card" role="alert">
+      <div className="error-card-body">
+        <i className="pi pi-exclamation-triangle error-card-icon" aria-hidden="true" />
+        <div className="error-card-text">
+          <h2 className="error-card-title">Error loading customers</h2>
+          <p>{message}</p>
+        </div>
+        <Button type="button" label="Try Again" icon="pi pi-refresh" outlined severity="danger" onClick={onRetry} />
+      </div>
+    </Card>
+  );
+}
+
+function Caption({ children }: { children: ReactNode }) {
+  return <p className="customers-caption">{children}</p>;
+}
+
+/** "Customer Management" (spec section 2 "Customers"). Renders props, calls callbacks. */
+export function CustomersView(props: CustomersViewProps) {
+  const meta = PAGE_TITLES['/customers'];
+  const now = useNow();
+  const id = useId();
+  const searchId = `${id}-search`;
+  const statusId = `${id}-status`;
+  const { pagination, rows, stats } = props;
+  const total = pagination?.total ?? null;
+  const filtered = props.searchInput.trim() !== '' || props.status !== 'all';
+
+  return (
+    <div className="page customers-page">
+      <PageHeader
+        title={meta.title}
+        breadcrumb={meta.breadcrumb}
+        subtitle={total === null ? 'Enterprise customer accounts' : `${count(total)} ${total === 1 ? 'customer' : 'customers'} in total`}
+        actions={<Button type="button" label="Add Customer" icon="pi pi-plus" onClick={props.onAddCustomer} />}
+        onNavigate={props.onNavigate}
+      />
+
+      <div className="customers-stat-grid" aria-label="Customer statistics" role="group">
+        {STAT_CARDS.map((card) => (
+          <StatCard key={card.key} title={card.title} icon={card.icon} value={stats ? stats[card.key] : null} loading={props.statsLoading} />
+        ))}
+      </div>
+
+      <section className="customers-list" aria-label="Customers">
+        <div className="customers-toolbar" role="search">
+          <label htmlFor={searchId} className="sr-only">
+            Search customers
+          </label>
+          <IconField iconPosition="left" className="customers-search">
+            <InputIcon className="pi pi-search" />
+            <InputText
+              id={searchId}
+              type="search"
+              autoComplete="off"
+              maxLength={SEARCH_MAX_LENGTH}
+              placeholder={SEARCH_PLACEHOLDER}
+              value={props.searchInput}
+              onChange={(event) => props.onSearchInput(event.target.value)}
+            />
+          </IconField>
+          <label htmlFor={statusId} className="sr-only">
+            Status filter
+          </label>
+          <Dropdown
+            inputId={statusId}
+            className="customers-status"
+            value={props.status}
+            options={[...CUSTOMER_STATUS_FILTERS]}
+            optionLabel="label"
+            optionValue="value"
+            onChange={(event) => props.onStatusChange(event.value as CustomerStatusFilter)}
+          />
+        </div>
+
+        {props.error ? (
+          <LoadError message={props.error} onRetry={props.onRetry} />
+        ) : props.loading && rows.length === 0 ? (
+          <p className="customers-loading" role="status">
+            <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Loading customers...
+          </p>
+        ) : (
+          <>
+            <Caption>
+              {props.loading ? (
+                <span role="status">Loading customers...</span>
+              ) : (
+                `Showing ${count(rows.length)} of ${count(total ?? rows.length)} customers`
+              )}
+            </Caption>
+            <DataTable
+              value={rows}
+              dataKey="uuid"
+              lazy
+              paginator
+              first={(props.page - 1) * props.pageSize}
+              rows={props.pageSize}
+              totalRecords={total ?? rows.length}
+              onPage={(event: DataTablePageEvent) => props.onPageChange((event.page ?? Math.floor(event.first / event.rows)) + 1)}
+              loading={props.loading}
+              emptyMessage={filtered ? 'No customers match the search or filter' : 'No customers yet'}
+              className="customers-table"
+              pt={{ table: { 'aria-label': 'Customers' } }}
+            >
+              <Column header="Customer" body={(c: CustomerListItem) => <CustomerCell customer={c} />} />
+              <Column header="Contact" body={(c: CustomerListItem) => <ContactCell customer={c} />} />
+              <Column header="Status" body={(c: CustomerListItem) => <StatusCell customer={c} />} />
+              <Column header="MFA" body={(c: CustomerListItem) => <MfaCell enabled={c.mfaEnabled} />} />
+              <Column header="Account Expires" body={(c: CustomerListItem) => <ExpiryCell accountExpiresAt={c.accountExpiresAt} now={now} />} />
+              <Column header="Last Login" body={(c: CustomerListItem) => formatDateTime(c.lastLogin, 'Never')} />
+              <Column
+                header="Actions"
+                body={(c: CustomerListItem) => <RowActions customer={c} onAction={props.onAction} />}
+                className="customers-actions-cell"
+              />
+            </DataTable>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,197 @@
+// The customers page in Chromium against the real server: a customer is created in the dialog,
+// sets a password from the emailed link and signs in; the admin then finds, blocks, unblocks,
+// extends the customer and opens their terminals.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
+import { launchChromium, startPortal, type Portal } from './harness';
+
+let portal: Portal;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await portal?.stop();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  contexts.push(context);
+  return context.newPage();
+}
+
+async function signInAsAdminAt(page: Page, path: string) {
+  await page.goto(`${portal.url}${path}`);
+  await page.waitForURL('**/login?redirect=**');
+  await page.getByLabel('Email').fill(portal.admin.email);
+  await page.getByLabel('Password', { exact: true }).fill(portal.admin.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL(`**${path}`);
+}
+
+/** The admin's token, as the portal stored it. */
+async function adminToken(page: Page): Promise<string> {
+  const raw = await page.evaluate((key) => window.localStorage.getItem(key), SESSION_STORAGE_KEY);
+  const token = parsePersistedSession(raw)?.token;
+  if (!token) throw new Error(`No admin session under ${SESSION_STORAGE_KEY}: ${raw}`);
+  return token;
+}
+
+interface OutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  createdAt: string;
+  sentAt: string | null;
+  error: string | null;
+}
+
+/** The password-setup token from the newest email to `to` (mail goes out from a background job). */
+async function setupTokenFromOutbox(token: string, to: string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  let last: unknown = null;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${portal.url}/api/v1/email-outbox?to=${encodeURIComponent(to)}&limit=5`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    last = await response.json();
+    const data = (last as { data?: { messages?: OutboxMessage[] } | OutboxMessage[] }).data;
+    const messages = (Array.isArray(data) ? data : (data?.messages ?? [])).filter((m) => m.to === to);
+    for (const message of messages) {
+      const match = /\/set-password\?token=([A-Za-z0-9._~%-]+)/.exec(message.text);
+      if (match) return decodeURIComponent(match[1]!);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`No password-setup link for ${to} in the outbox: ${JSON.stringify(last)}`);
+}
+
+async function customerLogin(email: string, password: string) {
+  const response = await fetch(`${portal.url}/api/v1/customers/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  return { status: response.status, body: (await response.json()) as { success: boolean; message?: string; data?: { token?: string } } };
+}
+
+const rowFor = (page: Page, email: string): Locator =>
+  page.getByRole('table', { name: 'Customers' }).locator('tbody tr').filter({ hasText: email });
+
+async function rowAction(page: Page, name: string, item: string) {
+  await page.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+/** PrimeReact's dropdown input is visually hidden: open the dropdown around it, pick from its list. */
+async function choose(scope: Locator, option: string) {
+  await scope.locator('.p-dropdown').click();
+  await scope.page().getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+}
+
+describe('customers', () => {
+  it('an admin creates a customer who sets a password from the emailed link and signs in; the admin then blocks, unblocks, extends and opens their terminals', async () => {
+    const admin = await newPage();
+    await signInAsAdminAt(admin, '/customers');
+    await admin.getByRole('heading', { level: 1, name: 'Customer Management' }).waitFor();
+    await admin.getByText(/^Showing \d+ of \d+ customers$/).waitFor();
+
+    // Create the customer in the dialog.
+    const stamp = Date.now();
+    const email = `tara.${stamp}@tailspin.example`;
+    const name = `Tara Lee ${stamp}`;
+    const company = `Tailspin Toys ${stamp}`;
+    await admin.getByRole('button', { name: 'Add Customer' }).click();
+    const create = admin.getByRole('dialog', { name: 'Add New Customer' });
+    await create.getByRole('button', { name: 'Create Customer Account' }).click();
+    await create.getByText('Company name is required').waitFor();
+    await create.getByLabel('Company Name').fill(company);
+    await create.getByLabel('Full Name').fill(name);
+    await create.getByLabel('Email Address').fill(email);
+    await expect(create.getByText('Company name is required').count()).resolves.toBe(0);
+    await create.getByRole('button', { name: 'Create Customer Account' }).click();
+    await admin.getByText(`Customer created successfully! Password setup link sent to ${email}`).waitFor();
+    await admin.getByText(`${name} from ${company} has been added.`).waitFor();
+    await create.waitFor({ state: 'detached' });
+
+    // The customer opens the emailed link, signed out, in another browser.
+    const setupToken = await setupTokenFromOutbox(await adminToken(admin), email);
+    const visitor = await newPage();
+    await visitor.goto(`${portal.url}/set-password?token=${encodeURIComponent(setupToken)}`);
+    const account = visitor.getByLabel('Your account');
+    await account.getByText(email).waitFor();
+    await account.getByText(name).waitFor();
+    await account.getByText(company).waitFor();
+    const password = 'Tailspin-Passw0rd!';
+    await visitor.getByLabel('New password').fill(password);
+    await visitor.getByLabel('Confirm password').fill(`${password}x`);
+    await visitor.getByRole('button', { name: 'Set Password' }).click();
+    await visitor.getByText('New passwords do not match').waitFor();
+    await visitor.getByLabel('Confirm password').fill(password);
+    await visitor.getByRole('button', { name: 'Set Password' }).click();
+    await visitor.getByRole('heading', { name: 'Your password is set' }).waitFor();
+    await visitor.getByRole('link', { name: 'Go to the login page' }).click();
+    await visitor.waitForURL('**/login');
+
+    // The link is spent; the password works.
+    await visitor.goto(`${portal.url}/set-password?token=${encodeURIComponent(setupToken)}`);
+    await visitor.getByRole('heading', { name: 'This link can no longer be used' }).waitFor();
+    const signedIn = await customerLogin(email, password);
+    expect(signedIn.body.success, JSON.stringify(signedIn.body)).toBe(true);
+    expect(signedIn.body.data?.token).toBeTruthy();
+
+    // Back as the admin: find the customer by search (the search goes into the URL).
+    await admin.getByRole('searchbox', { name: 'Search customers' }).fill(email);
+    await admin.waitForURL(/\/customers\?search=/);
+    await admin.getByText('Showing 1 of 1 customers').waitFor();
+    const row = rowFor(admin, email);
+    await row.getByText(company).waitFor();
+    const uuid = (await row.locator('.cell-mono').textContent())?.trim();
+    expect(uuid).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Block with a reason, confirmed.
+    const reason = 'E2E: unpaid invoices';
+    await rowAction(admin, name, 'Block Customer');
+    const block = admin.getByRole('dialog', { name: 'Block Customer' });
+    await block.getByLabel('Reason').fill(reason);
+    await block.getByRole('button', { name: 'Continue' }).click();
+    await block.getByRole('button', { name: 'Block Customer' }).click();
+    await admin.getByText(`${name} has been blocked`).waitFor();
+    await row.getByText('Blocked', { exact: true }).waitFor();
+    await row.getByText(reason).waitFor();
+    const refused = await customerLogin(email, password);
+    expect(refused.body.success).toBe(false);
+
+    // Unblock, confirmed.
+    await rowAction(admin, name, 'Unblock Customer');
+    await admin.getByRole('dialog', { name: 'Unblock Customer' }).getByRole('button', { name: 'Unblock Customer' }).click();
+    await admin.getByText(`${name} has been unblocked`).waitFor();
+    await row.getByText(reason).waitFor({ state: 'detached' });
+    await expect(row.getByText('Blocked', { exact: true }).count()).resolves.toBe(0);
+    expect((await customerLogin(email, password)).body.success).toBe(true);
+
+    // Extend the account by 90 days; the dialog shows the new date.
+    await rowAction(admin, name, 'Account Settings');
+    const settings = admin.getByRole('dialog', { name: 'Account Settings' });
+    await choose(settings, '90 days');
+    await settings.getByRole('button', { name: 'Extend Account' }).click();
+    await settings.getByText(/^Extended by 90 days\. The account now expires on .+\.$/).waitFor();
+    await admin.getByText('Account extended by 90 days').waitFor();
+    await settings.getByRole('button', { name: 'Close' }).last().click();
+    await settings.waitFor({ state: 'detached' });
+
+    // Reload keeps the search; Manage Terminals opens the customer's terminal page.
+    await admin.reload();
+    await admin.getByText('Showing 1 of 1 customers').waitFor();
+    await expect(admin.getByRole('searchbox', { name: 'Search customers' }).inputValue()).resolves.toBe(email);
+    await rowAction(admin, name, 'Manage Terminals');
+    await admin.waitForURL(`**/customer/terminals/${uuid}`);
+  });
+});
