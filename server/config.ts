@@ -30,7 +30,14 @@ export interface Config {
   clientDir: string;
   /** The address people open, when it is not this server's own (the Vite dev server in `npm run dev`). */
   publicUrl: string | null;
+  /** smtp:// or smtps:// URL of the mail server; null records and logs email without sending it. */
+  smtpUrl: string | null;
+  /** The From of outgoing email. */
+  mailFrom: string;
 }
+
+export const DEFAULT_MAIL_FROM = 'Admin Portal <no-reply@localhost>';
+const SMTP_URL_PATTERN = /^smtps?:\/\/[^\s/?#]+/i;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -66,6 +73,10 @@ const envSchema = z
     LOG_LEVEL: optionalEnv(z.enum(LOG_LEVELS)),
     CLIENT_DIR: optionalEnv(z.string()),
     PUBLIC_URL: optionalEnv(z.url('must be an http(s) URL')),
+    // Checked in superRefine: the URL may hold the SMTP password, and a problem reported under
+    // its own name would echo the value.
+    SMTP_URL: optionalEnv(z.string().trim()),
+    MAIL_FROM: optionalEnv(z.string().trim().max(320, 'must be at most 320 characters')),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -74,6 +85,9 @@ const envSchema = z
         path: [env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'],
         message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
       });
+    }
+    if (env.SMTP_URL && !SMTP_URL_PATTERN.test(env.SMTP_URL)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'SMTP_URL must be an smtp:// or smtps:// URL (value not shown)' });
     }
   });
 
@@ -103,6 +117,8 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     logLevel: e.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(cwd, e.CLIENT_DIR ?? 'dist/client'),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM ?? DEFAULT_MAIL_FROM,
   };
 }
 

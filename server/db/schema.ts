@@ -57,10 +57,54 @@ export const customers = pgTable(
     company: text('company').notNull().default(''),
     phone: text('phone'),
     address: text('address'),
+    /** 0002: lower(name) U+001F lower(email) U+001F lower(company), for the list's search. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(name) || chr(31) || lower(email) || chr(31) || lower(company)`),
   },
   (t) => [
     uniqueIndex('customers_email_live_uq').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} IS NULL`),
     index('customers_created_at_idx').on(t.createdAt.desc()),
+    // 0002: trigram search and the newest-first list order.
+    index('customers_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')).with({ fastupdate: false }),
+    index('customers_live_created_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} IS NULL`),
+  ],
+);
+
+export const passwordSetupTokens = pgTable(
+  'password_setup_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    /** SHA-256 of the token, hex; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('password_setup_tokens_hash_uq').on(t.tokenHash),
+    index('password_setup_tokens_customer_idx').on(t.customerId, t.createdAt.desc()),
+  ],
+);
+
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    bodyText: text('body_text').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    error: text('error'),
+  },
+  (t) => [
+    index('email_outbox_recipient_idx').on(sql`lower(${t.recipient})`, t.createdAt.desc()),
+    index('email_outbox_created_at_idx').on(t.createdAt.desc()),
   ],
 );
 
@@ -102,6 +146,10 @@ export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type CustomerRow = typeof customers.$inferSelect;
 export type NewCustomerRow = typeof customers.$inferInsert;
+export type PasswordSetupTokenRow = typeof passwordSetupTokens.$inferSelect;
+export type NewPasswordSetupTokenRow = typeof passwordSetupTokens.$inferInsert;
+export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
+export type NewEmailOutboxRow = typeof emailOutbox.$inferInsert;
 export type AuditRow = typeof auditLog.$inferSelect;
 export type NewAuditRow = typeof auditLog.$inferInsert;
 /** The columns a portal user and a customer share: what signing in works with. */

@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authRoutes } from './auth';
 import { customerAuthRoutes } from './customer-auth';
+import { customerRoutes } from './customers';
+import { emailOutboxRoutes } from './customers-email-outbox';
 import { dashboardRoutes } from './dashboard';
 import { healthRoutes } from './health';
+import { passwordSetupRoutes } from './password-setup';
 import { providerConsoleRoutes } from './provider-console';
 
 /** Every /api/v1 route, registered under the prefix by app.ts. */
@@ -10,6 +13,9 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(customerAuthRoutes);
+  await app.register(customerRoutes);
+  await app.register(passwordSetupRoutes);
+  await app.register(emailOutboxRoutes);
   await app.register(dashboardRoutes);
   await app.register(providerConsoleRoutes);
 };

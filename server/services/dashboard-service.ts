@@ -63,6 +63,28 @@ export function describeActivity(entry: Pick<AuditEntryWithActor, 'action' | 'ac
       return `Administrator ${email} created at first start`;
     case 'system.demo_seeded':
       return 'Demo users and customers added';
+    case 'customer.created':
+      return `${who} created customer ${email}`;
+    case 'customer.updated':
+      return `${who} updated customer ${email}`;
+    case 'customer.blocked':
+      return `${who} blocked customer ${email}`;
+    case 'customer.unblocked':
+      return `${who} unblocked customer ${email}`;
+    case 'customer.activated':
+      return `${who} activated customer ${email}`;
+    case 'customer.deactivated':
+      return `${who} deactivated customer ${email}`;
+    case 'customer.extended': {
+      const days = typeof after.days === 'number' ? after.days : null;
+      return days === null ? `${who} extended customer ${email}` : `${who} extended customer ${email} by ${days} day${days === 1 ? '' : 's'}`;
+    }
+    case 'customer.deleted':
+      return `${who} deleted customer ${email}`;
+    case 'customer.password_link_sent':
+      return `${who} sent a password setup link to ${email}`;
+    case 'customer.password_set':
+      return `${entry.actorName ?? email} set their password`;
     default:
       return `${who}: ${entry.action}`;
   }

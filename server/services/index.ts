@@ -5,11 +5,15 @@ import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import { createAuditService } from './audit';
 import { createAuthService } from './auth-service';
+import { createCustomersService } from './customers';
+import { createPasswordSetupService } from './customers-password-setup';
 import { createDashboardService } from './dashboard-service';
 import { createConsoleProvider, type ProviderAccess } from './console-provider';
 import { createProviderConsoleService } from './provider-console';
 import { ServiceUnavailableError } from '../errors';
 import { createProviderHealth } from './provider-health';
+import { createEmailOutboxService, createEmailSender } from './email';
+import { createSmtpTransport } from '../email/transport';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -31,5 +35,14 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   });
   const providerHealth = createProviderHealth({ check: consoleProvider ? providerConsole.health : null, now });
   const dashboard = createDashboardService({ repos, providerHealth });
-  return { tokens, audit, auth, dashboard, providerConsole };
+  const email = createEmailSender({
+    outbox: repos.emailOutbox,
+    transport: config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null,
+    from: config.mailFrom,
+    now,
+  });
+  const emailOutbox = createEmailOutboxService({ outbox: repos.emailOutbox });
+  const passwordSetup = createPasswordSetupService({ db, repos, audit, email, config, now });
+  const customers = createCustomersService({ db, repos, audit, passwordSetup, now });
+  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers };
 }

@@ -2,6 +2,8 @@ import type { Db } from '../client';
 import { createAppMetaRepository } from './app-meta';
 import { createAuditRepository } from './audit';
 import { createCustomersRepository } from './customers';
+import { createEmailOutboxRepository } from './email-outbox';
+import { createPasswordSetupTokensRepository } from './password-setup-tokens';
 import { createUsersRepository } from './users';
 
 export type Repositories = ReturnType<typeof createRepositories>;
@@ -10,6 +12,8 @@ export function createRepositories(db: Db) {
   return {
     users: createUsersRepository(db),
     customers: createCustomersRepository(db),
+    passwordSetupTokens: createPasswordSetupTokensRepository(db),
+    emailOutbox: createEmailOutboxRepository(db),
     audit: createAuditRepository(db),
     appMeta: createAppMetaRepository(db),
   };

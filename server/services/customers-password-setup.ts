@@ -1,0 +1,182 @@
+// Password-setup links: a random token (32 bytes, base64url) mailed to the customer, stored only
+// as its SHA-256, valid PASSWORD_SETUP_VALID_DAYS and usable once. Using it sets the customer's
+// Argon2id password and makes the customer Active.
+import { createHash, randomBytes } from 'node:crypto';
+import { CUSTOMER_MESSAGES, PASSWORD_SETUP_VALID_DAYS } from '../../src/domain/customers';
+import { newPasswordProblem, PASSWORD_MESSAGES } from '../../src/domain/password';
+import { hashPassword } from '../auth/passwords';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Repositories } from '../db/repositories';
+import type { CustomerRow, PasswordSetupTokenRow } from '../db/schema';
+import { passwordSetupEmail } from '../email/templates';
+import { AppError, BadRequestError, NotFoundError, type FieldError } from '../errors';
+import type { AuditService, RequestContext } from './audit';
+import type { EmailDelivery, EmailLogger, EmailSender } from './email';
+
+const DAY_MS = 86_400_000;
+const TOKEN_BYTES = 32;
+/** 32 bytes in base64url without padding. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const SET_PASSWORD_PATH = '/set-password';
+
+/** 410: the link existed but can no longer be used. */
+export class GoneError extends AppError {
+  override name = 'GoneError';
+  readonly statusCode = 410;
+}
+
+/** `GET /api/v1/password-setup/{token}` → data. */
+export interface PasswordSetupInfo {
+  email: string;
+  name: string;
+  company: string;
+  expiresAt: string;
+}
+
+export interface PasswordSetupInput {
+  token?: string | undefined;
+  password?: string | undefined;
+  confirmPassword?: string | undefined;
+}
+
+export interface IssuedLink {
+  token: string;
+  expiresAt: Date;
+}
+
+/** What a request that sends a link needs besides who did it: where links point, where to log. */
+export interface LinkContext extends RequestContext {
+  /** scheme://host of the request; links use PUBLIC_URL instead when it is set. */
+  origin: string;
+  log: EmailLogger;
+}
+
+export interface PasswordSetupService {
+  /** Revokes the customer's unused links and stores a new one, inside the caller's transaction. */
+  issue(customerId: string, tx: Db): Promise<IssuedLink>;
+  /** Mails the link (outbox + SMTP); never throws for a mail problem. */
+  sendLink(
+    customer: Pick<CustomerRow, 'email' | 'name' | 'company'>,
+    link: IssuedLink,
+    reason: 'created' | 'reissued',
+    context: LinkContext,
+  ): Promise<EmailDelivery | null>;
+  describe(token: string): Promise<PasswordSetupInfo>;
+  complete(input: PasswordSetupInput, context: RequestContext): Promise<{ email: string }>;
+}
+
+export function hashSetupToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function createPasswordSetupService(deps: {
+  db: Db;
+  repos: Repositories;
+  audit: AuditService;
+  email: EmailSender;
+  config: Pick<Config, 'publicUrl'>;
+  now: Clock;
+}): PasswordSetupService {
+  const { db, repos, audit, email, config, now } = deps;
+
+  /** The usable token and its live customer, or the error the link page shows. */
+  async function usableToken(token: string, at: Date, tx: Db = db): Promise<{ row: PasswordSetupTokenRow; customer: CustomerRow }> {
+    if (!TOKEN_PATTERN.test(token)) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+    const row = await repos.passwordSetupTokens.findByHash(hashSetupToken(token), tx);
+    if (!row || row.revokedAt) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+    if (row.usedAt) throw new GoneError(CUSTOMER_MESSAGES.setupTokenUsed);
+    if (row.expiresAt.getTime() <= at.getTime()) throw new GoneError(CUSTOMER_MESSAGES.setupTokenExpired);
+    const customer = await repos.customers.findLiveById(row.customerId, tx);
+    // A deleted or blocked customer's link is refused without saying why.
+    if (!customer || customer.blockedEnabled) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+    return { row, customer };
+  }
+
+  return {
+    async issue(customerId, tx) {
+      const at = now();
+      await repos.passwordSetupTokens.revokeUnused(customerId, at, tx);
+      const token = randomBytes(TOKEN_BYTES).toString('base64url');
+      const expiresAt = new Date(at.getTime() + PASSWORD_SETUP_VALID_DAYS * DAY_MS);
+      await repos.passwordSetupTokens.insert({ customerId, tokenHash: hashSetupToken(token), expiresAt, createdAt: at }, tx);
+      return { token, expiresAt };
+    },
+
+    async sendLink(customer, link, reason, context) {
+      const base = config.publicUrl ?? context.origin.replace(/\/+$/, '');
+      const url = `${base}${SET_PASSWORD_PATH}?token=${encodeURIComponent(link.token)}`;
+      const message = passwordSetupEmail({ name: customer.name, company: customer.company, link: url, expiresAt: link.expiresAt, reason });
+      try {
+        return await email.send({ to: customer.email, ...message }, { log: context.log, logFields: { link: url, requestId: context.requestId } });
+      } catch (error) {
+        // Even the outbox write failed (database trouble): the customer exists; say so in the log.
+        context.log.error({ err: error, to: customer.email, link: url }, 'Password setup email could not be recorded');
+        return null;
+      }
+    },
+
+    async describe(token) {
+      const { row, customer } = await usableToken(token, now());
+      return { email: customer.email, name: customer.name, company: customer.company, expiresAt: row.expiresAt.toISOString() };
+    },
+
+    async complete(input, context) {
+      const token = input.token ?? '';
+      const password = input.password ?? '';
+      const confirmPassword = input.confirmPassword ?? '';
+      // The link is checked first: a password cannot fix a dead link.
+      await usableToken(token, now());
+      const problem = newPasswordProblem(password, confirmPassword);
+      if (problem) throw new BadRequestError(problem, { errors: passwordErrors(problem, password, confirmPassword) });
+
+      // Hash outside the transaction: PGlite has one connection, and nobody should wait on Argon2.
+      const passwordHash = await hashPassword(password);
+      return db.transaction(async (tx) => {
+        const at = now();
+        const consumed = await repos.passwordSetupTokens.consume(hashSetupToken(token), at, tx);
+        if (!consumed) {
+          // Used (or revoked, or expired) since the check above: report what it is now.
+          await usableToken(token, at, tx);
+          throw new GoneError(CUSTOMER_MESSAGES.setupTokenUsed);
+        }
+        const customer = await repos.customers.findLiveByIdForUpdate(consumed.customerId, tx);
+        // Throwing rolls the consumption back: the link stays usable if the customer is unblocked.
+        if (!customer || customer.blockedEnabled) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+        const updated = await repos.customers.update(
+          customer.id,
+          { passwordHash, isActive: true, failedLoginAttempts: 0, lockedUntil: null, updatedAt: at },
+          tx,
+        );
+        if (!updated) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+        await repos.passwordSetupTokens.revokeUnused(customer.id, at, tx);
+        await audit.record(
+          {
+            actor: { type: 'customer', id: customer.id },
+            ip: context.ip,
+            requestId: context.requestId,
+            action: 'customer.password_set',
+            targetType: 'customer',
+            targetId: customer.id,
+            before: { email: customer.email, isActive: customer.isActive, hasPassword: customer.passwordHash !== null },
+            after: { email: updated.email, isActive: true, hasPassword: true, via: 'password_setup_link' },
+          },
+          tx,
+        );
+        return { email: updated.email };
+      });
+    },
+  };
+}
+
+function passwordErrors(problem: string, password: string, confirmPassword: string): FieldError[] {
+  if (problem === PASSWORD_MESSAGES.allRequired) {
+    return [
+      ...(password ? [] : [{ path: 'password', message: problem }]),
+      ...(confirmPassword ? [] : [{ path: 'confirmPassword', message: problem }]),
+    ];
+  }
+  return [{ path: problem === PASSWORD_MESSAGES.mismatch ? 'confirmPassword' : 'password', message: problem }];
+}

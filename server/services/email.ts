@@ -1,0 +1,99 @@
+// Outgoing email. Every message is first recorded in email_outbox, then sent through SMTP when
+// SMTP_URL is set; the row keeps when it left or why it did not. Sending never throws: a mail
+// server that is down must not undo the change that wanted to send the message.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock';
+import type { EmailOutboxRepository } from '../db/repositories/email-outbox';
+import type { EmailOutboxRow } from '../db/schema';
+import type { MailTransport } from '../email/transport';
+
+/** One outbox message as `GET /api/v1/email-outbox` answers it. */
+export interface EmailOutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  createdAt: string;
+  sentAt: string | null;
+  error: string | null;
+}
+
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export type EmailLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+export interface EmailDelivery {
+  outboxId: number;
+  /** 'sent': accepted by the SMTP server; 'recorded': no SMTP server configured; 'failed': see error. */
+  status: 'sent' | 'recorded' | 'failed';
+  error: string | null;
+}
+
+export interface EmailSender {
+  /** Records, sends when it can, logs. `logFields` are added to the log line (e.g. the link). */
+  send(email: OutgoingEmail, options: { log: EmailLogger; logFields?: Record<string, unknown> }): Promise<EmailDelivery>;
+}
+
+export interface EmailOutboxService {
+  list(filter: { to?: string | null; limit: number }): Promise<EmailOutboxMessage[]>;
+}
+
+/** Error text kept in the outbox: enough to act on, never unbounded. */
+const MAX_ERROR_LENGTH = 1000;
+
+export function createEmailSender(deps: {
+  outbox: EmailOutboxRepository;
+  transport: MailTransport | null;
+  from: string;
+  now: Clock;
+}): EmailSender {
+  const { outbox, transport, from, now } = deps;
+  return {
+    async send(email, { log, logFields = {} }) {
+      const row = await outbox.insert({ recipient: email.to, subject: email.subject, bodyText: email.text, createdAt: now() });
+      const fields = { outboxId: row.id, to: email.to, subject: email.subject, ...logFields };
+      if (!transport) {
+        log.info(fields, 'Email recorded in the outbox (no SMTP_URL, not sent)');
+        return { outboxId: row.id, status: 'recorded', error: null };
+      }
+      try {
+        await transport.sendMail({ from, to: email.to, subject: email.subject, text: email.text });
+        await outbox.markSent(row.id, now());
+        log.info(fields, 'Email sent');
+        return { outboxId: row.id, status: 'sent', error: null };
+      } catch (error) {
+        const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH) || 'Unknown error';
+        log.warn({ ...fields, err: error }, 'Email could not be sent; recorded in the outbox with the error');
+        try {
+          await outbox.markFailed(row.id, message);
+        } catch (recordError) {
+          log.error({ outboxId: row.id, err: recordError }, 'Could not record the email error');
+        }
+        return { outboxId: row.id, status: 'failed', error: message };
+      }
+    },
+  };
+}
+
+export function toOutboxMessage(row: EmailOutboxRow): EmailOutboxMessage {
+  return {
+    to: row.recipient,
+    subject: row.subject,
+    text: row.bodyText,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt ? row.sentAt.toISOString() : null,
+    error: row.error,
+  };
+}
+
+export function createEmailOutboxService(deps: { outbox: EmailOutboxRepository }): EmailOutboxService {
+  return {
+    async list({ to, limit }) {
+      const rows = await deps.outbox.listRecent({ recipient: to?.trim() || null, limit });
+      return rows.map(toOutboxMessage);
+    },
+  };
+}
