@@ -17,7 +17,7 @@ export const wholeNumber = (min: number, max: number, message = `must be a whole
   z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
 
 /** Names whose values never appear in an error message. */
-const SECRET_NAMES = /SECRET|PASSWORD|CLIENT_ID/;
+const SECRET_NAMES = /SECRET|PASSWORD|CLIENT_ID|SMTP/;
 
 /** One line per problem, "  NAME: what is wrong (got "value")", secrets never echoed. */
 export function envIssueLines(issues: readonly z.core.$ZodIssue[], env: Record<string, string | undefined>): string[] {
