@@ -235,7 +235,7 @@ export function createCustomersService(deps: {
 
     async activity(id, limit) {
       await liveOr404(id);
-      const entries = await repos.customers.listActivity(id, limit);
+      const entries = await repos.audit.listRecent(limit, { aboutCustomer: id });
       return entries.map((entry) => ({
         id: String(entry.id),
         action: entry.action,

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, or } from 'drizzle-orm';
 import type { Db } from '../client';
 import { auditLog, customers, users, type AuditRow, type NewAuditRow } from '../schema';
 
@@ -24,8 +24,12 @@ export function createAuditRepository(db: Db) {
       if (!created) throw new Error('insert into audit_log returned no row');
       return created;
     },
-    /** Newest first, with the acting user's or customer's current name. */
-    async listRecent(limit: number, tx: Db = db): Promise<AuditEntryWithActor[]> {
+    /**
+     * Newest first, with the acting user's or customer's current name. With `aboutCustomer`, only
+     * the entries whose target is that customer or whose actor it is (its sign-ins, its password).
+     */
+    async listRecent(limit: number, filter: { aboutCustomer?: string } = {}, tx: Db = db): Promise<AuditEntryWithActor[]> {
+      const about = filter.aboutCustomer;
       const rows = await tx
         .select({
           id: auditLog.id,
@@ -43,6 +47,14 @@ export function createAuditRepository(db: Db) {
         .from(auditLog)
         .leftJoin(users, and(eq(auditLog.actorType, 'user'), eq(users.id, auditLog.actorId)))
         .leftJoin(customers, and(eq(auditLog.actorType, 'customer'), eq(customers.id, auditLog.actorId)))
+        .where(
+          about
+            ? or(
+                and(eq(auditLog.targetType, 'customer'), eq(auditLog.targetId, about)),
+                and(eq(auditLog.actorType, 'customer'), eq(auditLog.actorId, about)),
+              )
+            : undefined,
+        )
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
         .limit(limit);
       return rows.map(({ userName, customerName, ...row }) => ({ ...row, actorName: userName ?? customerName ?? null }));

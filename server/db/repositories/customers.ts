@@ -1,11 +1,10 @@
 // Customers: sign-in bookkeeping (shared with portal users), the admin list with search, status
-// filters and paging, the stats counts, edits and soft delete, and the customer's activity.
-import { and, desc, eq, gt, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
+// filters and paging, the stats counts, edits and soft delete. (Its activity: the audit repository.)
+import { and, desc, eq, gt, isNull, lte, not, sql, type SQL } from 'drizzle-orm';
 import { EXPIRING_SOON_DAYS, type CustomerStats, type CustomerStatusFilter } from '../../../src/domain/customers';
 import type { Db } from '../client';
-import { auditLog, customers, users, type CustomerRow, type NewCustomerRow } from '../schema';
+import { customers, type CustomerRow, type NewCustomerRow } from '../schema';
 import { createAccountLoginStore } from './accounts';
-import type { AuditEntryWithActor } from './audit';
 
 const DAY_MS = 86_400_000;
 const UNIQUE_VIOLATION = '23505';
@@ -262,38 +261,6 @@ export function createCustomersRepository(db: Db) {
         expiringSoon: n(row?.expiringSoon),
         expired: n(row?.expired),
       };
-    },
-    /**
-     * Audit entries about the customer (its target) or by it (its sign-ins, its password),
-     * newest first, with the acting user's or customer's current name.
-     */
-    async listActivity(customerId: string, limit: number, tx: Db = db): Promise<AuditEntryWithActor[]> {
-      const rows = await tx
-        .select({
-          id: auditLog.id,
-          action: auditLog.action,
-          actorType: auditLog.actorType,
-          actorId: auditLog.actorId,
-          userName: users.name,
-          customerName: customers.name,
-          targetType: auditLog.targetType,
-          targetId: auditLog.targetId,
-          before: auditLog.before,
-          after: auditLog.after,
-          createdAt: auditLog.createdAt,
-        })
-        .from(auditLog)
-        .leftJoin(users, and(eq(auditLog.actorType, 'user'), eq(users.id, auditLog.actorId)))
-        .leftJoin(customers, and(eq(auditLog.actorType, 'customer'), eq(customers.id, auditLog.actorId)))
-        .where(
-          or(
-            and(eq(auditLog.targetType, 'customer'), eq(auditLog.targetId, customerId)),
-            and(eq(auditLog.actorType, 'customer'), eq(auditLog.actorId, customerId)),
-          ),
-        )
-        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-        .limit(limit);
-      return rows.map(({ userName, customerName, ...row }) => ({ ...row, actorName: userName ?? customerName ?? null }));
     },
   };
 }
