@@ -25,6 +25,8 @@ export const MIN_EXPIRATION_DAYS = 1;
 export const MAX_EXPIRATION_DAYS = 3650;
 export const DEFAULT_EXTENSION_DAYS = 365;
 export const PASSWORD_SETUP_VALID_DAYS = 7;
+/** The longest search the server accepts. */
+export const CUSTOMER_SEARCH_MAX_LENGTH = 100;
 
 /** Length limits of the text fields (server-enforced, also used by the forms). */
 export const CUSTOMER_FIELD_LIMITS = { name: 120, company: 160, email: 254, blockedReason: 500, phone: 40, address: 300 } as const;

@@ -8,7 +8,6 @@ import { fromPromise, type SnapshotFrom } from 'xstate';
 import { NetworkError } from '../api';
 import {
   CUSTOMER_MESSAGES,
-  CUSTOMER_STATUS_FILTERS,
   CUSTOMERS_PAGE_SIZE,
   type CustomerListItem,
   type CustomerStats,
@@ -21,37 +20,12 @@ import { createListMachine, type ListLocation } from '../machines/list';
 import { createResourceMachine, type LoadOutcome } from '../machines/resource';
 import { CustomerActionDialogs, type CustomerActionStep } from '../ui/customers/CustomerActionDialogs';
 import { CustomerCreateDialog } from '../ui/customers/CustomerCreateDialog';
-import { CustomersView, SEARCH_MAX_LENGTH, type CustomerRowAction } from '../ui/customers/CustomersView';
+import { CustomersView, type CustomerRowAction } from '../ui/customers/CustomersView';
 import { ToastMessage } from '../ui/customers/ToastMessage';
 import { useActorOptions, useAppServices } from './services';
+import { validateCustomersSearch, type CustomersSearch } from './search-params';
 
-/** What the URL carries: `/customers?page=2&search=acme&status=blocked` (defaults are left out). */
-export interface CustomersSearch {
-  page?: number;
-  search?: string;
-  status?: CustomerStatusFilter;
-}
-
-const STATUS_VALUES = new Set<string>(CUSTOMER_STATUS_FILTERS.map((choice) => choice.value));
-/** The deepest page the server serves. */
-const MAX_PAGE = 1_000_000;
-
-/**
- * Reads whatever is in the address bar; anything unreadable falls back to the default. Every key
- * is returned, undefined for a default: TanStack Router lays a route's validated search over the
- * raw one its parents pass down, so a key left out would let the raw value through.
- */
-export function validateCustomersSearch(search: Record<string, unknown>): CustomersSearch {
-  const page = typeof search.page === 'number' ? search.page : typeof search.page === 'string' ? Number(search.page) : NaN;
-  const raw = typeof search.search === 'string' ? search.search : typeof search.search === 'number' ? String(search.search) : '';
-  const text = raw.trim().slice(0, SEARCH_MAX_LENGTH);
-  const status = typeof search.status === 'string' && STATUS_VALUES.has(search.status) ? (search.status as CustomerStatusFilter) : 'all';
-  return {
-    page: Number.isInteger(page) && page > 1 && page <= MAX_PAGE ? page : undefined,
-    search: text ? text : undefined,
-    status: status === 'all' ? undefined : status,
-  };
-}
+export { validateCustomersSearch, type CustomersSearch } from './search-params';
 
 export function locationOf(search: CustomersSearch): ListLocation<CustomerStatusFilter> {
   return { page: search.page ?? 1, search: search.search ?? '', status: search.status ?? 'all' };

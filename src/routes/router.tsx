@@ -7,6 +7,7 @@ import {
   createRootRouteWithContext,
   createRoute,
   createRouter,
+  lazyRouteComponent,
   redirect,
   type RouterHistory,
 } from '@tanstack/react-router';
@@ -14,11 +15,8 @@ import { safeRedirectTarget } from '../domain/login';
 import { FullPageSpinner } from '../ui/common/FullPageSpinner';
 import { ToastArea } from '../ui/common/ToastArea';
 import { AppLayout } from './app-layout';
-import { HomeRoute } from './home';
 import { LoginRoute } from './login';
-import { ProviderConsoleRoute } from './provider-console';
-import { CustomersRoute, validateCustomersSearch } from './customers';
-import { SetPasswordRoute, validateSetPasswordSearch } from './set-password';
+import { validateCustomersSearch, validateSetPasswordSearch } from './search-params';
 import { placeholderRoute } from './placeholders';
 import { redirectIfSignedIn, requireSignedIn, type RouterContext } from './guards';
 
@@ -54,7 +52,7 @@ const setPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/set-password',
   validateSearch: validateSetPasswordSearch,
-  component: SetPasswordRoute,
+  component: lazyRouteComponent(() => import('./set-password'), 'SetPasswordRoute'),
 });
 
 /** Everything behind sign-in hangs off this pathless layout: the guard runs once for all of it. */
@@ -77,7 +75,7 @@ const homeRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/home',
   staticData: { adminOnly: true },
-  component: HomeRoute,
+  component: lazyRouteComponent(() => import('./home'), 'HomeRoute'),
 });
 
 const dashboardAliasRoute = createRoute({
@@ -94,14 +92,14 @@ const customersRoute = createRoute({
   staticData: { adminOnly: true },
   // Page, search and status live in the URL, so a reload or a shared link keeps them.
   validateSearch: validateCustomersSearch,
-  component: CustomersRoute,
+  component: lazyRouteComponent(() => import('./customers'), 'CustomersRoute'),
 });
 
 const simulatorRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/customers/starlink-simulator',
   staticData: { adminOnly: true },
-  component: ProviderConsoleRoute,
+  component: lazyRouteComponent(() => import('./provider-console'), 'ProviderConsoleRoute'),
 });
 
 const customerTerminalsRoute = createRoute({

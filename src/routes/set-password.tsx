@@ -7,15 +7,7 @@ import { passwordSetupMachine } from '../machines/customer-password-setup';
 import { SetPasswordView, type SetPasswordStage } from '../ui/set-password/SetPasswordView';
 import { useActorOptions, useAppServices } from './services';
 
-export interface SetPasswordSearch {
-  token?: string;
-}
-
-export function validateSetPasswordSearch(search: Record<string, unknown>): SetPasswordSearch {
-  const token = typeof search.token === 'string' ? search.token.trim() : typeof search.token === 'number' ? String(search.token) : '';
-  // Every key, undefined when absent: the router lays this over the raw search of the parents.
-  return { token: token ? token : undefined };
-}
+export { validateSetPasswordSearch, type SetPasswordSearch } from './search-params';
 
 const routeApi = getRouteApi('/set-password');
 

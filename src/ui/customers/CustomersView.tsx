@@ -11,7 +11,7 @@ import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
 import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
-import {
+import { CUSTOMER_SEARCH_MAX_LENGTH,
   CUSTOMER_STATUS_FILTERS,
   customerDisplayName,
   type CustomerListItem,
@@ -27,7 +27,7 @@ import './customers.css';
 
 export const SEARCH_PLACEHOLDER = 'Search by name, email or company...';
 /** The server reads at most this much of a search. */
-export const SEARCH_MAX_LENGTH = 100;
+export const SEARCH_MAX_LENGTH = CUSTOMER_SEARCH_MAX_LENGTH;
 
 export type CustomerRowAction = 'view' | 'edit' | 'settings' | 'terminals' | 'block' | 'unblock';
 

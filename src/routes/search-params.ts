@@ -1,0 +1,42 @@
+// What the URL carries for the pages that read search params. Kept apart from the page modules so
+// the route tree can validate a URL without loading the (lazily loaded) page itself.
+import { CUSTOMER_SEARCH_MAX_LENGTH, CUSTOMER_STATUS_FILTERS, type CustomerStatusFilter } from '../domain/customers';
+
+/** What the URL carries: `/customers?page=2&search=acme&status=blocked` (defaults are left out). */
+export interface CustomersSearch {
+  page?: number;
+  search?: string;
+  status?: CustomerStatusFilter;
+}
+
+const STATUS_VALUES = new Set<string>(CUSTOMER_STATUS_FILTERS.map((choice) => choice.value));
+/** The deepest page the server serves. */
+const MAX_PAGE = 1_000_000;
+
+/**
+ * Reads whatever is in the address bar; anything unreadable falls back to the default. Every key
+ * is returned, undefined for a default: TanStack Router lays a route's validated search over the
+ * raw one its parents pass down, so a key left out would let the raw value through.
+ */
+export function validateCustomersSearch(search: Record<string, unknown>): CustomersSearch {
+  const page = typeof search.page === 'number' ? search.page : typeof search.page === 'string' ? Number(search.page) : NaN;
+  const raw = typeof search.search === 'string' ? search.search : typeof search.search === 'number' ? String(search.search) : '';
+  const text = raw.trim().slice(0, CUSTOMER_SEARCH_MAX_LENGTH);
+  const status = typeof search.status === 'string' && STATUS_VALUES.has(search.status) ? (search.status as CustomerStatusFilter) : 'all';
+  return {
+    page: Number.isInteger(page) && page > 1 && page <= MAX_PAGE ? page : undefined,
+    search: text ? text : undefined,
+    status: status === 'all' ? undefined : status,
+  };
+}
+
+
+export interface SetPasswordSearch {
+  token?: string;
+}
+
+export function validateSetPasswordSearch(search: Record<string, unknown>): SetPasswordSearch {
+  const token = typeof search.token === 'string' ? search.token.trim() : typeof search.token === 'number' ? String(search.token) : '';
+  // Every key, undefined when absent: the router lays this over the raw search of the parents.
+  return { token: token ? token : undefined };
+}
