@@ -4,7 +4,7 @@ import { buildApp, SIMULATOR_PREFIX } from './app';
 import { providerSetupFromEnv, type ProviderSetup } from './provider-access';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { ConfigError, embeddedDataDir, loadConfig, type Config } from './config';
-import { openDatabase, type Database } from './db/client';
+import { openDatabase, refreshEmbeddedStatistics, type Database } from './db/client';
 import { migrate, MigrationError } from './db/migrate';
 
 function printBox(lines: string[]): void {
@@ -99,6 +99,7 @@ async function main(): Promise<void> {
   try {
     const migrated = await migrate(database, { log: (m) => console.log(m) });
     const result = await bootstrap({ database, config });
+    await refreshEmbeddedStatistics(database);
     app = await buildApp({ config, database, provider: provider.access, simulator: provider.simulator });
     const address = await app.listen({ port: config.port, host: config.host });
     // The built-in simulator is reached over HTTP like the real provider, on this server's own port.

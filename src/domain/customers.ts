@@ -196,3 +196,25 @@ export function customerDisplayName(c: { name?: string | null; uuid: string }): 
   const name = c.name?.trim();
   return name ? name : `Customer ${c.uuid.slice(-8)}`;
 }
+
+export type EditField = 'name' | 'email' | 'company' | 'phone' | 'address';
+export type EditForm = Record<EditField, string>;
+
+/** Edit rules: the create rules for name, email and company, and the length limits of the rest. */
+export function validateEditCustomer(form: EditForm): FieldErrors<EditField> {
+  const { expirationDays: _ignored, ...errors } = validateCreateCustomer({ ...form, expirationDays: DEFAULT_EXPIRATION_DAYS });
+  const result: FieldErrors<EditField> = { ...errors };
+  if (form.phone.trim().length > CUSTOMER_FIELD_LIMITS.phone) result.phone = CUSTOMER_MESSAGES.tooLong('Phone', CUSTOMER_FIELD_LIMITS.phone);
+  if (form.address.trim().length > CUSTOMER_FIELD_LIMITS.address) {
+    result.address = CUSTOMER_MESSAGES.tooLong('Address', CUSTOMER_FIELD_LIMITS.address);
+  }
+  return result;
+}
+
+/** The block reason's problem, or null. */
+export function blockReasonProblem(reason: string): string | null {
+  const trimmed = reason.trim();
+  if (!trimmed) return CUSTOMER_MESSAGES.blockReasonRequired;
+  if (trimmed.length > CUSTOMER_FIELD_LIMITS.blockedReason) return CUSTOMER_MESSAGES.tooLong('Block reason', CUSTOMER_FIELD_LIMITS.blockedReason);
+  return null;
+}

@@ -23,21 +23,22 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { ApiResult } from '../api/client';
 import type { ActivityEntry } from '../domain/dashboard';
 import {
-  CUSTOMER_FIELD_LIMITS,
   CUSTOMER_MESSAGES,
-  DEFAULT_EXPIRATION_DAYS,
   DEFAULT_EXTENSION_DAYS,
+  blockReasonProblem,
   customerDisplayName,
-  validateCreateCustomer,
+  validateEditCustomer,
   type CustomerListItem,
+  type EditField,
+  type EditForm,
   type FieldErrors,
   type UpdateCustomerPayload,
 } from '../domain/customers';
+
+export { blockReasonProblem, validateEditCustomer, type EditField, type EditForm };
 import { failureText, hasErrors, serverFieldErrors } from './customer-forms';
 import type { LoadOutcome } from './resource';
 
-export type EditField = 'name' | 'email' | 'company' | 'phone' | 'address';
-export type EditForm = Record<EditField, string>;
 export const EDIT_FIELDS: readonly EditField[] = ['company', 'name', 'email', 'phone', 'address'];
 
 export interface CustomerDetail {
@@ -90,27 +91,8 @@ export const CUSTOMER_ACTION_MESSAGES = {
   unblocked: (name: string) => `${name} has been unblocked`,
   extended: (days: number) => `Account extended by ${days} days`,
   linkSent: (email: string) => `Password setup link sent to ${email}`,
-  reasonTooLong: CUSTOMER_MESSAGES.tooLong('Block reason', CUSTOMER_FIELD_LIMITS.blockedReason),
 } as const;
 
-/** Edit rules: the create rules for name, email and company, and the length limits of the rest. */
-export function validateEditCustomer(form: EditForm): FieldErrors<EditField> {
-  const { expirationDays: _ignored, ...errors } = validateCreateCustomer({ ...form, expirationDays: DEFAULT_EXPIRATION_DAYS });
-  const result: FieldErrors<EditField> = { ...errors };
-  if (form.phone.trim().length > CUSTOMER_FIELD_LIMITS.phone) result.phone = CUSTOMER_MESSAGES.tooLong('Phone', CUSTOMER_FIELD_LIMITS.phone);
-  if (form.address.trim().length > CUSTOMER_FIELD_LIMITS.address) {
-    result.address = CUSTOMER_MESSAGES.tooLong('Address', CUSTOMER_FIELD_LIMITS.address);
-  }
-  return result;
-}
-
-/** The block reason's problem, or null. */
-export function blockReasonProblem(reason: string): string | null {
-  const trimmed = reason.trim();
-  if (!trimmed) return CUSTOMER_MESSAGES.blockReasonRequired;
-  if (trimmed.length > CUSTOMER_FIELD_LIMITS.blockedReason) return CUSTOMER_ACTION_MESSAGES.reasonTooLong;
-  return null;
-}
 
 const formOf = (c: CustomerListItem): EditForm => ({
   name: c.name,
