@@ -51,6 +51,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
+    // A hop count becomes the function proxy-addr would build: trust the nearest N hops.
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   // The API speaks JSON only; anything else is a 415 rather than a string the schemas reject.

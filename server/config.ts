@@ -30,6 +30,11 @@ export interface Config {
   clientDir: string;
   /** The address people open, when it is not this server's own (the Vite dev server in `npm run dev`). */
   publicUrl: string | null;
+  /**
+   * Behind a reverse proxy: which X-Forwarded-For hops to believe (false = none, true = all, a hop
+   * count, or a comma-separated list of proxy addresses/CIDRs). Sign-in rate limits and last_ip use it.
+   */
+  trustProxy: boolean | number | string;
   /** smtp:// or smtps:// URL of the mail server; null records and logs email without sending it. */
   smtpUrl: string | null;
   /** The From of outgoing email. */
@@ -73,6 +78,13 @@ const envSchema = z
     LOG_LEVEL: optionalEnv(z.enum(LOG_LEVELS)),
     CLIENT_DIR: optionalEnv(z.string()),
     PUBLIC_URL: optionalEnv(z.url('must be an http(s) URL')),
+    TRUST_PROXY: optionalEnv(
+      z
+        .string()
+        .trim()
+        .regex(/^(true|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/, 'must be true, false, a hop count, or proxy addresses separated by commas')
+        .transform((v) => (v === 'true' ? true : v === 'false' ? false : /^\d{1,2}$/.test(v) ? Number(v) : v)),
+    ),
     // Checked in superRefine: the URL may hold the SMTP password, and a problem reported under
     // its own name would echo the value.
     SMTP_URL: optionalEnv(z.string().trim()),
@@ -117,6 +129,7 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     logLevel: e.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(cwd, e.CLIENT_DIR ?? 'dist/client'),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+    trustProxy: e.TRUST_PROXY ?? false,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? DEFAULT_MAIL_FROM,
   };

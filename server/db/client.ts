@@ -1,6 +1,7 @@
 // One handle over either database: embedded PGlite (a directory, or memory) or a PostgreSQL
 // server. Query code sees only `db`, typed as the common PgDatabase, so it runs on both.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -33,10 +34,62 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return openPglite(options.dataDir ?? 'memory://');
 }
 
+export class DatabaseInUseError extends Error {
+  override name = 'DatabaseInUseError';
+}
+
+const LOCK_FILE = 'portal.lock';
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else — still alive.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite is one process's database: a second server opening the same directory would corrupt it.
+ * A lock file holding the owner's pid keeps the second one out; a lock left by a dead process is
+ * taken over.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const lockPath = path.join(dataDir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(lockPath, String(process.pid), { flag: 'wx' });
+      return async () => {
+        await rm(lockPath, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)) {
+        throw new DatabaseInUseError(
+          `The embedded database in ${dataDir} is in use by another process (pid ${owner}). Stop it first, or use another DATA_DIR.`,
+        );
+      }
+      await rm(lockPath, { force: true });
+    }
+  }
+  throw new DatabaseInUseError(`Could not lock the embedded database in ${dataDir}`);
+}
+
 async function openPglite(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
+  let unlock = async () => {};
+  if (!dataDir.startsWith('memory://')) {
+    await mkdir(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir);
+  }
   const client = new PGlite(dataDir, { extensions: { pg_trgm } });
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   const db: Db = drizzlePglite({ client, schema });
   return {
     kind: 'pglite',
@@ -52,6 +105,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     },
     async close() {
       if (!client.closed) await client.close();
+      await unlock();
     },
   };
 }

@@ -30,7 +30,15 @@ describe('configuration', () => {
       logLevel: 'info',
       clientDir: '/srv/portal/dist/client',
       publicUrl: null,
+      trustProxy: false,
     });
+  });
+
+  it('reads TRUST_PROXY as a flag, a hop count or proxy addresses, and refuses anything else', () => {
+    expect(parseEnv({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(parseEnv({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(parseEnv({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+    expect(() => parseEnv({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
 
   it('takes PUBLIC_URL as the printed address and refuses one that is not a URL', () => {
