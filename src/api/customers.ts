@@ -2,6 +2,7 @@
 // (`/password-setup/*`, spec sections 3 and 7). Incoming customers may be camelCase or snake_case;
 // the app sees one camelCase `CustomerListItem`.
 import type { ApiClient, ApiResult } from './client';
+import { accountFields, bool, int, isRecord, pick, str } from './normalise';
 import type { ActivityEntry } from '../domain/dashboard';
 import {
   CUSTOMERS_PAGE_SIZE,
@@ -15,40 +16,17 @@ import {
   type UpdateCustomerPayload,
 } from '../domain/customers';
 
-type Raw = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Raw => typeof value === 'object' && value !== null && !Array.isArray(value);
-const pick = (raw: Raw, camel: string, snake: string): unknown => raw[camel] ?? raw[snake];
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const bool = (value: unknown): boolean => value === true;
-const int = (value: unknown, fallback: number): number => {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) ? Math.trunc(n) : fallback;
-};
-
 /** One customer from any endpoint; null when it has no uuid or email (it cannot be shown or acted on). */
 export function normaliseCustomer(raw: unknown, now: () => string = () => new Date().toISOString()): CustomerListItem | null {
   if (!isRecord(raw)) return null;
-  const uuid = str(raw.uuid) ?? str(raw.id) ?? '';
-  const email = str(raw.email) ?? '';
-  if (!uuid || !email) return null;
+  const { lastIp: _lastIp, ...account } = accountFields(raw, now);
+  if (!account.uuid || !account.email) return null;
   return {
-    uuid,
-    email,
-    name: str(raw.name) ?? '',
+    ...account,
     // Spec section 3: company defaults to empty.
     company: str(raw.company) ?? '',
     phone: str(raw.phone),
     address: str(raw.address),
-    isActive: bool(pick(raw, 'isActive', 'is_active')),
-    blockedEnabled: bool(pick(raw, 'blockedEnabled', 'blocked_enabled')),
-    blockedReason: str(pick(raw, 'blockedReason', 'blocked_reason')),
-    blockedAt: str(pick(raw, 'blockedAt', 'blocked_at')),
-    mfaEnabled: bool(pick(raw, 'mfaEnabled', 'mfa_enabled')),
-    accountExpiresAt: str(pick(raw, 'accountExpiresAt', 'account_expires_at')),
-    lastLogin: str(pick(raw, 'lastLogin', 'last_login')),
-    createdAt: str(pick(raw, 'createdAt', 'created_at')) ?? now(),
-    updatedAt: str(pick(raw, 'updatedAt', 'updated_at')) ?? now(),
     hasPassword: bool(pick(raw, 'hasPassword', 'has_password')),
   };
 }

@@ -1,19 +1,26 @@
 // Incoming profiles may be camelCase or snake_case (older servers); the app sees one camelCase shape.
 import type { AdminUser, CustomerProfile } from '../domain/auth';
 
-type Raw = Record<string, unknown>;
+export type Raw = Record<string, unknown>;
 
-function pick(raw: Raw, camel: string, snake: string): unknown {
+// Field readers every normaliser shares: snake_case or camelCase in, a typed value or a default out.
+export const isRecord = (value: unknown): value is Raw => typeof value === 'object' && value !== null && !Array.isArray(value);
+export function pick(raw: Raw, camel: string, snake: string): unknown {
   return raw[camel] ?? raw[snake];
 }
-function str(value: unknown): string | null {
+export function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
-function bool(value: unknown, fallback = false): boolean {
+export function bool(value: unknown, fallback = false): boolean {
   return typeof value === 'boolean' ? value : fallback;
 }
+export function int(value: unknown, fallback: number): number {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? Math.trunc(n) : fallback;
+}
 
-function accountFields(raw: Raw, now: () => string) {
+/** The account fields portal users and customers share (uuid, email, name, status flags, dates). */
+export function accountFields(raw: Raw, now: () => string) {
   return {
     uuid: str(raw.uuid) ?? str(raw.id) ?? '',
     email: str(raw.email) ?? '',
