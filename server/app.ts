@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -43,12 +43,27 @@ export const SIMULATOR_PREFIX = '/simulator/api';
 
 export const API_DOCS_PREFIX = '/api/docs';
 
+/** Password-setup tokens travel in URLs; request logs keep the path but not the token. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/password-setup\/)[^/?#]+/, '$1[redacted]').replace(/([?&]token=)[^&#]*/, '$1[redacted]');
+}
+
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const now = options.now ?? systemClock;
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? { level: config.logLevel, serializers: { req: serializeRequest } },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     // A hop count becomes the function proxy-addr would build: trust the nearest N hops.

@@ -33,7 +33,7 @@ export interface EmailDelivery {
 }
 
 export interface EmailSender {
-  /** Records, sends when it can, logs. `logFields` are added to the log line (e.g. the link). */
+  /** Records, sends when it can, logs. `logFields` (e.g. the link) are logged only when it was not sent. */
   send(email: OutgoingEmail, options: { log: EmailLogger; logFields?: Record<string, unknown> }): Promise<EmailDelivery>;
 }
 
@@ -54,7 +54,10 @@ export function createEmailSender(deps: {
   return {
     async send(email, { log, logFields = {} }) {
       const row = await outbox.insert({ recipient: email.to, subject: email.subject, bodyText: email.text, createdAt: now() });
-      const fields = { outboxId: row.id, to: email.to, subject: email.subject, ...logFields };
+      const delivered = { outboxId: row.id, to: email.to, subject: email.subject };
+      // `logFields` (e.g. the live link) go to the log only when the email did not go out, so an
+      // operator can pass it on by hand; a delivered link stays out of the logs.
+      const fields = { ...delivered, ...logFields };
       if (!transport) {
         log.info(fields, 'Email recorded in the outbox (no SMTP_URL, not sent)');
         return { outboxId: row.id, status: 'recorded', error: null };
@@ -62,7 +65,7 @@ export function createEmailSender(deps: {
       try {
         await transport.sendMail({ from, to: email.to, subject: email.subject, text: email.text });
         await outbox.markSent(row.id, now());
-        log.info(fields, 'Email sent');
+        log.info(delivered, 'Email sent');
         return { outboxId: row.id, status: 'sent', error: null };
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH) || 'Unknown error';
