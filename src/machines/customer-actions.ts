@@ -116,6 +116,10 @@ function updatePayload(form: EditForm): UpdateCustomerPayload {
 type Refused = Extract<DoneResult, { ok: false }>;
 const editErrors = (result: Refused) => serverFieldErrors(result, EDIT_FIELDS, CUSTOMER_MESSAGES.duplicateEmail);
 const messageOf = (result: DoneResult) => (result.ok ? '' : result.message);
+/** The text of a refused action, from the server's answer. */
+const refusal = (what: string) => ({ event }: { event: { output: DoneResult } }) => failureText(what, messageOf(event.output));
+/** A failed action: the dialog says why, and so does a toast. */
+const reportFailure = <P>(params: P) => [{ type: 'storeFailure', params } as const, { type: 'notifyFailure', params } as const];
 const name = (context: CustomerActionsContext) => (context.customer ? customerDisplayName(context.customer) : 'Customer');
 
 const EMPTY_FORM: EditForm = { name: '', email: '', company: '', phone: '', address: '' };
@@ -296,8 +300,7 @@ export const customerActionsMachine = setup({
             onError: {
               target: 'idle',
               actions: [
-                { type: 'storeFailure', params: failureText('update customer', null) },
-                { type: 'notifyFailure', params: failureText('update customer', null) },
+                ...reportFailure(failureText('update customer', null)),
               ],
             },
           },
@@ -337,16 +340,14 @@ export const customerActionsMachine = setup({
               {
                 target: 'idle',
                 actions: [
-                  { type: 'storeFailure', params: ({ event }) => failureText('extend the account', messageOf(event.output)) },
-                  { type: 'notifyFailure', params: ({ event }) => failureText('extend the account', messageOf(event.output)) },
+                  ...reportFailure(refusal('extend the account')),
                 ],
               },
             ],
             onError: {
               target: 'idle',
               actions: [
-                { type: 'storeFailure', params: failureText('extend the account', null) },
-                { type: 'notifyFailure', params: failureText('extend the account', null) },
+                ...reportFailure(failureText('extend the account', null)),
               ],
             },
           },
@@ -367,16 +368,14 @@ export const customerActionsMachine = setup({
               {
                 target: 'idle',
                 actions: [
-                  { type: 'storeFailure', params: ({ event }) => failureText('send the password setup link', messageOf(event.output)) },
-                  { type: 'notifyFailure', params: ({ event }) => failureText('send the password setup link', messageOf(event.output)) },
+                  ...reportFailure(refusal('send the password setup link')),
                 ],
               },
             ],
             onError: {
               target: 'idle',
               actions: [
-                { type: 'storeFailure', params: failureText('send the password setup link', null) },
-                { type: 'notifyFailure', params: failureText('send the password setup link', null) },
+                ...reportFailure(failureText('send the password setup link', null)),
               ],
             },
           },
@@ -422,16 +421,14 @@ export const customerActionsMachine = setup({
               {
                 target: 'reason',
                 actions: [
-                  { type: 'storeFailure', params: ({ event }) => failureText('block customer', messageOf(event.output)) },
-                  { type: 'notifyFailure', params: ({ event }) => failureText('block customer', messageOf(event.output)) },
+                  ...reportFailure(refusal('block customer')),
                 ],
               },
             ],
             onError: {
               target: 'reason',
               actions: [
-                { type: 'storeFailure', params: failureText('block customer', null) },
-                { type: 'notifyFailure', params: failureText('block customer', null) },
+                ...reportFailure(failureText('block customer', null)),
               ],
             },
           },
@@ -468,16 +465,14 @@ export const customerActionsMachine = setup({
               {
                 target: 'confirming',
                 actions: [
-                  { type: 'storeFailure', params: ({ event }) => failureText('unblock customer', messageOf(event.output)) },
-                  { type: 'notifyFailure', params: ({ event }) => failureText('unblock customer', messageOf(event.output)) },
+                  ...reportFailure(refusal('unblock customer')),
                 ],
               },
             ],
             onError: {
               target: 'confirming',
               actions: [
-                { type: 'storeFailure', params: failureText('unblock customer', null) },
-                { type: 'notifyFailure', params: failureText('unblock customer', null) },
+                ...reportFailure(failureText('unblock customer', null)),
               ],
             },
           },
