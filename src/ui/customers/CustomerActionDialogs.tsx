@@ -2,7 +2,6 @@
 // Which one shows, and at which step, is the `step` prop (the route reads it from its machine).
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
-import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
@@ -17,6 +16,7 @@ import {
 } from '../../domain/customers';
 import type { ActivityEntry } from '../../domain/dashboard';
 import { useNow } from '../common/useNow';
+import { CustomerDialog } from './CustomerDialog';
 import { ExpiryCell, StatusCell } from './CustomersView';
 import { FormField, fieldA11y } from './CustomerCreateDialog';
 import { DASH, daysLabel, expiryLabel, formatDate, formatDateTime } from './format';
@@ -103,12 +103,10 @@ function DetailDialog({ step, onClose, onRetry }: { step: Extract<CustomerAction
   const now = useNow();
   const c = step.customer;
   return (
-    <Dialog
+    <CustomerDialog
       header="Customer Details"
-      visible
-      onHide={onClose}
-      className="customer-dialog customer-dialog-wide"
-      modal
+      onClose={onClose}
+      wide
       footer={
         <div className="dialog-footer">
           <Button type="button" label="Close" outlined onClick={onClose} />
@@ -163,7 +161,7 @@ function DetailDialog({ step, onClose, onRetry }: { step: Extract<CustomerAction
         <h3 className="dialog-section-title">Activity</h3>
         <ActivityList activity={step.activity} loading={step.loading} />
       </section>
-    </Dialog>
+    </CustomerDialog>
   );
 }
 
@@ -188,14 +186,10 @@ function EditDialog({ step, ...props }: { step: Extract<CustomerActionStep, { ki
     </FormField>
   );
   return (
-    <Dialog
+    <CustomerDialog
       header="Edit Customer"
-      visible
-      onHide={() => !busy && props.onClose()}
-      closable={!busy}
-      closeOnEscape={!busy}
-      className="customer-dialog"
-      modal
+      busy={busy}
+      onClose={props.onClose}
       footer={
         <div className="dialog-footer">
           <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onClose} />
@@ -228,7 +222,7 @@ function EditDialog({ step, ...props }: { step: Extract<CustomerActionStep, { ki
           />
         </FormField>
       </form>
-    </Dialog>
+    </CustomerDialog>
   );
 }
 
@@ -238,14 +232,10 @@ function SettingsDialog({ step, ...props }: { step: Extract<CustomerActionStep, 
   const c = step.customer;
   const busy = step.busy !== null;
   return (
-    <Dialog
+    <CustomerDialog
       header="Account Settings"
-      visible
-      onHide={() => !busy && props.onClose()}
-      closable={!busy}
-      closeOnEscape={!busy}
-      className="customer-dialog"
-      modal
+      busy={busy}
+      onClose={props.onClose}
       footer={
         <div className="dialog-footer">
           <Button type="button" label="Close" outlined disabled={busy} onClick={props.onClose} />
@@ -316,7 +306,7 @@ function SettingsDialog({ step, ...props }: { step: Extract<CustomerActionStep, 
           className="dialog-button"
         />
       </section>
-    </Dialog>
+    </CustomerDialog>
   );
 }
 
@@ -330,14 +320,10 @@ function BlockDialog({ step, ...props }: { step: Extract<CustomerActionStep, { k
   };
   const confirming = step.step === 'confirm';
   return (
-    <Dialog
+    <CustomerDialog
       header="Block Customer"
-      visible
-      onHide={() => !busy && props.onClose()}
-      closable={!busy}
-      closeOnEscape={!busy}
-      className="customer-dialog"
-      modal
+      busy={busy}
+      onClose={props.onClose}
       footer={
         confirming ? (
           <div className="dialog-footer">
@@ -396,7 +382,7 @@ function BlockDialog({ step, ...props }: { step: Extract<CustomerActionStep, { k
           </FormField>
         </form>
       )}
-    </Dialog>
+    </CustomerDialog>
   );
 }
 
@@ -404,14 +390,10 @@ function UnblockDialog({ step, ...props }: { step: Extract<CustomerActionStep, {
   const name = customerDisplayName(step.customer);
   const { busy } = step;
   return (
-    <Dialog
+    <CustomerDialog
       header="Unblock Customer"
-      visible
-      onHide={() => !busy && props.onClose()}
-      closable={!busy}
-      closeOnEscape={!busy}
-      className="customer-dialog"
-      modal
+      busy={busy}
+      onClose={props.onClose}
       footer={
         <div className="dialog-footer">
           <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onClose} />
@@ -439,7 +421,7 @@ function UnblockDialog({ step, ...props }: { step: Extract<CustomerActionStep, {
           )}
         </div>
       </div>
-    </Dialog>
+    </CustomerDialog>
   );
 }
 

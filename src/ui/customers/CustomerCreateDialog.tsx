@@ -1,6 +1,6 @@
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
-import { Dialog } from 'primereact/dialog';
+import { CustomerDialog } from './CustomerDialog';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
@@ -95,19 +95,7 @@ export function CustomerCreateDialog(props: CustomerCreateDialogProps) {
   );
 
   return (
-    <Dialog
-      header="Add New Customer"
-      visible={props.visible}
-      onHide={() => {
-        if (!busy) props.onCancel();
-      }}
-      closable={!busy}
-      closeOnEscape={!busy}
-      footer={footer}
-      className="customer-dialog"
-      modal
-      blockScroll
-    >
+    <CustomerDialog header="Add New Customer" visible={props.visible} busy={busy} onClose={props.onCancel} footer={footer}>
       <form id={`${id}-form`} className="dialog-form" onSubmit={submit} noValidate aria-label="Add New Customer">
         {props.failure && <Message severity="error" text={props.failure} />}
         <FormField id={ids.company} label="Company Name" error={errors.company}>
@@ -164,6 +152,6 @@ export function CustomerCreateDialog(props: CustomerCreateDialogProps) {
           </span>
         </p>
       </form>
-    </Dialog>
+    </CustomerDialog>
   );
 }
