@@ -13,25 +13,9 @@ import {
 import { CUSTOMER_MESSAGES, type CustomerListItem, type UpdateCustomerPayload } from '../../src/domain/customers';
 import type { LoadOutcome } from '../../src/machines/resource';
 import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
+import { customerFixture } from '../fixtures/customers';
 
-const customer: CustomerListItem = {
-  uuid: '7d3e9a41-5b2c-4d8e-9f10-2a3b4c5d6e7f',
-  name: 'Nina Park',
-  email: 'ops@northwind.example',
-  company: 'Northwind Shipping',
-  phone: '+1 555 0100',
-  address: null,
-  isActive: true,
-  blockedEnabled: false,
-  blockedReason: null,
-  blockedAt: null,
-  mfaEnabled: false,
-  accountExpiresAt: '2027-06-01T00:00:00.000Z',
-  lastLogin: '2026-11-20T10:00:00.000Z',
-  createdAt: '2026-01-02T03:04:05.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  hasPassword: true,
-};
+const customer = customerFixture({ phone: '+1 555 0100', accountExpiresAt: '2027-06-01T00:00:00.000Z', lastLogin: '2026-11-20T10:00:00.000Z' });
 const blocked: CustomerListItem = { ...customer, blockedEnabled: true, blockedReason: 'Unpaid invoices', blockedAt: '2026-11-21T09:00:00.000Z' };
 const activity = [{ id: 'a1', action: 'customer.login', description: 'Nina Park signed in', actorName: 'Nina Park', createdAt: '2026-11-20T10:00:00.000Z' }];
 

@@ -3,25 +3,9 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { customerCreateMachine, type CreateResult, type CustomerCreateEvent } from '../../src/machines/customer-create';
 import { CUSTOMER_MESSAGES, type CustomerListItem } from '../../src/domain/customers';
 import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
+import { customerFixture } from '../fixtures/customers';
 
-const created: CustomerListItem = {
-  uuid: '7d3e9a41-5b2c-4d8e-9f10-2a3b4c5d6e7f',
-  name: 'Nina Park',
-  email: 'ops@northwind.example',
-  company: 'Northwind Shipping',
-  phone: null,
-  address: null,
-  isActive: false,
-  blockedEnabled: false,
-  blockedReason: null,
-  blockedAt: null,
-  mfaEnabled: false,
-  accountExpiresAt: '2027-11-20T10:00:00.000Z',
-  lastLogin: null,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  hasPassword: false,
-};
+const created = customerFixture({ isActive: false, hasPassword: false, accountExpiresAt: '2027-11-20T10:00:00.000Z', createdAt: '2026-11-20T10:00:00.000Z' });
 
 const ok = (data: CustomerListItem): CreateResult => ({ ok: true, status: 201, data, message: 'Customer created' });
 const refused = (status: number, message: string, errors?: { path: string; message: string }[]): CreateResult => ({

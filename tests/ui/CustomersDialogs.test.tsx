@@ -7,27 +7,10 @@ import {
   type CustomerActionStep,
 } from '../../src/ui/customers/CustomerActionDialogs';
 import { SetPasswordView, type SetPasswordViewProps } from '../../src/ui/set-password/SetPasswordView';
-import type { CustomerListItem } from '../../src/domain/customers';
 import { renderStrict } from './render';
+import { customerFixture } from '../fixtures/customers';
 
-const customer: CustomerListItem = {
-  uuid: '7d3e9a41-5b2c-4d8e-9f10-2a3b4c5d6e7f',
-  name: 'Nina Park',
-  email: 'ops@northwind.example',
-  company: 'Northwind Shipping',
-  phone: null,
-  address: null,
-  isActive: false,
-  blockedEnabled: false,
-  blockedReason: null,
-  blockedAt: null,
-  mfaEnabled: false,
-  accountExpiresAt: null,
-  lastLogin: null,
-  createdAt: '2026-01-02T03:04:05.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  hasPassword: false,
-};
+const customer = customerFixture({ isActive: false, hasPassword: false });
 
 function renderCreate(props: Partial<CustomerCreateDialogProps> = {}) {
   const callbacks = { onField: vi.fn(), onExpiration: vi.fn(), onSubmit: vi.fn(), onCancel: vi.fn() };

@@ -4,30 +4,20 @@ import { CustomersView, type CustomersViewProps } from '../../src/ui/customers/C
 import type { CustomerListItem, CustomerStats } from '../../src/domain/customers';
 import { formatDate } from '../../src/ui/customers/format';
 import { renderStrict } from './render';
+import { customerFixture } from '../fixtures/customers';
 
 const DAY = 86_400_000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY - 60_000).toISOString();
 
 function customer(overrides: Partial<CustomerListItem>): CustomerListItem {
-  return {
+  return customerFixture({
     uuid: '00000000-0000-4000-8000-000000000000',
     name: 'Someone',
     email: 'someone@example.com',
     company: 'Some Co',
-    phone: null,
-    address: null,
-    isActive: true,
-    blockedEnabled: false,
-    blockedReason: null,
-    blockedAt: null,
-    mfaEnabled: false,
-    accountExpiresAt: null,
-    lastLogin: null,
-    createdAt: '2026-01-02T03:04:05.000Z',
     updatedAt: '2026-01-02T03:04:05.000Z',
-    hasPassword: true,
     ...overrides,
-  };
+  });
 }
 
 const normalExpiry = inDays(200);
