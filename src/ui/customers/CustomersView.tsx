@@ -1,6 +1,5 @@
 import { useId, useRef, type ReactNode, type SyntheticEvent } from 'react';
 import { Button } from 'primereact/button';
-import { Card } from 'primereact/card';
 import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent } from 'primereact/datatable';
 import { Dropdown } from 'primereact/dropdown';
@@ -11,6 +10,7 @@ import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
 import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
+import { ErrorCard } from '../common/ErrorCard';
 import { CUSTOMER_SEARCH_MAX_LENGTH,
   CUSTOMER_STATUS_FILTERS,
   customerDisplayName,
@@ -175,21 +175,6 @@ function MfaCell({ enabled }: { enabled: boolean }) {
   return <Tag value={enabled ? 'Enabled' : 'Disabled'} severity={enabled ? 'success' : 'secondary'} rounded />;
 }
 
-/** The red card for a failed load, with Try Again. */
-function LoadError({ message, onRetry }: { message: string; onRetry(): void }) {
-  return (
-    <Card className="error-card" role="alert">
-      <div className="error-card-body">
-        <i className="pi pi-exclamation-triangle error-card-icon" aria-hidden="true" />
-        <div className="error-card-text">
-          <h2 className="error-card-title">Error loading customers</h2>
-          <p>{message}</p>
-        </div>
-        <Button type="button" label="Try Again" icon="pi pi-refresh" outlined severity="danger" onClick={onRetry} />
-      </div>
-    </Card>
-  );
-}
 
 function Caption({ children }: { children: ReactNode }) {
   return <p className="customers-caption">{children}</p>;
@@ -254,7 +239,7 @@ export function CustomersView(props: CustomersViewProps) {
         </div>
 
         {props.error ? (
-          <LoadError message={props.error} onRetry={props.onRetry} />
+          <ErrorCard title="Error loading customers" message={props.error} onRetry={props.onRetry} />
         ) : props.loading && rows.length === 0 ? (
           <p className="customers-loading" role="status">
             <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Loading customers...

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { ReactNode } from 'react';
-import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
+import { ErrorCard } from '../common/ErrorCard';
 import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
 import {
@@ -140,16 +140,7 @@ export function DashboardView({ profile, summary, loading, error, onRetry, onNav
       </header>
 
       {error && (
-        <Card className="error-card" role="alert">
-          <div className="error-card-body">
-            <i className="pi pi-exclamation-triangle error-card-icon" aria-hidden="true" />
-            <div className="error-card-text">
-              <h2 className="error-card-title">Error loading dashboard</h2>
-              <p>{error}</p>
-            </div>
-            <Button type="button" label="Try Again" icon="pi pi-refresh" outlined severity="danger" onClick={onRetry} />
-          </div>
-        </Card>
+        <ErrorCard title="Error loading dashboard" message={error} onRetry={onRetry} />
       )}
 
       {(showSkeletons || summary) && (

@@ -209,7 +209,7 @@ export function ProviderConsoleView(props: ProviderConsoleViewProps) {
       </div>
 
       {props.searchError && (
-        <ErrorCard title="Search failed" message={props.searchError} onRetry={props.onSearch} retryDisabled={!props.canSearch} />
+        <ErrorCard title="Search failed" message={props.searchError} onRetry={props.onSearch} retryDisabled={!props.canSearch} headingLevel={3} />
       )}
       {showSearchResults && (
         <section className="console-results" aria-labelledby={searchResultsHeadingId}>
@@ -233,7 +233,7 @@ export function ProviderConsoleView(props: ProviderConsoleViewProps) {
       )}
 
       {props.terminalsError && (
-        <ErrorCard title="Error loading terminals" message={props.terminalsError} onRetry={props.onLoadTerminals} />
+        <ErrorCard title="Error loading terminals" message={props.terminalsError} onRetry={props.onLoadTerminals} headingLevel={3} />
       )}
       {showTerminalsResults && (
         <section className="console-results" aria-labelledby={terminalsResultsHeadingId}>

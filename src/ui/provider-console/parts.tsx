@@ -1,6 +1,5 @@
 // Small building blocks shared by the console's result panels.
 import { useId, type ReactNode } from 'react';
-import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
 import { DASH } from './format';
@@ -44,41 +43,7 @@ export function EmptyCard({ icon, title, text, children }: { icon: string; title
   );
 }
 
-/** The red card for a failed call, with Try Again when there is something to try again. */
-export function ErrorCard({
-  title,
-  message,
-  onRetry,
-  retryDisabled = false,
-}: {
-  title: string;
-  message: string;
-  onRetry?: () => void;
-  retryDisabled?: boolean;
-}) {
-  return (
-    <Card className="error-card" role="alert">
-      <div className="error-card-body">
-        <i className="pi pi-exclamation-triangle error-card-icon" aria-hidden="true" />
-        <div className="error-card-text">
-          <h3 className="error-card-title">{title}</h3>
-          <p>{message}</p>
-        </div>
-        {onRetry && (
-          <Button
-            type="button"
-            label="Try Again"
-            icon="pi pi-refresh"
-            outlined
-            severity="danger"
-            disabled={retryDisabled}
-            onClick={onRetry}
-          />
-        )}
-      </div>
-    </Card>
-  );
-}
+export { ErrorCard } from '../common/ErrorCard';
 
 /** Pretty JSON in a scrollable, focusable block. */
 export function RawJson({ value, label }: { value: unknown; label: string }) {
