@@ -15,6 +15,7 @@ import { migrate } from '../server/db/migrate';
 import { createRepositories } from '../server/db/repositories';
 import type { BulkCustomerRow } from '../server/db/repositories/customers';
 import { createServices } from '../server/services';
+import { prng } from '../server/random';
 
 const TOTAL = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -23,16 +24,9 @@ const BATCH = 10_000;
 const ANALYZE = process.env.BENCH_ANALYZE !== '0';
 const DAY = 86_400_000;
 
-/** mulberry32: deterministic data, so two runs time the same rows. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+/** Deterministic data (the shared generator), so two runs time the same rows. */
+function benchRandom(seed: number) {
+  const next = prng(seed);
   return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T };
 }
 
@@ -42,7 +36,7 @@ const PLACE = ['Andes', 'Northwind', 'Sahel', 'Pacific Rim', 'Outback', 'Boreal'
 const TRADE = ['Copper Logistics', 'Maritime Services', 'Agritech Cooperative', 'Aquaculture', 'Rail & Freight', 'Timber Holdings', 'Resorts', 'Medical Network', 'Wind Energy', 'Research Institute', 'Mining Group', 'Offshore Drilling', 'Expeditions', 'Grain Elevators', 'Emergency Services', 'Safari Lodges', 'Ferries', 'Solar Farms', 'Construction', 'Fisheries'] as const;
 
 function generate(count: number, now: Date): BulkCustomerRow[] {
-  const rng = prng(0xc0ffee);
+  const rng = benchRandom(0xc0ffee);
   const t = now.getTime();
   return Array.from({ length: count }, (_, i) => {
     const first = rng.pick(FIRST);

@@ -1,6 +1,7 @@
 // Deterministic demo accounts: the same rows (relative to "now") on every fresh database, so
 // screenshots, manual checks and browser tests see one known world.
 import type { NewCustomerRow, NewUserRow } from './db/schema';
+import { prng } from './random';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.local';
 export const DEMO_ADMIN_NAME = 'Demo Administrator';
@@ -11,16 +12,9 @@ const DEMO_SEED = 0x5a7e11;
 
 const DAY = 86_400_000;
 
-/** mulberry32: small, fast, and good enough for demo data. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+/** Seeded helpers over the shared generator, so the demo data is the same on every machine. */
+function demoRandom(seed: number) {
+  const next = prng(seed);
   return {
     next,
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
@@ -28,7 +22,7 @@ function prng(seed: number) {
     chance: (p: number) => next() < p,
   };
 }
-type Rng = ReturnType<typeof prng>;
+type Rng = ReturnType<typeof demoRandom>;
 
 const FIRST_NAMES = [
   'Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Felipe', 'Gabriela', 'Hugo', 'Isabel', 'Javier',
@@ -120,7 +114,7 @@ export interface DemoData {
  * customers, all carrying `passwordHash` (one throwaway hash: demo accounts are not for signing in).
  */
 export function generateDemoData(now: Date, passwordHash: string): DemoData {
-  const rng = prng(DEMO_SEED);
+  const rng = demoRandom(DEMO_SEED);
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY - rng.int(0, DAY - 1));
   const inDays = (days: number) => new Date(now.getTime() + days * DAY);
   const names = uniqueNames(rng, DEMO_USER_TOTAL - 1 + DEMO_CUSTOMER_TOTAL);

@@ -35,17 +35,7 @@ export function mix(...values: number[]): number {
 /** A 32-bit hash as a float in [0, 1). */
 export const toUnit = (hash: number) => (hash >>> 0) / 4_294_967_296;
 
-/** mulberry32: a small, fast PRNG; plenty for synthetic data. Returns floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { prng } from '../random';
 
 /** A seeded mulberry32 stream with the helpers the generator needs (a class: one allocation a draw). */
 export class Draw {
