@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
-import { launchChromium, startPortal, type Portal } from './harness';
+import { launchChromium, signInAsAdminAt, startPortal, type Portal } from './harness';
 
 let portal: Portal;
 let browser: Browser;
@@ -25,15 +25,6 @@ async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   contexts.push(context);
   return context.newPage();
-}
-
-async function signInAsAdminAt(page: Page, path: string) {
-  await page.goto(`${portal.url}${path}`);
-  await page.waitForURL('**/login?redirect=**');
-  await page.getByLabel('Email').fill(portal.admin.email);
-  await page.getByLabel('Password', { exact: true }).fill(portal.admin.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(`**${path}`);
 }
 
 /** The admin's token, as the portal stored it. */
@@ -99,7 +90,7 @@ async function choose(scope: Locator, option: string) {
 describe('customers', () => {
   it('an admin creates a customer who sets a password from the emailed link and signs in; the admin then blocks, unblocks, extends and opens their terminals', async () => {
     const admin = await newPage();
-    await signInAsAdminAt(admin, '/customers');
+    await signInAsAdminAt(admin, portal, '/customers');
     await admin.getByRole('heading', { level: 1, name: 'Customer Management' }).waitFor();
     await admin.getByText(/^Showing \d+ of \d+ customers$/).waitFor();
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -93,4 +93,19 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Fills the login form on the current page and submits it. */
+export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+/** Opens a signed-in page while signed out: the portal sends the visitor to /login and back. */
+export async function signInAsAdminAt(page: Page, portal: Portal, path: string): Promise<void> {
+  await page.goto(`${portal.url}${path}`);
+  await page.waitForURL('**/login?redirect=**');
+  await submitLogin(page, portal.admin.email, portal.admin.password);
+  await page.waitForURL(`**${path}`);
 }

@@ -1,7 +1,7 @@
 // The Starlink API Simulator page in Chromium against the real server and its built-in simulator.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, startPortal, type Portal } from './harness';
+import { launchChromium, signInAsAdminAt, startPortal, type Portal } from './harness';
 
 let portal: Portal;
 let browser: Browser;
@@ -27,12 +27,7 @@ beforeEach(async () => {
 });
 
 async function openConsoleSignedIn() {
-  await page.goto(`${portal.url}/customers/starlink-simulator`);
-  await page.waitForURL('**/login?redirect=**');
-  await page.getByLabel('Email').fill(portal.admin.email);
-  await page.getByLabel('Password', { exact: true }).fill(portal.admin.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL('**/customers/starlink-simulator');
+  await signInAsAdminAt(page, portal, '/customers/starlink-simulator');
   await page.getByRole('heading', { level: 1, name: 'Starlink API Simulator' }).waitFor();
 }
 

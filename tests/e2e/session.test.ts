@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, startPortal, type Portal } from './harness';
+import { launchChromium, startPortal, submitLogin, type Portal } from './harness';
 
 let portal: Portal;
 let browser: Browser;
@@ -25,9 +25,7 @@ beforeEach(async () => {
 
 async function signIn(email = portal.admin.email, password = portal.admin.password) {
   await page.goto(`${portal.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(page, email, password);
 }
 
 describe('signing in and moving around the shell', () => {
@@ -95,9 +93,7 @@ describe('signing in and moving around the shell', () => {
     await page.goto(`${portal.url}/customers`);
     await page.waitForURL('**/login?redirect=**');
     expect(new URL(page.url()).pathname).toBe('/login');
-    await page.getByLabel('Email').fill(portal.admin.email);
-    await page.getByLabel('Password', { exact: true }).fill(portal.admin.password);
-    await page.getByRole('button', { name: 'Login' }).click();
+    await submitLogin(page, portal.admin.email, portal.admin.password);
     await page.waitForURL('**/customers');
   });
 });
