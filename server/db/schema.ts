@@ -4,10 +4,14 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -141,6 +145,188 @@ export const schemaMigrations = pgTable('schema_migrations', {
   checksum: text('checksum').notNull(),
   appliedAt: ts('applied_at').notNull().defaultNow(),
 });
+
+// ---- 0003: the terminal inventory and its sync -----------------------------------------------
+
+/** numeric columns read as JS numbers (provider GB figures and prices have 2 decimals). */
+const num = (name: string) => numeric(name, { mode: 'number' });
+
+export const providerProducts = pgTable('provider_products', {
+  productReferenceId: text('product_reference_id').primaryKey(),
+  accountNumber: text('account_number').notNull(),
+  name: text('name').notNull(),
+  price: num('price'),
+  isoCurrencyCode: text('iso_currency_code'),
+  isSla: boolean('is_sla').notNull().default(false),
+  raw: jsonb('raw').notNull(),
+  syncedAt: ts('synced_at').notNull(),
+  removedAt: ts('removed_at'),
+});
+
+export const providerAddresses = pgTable('provider_addresses', {
+  addressReferenceId: text('address_reference_id').primaryKey(),
+  accountNumber: text('account_number').notNull(),
+  formattedAddress: text('formatted_address'),
+  locality: text('locality'),
+  region: text('region'),
+  regionCode: text('region_code'),
+  latitude: doublePrecision('latitude'),
+  longitude: doublePrecision('longitude'),
+  syncedAt: ts('synced_at').notNull(),
+  removedAt: ts('removed_at'),
+});
+
+export const serviceLines = pgTable('service_lines', {
+  serviceLineNumber: text('service_line_number').primaryKey(),
+  accountNumber: text('account_number').notNull(),
+  nickname: text('nickname'),
+  productReferenceId: text('product_reference_id'),
+  addressReferenceId: text('address_reference_id'),
+  active: boolean('active').notNull(),
+  startDate: ts('start_date'),
+  endDate: ts('end_date'),
+  publicIp: boolean('public_ip'),
+  dataBlocks: jsonb('data_blocks'),
+  syncedAt: ts('synced_at').notNull(),
+  removedAt: ts('removed_at'),
+});
+
+export const terminals = pgTable(
+  'terminals',
+  {
+    userTerminalId: text('user_terminal_id').primaryKey(),
+    accountNumber: text('account_number').notNull(),
+    kitSerialNumber: text('kit_serial_number').notNull(),
+    dishSerialNumber: text('dish_serial_number'),
+    serviceLineNumber: text('service_line_number'),
+    nickname: text('nickname'),
+    active: boolean('active').notNull().default(false),
+    condition: text('condition', { enum: ['active', 'warning', 'maintenance', 'inactive'] }).notNull().default('inactive'),
+    isPriority: boolean('is_priority').notNull().default(false),
+    assignedCustomerId: uuid('assigned_customer_id').references(() => customers.id),
+    assignedAt: ts('assigned_at'),
+    syncStatus: text('sync_status', { enum: ['synced', 'pending', 'error'] }).notNull().default('pending'),
+    syncError: text('sync_error'),
+    lastSyncedAt: ts('last_synced_at'),
+    lastSyncRunId: uuid('last_sync_run_id'),
+    contentHash: text('content_hash'),
+    dataCapAmount: num('data_cap_amount'),
+    dataCapUnit: text('data_cap_unit'),
+    dataCapUpdatedAt: ts('data_cap_updated_at'),
+    plan: text('plan'),
+    productReferenceId: text('product_reference_id'),
+    terminalType: text('terminal_type'),
+    model: text('model'),
+    location: text('location'),
+    region: text('region'),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    removedAt: ts('removed_at'),
+    /** 0003: the four provider ids and the assigned customer id, lower-cased, for the list's search. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`lower(user_terminal_id) || chr(31) || lower(kit_serial_number) || chr(31) || lower(coalesce(dish_serial_number, '')) || chr(31) || lower(coalesce(service_line_number, '')) || chr(31) || coalesce(assigned_customer_id::text, '')`,
+      ),
+  },
+  (t) => [
+    index('terminals_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')).with({ fastupdate: false }),
+    index('terminals_live_line_idx').on(t.serviceLineNumber, t.userTerminalId).where(sql`${t.removedAt} IS NULL`),
+    index('terminals_customer_idx').on(t.assignedCustomerId).where(sql`${t.assignedCustomerId} IS NOT NULL`),
+    index('terminals_sync_status_idx').on(t.syncStatus).where(sql`${t.removedAt} IS NULL`),
+  ],
+);
+
+export const terminalTelemetry = pgTable('terminal_telemetry', {
+  userTerminalId: text('user_terminal_id')
+    .primaryKey()
+    .references(() => terminals.userTerminalId),
+  reportedAt: ts('reported_at'),
+  uptimeSeconds: doublePrecision('uptime_seconds'),
+  signalQuality: doublePrecision('signal_quality'),
+  downlinkMbps: doublePrecision('downlink_mbps'),
+  uplinkMbps: doublePrecision('uplink_mbps'),
+  latencyMs: doublePrecision('latency_ms'),
+  pingDropRate: doublePrecision('ping_drop_rate'),
+  obstructionPercent: doublePrecision('obstruction_percent'),
+  softwareVersion: text('software_version'),
+  hardwareVersion: text('hardware_version'),
+  alerts: text('alerts').array().notNull().default(sql`'{}'`),
+  syncedAt: ts('synced_at').notNull(),
+});
+
+export const serviceLineUsageCycles = pgTable(
+  'service_line_usage_cycles',
+  {
+    serviceLineNumber: text('service_line_number').notNull(),
+    cycleStart: date('cycle_start', { mode: 'string' }).notNull(),
+    cycleEnd: date('cycle_end', { mode: 'string' }).notNull(),
+    priorityGb: num('priority_gb').notNull().default(0),
+    standardGb: num('standard_gb').notNull().default(0),
+    optInPriorityGb: num('opt_in_priority_gb').notNull().default(0),
+    nonBillableGb: num('non_billable_gb').notNull().default(0),
+    usageLimitGb: num('usage_limit_gb'),
+    overageGb: num('overage_gb'),
+    productId: text('product_id'),
+    lastUpdated: ts('last_updated'),
+    syncedAt: ts('synced_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serviceLineNumber, t.cycleStart] }), index('service_line_usage_cycles_start_idx').on(t.cycleStart)],
+);
+
+export const serviceLineUsageDaily = pgTable(
+  'service_line_usage_daily',
+  {
+    serviceLineNumber: text('service_line_number').notNull(),
+    usageDate: date('usage_date', { mode: 'string' }).notNull(),
+    priorityGb: num('priority_gb').notNull().default(0),
+    standardGb: num('standard_gb').notNull().default(0),
+    optInPriorityGb: num('opt_in_priority_gb').notNull().default(0),
+    nonBillableGb: num('non_billable_gb').notNull().default(0),
+    syncedAt: ts('synced_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serviceLineNumber, t.usageDate] })],
+);
+
+export const syncRuns = pgTable(
+  'sync_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['inventory', 'usage'] }).notNull(),
+    trigger: text('trigger', { enum: ['manual', 'schedule', 'startup'] }).notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    phase: text('phase'),
+    progress: integer('progress'),
+    added: integer('added').notNull().default(0),
+    updated: integer('updated').notNull().default(0),
+    unchanged: integer('unchanged').notNull().default(0),
+    removed: integer('removed').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    providerCalls: integer('provider_calls').notNull().default(0),
+    message: text('message'),
+    requestedBy: uuid('requested_by'),
+    attempts: integer('attempts').notNull().default(0),
+    workerId: text('worker_id'),
+    queuedAt: ts('queued_at').notNull().defaultNow(),
+    startedAt: ts('started_at'),
+    heartbeatAt: ts('heartbeat_at'),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('sync_runs_one_active_uq').on(t.kind).where(sql`${t.status} IN ('queued', 'running')`),
+    index('sync_runs_queued_at_idx').on(t.queuedAt.desc()),
+  ],
+);
+
+export type TerminalRow = typeof terminals.$inferSelect;
+export type NewTerminalRow = typeof terminals.$inferInsert;
+export type ServiceLineRow = typeof serviceLines.$inferSelect;
+export type SyncRunRow = typeof syncRuns.$inferSelect;
+export type TerminalTelemetryRow = typeof terminalTelemetry.$inferSelect;
+export type UsageCycleRow = typeof serviceLineUsageCycles.$inferSelect;
+export type UsageDailyRow = typeof serviceLineUsageDaily.$inferSelect;
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;

@@ -1,0 +1,25 @@
+// A sync run row as the API answers it (src/domain/terminals.ts SyncJob). One mapper for every
+// route that shows a run: the sync endpoints and the fleet health summary.
+import type { SyncJob } from '../../src/domain/terminals';
+import type { SyncRunRow } from '../db/schema';
+
+const isoOrNull = (value: Date | null) => (value ? value.toISOString() : null);
+
+export function toSyncJob(row: SyncRunRow): SyncJob {
+  return {
+    id: row.id,
+    kind: row.kind,
+    trigger: row.trigger,
+    status: row.status,
+    phase: row.phase,
+    progress: row.progress,
+    counts: { added: row.added, updated: row.updated, unchanged: row.unchanged, removed: row.removed, failed: row.failed },
+    providerCalls: row.providerCalls,
+    message: row.message,
+    requestedBy: row.requestedBy,
+    queuedAt: row.queuedAt.toISOString(),
+    startedAt: isoOrNull(row.startedAt),
+    finishedAt: isoOrNull(row.finishedAt),
+    heartbeatAt: isoOrNull(row.heartbeatAt),
+  };
+}
