@@ -1,5 +1,6 @@
-// Fixed reference data for the generated fleet: the plans on sale, the terminal models and the
-// places terminals are installed. Plain data; fleet.ts picks from it with seeded draws.
+// Fixed reference data for the generated fleet: the plans on sale, the terminal models (from
+// ../provider/hardware.ts) and the places terminals are installed. Plain data; fleet.ts picks from
+// it with seeded draws.
 
 export const CURRENCY = 'USD';
 
@@ -87,31 +88,8 @@ export const dataProductGB = (product: DataProduct) =>
 
 // ---- Terminal models ---------------------------------------------------------------------------
 
-export interface TerminalModel {
-  name: 'Standard' | 'Standard Actuated' | 'Flat High Performance' | 'Enterprise' | 'Mini';
-  /** What telemetry reports as hardwareVersion; the model is derivable from it. */
-  hardwareVersion: string;
-  /** First four characters of the dish serial number. */
-  dishPrefix: string;
-  maxDownlinkMbps: number;
-  maxUplinkMbps: number;
-  hasMotors: boolean;
-  weight: number;
-}
-
-export const MODELS: readonly TerminalModel[] = [
-  { name: 'Standard', hardwareVersion: 'rev4_prod2', dishPrefix: '3PFB', maxDownlinkMbps: 220, maxUplinkMbps: 25, hasMotors: false, weight: 45 },
-  { name: 'Standard Actuated', hardwareVersion: 'rev3_proto2', dishPrefix: '2DHT', maxDownlinkMbps: 180, maxUplinkMbps: 20, hasMotors: true, weight: 15 },
-  { name: 'Flat High Performance', hardwareVersion: 'hp1_proto1', dishPrefix: '4HPF', maxDownlinkMbps: 280, maxUplinkMbps: 35, hasMotors: false, weight: 15 },
-  { name: 'Enterprise', hardwareVersion: 'enterprise_prod1', dishPrefix: '2ENT', maxDownlinkMbps: 300, maxUplinkMbps: 40, hasMotors: false, weight: 10 },
-  { name: 'Mini', hardwareVersion: 'mini1_prod2', dishPrefix: '5MNI', maxDownlinkMbps: 120, maxUplinkMbps: 15, hasMotors: false, weight: 15 },
-];
-
-/** The model a telemetry `hardwareVersion` or a dish serial number belongs to. */
-export function modelOf(hardwareVersionOrDishSerial: string): TerminalModel | undefined {
-  const value = hardwareVersionOrDishSerial.trim();
-  return MODELS.find((m) => m.hardwareVersion === value || value.toUpperCase().startsWith(m.dishPrefix));
-}
+// The model table lives with the provider client (the sync reads it too): one table, two users.
+export { MODELS, modelOf, type TerminalModel } from '../provider/hardware';
 
 export const SOFTWARE_VERSIONS: readonly { version: string; weight: number }[] = [
   { version: '2026.02.11.mr62310', weight: 72 },
