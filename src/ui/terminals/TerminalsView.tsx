@@ -1,0 +1,401 @@
+import { useId, type MouseEvent, type ReactNode } from 'react';
+import { Button } from 'primereact/button';
+import { Column } from 'primereact/column';
+import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent } from 'primereact/datatable';
+import { Dropdown } from 'primereact/dropdown';
+import { IconField } from 'primereact/iconfield';
+import { InputIcon } from 'primereact/inputicon';
+import { InputText } from 'primereact/inputtext';
+import { Skeleton } from 'primereact/skeleton';
+import { Tag } from 'primereact/tag';
+import { PAGE_TITLES } from '../../domain/navigation';
+import {
+  formatTerminalData,
+  ownerLabel,
+  TERMINAL_MESSAGES,
+  TERMINAL_SEARCH_MAX_LENGTH,
+  TERMINAL_STATUS_OPTIONS,
+  type FleetHealth,
+  type SyncJob,
+  type TerminalListItem,
+} from '../../domain/terminals';
+import { ErrorCard } from '../common/ErrorCard';
+import { PageHeader } from '../common/PageHeader';
+import { count, DASH, lastSyncSummary, percent, SIGNAL_GRADE_LABEL, signalClass, signalGrade, SYNC_STATUS_LABEL } from './format';
+import type { TerminalDetailTab } from './TerminalDetailDialog';
+import './terminals.css';
+
+export type TerminalStatusFilter = (typeof TERMINAL_STATUS_OPTIONS)[number]['value'];
+
+export interface TerminalSyncNotice {
+  /** running: the blue "Background Sync Running" card; the others are dismissible messages. */
+  kind: 'running' | 'info' | 'success' | 'error';
+  text: string;
+}
+
+/** Why "Add Terminal" is disabled (the spec leaves its behaviour out; the inventory is the provider's). */
+export const ADD_TERMINAL_HINT = 'Terminals come from the provider: run "Sync from the provider" to add new ones.';
+
+export interface TerminalsViewProps {
+  /** The summary cards and the sync counts; null until loaded. */
+  health: FleetHealth | null;
+  healthLoading: boolean;
+
+  /** The current page (kept on screen while the next one loads). */
+  rows: TerminalListItem[];
+  /** Terminals matching the search and filter, over all pages. */
+  totalCount: number;
+  /** 1-based page and page size of the query shown or loading. */
+  page: number;
+  limit: number;
+  loading: boolean;
+  /** The load failed: the error card replaces the table. */
+  error: string | null;
+
+  /** The search box as typed. */
+  search: string;
+  status: TerminalStatusFilter;
+
+  /** A sync is starting or running: the button reads "Syncing..." and is disabled. */
+  syncing: boolean;
+  syncNotice: TerminalSyncNotice | null;
+  /** The last sync run, for the caption. */
+  lastSync: SyncJob | null;
+
+  onSearch(text: string): void;
+  onStatus(value: TerminalStatusFilter): void;
+  onPage(page: number): void;
+  onRetry(): void;
+  onRefresh(): void;
+  onSync(): void;
+  onDismissNotice(): void;
+  /** Both row actions and a row click open the details dialog; the Usage action names its tab. */
+  onOpen(terminal: TerminalListItem, tab?: TerminalDetailTab): void;
+  /** Breadcrumb links. */
+  onNavigate(url: string): void;
+  now: number;
+}
+
+const value = (loading: boolean, figure: number | null | undefined, format: (n: number) => string = count) =>
+  loading || figure == null ? DASH : format(figure);
+
+function SummaryCard({
+  title,
+  icon,
+  loading,
+  figure,
+  children,
+}: {
+  title: string;
+  icon: string;
+  loading: boolean;
+  figure?: ReactNode;
+  children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <section className="stat-card terminal-card" aria-labelledby={headingId} aria-busy={loading || undefined}>
+      <div className="stat-card-head">
+        <h2 id={headingId} className="stat-card-title">
+          {title}
+        </h2>
+        <i className={`${icon} stat-card-icon`} aria-hidden="true" />
+      </div>
+      {figure !== undefined &&
+        (loading ? <Skeleton width="4rem" height="2rem" className="stat-skeleton" /> : <div className="stat-card-value">{figure}</div>)}
+      <dl className="terminal-card-facts">{children}</dl>
+    </section>
+  );
+}
+
+function Fact({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
+  return (
+    <div className="terminal-card-fact">
+      <dt>{label}</dt>
+      <dd className={className}>{children}</dd>
+    </div>
+  );
+}
+
+function SummaryCards({ health, loading }: { health: FleetHealth | null; loading: boolean }) {
+  const h = loading ? null : health;
+  const signal = h?.averageSignalQuality ?? null;
+  return (
+    <div className="terminal-summary-grid" role="group" aria-label="Terminal summary">
+      <SummaryCard title="Total Terminals" icon="pi pi-wifi" loading={loading} figure={value(loading, h?.total)}>
+        <Fact label="Priority">{value(loading, h?.priority)}</Fact>
+        <Fact label="Standard">{value(loading, h?.standard)}</Fact>
+      </SummaryCard>
+      <SummaryCard title="Terminal Status" icon="pi pi-check-circle" loading={loading}>
+        <Fact label="Active" className="condition-active">{value(loading, h?.active)}</Fact>
+        <Fact label="Warning" className="condition-warning">{value(loading, h?.warning)}</Fact>
+        <Fact label="Maintenance" className="condition-maintenance">{value(loading, h?.maintenance)}</Fact>
+        <Fact label="Inactive" className="condition-inactive">{value(loading, h?.inactive)}</Fact>
+      </SummaryCard>
+      <SummaryCard title="Network Health" icon="pi pi-chart-line" loading={loading}>
+        <Fact label="Signal Quality" className={signal === null ? undefined : signalClass(signal)}>
+          {signal === null ? DASH : percent(signal)}
+          {signal !== null && <span className="sr-only"> ({SIGNAL_GRADE_LABEL[signalGrade(signal)]})</span>}
+        </Fact>
+        <Fact label="Network Uptime">{value(loading, h?.networkUptime, percent)}</Fact>
+      </SummaryCard>
+      <SummaryCard
+        title="Data Usage"
+        icon="pi pi-database"
+        loading={loading}
+        figure={value(loading, h?.monthlyUsageGB, (gb) => formatTerminalData(gb))}
+      >
+        <Fact label="Priority Lines">{value(loading, h?.priorityShare, percent)}</Fact>
+      </SummaryCard>
+    </div>
+  );
+}
+
+function Subtitle({ total, health }: { total: number; health: FleetHealth | null }) {
+  const sync = health?.sync;
+  return (
+    <>
+      <span>
+        {count(total)} {total === 1 ? 'terminal' : 'terminals'} in total
+      </span>
+      {sync && (
+        <span className="terminal-sync-counts" aria-label="Sync status counts">
+          <span className="sync-count sync-count-synced">{count(sync.synced)} synced</span>
+          {sync.pending > 0 && <span className="sync-count sync-count-pending">{count(sync.pending)} pending</span>}
+          {sync.error > 0 && (
+            <span className="sync-count sync-count-error">
+              {count(sync.error)} {sync.error === 1 ? 'error' : 'errors'}
+            </span>
+          )}
+        </span>
+      )}
+    </>
+  );
+}
+
+function SyncNotice({ notice, onDismiss }: { notice: TerminalSyncNotice; onDismiss(): void }) {
+  const titleId = useId();
+  if (notice.kind === 'running') {
+    return (
+      <section className="sync-running-card" role="status" aria-labelledby={titleId}>
+        <i className="pi pi-spin pi-sync sync-running-icon" aria-hidden="true" />
+        <div>
+          <h2 id={titleId} className="sync-running-title">
+            {TERMINAL_MESSAGES.syncRunningTitle}
+          </h2>
+          <p>{notice.text}</p>
+        </div>
+      </section>
+    );
+  }
+  const icon = { info: 'pi pi-info-circle', success: 'pi pi-check-circle', error: 'pi pi-times-circle' }[notice.kind];
+  return (
+    <div className={`terminal-notice terminal-notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+      <i className={`${icon} terminal-notice-icon`} aria-hidden="true" />
+      <p className="terminal-notice-text">{notice.text}</p>
+      <Button type="button" icon="pi pi-times" rounded text size="small" severity="secondary" aria-label="Dismiss" onClick={onDismiss} />
+    </div>
+  );
+}
+
+function ServiceLineCell({ terminal }: { terminal: TerminalListItem }) {
+  return (
+    <div className="cell-stack">
+      <span className="cell-primary cell-mono-strong">{terminal.serviceLineNumber}</span>
+      <span className="cell-secondary cell-mono">{terminal.userTerminalId}</span>
+    </div>
+  );
+}
+
+export function OwnerCell({ terminal }: { terminal: TerminalListItem }) {
+  const owner = ownerLabel(terminal);
+  return (
+    <div className="cell-stack">
+      <span className={owner.id === null ? 'cell-secondary owner-unassigned' : 'cell-primary'}>{owner.name}</span>
+      {owner.id !== null && <span className="cell-secondary cell-mono">{owner.id}</span>}
+    </div>
+  );
+}
+
+function StatusCell({ terminal }: { terminal: TerminalListItem }) {
+  return (
+    <div className="cell-stack">
+      <Tag value={terminal.active ? 'Active' : 'Inactive'} severity={terminal.active ? 'success' : 'danger'} rounded />
+      {terminal.syncStatus !== 'synced' && (
+        <Tag
+          value={SYNC_STATUS_LABEL[terminal.syncStatus]}
+          severity={terminal.syncStatus === 'error' ? 'danger' : 'warning'}
+          className="sync-badge"
+        />
+      )}
+    </div>
+  );
+}
+
+function RowActions({ terminal, onOpen }: { terminal: TerminalListItem; onOpen: TerminalsViewProps['onOpen'] }) {
+  // The row itself opens the dialog on click; the buttons must not open it a second time.
+  const open = (tab?: TerminalDetailTab) => (event: MouseEvent) => {
+    event.stopPropagation();
+    if (tab) onOpen(terminal, tab);
+    else onOpen(terminal);
+  };
+  return (
+    <div className="terminal-row-actions">
+      <Button
+        type="button"
+        icon="pi pi-eye"
+        rounded
+        text
+        aria-label={`View details of ${terminal.serviceLineNumber}`}
+        title="View details"
+        onClick={open()}
+      />
+      <Button
+        type="button"
+        icon="pi pi-chart-bar"
+        rounded
+        text
+        severity="secondary"
+        aria-label={`Usage of ${terminal.serviceLineNumber}`}
+        title="Usage"
+        onClick={open('usage')}
+      />
+    </div>
+  );
+}
+
+/** "Terminal Management" (spec section 2 "Terminals"). Renders props, calls callbacks. */
+export function TerminalsView(props: TerminalsViewProps) {
+  const meta = PAGE_TITLES['/terminals'];
+  const id = useId();
+  const searchId = `${id}-search`;
+  const statusId = `${id}-status`;
+  const addHintId = `${id}-add-hint`;
+  const listTitleId = `${id}-list`;
+  const { rows, health, syncNotice } = props;
+  const filtered = props.search.trim() !== '' || props.status !== 'all';
+  const total = health?.total ?? props.totalCount;
+
+  return (
+    <div className="page terminals-page">
+      <PageHeader
+        title={TERMINAL_MESSAGES.title}
+        breadcrumb={meta.breadcrumb}
+        subtitle={<Subtitle total={total} health={health} />}
+        onNavigate={props.onNavigate}
+        actions={
+          <>
+            <Button
+              type="button"
+              label={props.syncing ? TERMINAL_MESSAGES.syncing : TERMINAL_MESSAGES.syncButton}
+              icon={props.syncing ? 'pi pi-spin pi-sync' : 'pi pi-sync'}
+              disabled={props.syncing}
+              onClick={props.onSync}
+            />
+            <span className="add-terminal-wrap" title={ADD_TERMINAL_HINT}>
+              <Button type="button" label="Add Terminal" icon="pi pi-plus" outlined disabled aria-describedby={addHintId} />
+            </span>
+            <span id={addHintId} className="sr-only">
+              {ADD_TERMINAL_HINT}
+            </span>
+          </>
+        }
+      />
+
+      {syncNotice && <SyncNotice notice={syncNotice} onDismiss={props.onDismissNotice} />}
+
+      <SummaryCards health={health} loading={props.healthLoading} />
+
+      <section className="terminals-list" aria-labelledby={listTitleId}>
+        <div className="terminals-list-head">
+          <h2 id={listTitleId} className="section-title">
+            {TERMINAL_MESSAGES.listTitle}
+          </h2>
+          <Button
+            type="button"
+            label="Refresh"
+            icon={props.loading ? 'pi pi-spin pi-refresh' : 'pi pi-refresh'}
+            outlined
+            size="small"
+            disabled={props.loading}
+            onClick={props.onRefresh}
+          />
+        </div>
+
+        <div className="terminals-toolbar" role="search">
+          <label htmlFor={searchId} className="sr-only">
+            Search terminals
+          </label>
+          <IconField iconPosition="left" className="terminals-search">
+            <InputIcon className="pi pi-search" />
+            <InputText
+              id={searchId}
+              type="search"
+              autoComplete="off"
+              maxLength={TERMINAL_SEARCH_MAX_LENGTH}
+              placeholder={TERMINAL_MESSAGES.searchPlaceholder}
+              value={props.search}
+              onChange={(event) => props.onSearch(event.target.value)}
+            />
+          </IconField>
+          <label htmlFor={statusId} className="sr-only">
+            Status filter
+          </label>
+          <Dropdown
+            inputId={statusId}
+            className="terminals-status"
+            value={props.status}
+            options={[...TERMINAL_STATUS_OPTIONS]}
+            optionLabel="label"
+            optionValue="value"
+            onChange={(event) => props.onStatus(event.value as TerminalStatusFilter)}
+          />
+        </div>
+
+        {props.error ? (
+          <ErrorCard title={TERMINAL_MESSAGES.loadError} message={props.error} onRetry={props.onRetry} />
+        ) : props.loading && rows.length === 0 ? (
+          <p className="terminals-loading" role="status">
+            <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {TERMINAL_MESSAGES.loading}
+          </p>
+        ) : (
+          <>
+            <div className="terminals-caption">
+              {props.loading ? (
+                <span role="status">{TERMINAL_MESSAGES.loading}</span>
+              ) : (
+                <span>{TERMINAL_MESSAGES.caption(rows.length, props.totalCount)}</span>
+              )}
+              {props.lastSync && <span className="terminals-last-sync">{lastSyncSummary(props.lastSync, props.now)}</span>}
+            </div>
+            <DataTable
+              value={rows}
+              dataKey="userTerminalId"
+              lazy
+              paginator
+              first={(props.page - 1) * props.limit}
+              rows={props.limit}
+              totalRecords={props.totalCount}
+              onPage={(event: DataTablePageEvent) => props.onPage((event.page ?? Math.floor(event.first / event.rows)) + 1)}
+              onRowClick={(event: DataTableRowClickEvent) => props.onOpen(event.data as TerminalListItem)}
+              rowClassName={() => 'terminal-row'}
+              loading={props.loading}
+              emptyMessage={filtered ? 'No terminals match the search or filter' : 'No terminals yet: run a sync from the provider'}
+              className="terminals-table"
+              pt={{ table: { 'aria-label': TERMINAL_MESSAGES.listTitle } }}
+            >
+              <Column header="Service Line Number" body={(t: TerminalListItem) => <ServiceLineCell terminal={t} />} />
+              <Column header="Owner" body={(t: TerminalListItem) => <OwnerCell terminal={t} />} />
+              <Column header="Status" body={(t: TerminalListItem) => <StatusCell terminal={t} />} />
+              <Column
+                header="Actions"
+                body={(t: TerminalListItem) => <RowActions terminal={t} onOpen={props.onOpen} />}
+                className="terminals-actions-cell"
+              />
+            </DataTable>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
