@@ -3,6 +3,7 @@ import { createAuthApi } from './auth';
 import { createCustomersApi, createPasswordSetupApi } from './customers';
 import { createDashboardApi } from './dashboard';
 import { createProviderConsoleApi } from './provider-console';
+import { createTerminalsApi } from './terminals';
 
 /** Every resource module over one client. */
 export function createApi(options: ApiClientOptions) {
@@ -14,6 +15,7 @@ export function createApi(options: ApiClientOptions) {
     passwordSetup: createPasswordSetupApi(client),
     dashboard: createDashboardApi(client),
     providerConsole: createProviderConsoleApi(client),
+    terminals: createTerminalsApi(client),
   };
 }
 

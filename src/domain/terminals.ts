@@ -289,17 +289,17 @@ export function usageLevel(percentage: number): UsageLevel {
 export const isOverLimit = (percentage: number) => percentage > 100;
 export const isNearLimit = (percentage: number) => percentage >= 90 && percentage <= 100;
 /** The progress bar never draws past 100 %. */
-export const barPercent = (percentage: number) => Math.max(0, Math.min(100, percentage));
+export const barPercent = (percentage: number) => (Number.isFinite(percentage) ? Math.max(0, Math.min(100, percentage)) : 0);
 
 export function usagePercentage(used: number, total: number): number {
   if (!(total > 0)) return 0;
   return Math.round((used / total) * 100);
 }
 
-/** Overage (positive) or remaining (positive) of a priority allowance. */
+/** Overage (positive) or remaining (positive) of a priority allowance; no allowance leaves nothing remaining. */
 export function usageBalance(used: number, total: number): { exceeded: boolean; amount: number } {
-  const exceeded = total > 0 && used > total;
-  return { exceeded, amount: round1(Math.abs(total - used)) };
+  if (!(total > 0)) return { exceeded: false, amount: 0 };
+  return { exceeded: used > total, amount: round1(Math.abs(total - used)) };
 }
 
 export const BYTES_PER_GB = 1_048_576;
@@ -308,7 +308,8 @@ export const round1 = (value: number) => Math.round(value * 10) / 10;
 
 /** Terminal pages show TB from 1024 GB, one decimal (spec 9). */
 export function formatTerminalData(gb: number, unit = 'GB'): string {
-  if (unit === 'GB' && gb >= 1024) return `${(gb / 1024).toFixed(1)} TB`;
+  // Compared as shown: 1023.96 GB would otherwise read "1024.0 GB".
+  if (unit === 'GB' && round1(gb) >= 1024) return `${(gb / 1024).toFixed(1)} TB`;
   return `${gb.toFixed(1)} ${unit}`;
 }
 
