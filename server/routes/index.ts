@@ -7,6 +7,7 @@ import { dashboardRoutes } from './dashboard';
 import { healthRoutes } from './health';
 import { passwordSetupRoutes } from './password-setup';
 import { providerConsoleRoutes } from './provider-console';
+import { terminalRoutes } from './terminals';
 
 /** Every /api/v1 route, registered under the prefix by app.ts. */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -18,4 +19,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(emailOutboxRoutes);
   await app.register(dashboardRoutes);
   await app.register(providerConsoleRoutes);
+  await app.register(terminalRoutes);
 };

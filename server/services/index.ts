@@ -6,6 +6,7 @@ import type { Repositories } from '../db/repositories';
 import { createAuditService } from './audit';
 import { createAuthService } from './auth-service';
 import { createCustomersService } from './customers';
+import { createTerminalsService } from './terminals';
 import { createPasswordSetupService } from './customers-password-setup';
 import { createDashboardService } from './dashboard-service';
 import { createConsoleProvider, type ProviderAccess } from './console-provider';
@@ -44,5 +45,6 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   const emailOutbox = createEmailOutboxService({ outbox: repos.emailOutbox });
   const passwordSetup = createPasswordSetupService({ db, repos, audit, email, config, now });
   const customers = createCustomersService({ db, repos, audit, passwordSetup, now });
-  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers };
+  const terminals = createTerminalsService({ db, repos, audit, now });
+  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, terminals };
 }

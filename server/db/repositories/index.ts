@@ -4,6 +4,7 @@ import { createAuditRepository } from './audit';
 import { createCustomersRepository } from './customers';
 import { createEmailOutboxRepository } from './email-outbox';
 import { createPasswordSetupTokensRepository } from './password-setup-tokens';
+import { createTerminalsRepository } from './terminals';
 import { createUsersRepository } from './users';
 
 export type Repositories = ReturnType<typeof createRepositories>;
@@ -16,5 +17,6 @@ export function createRepositories(db: Db) {
     emailOutbox: createEmailOutboxRepository(db),
     audit: createAuditRepository(db),
     appMeta: createAppMetaRepository(db),
+    terminals: createTerminalsRepository(db),
   };
 }
