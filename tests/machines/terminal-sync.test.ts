@@ -1,0 +1,370 @@
+import { describe, expect, it, vi } from 'vitest';
+import { SimulatedClock, createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import {
+  terminalSyncMachine,
+  type SyncJobOutcome,
+  type SyncQueueOutcome,
+  type SyncStartOutcome,
+  type TerminalSyncEvent,
+} from '../../src/machines/terminal-sync';
+import { NetworkError } from '../../src/api/client';
+import { SYNC_POLL_INTERVAL_MS, SYNC_POLL_TIMEOUT_MS, TERMINAL_MESSAGES, type SyncJob } from '../../src/domain/terminals';
+import { syncJobFixture, syncQueueFixture } from '../fixtures/terminals-client';
+import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
+
+const queued = syncJobFixture();
+const running = syncJobFixture({ status: 'running', phase: 'Reading user terminals (page 3)', progress: 40, startedAt: '2026-11-20T10:00:01.000Z' });
+const succeeded = syncJobFixture({ status: 'succeeded', progress: 100, finishedAt: '2026-11-20T10:02:00.000Z', counts: { added: 2, updated: 5, unchanged: 90, removed: 0, failed: 0 } });
+const failed = syncJobFixture({ status: 'failed', message: 'Provider unavailable', finishedAt: '2026-11-20T10:01:00.000Z' });
+
+const ok = <T>(data: T, message = 'ok') => ({ ok: true as const, status: 200, data, message });
+const refused = (status: number, message: string) => ({ ok: false as const, status, message });
+const nothingRunning: SyncQueueOutcome = ok(syncQueueFixture(null, [succeeded]));
+const started = (job: SyncJob = queued, message = 'Sync queued'): SyncStartOutcome => ({ ok: true, data: job, message });
+const alreadyRunning = refused(409, 'A terminal sync is already running');
+
+type Answer<T> = T | Error | 'hang';
+interface Answers {
+  queue?: Array<Answer<SyncQueueOutcome>>;
+  start?: Array<Answer<SyncStartOutcome>>;
+  poll?: Array<Answer<SyncJobOutcome>>;
+}
+
+function startSync(answers: Answers = {}) {
+  const clock = new SimulatedClock();
+  const calls: Array<{ name: string; input: unknown; signal: AbortSignal }> = [];
+  const reloadList = vi.fn();
+  const notifyFinished = vi.fn();
+  const answer = <T, I>(name: string, list: Array<Answer<T>>) =>
+    fromPromise<T, I>(async ({ input, signal }) => {
+      calls.push({ name, input, signal });
+      const made = calls.filter((c) => c.name === name).length;
+      const next = list[Math.min(made - 1, list.length - 1)]!;
+      if (next === 'hang') return new Promise<never>(() => {});
+      if (next instanceof Error) throw next;
+      return next;
+    });
+  const actor = createActor(
+    terminalSyncMachine.provide({
+      actors: {
+        loadQueue: answer<SyncQueueOutcome, unknown>('loadQueue', answers.queue ?? [nothingRunning]),
+        startSync: answer<SyncStartOutcome, unknown>('startSync', answers.start ?? [started()]),
+        pollJob: answer<SyncJobOutcome, string>('pollJob', answers.poll ?? [ok(running)]),
+      },
+      actions: {
+        reloadList: () => reloadList(),
+        notifyFinished: (_, job) => notifyFinished(job),
+      },
+    }),
+    { clock },
+  ).start();
+  const polls = () => calls.filter((c) => c.name === 'pollJob');
+  /** Moves the clock on in poll-sized steps, letting each poll answer before the next. */
+  const advance = async (ms: number) => {
+    for (let left = ms; left > 0; left -= SYNC_POLL_INTERVAL_MS) {
+      clock.increment(Math.min(left, SYNC_POLL_INTERVAL_MS));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  };
+  return { actor, clock, calls, polls, advance, reloadList, notifyFinished };
+}
+
+type Snapshot = SnapshotFrom<typeof terminalSyncMachine>;
+const isIdle = (s: Snapshot) => s.matches('idle');
+const isWaiting = (s: Snapshot) => s.matches({ running: 'waiting' });
+const sync = { type: 'user.sync' } as const;
+const dismiss = { type: 'user.dismissNotice' } as const;
+
+async function startedSync(answers: Answers = {}) {
+  const harness = startSync(answers);
+  await waitFor(harness.actor, isIdle);
+  harness.actor.send(sync);
+  await waitFor(harness.actor, isWaiting);
+  return harness;
+}
+
+describe('terminal sync machine: checking on open', () => {
+  it('asks whether a sync runs; with none the button works and there is no notice', async () => {
+    const { actor, calls } = startSync();
+    expect(actor.getSnapshot().hasTag('checking')).toBe(true);
+    expect(actor.getSnapshot().can(sync)).toBe(false);
+    const snapshot = await waitFor(actor, isIdle);
+    expect(snapshot.context).toEqual({ job: null, notice: null });
+    expect(snapshot.can(sync)).toBe(true);
+    expect(calls.map((c) => c.name)).toEqual(['loadQueue']);
+  });
+
+  it('a page reload while a sync runs finds it in the queue and follows it (reload survival)', async () => {
+    const { actor, polls, advance, reloadList } = startSync({ queue: [ok(syncQueueFixture(running))], poll: [ok(running)] });
+    const snapshot = await waitFor(actor, isWaiting);
+    expect(snapshot.hasTag('syncing')).toBe(true);
+    expect(snapshot.context).toEqual({ job: running, notice: { kind: 'info', text: TERMINAL_MESSAGES.syncStarted } });
+    await advance(SYNC_POLL_INTERVAL_MS);
+    expect(polls().map((c) => c.input)).toEqual([running.id]);
+    expect(reloadList).toHaveBeenCalledOnce();
+  });
+
+  it('a queued job counts as running too', async () => {
+    const { actor } = startSync({ queue: [ok(syncQueueFixture(queued))] });
+    expect((await waitFor(actor, isWaiting)).context.job).toEqual(queued);
+  });
+
+  it.each([
+    ['a refused queue check', refused(500, 'Database unavailable')],
+    ['a check that got no answer', new NetworkError('fetch failed')],
+    ['a queue whose active run has ended', ok(syncQueueFixture(succeeded))],
+  ] as const)('%s leaves the button working, without a notice', async (_name, queueAnswer) => {
+    const { actor } = startSync({ queue: [queueAnswer as Answer<SyncQueueOutcome>] });
+    expect((await waitFor(actor, isIdle)).context).toEqual({ job: null, notice: null });
+  });
+});
+
+describe('terminal sync machine: starting', () => {
+  it('a started sync shows "Syncing..." (busy), the blue card (syncing) with the server message, and the button is disabled', async () => {
+    const { actor } = startSync({ start: ['hang'] });
+    await waitFor(actor, isIdle);
+    actor.send(sync);
+    expect(actor.getSnapshot().value).toBe('starting');
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(actor.getSnapshot().hasTag('syncing')).toBe(false);
+
+    const { actor: other } = await startedSync({ start: [started(queued, 'Sync queued')] });
+    const snapshot = other.getSnapshot();
+    expect(snapshot.hasTag('busy') && snapshot.hasTag('syncing')).toBe(true);
+    expect(snapshot.can(sync)).toBe(false);
+    expect(snapshot.context).toEqual({ job: queued, notice: { kind: 'success', text: 'Sync queued' } });
+  });
+
+  it('without a server message the notice is the spec text', async () => {
+    const { actor } = await startedSync({ start: [started(queued, '')] });
+    expect(actor.getSnapshot().context.notice).toEqual({ kind: 'success', text: TERMINAL_MESSAGES.syncStarted });
+  });
+
+  it('"already running" is an informational notice and the state returns to idle', async () => {
+    const { actor, polls, advance } = startSync({ start: [alreadyRunning] });
+    await waitFor(actor, isIdle);
+    actor.send(sync);
+    const snapshot = await waitFor(actor, (s) => isIdle(s) && s.context.notice !== null);
+    expect(snapshot.context).toEqual({ job: null, notice: { kind: 'info', text: TERMINAL_MESSAGES.syncAlreadyRunning } });
+    expect(snapshot.can(sync)).toBe(true);
+    await advance(SYNC_POLL_INTERVAL_MS * 3);
+    expect(polls()).toEqual([]);
+  });
+
+  it('any other refusal says "Failed to start sync: {message}"; none, or a thrown error, says "Unknown error occurred"', async () => {
+    const { actor } = startSync({ start: [refused(503, 'Provider credentials are not configured'), refused(500, ''), new Error('boom')] });
+    await waitFor(actor, isIdle);
+    const notices: unknown[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      actor.send(sync);
+      notices.push((await waitFor(actor, (s) => isIdle(s) && s.context.notice !== null)).context.notice);
+    }
+    expect(notices).toEqual([
+      { kind: 'error', text: 'Failed to start sync: Provider credentials are not configured' },
+      { kind: 'error', text: `Failed to start sync: ${TERMINAL_MESSAGES.unknownError}` },
+      { kind: 'error', text: `Failed to start sync: ${TERMINAL_MESSAGES.unknownError}` },
+    ]);
+  });
+
+  it('starting again clears the last notice, and Dismiss clears it too', async () => {
+    const { actor } = startSync({ start: [alreadyRunning, alreadyRunning, 'hang'] });
+    await waitFor(actor, isIdle);
+    actor.send(sync);
+    await waitFor(actor, (s) => s.context.notice !== null);
+    actor.send(dismiss);
+    expect(actor.getSnapshot().context.notice).toBeNull();
+    expect(actor.getSnapshot().can(dismiss)).toBe(false);
+    actor.send(sync);
+    await waitFor(actor, (s) => s.context.notice !== null && isIdle(s));
+    actor.send(sync);
+    expect(actor.getSnapshot().context.notice).toBeNull();
+  });
+});
+
+describe('terminal sync machine: running', () => {
+  it('every 10 s the job is read and the list and counts reload; nothing happens in between', async () => {
+    const progressed = { ...running, progress: 70 };
+    const { actor, polls, advance, reloadList, clock } = await startedSync({ poll: [ok(running), ok(progressed)] });
+    clock.increment(SYNC_POLL_INTERVAL_MS - 1);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(polls()).toEqual([]);
+    expect(reloadList).not.toHaveBeenCalled();
+    await advance(1);
+    expect(polls().map((c) => c.input)).toEqual([queued.id]);
+    expect(actor.getSnapshot().context.job).toEqual(running);
+    await advance(SYNC_POLL_INTERVAL_MS * 2);
+    expect(polls()).toHaveLength(3);
+    expect(reloadList).toHaveBeenCalledTimes(3);
+    expect(actor.getSnapshot().context.job).toEqual(progressed);
+    expect(actor.getSnapshot().matches({ running: 'waiting' })).toBe(true);
+  });
+
+  it('a job that ends returns to idle early: the notice clears, the app hears of it once, and polling stops', async () => {
+    const { actor, polls, advance, notifyFinished } = await startedSync({ poll: [ok(running), ok(succeeded)] });
+    await advance(SYNC_POLL_INTERVAL_MS * 2);
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.value).toBe('idle');
+    expect(snapshot.context).toEqual({ job: succeeded, notice: null });
+    expect(notifyFinished).toHaveBeenCalledExactlyOnceWith(succeeded);
+    await advance(SYNC_POLL_INTERVAL_MS * 3);
+    expect(polls()).toHaveLength(2);
+  });
+
+  it('a failed job ends the same way, and the app hears it failed', async () => {
+    const { actor, advance, notifyFinished } = await startedSync({ poll: [ok(failed)] });
+    await advance(SYNC_POLL_INTERVAL_MS);
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(notifyFinished).toHaveBeenCalledExactlyOnceWith(failed);
+  });
+
+  it('a refused poll or one without an answer is tried again at the next interval', async () => {
+    const { actor, polls, advance } = await startedSync({
+      poll: [refused(404, 'Sync job not found'), new NetworkError('socket hang up'), ok(succeeded)],
+    });
+    await advance(SYNC_POLL_INTERVAL_MS * 2);
+    expect(actor.getSnapshot().matches({ running: 'waiting' })).toBe(true);
+    expect(actor.getSnapshot().context.job).toEqual(queued);
+    await advance(SYNC_POLL_INTERVAL_MS);
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(polls()).toHaveLength(3);
+  });
+
+  it('after 5 minutes polling stops: idle, the notice cleared, no more polls', async () => {
+    const { actor, polls, advance, notifyFinished, clock } = await startedSync({ poll: [ok(running)] });
+    await advance(SYNC_POLL_TIMEOUT_MS - SYNC_POLL_INTERVAL_MS);
+    clock.increment(SYNC_POLL_INTERVAL_MS - 1);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().hasTag('syncing')).toBe(true);
+    await advance(1);
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.value).toBe('idle');
+    expect(snapshot.context.notice).toBeNull();
+    expect(snapshot.can(sync)).toBe(true);
+    // Polls at 10 s, 20 s, ... 290 s; the timeout wins the tie at 300 s.
+    expect(polls()).toHaveLength(SYNC_POLL_TIMEOUT_MS / SYNC_POLL_INTERVAL_MS - 1);
+    await advance(SYNC_POLL_INTERVAL_MS * 3);
+    expect(polls()).toHaveLength(SYNC_POLL_TIMEOUT_MS / SYNC_POLL_INTERVAL_MS - 1);
+    expect(notifyFinished).not.toHaveBeenCalled();
+  });
+
+  it('the timeout aborts a poll still under way', async () => {
+    const { actor, polls, advance } = await startedSync({ poll: [...Array(28).fill(ok(running)), 'hang'] });
+    await advance(SYNC_POLL_TIMEOUT_MS);
+    expect(actor.getSnapshot().value).toBe('idle');
+    const last = polls().at(-1)!;
+    expect(polls()).toHaveLength(29);
+    expect(last.signal.aborted).toBe(true);
+  });
+
+  it('a user.sync while running is refused; Dismiss hides the notice but the sync goes on', async () => {
+    const { actor, advance, polls } = await startedSync();
+    actor.send(sync);
+    actor.send(dismiss);
+    expect(actor.getSnapshot().matches({ running: 'waiting' })).toBe(true);
+    expect(actor.getSnapshot().context.notice).toBeNull();
+    await advance(SYNC_POLL_INTERVAL_MS);
+    expect(polls()).toHaveLength(1);
+  });
+});
+
+const POLL_DUE = 'xstate.after.pollInterval.terminalSync.running.waiting';
+const TIMED_OUT = 'xstate.after.pollTimeout.terminalSync.running';
+
+/** Every event the sync machine takes, with fixtures. A new event fails to compile here. */
+const eventFixtures: { [K in TerminalSyncEvent['type']]: Extract<TerminalSyncEvent, { type: K }>[] } = {
+  'user.sync': [sync],
+  'user.dismissNotice': [dismiss],
+};
+// One fixture per guarded branch of each invoke, and the two timers.
+const actorResults = [
+  { type: 'xstate.done.actor.loadQueue', output: ok(syncQueueFixture(running)) },
+  { type: 'xstate.done.actor.loadQueue', output: nothingRunning },
+  { type: 'xstate.done.actor.loadQueue', output: refused(500, 'Database unavailable') },
+  { type: 'xstate.error.actor.loadQueue', error: new NetworkError('fetch failed') },
+  { type: 'xstate.done.actor.startSync', output: started(queued, 'Sync queued') },
+  { type: 'xstate.done.actor.startSync', output: alreadyRunning },
+  { type: 'xstate.done.actor.startSync', output: refused(503, 'Provider credentials are not configured') },
+  { type: 'xstate.error.actor.startSync', error: new Error('boom') },
+  { type: 'xstate.done.actor.pollJob', output: ok(running) },
+  { type: 'xstate.done.actor.pollJob', output: ok(succeeded) },
+  { type: 'xstate.done.actor.pollJob', output: refused(404, 'Sync job not found') },
+  { type: 'xstate.error.actor.pollJob', error: new NetworkError('socket hang up') },
+  { type: POLL_DUE },
+  { type: TIMED_OUT },
+];
+const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
+
+describe('terminal sync machine (model paths)', () => {
+  const paths = pathsCoveringEveryTransition(terminalSyncMachine, allEvents);
+
+  it('the model reaches every state of the chart', () => {
+    expect(reachableStateValues(terminalSyncMachine, allEvents)).toEqual(
+      new Set(['checking', 'idle', 'starting', '{"running":"waiting"}', '{"running":"polling"}']),
+    );
+  });
+
+  it('the paths take every transition written in the chart', () => {
+    const all = new Set(chartTransitions(terminalSyncMachine).values());
+    // root: dismiss 1; checking: 2 done + error; idle: sync 1; starting: 3 done + error;
+    // running: timeout 1; waiting: interval 1; polling: 2 done + error
+    expect(all.size).toBe(14);
+    expect(transitionsTaken(terminalSyncMachine, paths)).toEqual(all);
+  });
+
+  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
+    const reloads = vi.fn();
+    const actor = await replayPath(
+      (deferred) =>
+        terminalSyncMachine.provide({
+          actors: { loadQueue: deferred.logic, startSync: deferred.logic, pollJob: deferred.logic },
+          actions: { reloadList: () => reloads() },
+          // The timers only ever fire by the path's own events.
+          delays: { pollInterval: 3_600_000, pollTimeout: 7_200_000 },
+        }),
+      path,
+    );
+    const snapshot = actor.getSnapshot() as Snapshot;
+    actor.stop();
+    // What the view reads stays consistent with where the chart is.
+    expect(snapshot.hasTag('syncing')).toBe(snapshot.matches('running'));
+    expect(snapshot.can(sync)).toBe(snapshot.matches('idle'));
+    if (snapshot.matches('running')) expect(snapshot.context.job?.status).toMatch(/^(queued|running)$/);
+    if (snapshot.context.notice?.kind === 'error') expect(snapshot.matches('idle')).toBe(true);
+    expect(reloads).toHaveBeenCalledTimes(path.steps.filter((step) => step.event.type === POLL_DUE).length);
+  });
+});
+
+describe('terminal sync machine (pinned journeys)', () => {
+  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
+  it('a reload finds a sync running, two polls later it succeeds: idle, no notice, list reloaded twice, one notification', async () => {
+    const { actor, advance, reloadList, notifyFinished } = startSync({ queue: [ok(syncQueueFixture(running))], poll: [ok(running), ok(succeeded)] });
+    await waitFor(actor, isWaiting);
+    await advance(SYNC_POLL_INTERVAL_MS * 5);
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.value).toBe('idle');
+    expect(snapshot.context).toEqual({ job: succeeded, notice: null });
+    expect(reloadList).toHaveBeenCalledTimes(2);
+    expect(notifyFinished).toHaveBeenCalledExactlyOnceWith(succeeded);
+  });
+
+  it('already running, dismissed, started again, the job fails on its first poll: idle with the failed job and no notice', async () => {
+    const { actor, advance, calls } = startSync({ start: [alreadyRunning, started(queued, 'Sync queued')], poll: [ok(failed)] });
+    await waitFor(actor, isIdle);
+    actor.send(sync);
+    await waitFor(actor, (s) => s.context.notice?.kind === 'info');
+    actor.send(dismiss);
+    actor.send(sync);
+    await waitFor(actor, isWaiting);
+    await advance(SYNC_POLL_INTERVAL_MS);
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context).toEqual({ job: failed, notice: null });
+    expect(calls.map((c) => c.name)).toEqual(['loadQueue', 'startSync', 'startSync', 'pollJob']);
+  });
+
+  it('a sync started, then five minutes of a job that never ends: idle, no notice, the last job read kept', async () => {
+    const { actor, advance } = await startedSync({ poll: [ok(running)] });
+    await advance(SYNC_POLL_TIMEOUT_MS);
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context).toEqual({ job: running, notice: null });
+  });
+});
