@@ -1,0 +1,427 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import {
+  TERMINAL_DETAIL_MESSAGES,
+  initialDetailContext,
+  terminalDetailMachine,
+  type DetailOutcome,
+  type RefreshOutcome,
+  type ReportOutcome,
+  type TerminalDetailEvent,
+  type TerminalDetailInput,
+  type UsageOutcome,
+  type UsageRequest,
+} from '../../src/machines/terminal-detail';
+import { NetworkError } from '../../src/api/client';
+import { TERMINAL_MESSAGES } from '../../src/domain/terminals';
+import { terminalDetailFixture, terminalFixture, usageFixture } from '../fixtures/terminals-client';
+import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
+
+const NOW = new Date('2026-11-20T10:00:00.000Z');
+const terminal = terminalFixture();
+const detail = terminalDetailFixture({ syncStatus: 'pending', nickname: 'North yard (fresh)' });
+const usage = usageFixture();
+const noUsage = usageFixture({ currentBillingCycle: null, rawUsageRecords: [] });
+const refreshed = { userTerminalId: terminal.userTerminalId, syncStatus: 'synced' as const, lastSyncedAt: '2026-11-20T10:05:00.000Z' };
+
+const ok = <T>(data: T) => ({ ok: true as const, data });
+const refused = (message: string) => ({ ok: false as const, message });
+
+type Answer<T> = T | Error | 'hang';
+interface Answers {
+  detail?: Array<Answer<DetailOutcome>>;
+  usage?: Array<Answer<UsageOutcome>>;
+  refresh?: Array<Answer<RefreshOutcome>>;
+  report?: Array<Answer<ReportOutcome>>;
+}
+
+function openDetail(answers: Answers = {}, input: Partial<TerminalDetailInput> = {}) {
+  const calls: Array<{ name: string; input: unknown; signal: AbortSignal }> = [];
+  const terminalChanged = vi.fn();
+  const answer = <T, I>(name: string, list: Array<Answer<T>>) =>
+    fromPromise<T, I>(async ({ input: given, signal }) => {
+      calls.push({ name, input: given, signal });
+      const made = calls.filter((c) => c.name === name).length;
+      const next = list[Math.min(made - 1, list.length - 1)]!;
+      if (next === 'hang') return new Promise<never>(() => {});
+      if (next instanceof Error) throw next;
+      return next;
+    });
+  const actor = createActor(
+    terminalDetailMachine.provide({
+      actors: {
+        loadDetail: answer<DetailOutcome, string>('loadDetail', answers.detail ?? [ok(detail)]),
+        loadUsage: answer<UsageOutcome, UsageRequest>('loadUsage', answers.usage ?? [ok(usage)]),
+        refreshTerminal: answer<RefreshOutcome, string>('refreshTerminal', answers.refresh ?? [ok(refreshed)]),
+        reportIssue: answer<ReportOutcome, { userTerminalId: string; note: string }>('reportIssue', answers.report ?? [ok({ reported: true })]),
+      },
+      actions: { terminalChanged: () => terminalChanged() },
+    }),
+    { input: { terminal, now: NOW, ...input } },
+  ).start();
+  const called = (name: string) => calls.filter((c) => c.name === name);
+  return { actor, calls, called, terminalChanged };
+}
+
+type Snapshot = SnapshotFrom<typeof terminalDetailMachine>;
+const settled = (s: Snapshot) => !s.hasTag('loadingDetail') && !s.hasTag('loadingUsage') && !s.hasTag('busy');
+const november: UsageRequest = { serviceLineNumber: terminal.serviceLineNumber, year: 2026, month: 11 };
+const retry = { type: 'user.retry' } as const;
+const refresh = { type: 'user.refresh' } as const;
+const dismiss = { type: 'user.dismissNotice' } as const;
+const selectMonth = (value: string) => ({ type: 'user.selectMonth', value }) as const;
+const reportIssue = (note: string) => ({ type: 'user.reportIssue', note }) as const;
+
+describe('terminal detail machine: opening', () => {
+  it('shows the list record at once and loads the detail and the current month of usage side by side', async () => {
+    const { actor, calls } = openDetail();
+    const first = actor.getSnapshot();
+    expect(first.value).toEqual({ detail: 'loading', usage: 'loading', action: 'idle' });
+    expect(first.hasTag('loadingDetail') && first.hasTag('loadingUsage')).toBe(true);
+    expect(first.context).toMatchObject({ terminal, detail: null, month: '2026-11' });
+    expect(first.context.months[0]).toEqual({ value: '2026-11', label: 'November 2026', year: 2026, month: 11 });
+    expect(first.context.months).toHaveLength(12);
+    const snapshot = await waitFor(actor, settled);
+    expect(snapshot.value).toEqual({ detail: 'loaded', usage: 'loaded', action: 'idle' });
+    expect(snapshot.context).toMatchObject({ detail, detailError: null, usage, usageError: null, notice: null });
+    expect(calls.map((c) => [c.name, c.input])).toEqual([
+      ['loadDetail', terminal.userTerminalId],
+      ['loadUsage', november],
+    ]);
+  });
+
+  it('starts on the month it is given, or the current one when that month is not offered', async () => {
+    expect(openDetail({}, { month: '2026-3' }).actor.getSnapshot().context.month).toBe('2026-3');
+    const { actor, called } = openDetail({}, { month: '2024-1' });
+    expect(actor.getSnapshot().context.month).toBe('2026-11');
+    await waitFor(actor, settled);
+    expect(called('loadUsage')[0]?.input).toEqual(november);
+  });
+
+  it('a terminal without a service line has no usage to ask for: "No Usage Data Available" at once', async () => {
+    const { actor, called } = openDetail({}, { terminal: terminalFixture({ serviceLineNumber: 'Unknown' }) });
+    expect(actor.getSnapshot().matches({ usage: 'empty' })).toBe(true);
+    await waitFor(actor, settled);
+    expect(called('loadUsage')).toEqual([]);
+  });
+});
+
+describe('terminal detail machine: the detail fetch', () => {
+  it("a failed fetch falls back to the list record with the server's message; Try Again loads it again", async () => {
+    const { actor, called } = openDetail({ detail: [refused(TERMINAL_MESSAGES.terminalNotFound), ok(detail)] });
+    const fallback = await waitFor(actor, (s) => s.matches({ detail: 'fallback' }));
+    expect(fallback.context).toMatchObject({ terminal, detail: null, detailError: TERMINAL_MESSAGES.terminalNotFound });
+    actor.send(retry);
+    expect(actor.getSnapshot().context.detailError).toBeNull();
+    expect((await waitFor(actor, (s) => s.matches({ detail: 'loaded' }))).context.detail).toEqual(detail);
+    expect(called('loadDetail')).toHaveLength(2);
+    // The usage was fine and is not asked for again.
+    expect(called('loadUsage')).toHaveLength(1);
+  });
+
+  it.each([
+    ['a refusal without a message', refused('')],
+    ['no answer', new NetworkError('fetch failed')],
+    ['a bug', new TypeError('x is undefined')],
+  ] as const)('%s says "Failed to load terminal details"', async (_name, failure) => {
+    const { actor } = openDetail({ detail: [failure as Answer<DetailOutcome>] });
+    expect((await waitFor(actor, (s) => s.matches({ detail: 'fallback' }))).context.detailError).toBe(TERMINAL_MESSAGES.detailFailed);
+  });
+});
+
+describe('terminal detail machine: usage', () => {
+  it('a failed usage call leaves the detail alone; Try Again asks for the usage only', async () => {
+    const { actor, called } = openDetail({ usage: [refused('Usage store unavailable'), ok(usage)] });
+    const snapshot = await waitFor(actor, settled);
+    expect(snapshot.value).toEqual({ detail: 'loaded', usage: 'failed', action: 'idle' });
+    expect(snapshot.context).toMatchObject({ detail, usage: null, usageError: 'Usage store unavailable' });
+    actor.send(retry);
+    expect((await waitFor(actor, settled)).value).toEqual({ detail: 'loaded', usage: 'loaded', action: 'idle' });
+    expect(called('loadDetail')).toHaveLength(1);
+    expect(called('loadUsage')).toHaveLength(2);
+  });
+
+  it('a usage failure without a message, or a thrown one, says "Failed to load usage data"', async () => {
+    for (const failure of [refused(''), new Error('boom')]) {
+      const { actor } = openDetail({ usage: [failure] });
+      expect((await waitFor(actor, settled)).context.usageError).toBe(TERMINAL_DETAIL_MESSAGES.usageFailed);
+    }
+  });
+
+  it('a month without usage is "empty", keeping the plan and cap the answer carries', async () => {
+    const { actor } = openDetail({ usage: [ok(noUsage)] });
+    const snapshot = await waitFor(actor, settled);
+    expect(snapshot.matches({ usage: 'empty' })).toBe(true);
+    expect(snapshot.context.usage).toEqual(noUsage);
+  });
+
+  it('choosing a month asks for that month, dropping the figures of the last one; a month not offered is ignored', async () => {
+    const october = usageFixture({ dateRange: { start: '2026-10-01', end: '2026-10-31' } });
+    const { actor, called } = openDetail({ usage: [ok(usage), ok(october)] });
+    await waitFor(actor, settled);
+    actor.send(selectMonth('2025-11'));
+    expect(actor.getSnapshot().can(selectMonth('2025-11'))).toBe(false);
+    expect(actor.getSnapshot().matches({ usage: 'loaded' })).toBe(true);
+    actor.send(selectMonth('2026-10'));
+    expect(actor.getSnapshot().context).toMatchObject({ month: '2026-10', usage: null });
+    expect(actor.getSnapshot().hasTag('loadingUsage')).toBe(true);
+    expect((await waitFor(actor, settled)).context.usage).toEqual(october);
+    expect(called('loadUsage').map((c) => c.input)).toEqual([november, { ...november, month: 10 }]);
+  });
+
+  // Regression: the month change was written on the usage region with reenter, which re-entered
+  // every region of the dialog: the detail reloaded and a refresh under way was cancelled.
+  it('choosing a month reloads only the usage: the detail stays and a refresh under way goes on', async () => {
+    const { actor, called } = openDetail({ refresh: ['hang'] });
+    await waitFor(actor, settled);
+    actor.send(refresh);
+    actor.send(selectMonth('2026-10'));
+    expect(actor.getSnapshot().value).toEqual({ detail: 'loaded', usage: 'loading', action: 'refreshing' });
+    expect(called('loadDetail')).toHaveLength(1);
+    expect(called('refreshTerminal').map((c) => c.signal.aborted)).toEqual([false]);
+  });
+
+  it('a month chosen while another loads supersedes it: the first request is aborted', async () => {
+    const { actor, called } = openDetail({ usage: ['hang', ok(usage)] });
+    actor.send(selectMonth('2026-9'));
+    const [first, second] = called('loadUsage');
+    expect(first?.signal.aborted).toBe(true);
+    expect(second?.input).toEqual({ ...november, month: 9 });
+    await waitFor(actor, settled);
+  });
+});
+
+describe('terminal detail machine: Refresh Data and Report Issue', () => {
+  it('Refresh Data asks the provider again, takes the new sync status, reloads the detail and the usage, and tells the app', async () => {
+    const { actor, called, terminalChanged } = openDetail({ refresh: ['hang'] });
+    await waitFor(actor, settled);
+    actor.send(refresh);
+    const busy = actor.getSnapshot();
+    expect(busy.hasTag('busy') && busy.hasTag('refreshing')).toBe(true);
+    expect(busy.can(refresh) || busy.can(reportIssue('x'))).toBe(false);
+    expect(called('refreshTerminal').map((c) => c.input)).toEqual([terminal.userTerminalId]);
+
+    const other = openDetail();
+    await waitFor(other.actor, settled);
+    other.actor.send(refresh);
+    const reloading = await waitFor(other.actor, (s) => s.context.notice !== null);
+    // The record on screen stays while it reloads.
+    expect(reloading.value).toEqual({ detail: 'loading', usage: 'loading', action: 'idle' });
+    expect(reloading.context).toMatchObject({ detail, usage, notice: { kind: 'success', text: TERMINAL_DETAIL_MESSAGES.refreshed } });
+    expect(reloading.context.terminal).toEqual({ ...terminal, syncStatus: 'synced', lastSyncedAt: refreshed.lastSyncedAt });
+    await waitFor(other.actor, settled);
+    expect(other.called('loadDetail')).toHaveLength(2);
+    expect(other.called('loadUsage')).toHaveLength(2);
+    expect(other.terminalChanged).toHaveBeenCalledOnce();
+    expect(terminalChanged).not.toHaveBeenCalled();
+  });
+
+  it('a refused refresh says why and reloads nothing; a thrown one says "Unknown error occurred"', async () => {
+    const { actor, called, terminalChanged } = openDetail({ refresh: [refused('Provider unavailable'), new NetworkError('fetch failed')] });
+    await waitFor(actor, settled);
+    actor.send(refresh);
+    await waitFor(actor, (s) => s.context.notice !== null);
+    expect(actor.getSnapshot().context.notice).toEqual({ kind: 'error', text: TERMINAL_DETAIL_MESSAGES.refreshFailed('Provider unavailable') });
+    actor.send(refresh);
+    expect(actor.getSnapshot().context.notice).toBeNull();
+    await waitFor(actor, (s) => s.context.notice !== null);
+    expect(actor.getSnapshot().context.notice).toEqual({
+      kind: 'error',
+      text: TERMINAL_DETAIL_MESSAGES.refreshFailed(TERMINAL_MESSAGES.unknownError),
+    });
+    expect(called('loadDetail')).toHaveLength(1);
+    expect(terminalChanged).not.toHaveBeenCalled();
+  });
+
+  it('Report Issue sends the trimmed note and says it was reported; a blank note is refused', async () => {
+    const { actor, called } = openDetail();
+    await waitFor(actor, settled);
+    expect(actor.getSnapshot().can(reportIssue('   '))).toBe(false);
+    actor.send(reportIssue('  Dish knocked over by wind  '));
+    expect(actor.getSnapshot().hasTag('reporting')).toBe(true);
+    await waitFor(actor, (s) => s.matches({ action: 'idle' }));
+    expect(called('reportIssue').map((c) => c.input)).toEqual([{ userTerminalId: terminal.userTerminalId, note: 'Dish knocked over by wind' }]);
+    expect(actor.getSnapshot().context).toMatchObject({ issueNote: '', notice: { kind: 'success', text: TERMINAL_DETAIL_MESSAGES.issueReported } });
+    actor.send(dismiss);
+    expect(actor.getSnapshot().context.notice).toBeNull();
+  });
+
+  it('a failed report keeps the note and says why', async () => {
+    const { actor } = openDetail({ report: [refused('Note is too long'), new Error('boom')] });
+    await waitFor(actor, settled);
+    actor.send(reportIssue('Dish down'));
+    await waitFor(actor, (s) => s.context.notice !== null);
+    expect(actor.getSnapshot().context).toMatchObject({
+      issueNote: 'Dish down',
+      notice: { kind: 'error', text: TERMINAL_DETAIL_MESSAGES.reportFailed('Note is too long') },
+    });
+    actor.send(reportIssue('Dish down'));
+    await waitFor(actor, (s) => s.context.notice !== null);
+    expect(actor.getSnapshot().context.notice?.text).toBe(TERMINAL_DETAIL_MESSAGES.reportFailed(TERMINAL_MESSAGES.unknownError));
+  });
+
+  it('closing the dialog aborts every request under way', () => {
+    const { actor, calls } = openDetail({ detail: ['hang'], usage: ['hang'], refresh: ['hang'] });
+    actor.send(refresh);
+    expect(calls.map((c) => c.signal.aborted)).toEqual([false, false, false]);
+    actor.stop();
+    expect(calls.map((c) => c.signal.aborted)).toEqual([true, true, true]);
+  });
+});
+
+// The model walks one opening of the fixture terminal: the harness starts machines without input,
+// so this copy of the chart has its context fixed to that opening.
+const modelMachine = createMachine(
+  { ...terminalDetailMachine.config, context: () => initialDetailContext({ terminal, now: NOW }) } as never,
+  terminalDetailMachine.implementations as never,
+) as unknown as typeof terminalDetailMachine;
+
+/** Every event the dialog takes, with fixtures. A new event fails to compile here. */
+const eventFixtures: { [K in TerminalDetailEvent['type']]: Extract<TerminalDetailEvent, { type: K }>[] } = {
+  'user.selectMonth': [selectMonth('2026-10')],
+  'user.retry': [retry],
+  'user.refresh': [refresh],
+  'user.reportIssue': [reportIssue('Dish down')],
+  'user.dismissNotice': [dismiss],
+  'terminal.refreshed': [{ type: 'terminal.refreshed' }],
+};
+// One fixture per guarded branch of each invoke. Refusals carry no message, so a refusal and a
+// thrown error leave the same context; the refresh answers the record's own status for the same reason.
+const loaded = {
+  detail: { type: 'xstate.done.actor.loadDetail', output: ok(detail) },
+  usage: { type: 'xstate.done.actor.loadUsage', output: ok(usage) },
+  refresh: { type: 'xstate.done.actor.refreshTerminal', output: ok({ ...refreshed, syncStatus: terminal.syncStatus, lastSyncedAt: terminal.lastSyncedAt }) },
+  report: { type: 'xstate.done.actor.reportIssue', output: ok({ reported: true }) },
+};
+const otherResults = {
+  detail: [{ type: 'xstate.done.actor.loadDetail', output: refused('') }, { type: 'xstate.error.actor.loadDetail', error: new Error('boom') }],
+  usage: [
+    { type: 'xstate.done.actor.loadUsage', output: ok(noUsage) },
+    { type: 'xstate.done.actor.loadUsage', output: refused('') },
+    { type: 'xstate.error.actor.loadUsage', error: new Error('boom') },
+  ],
+  action: [
+    { type: 'xstate.done.actor.refreshTerminal', output: refused('') },
+    { type: 'xstate.error.actor.refreshTerminal', error: new Error('boom') },
+    { type: 'xstate.done.actor.reportIssue', output: refused('') },
+    { type: 'xstate.error.actor.reportIssue', error: new Error('boom') },
+  ],
+};
+const everyEvent = () => [...Object.values(eventFixtures).flat(), ...Object.values(loaded), ...Object.values(otherResults).flat()];
+
+/**
+ * The paths' events, pruned so the walk stays small (three regions multiply): the detail answers
+ * before the usage, the actions answer only once both have; a month or a reload comes only on
+ * the current month with no notice, the Actions buttons only on the fully loaded dialog; and the
+ * failures of a load happen before any action.
+ */
+function pathEvents(snapshot: Snapshot) {
+  const { notice, month, issueNote } = snapshot.context;
+  const pristine = notice === null && month === '2026-11' && issueNote === '' && snapshot.matches({ action: 'idle' });
+  const detailSettled = !snapshot.matches({ detail: 'loading' });
+  const bothSettled = detailSettled && !snapshot.matches({ usage: 'loading' });
+  const calm = pristine && snapshot.matches({ detail: 'loaded', usage: 'loaded' });
+  const { 'user.retry': retries, 'user.dismissNotice': dismissals, 'user.selectMonth': months, 'terminal.refreshed': reloads, ...acts } =
+    eventFixtures;
+  return [
+    ...retries,
+    ...dismissals,
+    ...(pristine ? [...months, ...reloads] : []),
+    ...(calm ? Object.values(acts).flat() : []),
+    loaded.detail,
+    ...(pristine ? otherResults.detail : []),
+    ...(detailSettled ? [loaded.usage, ...(pristine ? otherResults.usage : [])] : []),
+    ...(bothSettled ? [loaded.refresh, loaded.report, ...otherResults.action] : []),
+  ];
+}
+
+describe('terminal detail machine (model paths)', () => {
+  const paths = pathsCoveringEveryTransition(modelMachine, pathEvents);
+
+  it('the model reaches every combination of the three regions', () => {
+    const values = new Set<string>();
+    for (const detailState of ['loading', 'loaded', 'fallback']) {
+      for (const usageState of ['loading', 'loaded', 'empty', 'failed']) {
+        for (const actionState of ['idle', 'refreshing', 'reporting']) {
+          values.add(JSON.stringify({ detail: detailState, usage: usageState, action: actionState }));
+        }
+      }
+    }
+    expect(reachableStateValues(modelMachine, everyEvent)).toEqual(values);
+  });
+
+  it('the paths take every transition written in the chart', () => {
+    const all = new Set(chartTransitions(modelMachine).values());
+    // root: dismiss 1; detail: loading 2 done + error + refreshed, loaded: refreshed, fallback: retry + refreshed;
+    // usage: loading 3 done + error + month + refreshed, loaded and empty: month + refreshed each,
+    // failed: month + refreshed + retry; action.idle: refresh, reportIssue; refreshing and reporting: 2 done + error each
+    expect(all.size).toBe(29);
+    expect(transitionsTaken(modelMachine, paths)).toEqual(all);
+  });
+
+  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
+    const changed = vi.fn();
+    const actor = await replayPath(
+      (deferred) =>
+        modelMachine.provide({
+          actors: { loadDetail: deferred.logic, loadUsage: deferred.logic, refreshTerminal: deferred.logic, reportIssue: deferred.logic },
+          actions: { terminalChanged: () => changed() },
+        }),
+      path,
+    );
+    const snapshot = actor.getSnapshot() as Snapshot;
+    actor.stop();
+    // What the view reads stays consistent with where the chart is.
+    expect(snapshot.context.detailError !== null).toBe(snapshot.matches({ detail: 'fallback' }));
+    if (snapshot.matches({ detail: 'loaded' })) expect(snapshot.context.detail).not.toBeNull();
+    expect(snapshot.context.usageError !== null).toBe(snapshot.matches({ usage: 'failed' }));
+    if (snapshot.matches({ usage: 'loaded' })) expect(snapshot.context.usage?.currentBillingCycle).not.toBeNull();
+    expect(snapshot.hasTag('busy')).toBe(!snapshot.matches({ action: 'idle' }));
+    expect(changed).toHaveBeenCalledTimes(path.steps.filter((step) => step.event === loaded.refresh).length);
+  });
+});
+
+describe('terminal detail machine (pinned journeys)', () => {
+  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
+  it('detail fails then loads on Try Again, October has no usage, Refresh Data reloads both: loaded detail, empty October, success notice', async () => {
+    const { actor, calls } = openDetail({
+      detail: [refused(TERMINAL_MESSAGES.terminalNotFound), ok(detail), ok(detail)],
+      usage: [ok(usage), ok(noUsage), ok(noUsage)],
+    });
+    await waitFor(actor, settled);
+    actor.send(retry);
+    await waitFor(actor, settled);
+    actor.send(selectMonth('2026-10'));
+    await waitFor(actor, settled);
+    actor.send(refresh);
+    await waitFor(actor, (s) => settled(s) && s.context.notice !== null);
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.value).toEqual({ detail: 'loaded', usage: 'empty', action: 'idle' });
+    expect(snapshot.context).toMatchObject({
+      terminal: { ...terminal, syncStatus: 'synced', lastSyncedAt: refreshed.lastSyncedAt },
+      detail,
+      detailError: null,
+      month: '2026-10',
+      usage: noUsage,
+      usageError: null,
+      notice: { kind: 'success', text: TERMINAL_DETAIL_MESSAGES.refreshed },
+    });
+    expect(calls.map((c) => c.name)).toEqual(['loadDetail', 'loadUsage', 'loadDetail', 'loadUsage', 'refreshTerminal', 'loadDetail', 'loadUsage']);
+  });
+
+  it('usage fails, a report fails then succeeds: usage still failed, note cleared, success notice', async () => {
+    const { actor } = openDetail({ usage: [refused('Usage store unavailable')], report: [refused('Try later'), ok({ reported: true })] });
+    await waitFor(actor, settled);
+    actor.send(reportIssue('Dish down'));
+    await waitFor(actor, (s) => settled(s) && s.context.notice !== null);
+    actor.send(reportIssue('Dish down'));
+    await waitFor(actor, (s) => settled(s) && s.context.notice?.kind === 'success');
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.value).toEqual({ detail: 'loaded', usage: 'failed', action: 'idle' });
+    expect(snapshot.context).toMatchObject({
+      usageError: 'Usage store unavailable',
+      issueNote: '',
+      notice: { kind: 'success', text: TERMINAL_DETAIL_MESSAGES.issueReported },
+    });
+  });
+});
