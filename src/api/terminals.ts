@@ -22,6 +22,7 @@ import {
   type SyncQueue,
   type SyncStats,
   type SyncTrigger,
+  type TerminalDetail,
   type TerminalDetailWire,
   type TerminalListItem,
   type TerminalSort,
@@ -41,6 +42,8 @@ export interface TerminalListQuery {
   search?: string;
   /** 'active' / 'inactive' go to the server as `active=true|false`; 'all' sends nothing. */
   status?: TerminalStatusChoice;
+  /** Only assigned (true) or only unassigned (false) terminals; both when missing. */
+  assigned?: boolean;
   syncStatus?: TerminalSyncStatus;
   sort?: TerminalSort;
 }
@@ -54,17 +57,7 @@ export interface TerminalListData {
 export type TerminalOwner = NonNullable<TerminalDetailWire['owner']>;
 
 /** `GET /terminals/{id}`: the list record plus what the Terminal Details dialog shows. */
-export interface TerminalDetail extends TerminalListItem {
-  owner: TerminalOwner | null;
-  dataCap: DataCap | null;
-  model: string | null;
-  accountNumber: string | null;
-  serviceLine: TerminalDetailWire['serviceLine'];
-  address: TerminalDetailWire['address'];
-  telemetry: TerminalTelemetry | null;
-  syncError: string | null;
-  removedAt: string | null;
-}
+export type { TerminalDetail };
 
 /** `GET /terminals/service-line/{sl}/usage`: the wire shape, every field read defensively. */
 export type ServiceLineUsage = ServiceLineUsageWire;
@@ -159,6 +152,7 @@ export function terminalListSearchParams(query: TerminalListQuery): Record<strin
     limit: query.limit ?? TERMINALS_PAGE_SIZE,
     search: search ? search : undefined,
     active: query.status === 'active' ? true : query.status === 'inactive' ? false : undefined,
+    assigned: query.assigned,
     sync_status: query.syncStatus,
     sort: query.sort,
   };

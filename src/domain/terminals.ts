@@ -159,6 +159,22 @@ export interface TerminalDetailWire extends TerminalRowWire {
   removedAt: string | null;
 }
 
+/**
+ * A terminal's detail as the client holds it: the list item (camelCase, 'Unknown' for missing ids)
+ * plus the dialog's fields of `TerminalDetailWire`. Views render this, never the snake_case wire.
+ */
+export interface TerminalDetail extends TerminalListItem {
+  owner: TerminalDetailWire['owner'];
+  dataCap: DataCap | null;
+  model: string | null;
+  accountNumber: string | null;
+  serviceLine: TerminalDetailWire['serviceLine'];
+  address: TerminalDetailWire['address'];
+  telemetry: TerminalTelemetry | null;
+  syncError: string | null;
+  removedAt: string | null;
+}
+
 /** Priority or standard data of one billing cycle. */
 export interface UsageAmount {
   used: number;

@@ -131,15 +131,17 @@ describe('terminalListSearchParams', () => {
       limit: 25,
       search: 'AST-5',
       active: true,
+      assigned: undefined,
       sync_status: undefined,
       sort: undefined,
     });
     expect(terminalListSearchParams({ status: 'inactive', search: '  ' })).toMatchObject({ active: false, search: undefined });
-    expect(terminalListSearchParams({ status: 'all', page: 4, limit: 100, syncStatus: 'error', sort: '-last_synced' })).toEqual({
+    expect(terminalListSearchParams({ status: 'all', page: 4, limit: 100, assigned: false, syncStatus: 'error', sort: '-last_synced' })).toEqual({
       page: 4,
       limit: 100,
       search: undefined,
       active: undefined,
+      assigned: false,
       sync_status: 'error',
       sort: '-last_synced',
     });
