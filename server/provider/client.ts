@@ -118,6 +118,11 @@ export interface UserTerminalFilters {
   hasServiceLine?: boolean;
 }
 
+export interface AddressFilters {
+  /** Only these address reference ids (sent as a repeated key). */
+  addressIds?: string[];
+}
+
 export interface DataUsageQuery {
   serviceLineNumbers?: string[];
   /** Cycles before the current one (provider default 1). */
@@ -193,6 +198,8 @@ export interface StarlinkClient {
   accountNumber(options?: RequestOptions): Promise<string>;
   listProducts(options?: RequestOptions): Promise<ProviderList<ProviderProduct>>;
   getAddress(addressReferenceId: string, options?: RequestOptions): Promise<ProviderAddress>;
+  /** Every address of the account (or the ones asked for), 100 a page. */
+  listAddresses(filters?: AddressFilters, options?: RequestOptions): Promise<ProviderList<ProviderAddress>>;
   listServiceLines(options?: RequestOptions): Promise<ProviderList<ProviderServiceLine>>;
   getServiceLine(serviceLineNumber: string, options?: RequestOptions): Promise<ProviderServiceLine>;
   listUserTerminals(filters?: UserTerminalFilters, options?: RequestOptions): Promise<ProviderList<ProviderUserTerminal>>;
@@ -572,6 +579,11 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
     async getAddress(addressReferenceId, options) {
       const path = `/public/v2/addresses/${seg('addressReferenceId', addressReferenceId)}`;
       return content({ method: 'GET', path, idempotent: true, ...pick(options) }, addressSchema);
+    },
+
+    listAddresses(filters = {}, options = {}) {
+      const query: QueryParams = { addressIds: filters.addressIds };
+      return list({ method: 'GET', path: '/public/v2/addresses', query, item: addressSchema, idOf: (a) => a.addressReferenceId }, options);
     },
 
     listServiceLines(options = {}) {

@@ -2,6 +2,7 @@
 export {
   createStarlinkClient,
   PROVIDER_DEFAULTS,
+  type AddressFilters,
   type DataUsageQuery,
   type HttpMethod,
   type ProviderCall,

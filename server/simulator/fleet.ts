@@ -85,6 +85,13 @@ export interface UserTerminalFilters {
   hasServiceLine?: boolean;
 }
 
+export interface AddressFilters {
+  /** Address reference ids; unknown ones match nothing. */
+  addressIds?: string[];
+  /** Exact match on the address metadata (the simulator's addresses carry none). */
+  metadata?: string;
+}
+
 export interface ServiceLineFilters {
   addressReferenceId?: string;
   searchString?: string;
@@ -163,6 +170,9 @@ export interface Fleet {
   serviceLines(filters?: ServiceLineFilters): IndexList;
 
   address(addressReferenceId: string): AddressResponse | undefined;
+  /** Line indexes whose addresses match, in index order (every line has its own address). */
+  addresses(filters?: AddressFilters): IndexList;
+  addressAt(lineIndex: number): AddressResponse;
 
   /** Lines a data-usage query covers, in index order; unknown numbers come back as warnings. */
   usageLines(query: UsageQuery): { lines: IndexList; warnings: ValidationResult[] };
@@ -836,6 +846,14 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     return fromArray(result);
   }
 
+  function addresses(filters: AddressFilters = {}): IndexList {
+    // No address carries metadata, so a metadata filter matches none of them.
+    if (filters.metadata !== undefined) return fromArray([]);
+    if (!filters.addressIds?.length) return fromArray(linesByIndex);
+    const found = parseList(filters.addressIds, addressIndex).found;
+    return fromArray([...new Set(found)].sort((a, b) => a - b));
+  }
+
   function usageLines(query: UsageQuery): { lines: IndexList; warnings: ValidationResult[] } {
     const activeOnly = query.activeServiceLinesOnly ?? true;
     const warnings: ValidationResult[] = [];
@@ -1054,6 +1072,8 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       const l = addressIndex(id);
       return l === undefined ? undefined : addressAt(l);
     },
+    addresses,
+    addressAt,
     usageLines,
     usageRecord,
     telemetry,

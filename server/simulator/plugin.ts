@@ -24,7 +24,7 @@ export interface SimulatorPluginOptions extends SimulatorOptions {
   simulator?: Simulator;
 }
 
-/** Page size of every list the provider fixes (products, service lines, user terminals). */
+/** Page size of every list the provider fixes (products, addresses, service lines, user terminals). */
 export const PAGE_SIZE = 100;
 export const USAGE_DEFAULT_LIMIT = 50;
 export const USAGE_MAX_LIMIT = 250;
@@ -150,6 +150,18 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
         const products = fleet.products();
         const pageIndex = intParam(request.query as Query, 'page', 0, 0);
         return ok(page({ length: products.length, at: (k) => k }, pageIndex, PAGE_SIZE, (k) => products[k]!));
+      });
+
+      api.get('/addresses', async (request) => {
+        const query = request.query as Query;
+        const pageIndex = intParam(query, 'page', 0, 0);
+        const addressIds = listParam(query, 'addressIds');
+        for (const id of addressIds ?? []) {
+          if (!UUID.test(id)) throw new WireError(400, `The value '${id}' is not a valid address reference id.`, ['addressIds']);
+        }
+        const metadata = lastValue(query.metadata);
+        const list = fleet.addresses({ addressIds, ...(metadata === undefined ? {} : { metadata }) });
+        return ok(page(list, pageIndex, PAGE_SIZE, fleet.addressAt));
       });
 
       api.get('/addresses/:addressReferenceId', async (request) => {
