@@ -39,6 +39,13 @@ export interface Config {
   smtpUrl: string | null;
   /** The From of outgoing email. */
   mailFrom: string;
+  /**
+   * How often the terminal inventory is synced from the provider (SYNC_INTERVAL); null turns the
+   * automatic syncs off (the periodic one and the first one on an empty inventory).
+   */
+  syncIntervalMs: number | null;
+  /** A running sync whose heartbeat is older than this is taken for dead (SYNC_STALE_AFTER). */
+  syncStaleAfterMs: number;
 }
 
 export const DEFAULT_MAIL_FROM = 'Admin Portal <no-reply@localhost>';
@@ -50,6 +57,22 @@ export class ConfigError extends Error {
 
 const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+export const DEFAULT_SYNC_INTERVAL = '15m';
+export const DEFAULT_SYNC_STALE_AFTER = '2m';
+const SYNC_DURATION = /^(\d+)\s*(s|m|h|d)?$/;
+const SYNC_INTERVAL_MESSAGE = 'must be a duration of at least 1 minute like 15m, 1h, 900s or plain minutes, or 0/off to turn it off';
+const SYNC_STALE_MESSAGE = 'must be a duration from 30s to 1h like 2m, 90s or plain minutes';
+
+/** '15m', '1h', '900s', '7d' or plain minutes ('15') → milliseconds; 'off' and '0' → null; junk → undefined. */
+export function syncDurationMs(value: string): number | null | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === 'off' || text === '0') return null;
+  const match = SYNC_DURATION.exec(text);
+  if (!match) return undefined;
+  const seconds = Number(match[1]) * UNIT_SECONDS[(match[2] ?? 'm') as keyof typeof UNIT_SECONDS];
+  return seconds > 0 ? seconds * 1000 : null;
+}
 
 /** '12h' → 43200; a bare number is seconds. */
 export function durationToSeconds(value: string): number | null {
@@ -89,6 +112,20 @@ const envSchema = z
     // its own name would echo the value.
     SMTP_URL: optionalEnv(z.string().trim()),
     MAIL_FROM: optionalEnv(z.string().trim().max(320, 'must be at most 320 characters')),
+    // Syncs start on a per-minute tick, so anything shorter than a minute could not be honoured.
+    SYNC_INTERVAL: optionalEnv(
+      z.string().refine((v) => {
+        const ms = syncDurationMs(v);
+        return ms === null || (ms !== undefined && ms >= 60_000 && ms <= 30 * 86_400_000);
+      }, SYNC_INTERVAL_MESSAGE),
+    ),
+    // The worker beats every few seconds; under 30 s a slow database round trip would look like a death.
+    SYNC_STALE_AFTER: optionalEnv(
+      z.string().refine((v) => {
+        const ms = syncDurationMs(v);
+        return typeof ms === 'number' && ms >= 30_000 && ms <= 3_600_000;
+      }, SYNC_STALE_MESSAGE),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -132,6 +169,8 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     trustProxy: e.TRUST_PROXY ?? false,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? DEFAULT_MAIL_FROM,
+    syncIntervalMs: syncDurationMs(e.SYNC_INTERVAL ?? DEFAULT_SYNC_INTERVAL) ?? null,
+    syncStaleAfterMs: syncDurationMs(e.SYNC_STALE_AFTER ?? DEFAULT_SYNC_STALE_AFTER) ?? 120_000,
   };
 }
 
