@@ -1,6 +1,7 @@
 // What the URL carries for the pages that read search params. Kept apart from the page modules so
 // the route tree can validate a URL without loading the (lazily loaded) page itself.
 import { CUSTOMER_SEARCH_MAX_LENGTH, CUSTOMER_STATUS_FILTERS, type CustomerStatusFilter } from '../domain/customers';
+import { TERMINAL_ID_PATTERN, TERMINAL_SEARCH_MAX_LENGTH, TERMINAL_STATUS_OPTIONS } from '../domain/terminals';
 
 /** What the URL carries: `/customers?page=2&search=acme&status=blocked` (defaults are left out). */
 export interface CustomersSearch {
@@ -30,6 +31,33 @@ export function validateCustomersSearch(search: Record<string, unknown>): Custom
   };
 }
 
+/**
+ * `/terminals?page=2&search=kit&status=active&terminal=<user terminal id>`: the terminal key
+ * opens its details dialog, so a link to one terminal can be shared (STYLE.md #11: a dialog is
+ * URL state).
+ */
+export interface TerminalsSearch {
+  page?: number;
+  search?: string;
+  status?: 'active' | 'inactive';
+  terminal?: string;
+}
+
+const TERMINAL_STATUS_VALUES = new Set<string>(TERMINAL_STATUS_OPTIONS.map((choice) => choice.value));
+
+export function validateTerminalsSearch(search: Record<string, unknown>): TerminalsSearch {
+  const page = typeof search.page === 'number' ? search.page : typeof search.page === 'string' ? Number(search.page) : NaN;
+  const raw = typeof search.search === 'string' ? search.search : typeof search.search === 'number' ? String(search.search) : '';
+  const text = raw.trim().slice(0, TERMINAL_SEARCH_MAX_LENGTH);
+  const status = typeof search.status === 'string' && TERMINAL_STATUS_VALUES.has(search.status) ? search.status : 'all';
+  const terminal = typeof search.terminal === 'string' ? search.terminal.trim() : '';
+  return {
+    page: Number.isInteger(page) && page > 1 && page <= MAX_PAGE ? page : undefined,
+    search: text ? text : undefined,
+    status: status === 'active' || status === 'inactive' ? status : undefined,
+    terminal: TERMINAL_ID_PATTERN.test(terminal) ? terminal : undefined,
+  };
+}
 
 export interface SetPasswordSearch {
   token?: string;

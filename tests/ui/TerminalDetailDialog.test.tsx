@@ -83,7 +83,7 @@ describe('TerminalDetailDialog: frame and overview', () => {
     rerenderWith({
       terminal: unassigned,
       loading: false,
-      detail: terminalDetail({ user_terminal_id: 'UT-0009', service_line_number: 'AST-0009', active: true, dish_serial_number: null }),
+      detail: terminalDetail({ userTerminalId: 'UT-0009', serviceLineNumber: 'AST-0009', active: true, dishSerialNumber: 'Unknown' }),
     });
     expect(within(dialog()).queryByText('Loading terminal details...')).toBeNull();
     expect(within(overview()).getByText('Active')).toBeTruthy();
@@ -147,7 +147,7 @@ describe('TerminalDetailDialog: Information', () => {
   });
 
   it('says "No Owner Information" for an unassigned terminal', () => {
-    renderDialog({ terminal: unassigned, detail: terminalDetail({ owner: null, assigned_to: null, assigned_to_customer: null }), usage: null });
+    renderDialog({ terminal: unassigned, detail: terminalDetail({ owner: null, assignedTo: undefined, assignedToCustomer: undefined }), usage: null });
     expect(within(dialog()).getByRole('heading', { name: 'No Owner Information' })).toBeTruthy();
     expect(within(dialog()).getByText(TERMINAL_MESSAGES.noOwnerText)).toBeTruthy();
     expect(within(dialog()).queryByLabelText('Customer Name')).toBeNull();
@@ -249,7 +249,7 @@ describe('TerminalDetailDialog: Usage', () => {
   it('without usage says so with the unassigned message for a terminal with no owner', async () => {
     const { user } = renderDialog({
       terminal: unassigned,
-      detail: terminalDetail({ owner: null, assigned_to: null, assigned_to_customer: null }),
+      detail: terminalDetail({ owner: null, assignedTo: undefined, assignedToCustomer: undefined }),
       usage: null,
     });
     const panel = await openTab(user, 'Usage');
@@ -306,11 +306,11 @@ describe('TerminalDetailDialog: Status', () => {
     expect(field(panel, 'Last Synced')).toContain('(5 minutes ago)');
     const synced = within(panel).getByText('Synced').closest('.p-tag') as HTMLElement;
     expect(synced.className).not.toMatch(/p-tag-(danger|warning|success)/);
-    rerenderWith({ detail: terminalDetail({ sync_status: 'error', syncError: 'Provider record unreadable' }) });
+    rerenderWith({ detail: terminalDetail({ syncStatus: 'error', syncError: 'Provider record unreadable' }) });
     panel = within(dialog()).getByRole('tabpanel');
     expect((within(panel).getByText('Sync error').closest('.p-tag') as HTMLElement).classList.contains('p-tag-danger')).toBe(true);
     expect(field(panel, 'Sync Error')).toBe('Provider record unreadable');
-    rerenderWith({ detail: terminalDetail({ sync_status: 'pending', last_synced_at: null }) });
+    rerenderWith({ detail: terminalDetail({ syncStatus: 'pending', lastSyncedAt: null }) });
     panel = within(dialog()).getByRole('tabpanel');
     expect((within(panel).getByText('Sync pending').closest('.p-tag') as HTMLElement).classList.contains('p-tag-danger')).toBe(true);
     expect(field(panel, 'Last Synced')).toBe('Never');

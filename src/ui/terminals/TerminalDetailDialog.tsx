@@ -20,7 +20,7 @@ import {
   type DailyUsageRecord,
   type MonthOption,
   type ServiceLineUsageWire,
-  type TerminalDetailWire,
+  type TerminalDetail,
   type TerminalListItem,
   type TerminalSyncStatus,
   type TerminalTelemetry,
@@ -73,7 +73,7 @@ export interface TerminalDetailDialogProps {
   /** The list record the dialog was opened from: shown at once and kept as the fallback. */
   terminal: TerminalListItem | null;
   /** `GET /api/v1/terminals/{id}`; null while loading or when it failed. */
-  detail: TerminalDetailWire | null;
+  detail: TerminalDetail | null;
   loading: boolean;
   /** The detail fetch failed: a warning card, and the basic record is shown. */
   fallback: { message: string } | null;
@@ -113,33 +113,23 @@ interface Basics {
   owner: Owner | null;
 }
 
-function basicsOf(terminal: TerminalListItem | null, detail: TerminalDetailWire | null, usage: ServiceLineUsageWire | null): Basics | null {
-  if (detail) {
-    return {
-      active: detail.active,
-      userTerminalId: detail.user_terminal_id,
-      kitSerialNumber: detail.kit_serial_number,
-      dishSerialNumber: detail.dish_serial_number ?? 'Unknown',
-      serviceLineNumber: detail.service_line_number ?? 'Unknown',
-      syncStatus: detail.sync_status,
-      lastSyncedAt: detail.last_synced_at,
-      owner:
-        detail.owner ??
-        (detail.assigned_to ? { uuid: detail.assigned_to, name: detail.assigned_to_customer ?? 'Customer', company: null } : null),
-    };
-  }
-  if (!terminal) return null;
+function basicsOf(terminal: TerminalListItem | null, detail: TerminalDetail | null, usage: ServiceLineUsageWire | null): Basics | null {
+  // The detail is a list record plus more, so one reading serves both; the detail wins when it came.
+  const record = detail ?? terminal;
+  if (!record) return null;
   return {
-    active: terminal.active,
-    userTerminalId: terminal.userTerminalId,
-    kitSerialNumber: terminal.kitSerialNumber,
-    dishSerialNumber: terminal.dishSerialNumber,
-    serviceLineNumber: terminal.serviceLineNumber,
-    syncStatus: terminal.syncStatus,
-    lastSyncedAt: terminal.lastSyncedAt,
-    owner: terminal.assignedTo
-      ? { uuid: terminal.assignedTo, name: terminal.assignedToCustomer ?? 'Customer', company: null }
-      : (usage?.owner ?? null),
+    active: record.active,
+    userTerminalId: record.userTerminalId,
+    kitSerialNumber: record.kitSerialNumber,
+    dishSerialNumber: record.dishSerialNumber,
+    serviceLineNumber: record.serviceLineNumber,
+    syncStatus: record.syncStatus,
+    lastSyncedAt: record.lastSyncedAt,
+    owner:
+      detail?.owner ??
+      (record.assignedTo ? { uuid: record.assignedTo, name: record.assignedToCustomer ?? 'Customer', company: null } : null) ??
+      usage?.owner ??
+      null,
   };
 }
 
@@ -222,7 +212,7 @@ function Overview({ basics, removedAt }: { basics: Basics; removedAt: string | n
 
 // ---- Information ---------------------------------------------------------------------------
 
-function InformationTab({ basics, detail, usage }: { basics: Basics; detail: TerminalDetailWire | null; usage: ServiceLineUsageWire | null }) {
+function InformationTab({ basics, detail, usage }: { basics: Basics; detail: TerminalDetail | null; usage: ServiceLineUsageWire | null }) {
   const owner = basics.owner;
   const facts: [string, string][] = [];
   const add = (label: string, value: string | null | undefined) => {
@@ -230,7 +220,7 @@ function InformationTab({ basics, detail, usage }: { basics: Basics; detail: Ter
   };
   add('Nickname', detail?.nickname);
   add('Plan', detail?.plan ?? usage?.plan);
-  add('Terminal Type', detail?.terminal_type ?? usage?.terminalType);
+  add('Terminal Type', detail?.terminalType ?? usage?.terminalType);
   add('Model', detail?.model);
   add('Location', detail?.address?.formattedAddress ?? detail?.location ?? usage?.location);
   add('Region', detail?.address?.region ?? detail?.region);
@@ -345,7 +335,7 @@ function BillingCycle({ cycle }: { cycle: NonNullable<ServiceLineUsageWire['curr
 
 function UsageTab(props: {
   basics: Basics;
-  detail: TerminalDetailWire | null;
+  detail: TerminalDetail | null;
   usage: ServiceLineUsageWire | null;
   loading: boolean;
   months: MonthOption[];
@@ -384,7 +374,7 @@ function UsageTab(props: {
               items={[
                 ['Data Cap', cap ? `${count(cap.amount)} ${cap.unit}` : 'Not set'],
                 ['Plan', text(usage?.plan ?? detail?.plan)],
-                ['Terminal Type', text(usage?.terminalType ?? detail?.terminal_type)],
+                ['Terminal Type', text(usage?.terminalType ?? detail?.terminalType)],
               ]}
             />
           </Section>
@@ -450,7 +440,7 @@ function Telemetry({ telemetry, now }: { telemetry: TerminalTelemetry; now: numb
   );
 }
 
-function StatusTab({ basics, detail, now }: { basics: Basics; detail: TerminalDetailWire | null; now: number }) {
+function StatusTab({ basics, detail, now }: { basics: Basics; detail: TerminalDetail | null; now: number }) {
   const on = basics.active;
   return (
     <div className="terminal-tab">
@@ -666,7 +656,7 @@ function DialogBody(props: TerminalDetailDialogProps) {
 }
 
 export function TerminalDetailDialog(props: TerminalDetailDialogProps) {
-  const key = props.terminal?.userTerminalId ?? props.detail?.user_terminal_id ?? 'none';
+  const key = props.terminal?.userTerminalId ?? props.detail?.userTerminalId ?? 'none';
   return (
     <Dialog
       header={TERMINAL_MESSAGES.detailTitle}
