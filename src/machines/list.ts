@@ -116,17 +116,17 @@ export function createListMachine<TRow, TStatus extends string>(options: { id: s
         on: {
           // The URL moved (back, a link, a reload, or our own publishQuery echoing back): load it
           // unless it is what is already loaded or loading. Re-entering `loading` aborts the request
-          // it supersedes.
+          // it supersedes. No `reenter`: targeting the child already re-enters `loading`, while a
+          // re-entering transition on a parallel region re-enters every region (the SCXML domain
+          // skips parallel states) and dropped a search still being typed.
           'query.change': {
             guard: { type: 'isNewLocation', params: ({ event }) => event.query },
             target: '.loading',
-            reenter: true,
             actions: { type: 'takeLocation', params: ({ event }) => event.query },
           },
           'user.page': {
             guard: { type: 'isOtherPage', params: ({ event }) => event.page },
             target: '.loading',
-            reenter: true,
             actions: [
               { type: 'takePage', params: ({ event }) => event.page },
               { type: 'publishQuery', params: ({ context }) => context.query },
@@ -135,7 +135,6 @@ export function createListMachine<TRow, TStatus extends string>(options: { id: s
           'user.status': {
             guard: { type: 'isOtherStatus', params: ({ event }) => ({ status: event.status }) },
             target: '.loading',
-            reenter: true,
             actions: [
               { type: 'takeStatus', params: ({ event }) => ({ status: event.status }) },
               { type: 'publishQuery', params: ({ context }) => context.query },
@@ -144,7 +143,6 @@ export function createListMachine<TRow, TStatus extends string>(options: { id: s
           'searchBox.settled': {
             guard: 'isOtherSearch',
             target: '.loading',
-            reenter: true,
             actions: ['takeSearch', { type: 'publishQuery', params: ({ context }) => context.query }],
           },
         },

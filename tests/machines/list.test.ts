@@ -123,6 +123,23 @@ describe('list machine (actor)', () => {
     expect(loads.map((l) => l.query.search)).toEqual(['', 'acme']);
   });
 
+  it('paging while a search is still being typed keeps the typing and applies it when it pauses (regression: a region-level reenter reset the search box)', async () => {
+    const clock = new SimulatedClock();
+    const { actor, loads } = startList([page(['a'], 30)], { clock });
+    await waitFor(actor, ready);
+    actor.send({ type: 'user.searchInput', value: 'acme' });
+    actor.send({ type: 'user.page', page: 2 });
+    expect(actor.getSnapshot().matches({ searchBox: 'debouncing' })).toBe(true);
+    await waitFor(actor, ready);
+    clock.increment(SEARCH_DEBOUNCE_MS);
+    await waitFor(actor, ready);
+    expect(loads.map((l) => [l.query.page, l.query.search])).toEqual([
+      [1, ''],
+      [2, ''],
+      [1, 'acme'],
+    ]);
+  });
+
   it('typing back to the applied search loads nothing', async () => {
     const clock = new SimulatedClock();
     const { actor, loads } = startList([page(['a'])], { query: { search: 'acme' }, clock });
