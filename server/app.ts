@@ -18,6 +18,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { createRepositories } from './db/repositories';
 import { TooManyRequestsError } from './errors';
+import { createSyncJobs, type SyncJobsOptions } from './jobs';
 import { API_PREFIX, registerAuth } from './plugins/auth';
 import { BODY_LIMIT_BYTES, registerErrorHandler, routeNotFound } from './plugins/error-handler';
 import { apiRoutes } from './routes';
@@ -36,6 +37,13 @@ export interface BuildAppOptions {
   provider?: ProviderAccess | null;
   /** Serve the built-in provider simulator under SIMULATOR_PREFIX (npm start without Starlink credentials). */
   simulator?: SimulatorOptions | null;
+  /**
+   * When the background sync starts (it exists only with a provider): 'onReady' with the app,
+   * or 'manual' for server.ts, which starts `app.syncJobs` once the provider can be reached.
+   */
+  startSyncJobs?: 'onReady' | 'manual';
+  /** Polling, heartbeat and expiry of the sync jobs (defaults suit production). */
+  syncJobs?: SyncJobsOptions;
 }
 
 /** Where `npm start` mounts the built-in simulator: its base URL mirrors https://starlink.com/api. */
@@ -126,6 +134,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('services', services);
   registerAuth(app, { auth: services.auth });
   await warmUpPasswords();
+  const syncJobs = options.provider
+    ? createSyncJobs({ database, repos, sync: services.terminalSync, config, now, log: app.log, options: options.syncJobs })
+    : null;
+  services.terminalSync.attachDispatcher(syncJobs);
+  app.decorate('syncJobs', syncJobs);
+  if (syncJobs) {
+    if ((options.startSyncJobs ?? 'onReady') === 'onReady') app.addHook('onReady', () => syncJobs.start());
+    // Before the database closes (server.ts and the tests close the app first).
+    app.addHook('onClose', () => syncJobs.stop());
+  }
 
   // Tier 3: routes.
   await app.register(apiRoutes, { prefix: API_PREFIX });

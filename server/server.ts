@@ -1,5 +1,5 @@
-// The only file that listens: config → database → migrations → bootstrap → app → listen, and a
-// graceful close on SIGINT/SIGTERM.
+// The only file that listens: config → database → migrations → bootstrap → app → listen → the
+// background sync, and a graceful close on SIGINT/SIGTERM (runs in progress go back to the queue).
 import { buildApp, SIMULATOR_PREFIX } from './app';
 import { providerSetupFromEnv, type ProviderSetup } from './provider-access';
 import { bootstrap, type BootstrapResult } from './bootstrap';
@@ -100,11 +100,13 @@ async function main(): Promise<void> {
     const migrated = await migrate(database, { log: (m) => console.log(m) });
     const result = await bootstrap({ database, config });
     await refreshEmbeddedStatistics(database);
-    app = await buildApp({ config, database, provider: provider.access, simulator: provider.simulator });
+    app = await buildApp({ config, database, provider: provider.access, simulator: provider.simulator, startSyncJobs: 'manual' });
     const address = await app.listen({ port: config.port, host: config.host });
     // The built-in simulator is reached over HTTP like the real provider, on this server's own port.
     const selfHost = ['0.0.0.0', '::', 'localhost'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     provider.bind(`http://${selfHost}:${new URL(address).port}${SIMULATOR_PREFIX}`);
+    // Only now can a worker reach the provider (the built-in simulator listens on this very port).
+    await app.syncJobs?.start();
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     const url = config.publicUrl ?? `http://${shownHost}:${new URL(address).port}`;
     reportBootstrap(result, url);
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
       `Portal ready at ${url} (${database.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}, schema v${migrated.version}, started in ${seconds} s). API docs: ${url}/api/docs`,
     );
     console.log(`Provider: ${provider.describe()}`);
+    console.log(`Terminal sync: ${config.syncIntervalMs === null ? 'automatic syncs off (SYNC_INTERVAL=off)' : `every ${Math.round(config.syncIntervalMs / 60_000)} min (SYNC_INTERVAL)`}`);
   } catch (error) {
     if (error instanceof MigrationError) console.error(error.message);
     else console.error('Start-up failed:', error);

@@ -8,6 +8,7 @@ import { healthRoutes } from './health';
 import { passwordSetupRoutes } from './password-setup';
 import { providerConsoleRoutes } from './provider-console';
 import { terminalRoutes } from './terminals';
+import { terminalSyncRoutes } from './terminal-sync';
 
 /** Every /api/v1 route, registered under the prefix by app.ts. */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -20,4 +21,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(dashboardRoutes);
   await app.register(providerConsoleRoutes);
   await app.register(terminalRoutes);
+  await app.register(terminalSyncRoutes);
 };

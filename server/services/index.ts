@@ -7,6 +7,7 @@ import { createAuditService } from './audit';
 import { createAuthService } from './auth-service';
 import { createCustomersService } from './customers';
 import { createTerminalsService } from './terminals';
+import { createTerminalSyncService } from './terminal-sync';
 import { createPasswordSetupService } from './customers-password-setup';
 import { createDashboardService } from './dashboard-service';
 import { createConsoleProvider, type ProviderAccess } from './console-provider';
@@ -46,5 +47,6 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   const passwordSetup = createPasswordSetupService({ db, repos, audit, email, config, now });
   const customers = createCustomersService({ db, repos, audit, passwordSetup, now });
   const terminals = createTerminalsService({ db, repos, audit, now });
-  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, terminals };
+  const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
+  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, terminals, terminalSync };
 }

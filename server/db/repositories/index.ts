@@ -4,6 +4,8 @@ import { createAuditRepository } from './audit';
 import { createCustomersRepository } from './customers';
 import { createEmailOutboxRepository } from './email-outbox';
 import { createPasswordSetupTokensRepository } from './password-setup-tokens';
+import { createSyncRunsRepository } from './sync-runs';
+import { createTerminalInventoryRepository } from './terminal-inventory';
 import { createTerminalsRepository } from './terminals';
 import { createUsersRepository } from './users';
 
@@ -18,5 +20,7 @@ export function createRepositories(db: Db) {
     audit: createAuditRepository(db),
     appMeta: createAppMetaRepository(db),
     terminals: createTerminalsRepository(db),
+    syncRuns: createSyncRunsRepository(db),
+    terminalInventory: createTerminalInventoryRepository(db),
   };
 }

@@ -1,0 +1,219 @@
+// Sync runs: what the portal shows about a terminal or usage sync, and the lock that keeps one of
+// each kind at a time. The partial unique index sync_runs_one_active_uq (0003) is the lock: a
+// second queued-or-running run of a kind cannot be inserted, on any server process.
+//
+// Writes made by a worker name the worker (`worker_id`): a run that was taken over after its
+// worker went quiet no longer answers to the old worker, which then stops.
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { SyncCounts, SyncJobKind, SyncTrigger } from '../../../src/domain/terminals';
+import type { Db } from '../client';
+import { syncRuns, type SyncRunRow } from '../schema';
+
+const UNIQUE_VIOLATION = '23505';
+const ONE_ACTIVE_INDEX = 'sync_runs_one_active_uq';
+const ACTIVE = ['queued', 'running'] as const;
+
+export type SyncRunInsert = { ok: true; row: SyncRunRow } | { ok: false; reason: 'already_running' };
+
+/** What a worker reports about its run as it goes (all optional: only what changed). */
+export interface SyncRunReport {
+  phase?: string | null;
+  progress?: number | null;
+  counts?: SyncCounts;
+  providerCalls?: number;
+}
+
+function isOneActiveConflict(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
+    if (code === UNIQUE_VIOLATION) {
+      return constraint === ONE_ACTIVE_INDEX || (typeof message === 'string' && message.includes(ONE_ACTIVE_INDEX));
+    }
+  }
+  return false;
+}
+
+/** The report as column values (absent keys stay absent). */
+function reportColumns(report: SyncRunReport): Partial<typeof syncRuns.$inferInsert> {
+  const set: Partial<typeof syncRuns.$inferInsert> = {};
+  if (report.phase !== undefined) set.phase = report.phase;
+  if (report.progress !== undefined) set.progress = report.progress === null ? null : Math.max(0, Math.min(100, Math.round(report.progress)));
+  if (report.providerCalls !== undefined) set.providerCalls = report.providerCalls;
+  if (report.counts) Object.assign(set, report.counts);
+  return set;
+}
+
+export type SyncRunsRepository = ReturnType<typeof createSyncRunsRepository>;
+
+export function createSyncRunsRepository(db: Db) {
+  const r = syncRuns;
+  const ownedBy = (id: string, workerId: string) => and(eq(r.id, id), eq(r.workerId, workerId), eq(r.status, 'running'));
+  return {
+    /** A new queued run; another queued or running run of the kind is reported, not thrown. */
+    async insertQueued(
+      input: { kind: SyncJobKind; trigger: SyncTrigger; requestedBy: string | null; at: Date },
+      tx: Db = db,
+    ): Promise<SyncRunInsert> {
+      try {
+        const [row] = await tx
+          .insert(r)
+          .values({ kind: input.kind, trigger: input.trigger, status: 'queued', requestedBy: input.requestedBy, queuedAt: input.at, phase: 'Waiting for a worker', progress: 0 })
+          .returning();
+        if (!row) throw new Error('insert into sync_runs returned no row');
+        return { ok: true, row };
+      } catch (error) {
+        if (isOneActiveConflict(error)) return { ok: false, reason: 'already_running' };
+        throw error;
+      }
+    },
+
+    async findById(id: string, tx: Db = db): Promise<SyncRunRow | null> {
+      const [row] = await tx.select().from(r).where(eq(r.id, id));
+      return row ?? null;
+    },
+
+    /** The queued or running run of a kind, if any (there is at most one). */
+    async active(kind: SyncJobKind, tx: Db = db): Promise<SyncRunRow | null> {
+      const [row] = await tx
+        .select()
+        .from(r)
+        .where(and(eq(r.kind, kind), inArray(r.status, ACTIVE)))
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** Newest first, every kind. */
+    async recent(limit: number, tx: Db = db): Promise<SyncRunRow[]> {
+      return tx.select().from(r).orderBy(desc(r.queuedAt), desc(r.id)).limit(limit);
+    },
+
+    /** The newest run of a kind, whatever its status. */
+    async latest(kind: SyncJobKind, tx: Db = db): Promise<SyncRunRow | null> {
+      const [row] = await tx.select().from(r).where(eq(r.kind, kind)).orderBy(desc(r.queuedAt), desc(r.id)).limit(1);
+      return row ?? null;
+    },
+
+    /**
+     * queued → running for this worker, one more attempt, counts and progress from zero (an attempt
+     * always starts from scratch). Null when the run is not queued (someone else took it, or it ended).
+     */
+    async claim(id: string, workerId: string, at: Date, tx: Db = db): Promise<SyncRunRow | null> {
+      const [row] = await tx
+        .update(r)
+        .set({
+          status: 'running',
+          attempts: sql`${r.attempts} + 1`,
+          workerId,
+          startedAt: at,
+          heartbeatAt: at,
+          finishedAt: null,
+          phase: 'Starting',
+          progress: 0,
+          added: 0,
+          updated: 0,
+          unchanged: 0,
+          removed: 0,
+          failed: 0,
+        })
+        .where(and(eq(r.id, id), eq(r.status, 'queued')))
+        .returning();
+      return row ?? null;
+    },
+
+    /** Heartbeat plus whatever changed; false when the run is no longer this worker's. */
+    async beat(id: string, workerId: string, at: Date, report: SyncRunReport = {}, tx: Db = db): Promise<boolean> {
+      const rows = await tx
+        .update(r)
+        .set({ ...reportColumns(report), heartbeatAt: at })
+        .where(ownedBy(id, workerId))
+        .returning({ id: r.id });
+      return rows.length > 0;
+    },
+
+    /**
+     * Inside a batch's transaction: locks the run row until the transaction ends, so a sweeper
+     * cannot hand the run to another worker halfway through the batch; false when it is not ours.
+     */
+    async holdClaim(id: string, workerId: string, tx: Db): Promise<boolean> {
+      const rows = await tx.select({ id: r.id }).from(r).where(ownedBy(id, workerId)).for('update');
+      return rows.length > 0;
+    },
+
+    /** running → succeeded or failed, by its own worker. */
+    async finish(
+      id: string,
+      workerId: string,
+      outcome: { status: 'succeeded' | 'failed'; at: Date; message: string | null } & SyncRunReport,
+      tx: Db = db,
+    ): Promise<SyncRunRow | null> {
+      const [row] = await tx
+        .update(r)
+        .set({ ...reportColumns(outcome), status: outcome.status, message: outcome.message, finishedAt: outcome.at, heartbeatAt: outcome.at })
+        .where(ownedBy(id, workerId))
+        .returning();
+      return row ?? null;
+    },
+
+    /**
+     * Back to queued, to run again from scratch: after a stale heartbeat (`from` 'running', any
+     * worker) or a graceful shutdown (`from` 'running' with `workerId`, attempt not counted).
+     */
+    async requeue(
+      id: string,
+      options: { workerId?: string; staleBefore?: Date; message: string; uncountAttempt?: boolean },
+      tx: Db = db,
+    ): Promise<SyncRunRow | null> {
+      const [row] = await tx
+        .update(r)
+        .set({
+          status: 'queued',
+          workerId: null,
+          phase: 'Waiting to resume',
+          message: options.message,
+          ...(options.uncountAttempt ? { attempts: sql`greatest(${r.attempts} - 1, 0)` } : {}),
+        })
+        .where(
+          and(
+            eq(r.id, id),
+            eq(r.status, 'running'),
+            options.workerId ? eq(r.workerId, options.workerId) : undefined,
+            options.staleBefore ? or(isNull(r.heartbeatAt), lt(r.heartbeatAt, options.staleBefore)) : undefined,
+          ),
+        )
+        .returning();
+      return row ?? null;
+    },
+
+    /** Ends a run that no worker will finish (stale too often, or lost): running or queued → failed. */
+    async abandon(
+      id: string,
+      options: { from: 'running' | 'queued'; staleBefore?: Date; at: Date; message: string },
+      tx: Db = db,
+    ): Promise<SyncRunRow | null> {
+      const [row] = await tx
+        .update(r)
+        .set({ status: 'failed', workerId: null, finishedAt: options.at, message: options.message })
+        .where(
+          and(
+            eq(r.id, id),
+            eq(r.status, options.from),
+            options.staleBefore ? or(isNull(r.heartbeatAt), lt(r.heartbeatAt, options.staleBefore)) : undefined,
+          ),
+        )
+        .returning();
+      return row ?? null;
+    },
+
+    /** Running runs whose last heartbeat is older than `before` (every running run when null). */
+    async staleRunning(before: Date | null, tx: Db = db): Promise<SyncRunRow[]> {
+      return tx
+        .select()
+        .from(r)
+        .where(and(eq(r.status, 'running'), before ? or(isNull(r.heartbeatAt), lt(r.heartbeatAt, before)) : undefined));
+    },
+
+    async queued(tx: Db = db): Promise<SyncRunRow[]> {
+      return tx.select().from(r).where(eq(r.status, 'queued')).orderBy(r.queuedAt);
+    },
+  };
+}

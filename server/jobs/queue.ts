@@ -1,0 +1,144 @@
+// The pg-boss lifecycle, typed by the contracts in ./contracts.ts. The jobs live in the same
+// database as everything else (schema `pgboss`):
+// - PostgreSQL: pg-boss uses the app's pool, so several server processes share one queue and
+//   pg-boss's own locking (SKIP LOCKED, advisory locks) hands each job to one of them.
+// - PGlite: one connection and no pool, so pg-boss gets a `db.executeSql` adapter (STACK-FACTS):
+//   parameterless SQL (often several statements, BEGIN … COMMIT) through exec(), the rows of all
+//   statements flattened, and a ROLLBACK after an error so the one connection is never left in an
+//   aborted transaction; parameterised SQL through query(). One process means one worker per
+//   queue, so claims are serialised without relying on SKIP LOCKED.
+import type { PGlite } from '@electric-sql/pglite';
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/client';
+import { QUEUES, type JobContracts, type QueueName, type ReceivedJob } from './contracts';
+
+export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+export interface JobQueueOptions {
+  /** How often an idle worker asks for a job (pg-boss minimum 0.5 s). Local sends wake it at once. */
+  pollingIntervalSeconds?: number;
+  /** A sync job still active after this is failed by pg-boss (its run is watched by our own heartbeat). */
+  syncExpireInHours?: number;
+}
+
+/** pg-boss's states, plus null for "no such job". */
+export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
+
+export interface JobInfo {
+  state: JobState;
+  startedOn: Date | null;
+}
+
+export interface JobQueue {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Enqueues; with `id` the job takes that id (an existing job with it is replaced). */
+  send<N extends QueueName>(name: N, payload: JobContracts[N], options?: { id?: string }): Promise<string | null>;
+  /** Runs `handler` for each job of `name`, one at a time in this process. */
+  work<N extends QueueName>(name: N, handler: (job: ReceivedJob<N>) => Promise<void>): Promise<void>;
+  /** Stops fetching new jobs of `name` (the one running finishes). */
+  offWork(name: QueueName): Promise<void>;
+  job(name: QueueName, id: string): Promise<JobInfo | null>;
+  schedule<N extends QueueName>(name: N, cron: string, payload: JobContracts[N]): Promise<void>;
+}
+
+/** pg-boss's executeSql over PGlite's single connection. */
+export function pgliteExecutor(client: PGlite): PgBoss.Db {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      if (values && values.length > 0) {
+        const result = await client.query(text, values);
+        return { rows: result.rows };
+      }
+      try {
+        const results = await client.exec(text);
+        return { rows: results.flatMap((r) => r.rows) };
+      } catch (error) {
+        await client.exec('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    },
+  };
+}
+
+/** pg-boss's executeSql over the app's pool: the same connections, limits and settings. */
+export function poolExecutor(pool: pg.Pool): PgBoss.Db {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      const result = (await pool.query(text, values)) as unknown as pg.QueryResult | pg.QueryResult[];
+      // Several statements answer one result each; pg-boss reads rows from whichever returns them.
+      return { rows: Array.isArray(result) ? result.flatMap((r) => r.rows) : result.rows };
+    },
+  };
+}
+
+function executorFor(database: Database): PgBoss.Db {
+  // Drizzle keeps the driver's client on the handle: PGlite itself, or node-postgres's Pool.
+  const client = (database.db as unknown as { $client: unknown }).$client;
+  return database.kind === 'pglite' ? pgliteExecutor(client as PGlite) : poolExecutor(client as pg.Pool);
+}
+
+export function createJobQueue(deps: { database: Database; log: JobLog; options?: JobQueueOptions }): JobQueue {
+  const pollingIntervalSeconds = Math.max(0.5, deps.options?.pollingIntervalSeconds ?? 2);
+  const boss = new PgBoss({
+    db: executorFor(deps.database),
+    // Job rows are bookkeeping (a run's story is in sync_runs): archive a day later, drop after a week.
+    archiveCompletedAfterSeconds: 86_400,
+    deleteAfterDays: 7,
+  });
+  // An EventEmitter without an 'error' listener would crash the process on pg-boss's first hiccup.
+  boss.on('error', (error) => deps.log.error({ err: error }, 'job queue error'));
+  const workerIds = new Map<QueueName, string>();
+  const expireInSeconds = Math.round((deps.options?.syncExpireInHours ?? 4) * 3600);
+
+  return {
+    async start() {
+      await boss.start();
+      for (const name of QUEUES) {
+        // Sync jobs are not retried by pg-boss: a run that fails says why, and one whose worker died
+        // is resumed by the sweeper (it watches the run's heartbeat, which pg-boss cannot see).
+        await boss.createQueue(name, {
+          name,
+          policy: 'standard',
+          retryLimit: 0,
+          expireInSeconds: name === 'sync-tick' ? 300 : expireInSeconds,
+        });
+      }
+    },
+
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+
+    async send(name, payload, options = {}) {
+      if (options.id) await boss.deleteJob(name, options.id);
+      const id = await boss.send(name, payload as object, options.id ? { id: options.id } : {});
+      const worker = workerIds.get(name);
+      if (worker) boss.notifyWorker(worker);
+      return id;
+    },
+
+    async work(name, handler) {
+      const id = await boss.work<JobContracts[typeof name]>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) await handler({ id: job.id, name, payload: job.data });
+      });
+      workerIds.set(name, id);
+    },
+
+    async offWork(name) {
+      workerIds.delete(name);
+      await boss.offWork(name);
+    },
+
+    async job(name, id) {
+      const found = await boss.getJobById(name, id);
+      return found ? { state: found.state, startedOn: found.startedOn ?? null } : null;
+    },
+
+    async schedule(name, cron, payload) {
+      await boss.schedule(name, cron, payload as object, { tz: 'UTC' });
+    },
+  };
+}

@@ -1,0 +1,509 @@
+// The terminal inventory sync: starting runs (one of each kind at a time, across every server
+// process), showing them, the two sync engines the job workers run, and refreshing one terminal.
+//
+// An inventory run reads everything first (account, products, service lines, addresses, user
+// terminals, telemetry) and writes nothing until all of it is in: a provider that fails halfway
+// leaves the inventory as it was. It then applies in batched transactions. The apply starts by
+// marking every live terminal 'pending' and each batch marks its rows 'synced', so a crash halfway
+// leaves the rows it did not reach 'pending', never falsely 'synced'. Terminals the provider no
+// longer lists get removed_at (kept, with their assignments); nothing is removed when a listing
+// came back incomplete.
+//
+// The engines report through a SyncRunTracker (the worker's heartbeat, progress and claim), so
+// they know nothing of the job queue.
+import type { SyncCounts, SyncJob, SyncJobKind, SyncQueue, SyncTrigger } from '../../src/domain/terminals';
+import type { Clock } from '../clock';
+import type { Db } from '../db/client';
+import type { Repositories } from '../db/repositories';
+import type { SyncRunReport } from '../db/repositories/sync-runs';
+import type { StoredTerminalState, TerminalFailure, TerminalUpsert } from '../db/repositories/terminal-inventory';
+import type { SyncRunRow } from '../db/schema';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
+import {
+  isProviderError,
+  type ProviderAddress,
+  type ProviderProduct,
+  type ProviderServiceLine,
+  type ProviderTelemetry,
+  type RequestOptions,
+  type StarlinkClient,
+} from '../provider';
+import type { AuditService, RequestContext } from './audit';
+import type { ProviderAccess } from './console-provider';
+import { providerFailure } from './provider-failures';
+import { toSyncJob } from './sync-job-map';
+import { addressRow, productRow, serviceLineRow, telemetryRow, terminalRecord, usageRows } from './terminal-sync-map';
+
+export const TERMINAL_SYNC_MESSAGES = {
+  started: 'Terminal sync has been started in the background. Data will be updated automatically when complete.',
+  alreadyRunning: 'A terminal sync is already running',
+  usageAlreadyRunning: 'A usage sync is already running',
+  jobNotFound: 'Sync job not found',
+  terminalNotFound: 'Terminal not found',
+  refreshed: 'Terminal refreshed from the provider',
+  refreshFailed: 'Failed to refresh the terminal',
+  syncFailed: 'Terminal sync failed',
+  usageFailed: 'Usage sync failed',
+} as const;
+
+export const SYNC_DEFAULTS = {
+  /** Terminals per apply transaction. */
+  applyBatchSize: 1_000,
+  /** Addresses or service lines per apply transaction (no per-row comparison: cheaper rows). */
+  referenceBatchSize: 5_000,
+  /** Terminal ids per telemetry query. */
+  telemetryBatchSize: 500,
+  /** Telemetry queries in flight at once (the client's rate limit still applies). */
+  telemetryConcurrency: 4,
+  /** Service lines per data-usage query: one page of the provider's largest (250). */
+  usageBatchSize: 250,
+  /** Cycles before the current one on a line's first usage read: a year in all. */
+  usageHistoryCycles: 11,
+  /** Runs shown in the queue's history. */
+  recentRuns: 20,
+} as const;
+
+export type SyncOptions = Partial<Record<keyof typeof SYNC_DEFAULTS, number>>;
+
+/** Hands a queued run to the job queue. */
+export interface SyncDispatcher {
+  /** False when the queue is not running yet: its start-up sweep enqueues every queued run. */
+  dispatch(run: SyncRunRow): Promise<boolean>;
+}
+
+/** What an engine needs from the worker running it. */
+export interface SyncRunTracker {
+  /** The run, as claimed. */
+  readonly run: SyncRunRow;
+  /** Aborted when the worker stops (shutdown) or loses the run to another worker. */
+  readonly signal: AbortSignal;
+  /** What the run is doing now; written with the next heartbeat or checkpoint. */
+  report(update: SyncRunReport): void;
+  /**
+   * Inside each batch's transaction, before it commits: fails (LostClaimError) when the run is no
+   * longer this worker's, and writes the latest report with the batch, so counts match the data.
+   */
+  checkpoint(tx: Db): Promise<void>;
+}
+
+/** The run was handed to another worker (this one went quiet for too long): stop, write nothing. */
+export class LostClaimError extends Error {
+  override name = 'LostClaimError';
+}
+
+export interface SyncOutcome {
+  counts: SyncCounts;
+  /** Warnings of a run that finished (an incomplete listing), or null. */
+  message: string | null;
+  providerCalls: number;
+}
+
+export interface RefreshResult {
+  userTerminalId: string;
+  syncStatus: 'synced' | 'pending' | 'error';
+  lastSyncedAt: string | null;
+}
+
+const emptyCounts = (): SyncCounts => ({ added: 0, updated: 0, unchanged: 0, removed: 0, failed: 0 });
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Runs `work` over `items` with at most `limit` in flight; the first failure rejects. */
+async function inPool<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index]!, index);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+/** A failure as the run's message: provider failures say what the provider did; bugs stay vague. */
+export function runFailureMessage(error: unknown, summary: string): string {
+  if (isProviderError(error)) return (providerFailure(error, summary) as Error).message;
+  return `${summary}: an internal error occurred (see the server log)`;
+}
+
+/** Counts the pages of the parallel listings as they arrive, for the run's phase and progress. */
+function listingProgress(report: (phase: string, share: number) => void) {
+  const seen = new Map<string, { pages: number; total: number | null }>();
+  return (name: string): RequestOptions['onRaw'] =>
+    (body) => {
+      const content = (body as { content?: { totalCount?: unknown; limit?: unknown } } | null)?.content;
+      const state = seen.get(name) ?? { pages: 0, total: null };
+      state.pages += 1;
+      if (content && typeof content.totalCount === 'number' && typeof content.limit === 'number' && content.limit > 0) {
+        state.total = Math.max(1, Math.ceil(content.totalCount / content.limit));
+      }
+      seen.set(name, state);
+      let pages = 0;
+      let total = 0;
+      for (const s of seen.values()) {
+        pages += s.pages;
+        total += Math.max(s.pages, s.total ?? s.pages);
+      }
+      report(`Reading products, service lines, addresses and user terminals (${pages} of ${total} pages)`, total > 0 ? pages / total : 0);
+    };
+}
+
+export type TerminalSyncService = ReturnType<typeof createTerminalSyncService>;
+
+export function createTerminalSyncService(deps: {
+  db: Db;
+  repos: Repositories;
+  audit: AuditService;
+  now: Clock;
+  provider: ProviderAccess | null;
+  /** The 503 message when no provider is configured. */
+  noProvider: string;
+  options?: SyncOptions;
+}) {
+  const { db, repos, audit, now } = deps;
+  const runs = repos.syncRuns;
+  const inventory = repos.terminalInventory;
+  const settings = { ...SYNC_DEFAULTS, ...deps.options };
+  let dispatcher: SyncDispatcher | null = null;
+
+  const client = (): StarlinkClient => {
+    if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
+    return deps.provider.client();
+  };
+
+  /** Inserts a queued run and hands it to the queue; null when one of the kind is already queued or running. */
+  async function tryStart(input: { kind: SyncJobKind; trigger: SyncTrigger; requestedBy: string | null }): Promise<SyncRunRow | null> {
+    if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
+    const inserted = await runs.insertQueued({ ...input, at: now() });
+    if (!inserted.ok) return null;
+    // A failed hand-over leaves the run queued: the sweeper enqueues queued runs that have no job.
+    await dispatcher?.dispatch(inserted.row);
+    return inserted.row;
+  }
+
+  // ---- The inventory engine ------------------------------------------------------------------
+
+  async function syncInventory(tracker: SyncRunTracker): Promise<SyncOutcome> {
+    const provider = client();
+    const at = now();
+    const runId = tracker.run.id;
+    const baseRequests = provider.usage().requests;
+    const providerCalls = () => tracker.run.providerCalls + provider.usage().requests - baseRequests;
+    const report = (update: SyncRunReport) => tracker.report({ ...update, providerCalls: providerCalls() });
+
+    // ---- Fetch: everything in memory before the first write.
+    // One failing listing stops the others: they would only spend the rate limit.
+    const fetchAbort = new AbortController();
+    const signal = AbortSignal.any([tracker.signal, fetchAbort.signal]);
+    const failFast = <T>(promise: Promise<T>) =>
+      promise.catch((error: unknown) => {
+        fetchAbort.abort(error);
+        throw error;
+      });
+
+    report({ phase: 'Reading the provider account', progress: 1 });
+    const account = await provider.getAccount({ signal, fresh: true });
+    const accountNumber = account.accountNumber;
+    const onPage = listingProgress((phase, share) => report({ phase, progress: 2 + share * 38 }));
+    const [products, lines, addresses, userTerminals] = await Promise.all([
+      failFast(provider.listProducts({ signal, onRaw: onPage('products') })),
+      failFast(provider.listServiceLines({ signal, onRaw: onPage('service lines') })),
+      failFast(provider.listAddresses({}, { signal, onRaw: onPage('addresses') })),
+      failFast(provider.listUserTerminals({}, { signal, onRaw: onPage('user terminals') })),
+    ]);
+
+    const telemetry = new Map<string, ProviderTelemetry>();
+    const idBatches = chunks(
+      userTerminals.items.map((t) => t.userTerminalId),
+      settings.telemetryBatchSize,
+    );
+    let telemetryDone = 0;
+    report({ phase: `Reading telemetry (0 of ${idBatches.length} batches)`, progress: 40 });
+    await inPool(idBatches, settings.telemetryConcurrency, async (ids) => {
+      const answer = await failFast(provider.queryTelemetry(ids, { signal }));
+      for (const [id, record] of Object.entries(answer.userTerminals)) telemetry.set(id, record);
+      telemetryDone += 1;
+      report({ phase: `Reading telemetry (${telemetryDone} of ${idBatches.length} batches)`, progress: 40 + (telemetryDone / idBatches.length) * 10 });
+    });
+
+    const warnings: string[] = [];
+    for (const [name, listing] of [
+      ['product', products],
+      ['service line', lines],
+      ['address', addresses],
+      ['user terminal', userTerminals],
+    ] as const) {
+      if (!listing.complete) warnings.push(`the ${name} listing came back incomplete (${listing.items.length} of ${listing.totalCount})`);
+    }
+    const complete = warnings.length === 0;
+
+    // ---- Apply.
+    tracker.signal.throwIfAborted();
+    const counts = emptyCounts();
+    const productById = new Map(products.items.map((p) => [p.productReferenceId, p]));
+    const lineByNumber = new Map(lines.items.map((l) => [l.serviceLineNumber, l]));
+    const addressById = new Map(addresses.items.map((a) => [a.addressReferenceId, a]));
+    const batch = async (phase: string, progress: number, write: (tx: Db) => Promise<void>) => {
+      tracker.signal.throwIfAborted();
+      report({ phase, progress, counts: { ...counts } });
+      await db.transaction(async (tx) => {
+        await write(tx);
+        // Last, so the report written with the batch holds the batch's own counts.
+        report({ counts: { ...counts } });
+        await tracker.checkpoint(tx);
+      });
+    };
+
+    await batch('Marking the inventory pending', 50, async (tx) => {
+      await inventory.markLivePending(tx);
+      await inventory.upsertProducts(products.items.map((p) => productRow(p, accountNumber)), at, tx);
+    });
+    const addressBatches = chunks(addresses.items, settings.referenceBatchSize);
+    for (const [k, items] of addressBatches.entries()) {
+      await batch(`Writing addresses (batch ${k + 1} of ${addressBatches.length})`, 51 + (k / addressBatches.length) * 4, (tx) =>
+        inventory.upsertAddresses(items.map((a) => addressRow(a, accountNumber)), at, tx),
+      );
+    }
+    const lineBatches = chunks(lines.items, settings.referenceBatchSize);
+    for (const [k, items] of lineBatches.entries()) {
+      await batch(`Writing service lines (batch ${k + 1} of ${lineBatches.length})`, 55 + (k / lineBatches.length) * 5, (tx) =>
+        inventory.upsertServiceLines(items.map((l) => serviceLineRow(l, accountNumber)), at, tx),
+      );
+    }
+
+    const terminalBatches = chunks(userTerminals.items, settings.applyBatchSize);
+    const stamp = { runId, at };
+    for (const [k, items] of terminalBatches.entries()) {
+      await batch(`Writing terminals (batch ${k + 1} of ${terminalBatches.length})`, 60 + (k / terminalBatches.length) * 38, async (tx) => {
+        const stored = await inventory.storedStates(items.map((t) => t.userTerminalId), tx);
+        const changed: TerminalUpsert[] = [];
+        const unchanged: string[] = [];
+        const failures: TerminalFailure[] = [];
+        for (const terminal of items) {
+          const line = terminal.serviceLineNumber ? lineByNumber.get(terminal.serviceLineNumber) : undefined;
+          const record = terminalRecord({
+            terminal,
+            accountNumber,
+            line,
+            product: line ? productById.get(line.productReferenceId) : undefined,
+            address: line?.addressReferenceId ? addressById.get(line.addressReferenceId) : undefined,
+            telemetry: telemetry.get(terminal.userTerminalId),
+            at,
+          });
+          if (!record.ok) {
+            failures.push(record.failure);
+            continue;
+          }
+          const kind = classify(stored.get(terminal.userTerminalId), record.row.contentHash);
+          counts[kind] += 1;
+          if (kind === 'unchanged') unchanged.push(terminal.userTerminalId);
+          else changed.push(record.row);
+        }
+        counts.failed += failures.length;
+        await inventory.touchSynced(unchanged, stamp, tx);
+        await inventory.upsertTerminals(changed, stamp, tx);
+        await inventory.markTerminalsFailed(failures, stamp, tx);
+        const readings = items.flatMap((t) => {
+          const reading = telemetry.get(t.userTerminalId);
+          return reading ? [telemetryRow(reading)] : [];
+        });
+        await inventory.upsertTelemetry(readings, at, tx);
+      });
+    }
+
+    if (complete) {
+      await batch('Marking what the provider no longer lists', 99, async (tx) => {
+        counts.removed = await inventory.markUnseenTerminalsRemoved(stamp, tx);
+        await inventory.markServiceLinesRemoved(at, tx);
+        await inventory.markAddressesRemoved(at, tx);
+        await inventory.markProductsRemoved(at, tx);
+      });
+    }
+    const message = complete ? null : `Nothing was marked removed: ${warnings.join('; ')}.`;
+    return { counts, message, providerCalls: providerCalls() };
+  }
+
+  // ---- The usage engine ----------------------------------------------------------------------
+
+  async function syncUsage(tracker: SyncRunTracker): Promise<SyncOutcome> {
+    const provider = client();
+    const baseRequests = provider.usage().requests;
+    const providerCalls = () => tracker.run.providerCalls + provider.usage().requests - baseRequests;
+    const counts = emptyCounts();
+    const lines = await inventory.serviceLinesForUsage();
+    // A line read for the first time gets a year of history; afterwards the last cycle and this one.
+    const groups = [
+      ...chunks(lines.filter((l) => !l.hasUsage), settings.usageBatchSize).map((g) => ({ lines: g, previous: settings.usageHistoryCycles, fresh: true })),
+      ...chunks(lines.filter((l) => l.hasUsage), settings.usageBatchSize).map((g) => ({ lines: g, previous: 1, fresh: false })),
+    ];
+    let missing = 0;
+    for (const [k, group] of groups.entries()) {
+      tracker.signal.throwIfAborted();
+      tracker.report({ phase: `Reading data usage (batch ${k + 1} of ${groups.length})`, progress: (k / groups.length) * 99, counts: { ...counts }, providerCalls: providerCalls() });
+      const numbers = group.lines.map((l) => l.serviceLineNumber);
+      const answer = await provider.queryDataUsage(
+        { serviceLineNumbers: numbers, previousBillingCycles: group.previous, activeServiceLinesOnly: false },
+        { signal: tracker.signal, limit: settings.usageBatchSize },
+      );
+      const wanted = new Set(numbers);
+      const records = answer.items.filter((u) => wanted.has(u.serviceLineNumber));
+      const rows = records.map(usageRows);
+      const at = now();
+      await db.transaction(async (tx) => {
+        await inventory.upsertUsageCycles(rows.flatMap((r) => r.cycles), at, tx);
+        await inventory.upsertUsageDaily(rows.flatMap((r) => r.daily), at, tx);
+        await inventory.updateDataCaps(
+          records.flatMap((record, i) => {
+            const limit = rows[i]!.usageLimitGb;
+            return limit === null ? [] : [{ serviceLineNumber: record.serviceLineNumber, usageLimitGb: limit }];
+          }),
+          at,
+          tx,
+        );
+        if (group.fresh) counts.added += records.length;
+        else counts.updated += records.length;
+        missing += numbers.length - records.length;
+        tracker.report({ counts: { ...counts }, providerCalls: providerCalls() });
+        await tracker.checkpoint(tx);
+      });
+    }
+    const message = missing > 0 ? `The provider returned no usage for ${missing} service line${missing === 1 ? '' : 's'}.` : null;
+    return { counts, message, providerCalls: providerCalls() };
+  }
+
+  // ---- One terminal --------------------------------------------------------------------------
+
+  /** The provider's record, or undefined when it answers 404. */
+  const orMissing = <T>(promise: Promise<T>): Promise<T | undefined> =>
+    promise.catch((error: unknown) => {
+      if (isProviderError(error) && error.kind === 'not-found') return undefined;
+      throw error;
+    });
+
+  async function refreshTerminal(userTerminalId: string, context: RequestContext): Promise<RefreshResult> {
+    const provider = client();
+    const stored = await inventory.findTerminal(userTerminalId);
+    const before = stored ? { syncStatus: stored.syncStatus, lastSyncedAt: stored.lastSyncedAt?.toISOString() ?? null, removedAt: stored.removedAt?.toISOString() ?? null } : null;
+    const at = now();
+
+    let fetched: {
+      accountNumber: string;
+      terminal: Awaited<ReturnType<StarlinkClient['listUserTerminals']>>['items'][number] | undefined;
+      line: ProviderServiceLine | undefined;
+      product: ProviderProduct | undefined;
+      address: ProviderAddress | undefined;
+      telemetry: ProviderTelemetry | undefined;
+    };
+    try {
+      const listing = await provider.listUserTerminals({ userTerminalIds: [userTerminalId] });
+      const terminal = listing.items.find((t) => t.userTerminalId === userTerminalId);
+      fetched = { accountNumber: listing.accountNumber, terminal, line: undefined, product: undefined, address: undefined, telemetry: undefined };
+      if (terminal) {
+        const [line, readings] = await Promise.all([
+          terminal.serviceLineNumber ? orMissing(provider.getServiceLine(terminal.serviceLineNumber)) : Promise.resolve(undefined),
+          provider.queryTelemetry([userTerminalId]),
+        ]);
+        fetched.line = line;
+        fetched.telemetry = readings.userTerminals[userTerminalId];
+        if (line) {
+          const [product, address] = await Promise.all([
+            productFor(provider, line.productReferenceId),
+            line.addressReferenceId ? orMissing(provider.getAddress(line.addressReferenceId)) : Promise.resolve(undefined),
+          ]);
+          fetched.product = product;
+          fetched.address = address;
+        }
+      }
+    } catch (error) {
+      throw providerFailure(error, TERMINAL_SYNC_MESSAGES.refreshFailed);
+    }
+
+    const { terminal, accountNumber } = fetched;
+    if (!terminal) {
+      if (!stored) throw new NotFoundError(TERMINAL_SYNC_MESSAGES.terminalNotFound);
+      // The provider no longer has it: removed, as the next sync would.
+      return db.transaction(async (tx) => {
+        const row = (await inventory.markTerminalRemoved(userTerminalId, at, tx)) ?? stored;
+        const result: RefreshResult = { userTerminalId, syncStatus: row.syncStatus, lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null };
+        await audit.record({ ...context, action: 'terminal.refreshed', targetType: 'terminal', targetId: userTerminalId, before, after: { ...result, removed: true } }, tx);
+        return result;
+      });
+    }
+
+    const record = terminalRecord({ ...fetched, terminal, at });
+    const stamp = { runId: null, at };
+    return db.transaction(async (tx) => {
+      if (fetched.product) await inventory.upsertProducts([productRow(fetched.product, accountNumber)], at, tx);
+      if (fetched.address) await inventory.upsertAddresses([addressRow(fetched.address, accountNumber)], at, tx);
+      if (fetched.line) await inventory.upsertServiceLines([serviceLineRow(fetched.line, accountNumber)], at, tx);
+      if (record.ok) {
+        const kind = classify((await inventory.storedStates([userTerminalId], tx)).get(userTerminalId), record.row.contentHash);
+        if (kind === 'unchanged') await inventory.touchSynced([userTerminalId], stamp, tx);
+        else await inventory.upsertTerminals([record.row], stamp, tx);
+      } else {
+        await inventory.markTerminalsFailed([record.failure], stamp, tx);
+      }
+      if (fetched.telemetry) await inventory.upsertTelemetry([telemetryRow(fetched.telemetry)], at, tx);
+      const result: RefreshResult = { userTerminalId, syncStatus: record.ok ? 'synced' : 'error', lastSyncedAt: at.toISOString() };
+      await audit.record({ ...context, action: 'terminal.refreshed', targetType: 'terminal', targetId: userTerminalId, before, after: result }, tx);
+      return result;
+    });
+  }
+
+  /** A product from the stored table; the provider's listing when the table does not have it yet. */
+  async function productFor(provider: StarlinkClient, productReferenceId: string): Promise<ProviderProduct | undefined> {
+    if (!productReferenceId) return undefined;
+    const raw = await inventory.findProductRaw(productReferenceId);
+    if (raw) return raw as ProviderProduct;
+    const listing = await provider.listProducts();
+    return listing.items.find((p) => p.productReferenceId === productReferenceId);
+  }
+
+  return {
+    /** The job queue, once it exists (app.ts wires it after both are built). */
+    attachDispatcher(next: SyncDispatcher | null): void {
+      dispatcher = next;
+    },
+
+    /** POST /terminals/sync: a manual inventory run, or 409 while one is queued or running. */
+    async startSync(input: { trigger: SyncTrigger; requestedBy: string | null }, context?: RequestContext): Promise<SyncJob> {
+      const row = await tryStart({ kind: 'inventory', ...input });
+      if (!row) throw new ConflictError(TERMINAL_SYNC_MESSAGES.alreadyRunning);
+      if (context) await audit.record({ ...context, action: 'terminal.sync_started', targetType: 'sync_run', targetId: row.id, after: { kind: row.kind, trigger: row.trigger } });
+      return toSyncJob(row);
+    },
+
+    /** For the scheduler and the workers: a run of `kind` unless one is already queued or running. */
+    tryStart,
+
+    async getJob(id: string): Promise<SyncJob> {
+      const row = await runs.findById(id);
+      if (!row) throw new NotFoundError(TERMINAL_SYNC_MESSAGES.jobNotFound);
+      return toSyncJob(row);
+    },
+
+    async queue(): Promise<SyncQueue> {
+      const [active, recent] = await Promise.all([runs.active('inventory'), runs.recent(settings.recentRuns)]);
+      return { active: active ? toSyncJob(active) : null, recent: recent.map(toSyncJob) };
+    },
+
+    /** True when no terminal was ever stored: the first start syncs once so the portal has data. */
+    async inventoryIsEmpty(): Promise<boolean> {
+      return (await inventory.countAll()) === 0;
+    },
+
+    syncInventory,
+    syncUsage,
+    refreshTerminal,
+  };
+}
+
+/** Added (never stored, or back after removal), updated (new hash) or unchanged. */
+function classify(stored: StoredTerminalState | undefined, hash: string): 'added' | 'updated' | 'unchanged' {
+  if (!stored || stored.removed) return 'added';
+  return stored.contentHash === hash ? 'unchanged' : 'updated';
+}
