@@ -13,15 +13,15 @@ import {
   type CustomerStats,
   type CustomerStatusFilter,
 } from '../domain/customers';
-import { NETWORK_ERROR_MESSAGE } from '../domain/login';
 import { customerActionsMachine } from '../machines/customer-actions';
 import { customerCreateMachine } from '../machines/customer-create';
 import { createListMachine, type ListLocation } from '../machines/list';
-import { createResourceMachine, type LoadOutcome } from '../machines/resource';
+import { createResourceMachine } from '../machines/resource';
 import { CustomerActionDialogs, type CustomerActionStep } from '../ui/customers/CustomerActionDialogs';
 import { CustomerCreateDialog } from '../ui/customers/CustomerCreateDialog';
 import { CustomersView, type CustomerRowAction } from '../ui/customers/CustomersView';
 import { ToastMessage } from '../ui/customers/ToastMessage';
+import { outcome } from './outcome';
 import { useActorOptions, useAppServices } from './services';
 import { validateCustomersSearch, type CustomersSearch } from './search-params';
 
@@ -41,17 +41,6 @@ const customersListMachine = createListMachine<CustomerListItem, CustomerStatusF
 });
 const customerStatsMachine = createResourceMachine<CustomerStats>('customerStats');
 const routeApi = getRouteApi('/app/customers');
-
-/** An expected failure's message, and "no answer" as the network message. */
-async function outcome<T>(call: () => Promise<{ ok: true; data: T } | { ok: false; message: string }>): Promise<LoadOutcome<T>> {
-  try {
-    const result = await call();
-    return result.ok ? { ok: true, data: result.data } : { ok: false, message: result.message };
-  } catch (error) {
-    if (error instanceof NetworkError) return { ok: false, message: NETWORK_ERROR_MESSAGE };
-    throw error;
-  }
-}
 
 type ActionsSnapshot = SnapshotFrom<typeof customerActionsMachine>;
 

@@ -16,7 +16,7 @@ import { FullPageSpinner } from '../ui/common/FullPageSpinner';
 import { ToastArea } from '../ui/common/ToastArea';
 import { AppLayout } from './app-layout';
 import { LoginRoute } from './login';
-import { validateCustomersSearch, validateSetPasswordSearch } from './search-params';
+import { validateCustomersSearch, validateSetPasswordSearch, validateTerminalsSearch } from './search-params';
 import { placeholderRoute } from './placeholders';
 import { redirectIfSignedIn, requireSignedIn, type RouterContext } from './guards';
 
@@ -113,7 +113,9 @@ const terminalsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/terminals',
   staticData: { adminOnly: true },
-  component: placeholderRoute('/terminals'),
+  // Page, search, status and the open terminal live in the URL: a reload or a link keeps them.
+  validateSearch: validateTerminalsSearch,
+  component: lazyRouteComponent(() => import('./terminals'), 'TerminalsRoute'),
 });
 
 const subscriptionRoute = createRoute({

@@ -1,0 +1,271 @@
+// The terminals page: the list (page, search and status in the URL), the fleet summary cards, the
+// background sync and the Terminal Details dialog, which is URL state (`?terminal=<id>`) so a link
+// opens it. Each is a machine whose effects are provided here.
+import { useEffect, useState } from 'react';
+import { getRouteApi, useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { toast } from 'react-hot-toast';
+import { fromPromise } from 'xstate';
+import {
+  TERMINAL_MESSAGES,
+  TERMINALS_PAGE_SIZE,
+  type FleetHealth,
+  type SyncJob,
+  type TerminalListItem,
+} from '../domain/terminals';
+import { createListMachine, type ListLocation } from '../machines/list';
+import { createResourceMachine } from '../machines/resource';
+import { terminalDetailMachine } from '../machines/terminal-detail';
+import { terminalSyncMachine } from '../machines/terminal-sync';
+import { TerminalDetailDialog, type TerminalDetailTab } from '../ui/terminals/TerminalDetailDialog';
+import { TerminalsView, type TerminalStatusFilter, type TerminalSyncNotice } from '../ui/terminals/TerminalsView';
+import { useNow } from '../ui/common/useNow';
+import { outcome } from './outcome';
+import { validateTerminalsSearch, type TerminalsSearch } from './search-params';
+import { useActorOptions, useAppServices } from './services';
+
+export function locationOf(search: TerminalsSearch): ListLocation<TerminalStatusFilter> {
+  return { page: search.page ?? 1, search: search.search ?? '', status: search.status ?? 'all' };
+}
+
+const terminalsListMachine = createListMachine<TerminalListItem, TerminalStatusFilter>({
+  id: 'terminals',
+  defaultQuery: { page: 1, limit: TERMINALS_PAGE_SIZE, search: '', status: 'all' },
+});
+const fleetHealthMachine = createResourceMachine<FleetHealth>('fleetHealth');
+const routeApi = getRouteApi('/app/terminals');
+
+/** A record to show while a deep-linked terminal's details load: only its id is known. */
+function placeholderTerminal(userTerminalId: string): TerminalListItem {
+  return {
+    userTerminalId,
+    kitSerialNumber: 'Unknown',
+    dishSerialNumber: 'Unknown',
+    serviceLineNumber: 'Unknown',
+    nickname: null,
+    active: false,
+    syncStatus: 'pending',
+    lastSyncedAt: null,
+    dataCapUpdatedAt: null,
+    updatedAt: null,
+    condition: null,
+    terminalType: null,
+    plan: null,
+    location: null,
+    region: null,
+  };
+}
+
+function finishedText(job: SyncJob): string {
+  if (job.status === 'failed') return `Terminal sync failed: ${job.message ?? TERMINAL_MESSAGES.unknownError}`;
+  const c = job.counts;
+  return `Terminal sync finished: ${c.added} added, ${c.updated} updated, ${c.unchanged} unchanged, ${c.removed} removed${c.failed > 0 ? `, ${c.failed} failed` : ''}`;
+}
+
+export function TerminalsRoute() {
+  const { api } = useAppServices();
+  const router = useRouter();
+  const actorOptions = useActorOptions();
+  const search = routeApi.useSearch();
+  const location = locationOf(search);
+
+  const navigateTo = (next: TerminalsSearch, replace = false) =>
+    void router.navigate({ to: '/terminals', search: validateTerminalsSearch(next as Record<string, unknown>), replace });
+  const now = useNow();
+  const currentSearch = () => validateTerminalsSearch(router.state.location.search as Record<string, unknown>);
+
+  const list = useActorRef(
+    terminalsListMachine.provide({
+      actors: {
+        load: fromPromise(({ input, signal }) =>
+          outcome(async () => {
+            const result = await api.terminals.listTerminals(input, signal);
+            return result.ok ? { ok: true as const, data: { rows: result.data.terminals, pagination: result.data.pagination } } : result;
+          }),
+        ),
+      },
+      actions: {
+        // A typed search replaces the address; paging and filters add a history entry. The open
+        // dialog (if any) stays open.
+        publishQuery: (_, query) => {
+          const shown = currentSearch();
+          navigateTo(
+            { ...shown, page: query.page, search: query.search, status: query.status === 'all' ? undefined : query.status },
+            query.search !== (shown.search ?? ''),
+          );
+        },
+        reportLoadFailure: (_, message) =>
+          void toast.error(TERMINAL_MESSAGES.fetchFailed(message || TERMINAL_MESSAGES.unknownError), { id: 'terminals-load' }),
+      },
+    }),
+    { ...actorOptions, input: { query: location } },
+  );
+  const health = useActorRef(
+    fleetHealthMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.fleetHealth(signal))) } }),
+    actorOptions,
+  );
+
+  const reloadAll = () => {
+    list.send({ type: 'user.refresh' });
+    health.send({ type: health.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
+  };
+
+  const sync = useActorRef(
+    terminalSyncMachine.provide({
+      actors: {
+        loadQueue: fromPromise(({ signal }) => outcome(() => api.terminals.syncQueue(signal))),
+        startSync: fromPromise(async ({ signal }) => {
+          const result = await outcome(() => api.terminals.startSync(signal));
+          return result.ok ? { ok: true as const, data: result.data, message: TERMINAL_MESSAGES.syncStarted } : result;
+        }),
+        pollJob: fromPromise(({ input, signal }) => outcome(() => api.terminals.syncJob(input, signal))),
+      },
+      actions: {
+        reloadList: () => reloadAll(),
+        notifyFinished: (_, job) => {
+          reloadAll();
+          if (job.status === 'failed') toast.error(finishedText(job), { id: 'terminal-sync' });
+          else toast.success(finishedText(job), { id: 'terminal-sync' });
+        },
+      },
+    }),
+    actorOptions,
+  );
+
+  // The address changed (back, forward, a link, a reload): the list follows it.
+  useEffect(() => {
+    list.send({ type: 'query.change', query: { page: location.page, search: location.search, status: location.status } });
+  }, [list, location.page, location.search, location.status]);
+
+  const rows = useSelector(list, (s) => s.context.rows);
+  const pagination = useSelector(list, (s) => s.context.pagination);
+  const query = useSelector(list, (s) => s.context.query);
+  const searchInput = useSelector(list, (s) => s.context.searchInput);
+  const loading = useSelector(list, (s) => s.hasTag('loading'));
+  const error = useSelector(list, (s) => (s.matches({ data: 'failed' }) ? s.context.error : null));
+  const healthData = useSelector(health, (s) => s.context.data);
+  const healthLoading = useSelector(health, (s) => s.hasTag('loading'));
+
+  const syncing = useSelector(sync, (s) => s.hasTag('busy') || s.hasTag('checking'));
+  const running = useSelector(sync, (s) => s.hasTag('syncing'));
+  const notice = useSelector(sync, (s) => s.context.notice);
+  const followedJob = useSelector(sync, (s) => s.context.job);
+  // While a sync runs its notice is the blue "Background Sync Running" card.
+  const syncNotice: TerminalSyncNotice | null = notice ? { kind: running ? 'running' : notice.kind, text: notice.text } : null;
+
+  // The row the dialog was opened from: its record shows at once while the details load.
+  const [opened, setOpened] = useState<{ terminal: TerminalListItem; tab: TerminalDetailTab | undefined } | null>(null);
+  const openTerminal = (terminal: TerminalListItem, tab?: TerminalDetailTab) => {
+    setOpened({ terminal, tab });
+    navigateTo({ ...currentSearch(), terminal: terminal.userTerminalId });
+  };
+  const closeTerminal = () => navigateTo({ ...currentSearch(), terminal: undefined });
+
+  const openId = search.terminal;
+  const basic =
+    openId === undefined
+      ? null
+      : opened?.terminal.userTerminalId === openId
+        ? opened.terminal
+        : (rows.find((r) => r.userTerminalId === openId) ?? placeholderTerminal(openId));
+
+  return (
+    <>
+      <TerminalsView
+        health={healthData}
+        healthLoading={healthLoading}
+        rows={rows}
+        totalCount={pagination?.total ?? 0}
+        page={query.page}
+        limit={query.limit}
+        loading={loading}
+        error={error}
+        search={searchInput}
+        status={query.status}
+        syncing={syncing}
+        syncNotice={syncNotice}
+        lastSync={followedJob ?? healthData?.lastSync ?? null}
+        onSearch={(value) => list.send({ type: 'user.searchInput', value })}
+        onStatus={(status) => list.send({ type: 'user.status', status })}
+        onPage={(page) => list.send({ type: 'user.page', page })}
+        onRetry={() => list.send({ type: 'user.retry' })}
+        onRefresh={reloadAll}
+        onSync={() => sync.send({ type: 'user.sync' })}
+        onDismissNotice={() => sync.send({ type: 'user.dismissNotice' })}
+        onOpen={openTerminal}
+        onNavigate={(url) => void router.navigate({ href: url })}
+        now={now}
+      />
+      {basic && (
+        <TerminalDetailPanel
+          key={basic.userTerminalId}
+          terminal={basic}
+          initialTab={opened && opened.terminal.userTerminalId === openId ? opened.tab : undefined}
+          onClose={closeTerminal}
+          onChanged={reloadAll}
+        />
+      )}
+    </>
+  );
+}
+
+/** One open dialog: its own terminalDetail actor, started for this terminal and stopped on close. */
+function TerminalDetailPanel(props: {
+  terminal: TerminalListItem;
+  initialTab: TerminalDetailTab | undefined;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
+  const { api } = useAppServices();
+  const actorOptions = useActorOptions();
+  const now = useNow();
+  const detail = useActorRef(
+    terminalDetailMachine.provide({
+      actors: {
+        loadDetail: fromPromise(({ input, signal }) => outcome(() => api.terminals.terminalDetail(input, signal))),
+        loadUsage: fromPromise(({ input, signal }) =>
+          outcome(() => api.terminals.serviceLineUsage(input.serviceLineNumber, { year: input.year, month: input.month }, signal)),
+        ),
+        refreshTerminal: fromPromise(({ input, signal }) => outcome(() => api.terminals.refreshTerminal(input, signal))),
+        reportIssue: fromPromise(({ input, signal }) => outcome(() => api.terminals.reportTerminalIssue(input.userTerminalId, input.note, signal))),
+      },
+      actions: { terminalChanged: () => props.onChanged() },
+    }),
+    { ...actorOptions, input: { terminal: props.terminal } },
+  );
+
+  const terminal = useSelector(detail, (s) => s.context.terminal);
+  const record = useSelector(detail, (s) => s.context.detail);
+  const loading = useSelector(detail, (s) => s.hasTag('loadingDetail'));
+  const fallback = useSelector(detail, (s) => (s.matches({ detail: 'fallback' }) ? s.context.detailError : null));
+  const usage = useSelector(detail, (s) => (s.matches({ usage: 'loaded' }) ? s.context.usage : null));
+  const usageLoading = useSelector(detail, (s) => s.hasTag('loadingUsage'));
+  const months = useSelector(detail, (s) => s.context.months);
+  const month = useSelector(detail, (s) => s.context.month);
+  const refreshing = useSelector(detail, (s) => s.hasTag('refreshing'));
+  const reporting = useSelector(detail, (s) => s.hasTag('reporting'));
+  const notice = useSelector(detail, (s) => s.context.notice);
+
+  return (
+    <TerminalDetailDialog
+      open
+      terminal={terminal}
+      detail={record}
+      loading={loading}
+      fallback={fallback === null ? null : { message: fallback }}
+      usage={usage}
+      usageLoading={usageLoading}
+      months={months}
+      month={month}
+      onMonth={(value) => detail.send({ type: 'user.selectMonth', value })}
+      refreshing={refreshing}
+      onRefresh={() => detail.send({ type: 'user.refresh' })}
+      onReportIssue={(note) => detail.send({ type: 'user.reportIssue', note })}
+      reporting={reporting}
+      notice={notice}
+      onClose={props.onClose}
+      now={now}
+      {...(props.initialTab ? { initialTab: props.initialTab } : {})}
+    />
+  );
+}
