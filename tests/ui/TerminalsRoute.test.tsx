@@ -1,0 +1,224 @@
+// The terminals page through the whole client (composition root, router, session, the list,
+// fleet health, sync and detail machines, views) against a fake of the portal API at the fetch seam.
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { createApp } from '../../src/routes/create-app';
+import { AppRoot } from '../../src/routes/AppRoot';
+import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
+import { TERMINAL_MESSAGES, type SyncJob, type TerminalRowWire } from '../../src/domain/terminals';
+import { validateTerminalsSearch } from '../../src/routes/search-params';
+import { adminProfile } from '../machines/fixtures';
+import { terminalRowWire } from '../fixtures/terminals-client';
+import { fleetHealth, serviceLineUsage, syncJob } from '../fixtures/terminals-ui';
+import { renderStrict } from './render';
+
+const NORTHWIND = '7d3e9a41-5b2c-4d8e-9f10-2a3b4c5d6e7f';
+
+function seed(): TerminalRowWire[] {
+  return Array.from({ length: 30 }, (_, i) => {
+    const n = String(i + 1).padStart(3, '0');
+    return terminalRowWire({
+      user_terminal_id: `0100000${n}-00000000-00a1b${n}`,
+      kit_serial_number: `KIT00${n}`,
+      dish_serial_number: `2DHT00${n}`,
+      service_line_number: `AST-100${n}-20000-11`,
+      active: i % 4 !== 0,
+      assigned_to: i < 3 ? NORTHWIND : null,
+      assigned_to_customer: i < 3 ? 'Northwind Shipping' : null,
+    });
+  });
+}
+
+interface FakeOptions {
+  /** What POST /terminals/sync answers. */
+  sync?: 'accepted' | 'already-running' | 'refused';
+  /** A job already running when the page opens (the page was reloaded mid-sync). */
+  runningJob?: SyncJob | null;
+  detailStatus?: number;
+}
+
+function fakePortalApi({ sync = 'accepted', runningJob = null, detailStatus = 200 }: FakeOptions = {}) {
+  const terminals = seed();
+  const calls: string[] = [];
+  const bodies: Array<[string, unknown]> = [];
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const ok = (data: unknown, status = 200, message = 'ok') => json(status, { success: true, message, data });
+  const fail = (status: number, message: string) => json(status, { success: false, message });
+  const queued = syncJob({ id: '5d7f6a52-1f0c-4c55-9a43-1b1f0d7b2f10', status: 'queued', finishedAt: null });
+
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const call = `${method} ${url.pathname}`;
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
+    calls.push(`${call}${url.search}`);
+    if (body !== undefined) bodies.push([call, body]);
+    const token = new Headers(init?.headers).get('authorization')?.replace('Bearer ', '');
+    if (token !== 'admin-token') return fail(401, 'Invalid or expired token');
+
+    if (call === 'GET /api/v1/auth/me') return ok({ user: adminProfile });
+    if (call === 'GET /api/v1/terminals') {
+      const q = url.searchParams;
+      const search = (q.get('search') ?? '').toLowerCase();
+      const active = q.get('active');
+      const page = Number(q.get('page') ?? 1);
+      const limit = Number(q.get('limit') ?? 25);
+      const matching = terminals.filter(
+        (t) =>
+          (!search ||
+            [t.user_terminal_id, t.kit_serial_number, t.dish_serial_number, t.service_line_number, t.assigned_to_customer ?? '', t.assigned_to ?? ''].some(
+              (v) => (v ?? '').toLowerCase().includes(search),
+            )) &&
+          (active === null || String(t.active) === active),
+      );
+      return ok({ results: matching.slice((page - 1) * limit, page * limit), totalCount: matching.length, page, limit });
+    }
+    if (call === 'GET /api/v1/terminals/health') return ok(fleetHealth({ total: terminals.length }));
+    if (call === 'GET /api/v1/terminals/sync/queue') return ok({ active: runningJob, recent: runningJob ? [runningJob] : [] });
+    if (call === 'POST /api/v1/terminals/sync') {
+      if (sync === 'already-running') return fail(409, 'A terminal sync is already running');
+      if (sync === 'refused') return fail(502, 'The provider did not answer');
+      return ok(queued, 202, TERMINAL_MESSAGES.syncStarted);
+    }
+    if (url.pathname.startsWith('/api/v1/terminals/sync/job/')) return ok({ ...queued, status: 'running' });
+    const usage = /^\/api\/v1\/terminals\/service-line\/([^/]+)\/usage$/.exec(url.pathname);
+    if (usage) return ok(serviceLineUsage({ used: 40, total: 50 }, { serviceLineNumber: decodeURIComponent(usage[1]!) }));
+    const detail = /^\/api\/v1\/terminals\/([^/]+)$/.exec(url.pathname);
+    if (detail && method === 'GET') {
+      const row = terminals.find((t) => t.user_terminal_id === decodeURIComponent(detail[1]!));
+      if (!row) return fail(404, TERMINAL_MESSAGES.terminalNotFound);
+      if (detailStatus !== 200) return fail(detailStatus, 'Database unavailable');
+      return ok({
+        ...row,
+        owner: row.assigned_to ? { uuid: row.assigned_to, name: row.assigned_to_customer, company: 'Northwind Shipping BV' } : null,
+        dataCap: { amount: 50, unit: 'GB' },
+        model: 'Standard Actuated',
+        accountNumber: 'ACC-150940-77763-41',
+        serviceLine: null,
+        address: null,
+        telemetry: null,
+        syncError: null,
+        removedAt: null,
+      });
+    }
+    return fail(404, `Route not found: ${call}`);
+  });
+  return { fetch, calls, bodies, terminals };
+}
+
+function openTerminals(path = '/terminals', options: FakeOptions = {}) {
+  localStorage.clear();
+  localStorage.setItem(
+    SESSION_STORAGE_KEY,
+    serialisePersistedSession({ token: 'admin-token', profile: adminProfile, userType: 'admin', isAuthenticated: true }),
+  );
+  const api = fakePortalApi(options);
+  const history = createMemoryHistory({ initialEntries: [path] });
+  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
+  const view = renderStrict(<AppRoot app={app} />);
+  const location = () => `${history.location.pathname}${history.location.search}`;
+  const listCalls = () => api.calls.filter((c) => c.startsWith('GET /api/v1/terminals?'));
+  return { ...view, api, history, location, listCalls };
+}
+
+describe('the terminals page', () => {
+  it('shows the first server page with its caption and the fleet summary from /terminals/health', async () => {
+    const { listCalls } = openTerminals();
+    expect(await screen.findByText(/Showing 25 of 30 terminals from local database/, {}, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('Terminal Management')).toBeTruthy();
+    expect(screen.getAllByText('Northwind Shipping').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Unassigned').length).toBeGreaterThan(0);
+    expect(listCalls()[0]).toContain('page=1');
+    expect(listCalls()[0]).toContain('limit=25');
+  });
+
+  it('a search is sent to the server and kept in the URL', async () => {
+    const { user, location, listCalls } = openTerminals();
+    await screen.findByText(/Showing 25 of 30/, {}, { timeout: 5000 });
+    await user.click(screen.getByPlaceholderText(TERMINAL_MESSAGES.searchPlaceholder));
+    await user.paste('KIT00012');
+    await waitFor(() => expect(location()).toContain('search=KIT00012'));
+    expect(await screen.findByText(/Showing 1 of 1 terminals/)).toBeTruthy();
+    expect(listCalls().at(-1)).toContain('search=KIT00012');
+  });
+
+  it('opening a row puts the terminal in the URL and shows its details and usage; closing removes it', async () => {
+    const { user, location } = openTerminals();
+    await screen.findByText(/Showing 25 of 30/, {}, { timeout: 5000 });
+    const first = seed()[0]!;
+    await user.click(screen.getAllByRole('button', { name: /view details/i })[0]!);
+    await waitFor(() => expect(location()).toContain(`terminal=${first.user_terminal_id}`));
+    const dialog = await screen.findByRole('dialog', { name: TERMINAL_MESSAGES.detailTitle }, { timeout: 5000 });
+    expect(await within(dialog).findByText('Standard Actuated')).toBeTruthy();
+    await user.click(within(dialog).getByRole('tab', { name: 'Usage' }));
+    expect(await within(dialog).findByText(/80%/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: /close/i }));
+    await waitFor(() => expect(location()).not.toContain('terminal='));
+  });
+
+  it('a link with ?terminal= opens that terminal even when it is not on the page shown', async () => {
+    const last = seed()[29]!;
+    openTerminals(`/terminals?terminal=${last.user_terminal_id}`);
+    const dialog = await screen.findByRole('dialog', { name: TERMINAL_MESSAGES.detailTitle }, { timeout: 5000 });
+    expect(await within(dialog).findByText(last.kit_serial_number)).toBeTruthy();
+  });
+
+  it('a failed detail fetch shows the basic record under "Showing basic terminal information"', async () => {
+    const { user } = openTerminals('/terminals', { detailStatus: 500 });
+    await screen.findByText(/Showing 25 of 30/, {}, { timeout: 5000 });
+    await user.click(screen.getAllByRole('button', { name: /view details/i })[1]!);
+    const dialog = await screen.findByRole('dialog', { name: TERMINAL_MESSAGES.detailTitle }, { timeout: 5000 });
+    expect(await within(dialog).findByText(TERMINAL_MESSAGES.basicInfoWarning)).toBeTruthy();
+    expect(within(dialog).getByText(seed()[1]!.kit_serial_number)).toBeTruthy();
+  });
+
+  it('"Sync from the provider" starts a sync: the button says "Syncing..." and the blue card shows the server message', async () => {
+    const { user, api } = openTerminals();
+    await screen.findByText(/Showing 25 of 30/, {}, { timeout: 5000 });
+    await user.click(await screen.findByRole('button', { name: TERMINAL_MESSAGES.syncButton }));
+    expect(await screen.findByText(TERMINAL_MESSAGES.syncRunningTitle)).toBeTruthy();
+    expect(screen.getByText(TERMINAL_MESSAGES.syncStarted)).toBeTruthy();
+    expect((screen.getByRole('button', { name: TERMINAL_MESSAGES.syncing }) as HTMLButtonElement).disabled).toBe(true);
+    expect(api.calls).toContain('POST /api/v1/terminals/sync');
+  });
+
+  it('"already running" is information, not an error, and the button is usable again', async () => {
+    const { user } = openTerminals('/terminals', { sync: 'already-running' });
+    await screen.findByText(/Showing 25 of 30/, {}, { timeout: 5000 });
+    await user.click(await screen.findByRole('button', { name: TERMINAL_MESSAGES.syncButton }));
+    expect(await screen.findByText(TERMINAL_MESSAGES.syncAlreadyRunning)).toBeTruthy();
+    expect((screen.getByRole('button', { name: TERMINAL_MESSAGES.syncButton }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('another refusal says "Failed to start sync:" with the server message', async () => {
+    const { user } = openTerminals('/terminals', { sync: 'refused' });
+    await screen.findByText(/Showing 25 of 30/, {}, { timeout: 5000 });
+    await user.click(await screen.findByRole('button', { name: TERMINAL_MESSAGES.syncButton }));
+    expect(await screen.findByText(TERMINAL_MESSAGES.syncFailed('The provider did not answer'))).toBeTruthy();
+  });
+
+  it('a sync already running when the page opens (a reload) shows as running', async () => {
+    openTerminals('/terminals', { runningJob: syncJob({ status: 'running', finishedAt: null }) });
+    expect(await screen.findByText(TERMINAL_MESSAGES.syncRunningTitle, {}, { timeout: 5000 })).toBeTruthy();
+    expect((await screen.findByRole('button', { name: TERMINAL_MESSAGES.syncing })).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('the URL validator keeps known values and drops the rest', () => {
+    expect(validateTerminalsSearch({ page: '2', search: ' kit ', status: 'inactive', terminal: '01000000-00000000-00a1b001' })).toEqual({
+      page: 2,
+      search: 'kit',
+      status: 'inactive',
+      terminal: '01000000-00000000-00a1b001',
+    });
+    expect(validateTerminalsSearch({ page: '0', search: '  ', status: 'assigned', terminal: '../etc' })).toEqual({
+      page: undefined,
+      search: undefined,
+      status: undefined,
+      terminal: undefined,
+    });
+  });
+});
