@@ -23,8 +23,7 @@ import { CUSTOMER_MESSAGES } from '../../src/domain/customers';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
-import { searchTerm } from '../db/repositories/customers';
-import type { TerminalDetailRow, TerminalListFilter, TerminalListRow } from '../db/repositories/terminals';
+import type { TerminalDetailRow, TerminalListRow, TerminalQuery } from '../db/repositories/terminals';
 import type { CustomerRow, UsageCycleRow } from '../db/schema';
 import { ConflictError, NotFoundError } from '../errors';
 import type { AuditService, RequestContext } from './audit';
@@ -60,6 +59,9 @@ export const TERMINAL_SERVER_MESSAGES = {
  * exactly (and cheaply: their indexes narrow the count as they narrow the page).
  */
 export const EXACT_COUNT_UP_TO = 10_000;
+
+/** From this offset on, a page in the back half of the list is read from the far end. */
+export const REVERSE_PAGING_FROM = EXACT_COUNT_UP_TO;
 
 export interface TerminalListParams {
   page: number;
@@ -223,27 +225,41 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
   const { db, repos, audit, now } = deps;
 
   async function page(params: TerminalListParams): Promise<TerminalPageWire> {
-    const term = searchTerm(params.search);
-    const filter: TerminalListFilter = {
-      search: term,
+    const { limit, sort } = params;
+    const offset = (params.page - 1) * limit;
+    const answer = (rows: TerminalListRow[], totalCount: number) => ({ results: rows.map(toTerminalRow), totalCount, page: params.page, limit });
+    const query = await repos.terminals.resolve({
+      search: params.search,
       active: params.active ?? null,
       assigned: params.assigned ?? null,
       syncStatus: params.syncStatus ?? null,
-    };
-    const offset = (params.page - 1) * params.limit;
-    const rows = await repos.terminals.list(filter, { limit: params.limit, offset, sort: params.sort });
-    return { results: rows.map(toTerminalRow), totalCount: await totalCount(filter, offset, rows.length, params.limit), page: params.page, limit: params.limit };
+    });
+
+    // A deep page in the back half is read from the far end: OFFSET walks every row it skips,
+    // so the last page of 100,000 would walk 99,975 (about 130 ms embedded) where the mirror
+    // order walks none. Which rows form the page then depends on the exact total, so it is
+    // counted here (a scan, but a cheaper one than the walk).
+    if (offset >= REVERSE_PAGING_FROM && offset * 2 > (await repos.terminals.estimateCount(query))) {
+      const total = await repos.terminals.count(query);
+      if (offset >= total) return answer([], total);
+      const fromEnd = total - offset - limit;
+      const rows = await repos.terminals.list(query, { sort, limit: Math.min(limit, total - offset), offset: Math.max(0, fromEnd) }, { reversed: true });
+      return answer(rows.reverse(), total);
+    }
+
+    const rows = await repos.terminals.list(query, { sort, limit, offset });
+    return answer(rows, await totalCount(query, offset, rows.length, limit));
   }
 
-  async function totalCount(filter: TerminalListFilter, offset: number, found: number, limit: number): Promise<number> {
+  async function totalCount(query: TerminalQuery, offset: number, found: number, limit: number): Promise<number> {
     // A partly filled page (or an empty first page) already tells the total.
     if ((found > 0 && found < limit) || (found === 0 && offset === 0)) return offset + found;
-    if (!filter.search) {
-      const estimate = await repos.terminals.estimateCount(filter);
+    if (!query.pattern) {
+      const estimate = await repos.terminals.estimateCount(query);
       // Never below what this page proves exists.
       if (estimate > EXACT_COUNT_UP_TO) return Math.max(estimate, offset + found);
     }
-    return repos.terminals.count(filter);
+    return repos.terminals.count(query);
   }
 
   async function detailOr404(userTerminalId: string, tx?: Db): Promise<TerminalDetailWire> {

@@ -2,7 +2,7 @@
 // fleet figures, one terminal with everything the details dialog shows, a service line's usage,
 // and the one write the portal makes to a synced row: assigning it to a customer. (The sync
 // worker's writes live in terminal-inventory.ts.)
-import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { TELEMETRY_OFFLINE_AFTER_MS, type TerminalSort, type TerminalSyncStatus } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import {
@@ -101,68 +101,120 @@ const detailColumns = {
 };
 
 /**
- * Spec 5 "Terminals search". The four provider ids and the customer's id are in search_text
- * (trigram GIN indexed). The customer's name is not (a rename would rewrite every terminal of the
- * customer), so the customers whose name matches are found first through the customers table's
- * own trigram index (search_text narrows, lower(name) decides, since that column also holds the
- * email and company), and their ids are matched against the customer index of terminals. The
- * ARRAY(...) sub-select runs once (an init plan), so both sides of the OR are index scans the
- * planner can combine in one bitmap.
+ * A list filter made ready for SQL: the search term as an escaped LIKE pattern, with the ids of
+ * the customers whose name matches it looked up once (see resolve) for the page and the count.
  */
-function searchCondition(term: string): SQL {
-  const pattern = `%${escapeLike(term)}%`;
-  return sql`(${t.searchText} LIKE lower(${pattern}) OR ${t.assignedCustomerId} = ANY(ARRAY(
-    SELECT named.id FROM customers AS named
-    WHERE named.search_text LIKE lower(${pattern}) AND lower(named.name) LIKE lower(${pattern}))))`;
-}
-
-function listWhere(filter: TerminalListFilter): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [isNull(t.removedAt)];
-  const term = searchTerm(filter.search);
-  if (term) conditions.push(searchCondition(term));
-  if (filter.active !== undefined && filter.active !== null) conditions.push(eq(t.active, filter.active));
-  if (filter.assigned === true) conditions.push(isNotNull(t.assignedCustomerId));
-  if (filter.assigned === false) conditions.push(isNull(t.assignedCustomerId));
-  if (filter.syncStatus) conditions.push(eq(t.syncStatus, filter.syncStatus));
-  return and(...conditions);
+export interface TerminalQuery {
+  pattern: string | null;
+  /** Customers whose name holds the term; 'many' when there are too many to pass as a list. */
+  named: readonly string[] | 'many';
+  active: boolean | null;
+  assigned: boolean | null;
+  syncStatus: TerminalSyncStatus | null;
 }
 
 /**
- * Every order ends on user_terminal_id (the primary key), so equal sort values never make pages
- * overlap. The service-line orders keep PostgreSQL's default NULL placement (last ascending,
- * first descending) so both directions walk terminals_live_line_idx instead of sorting the
- * table; the other orders put missing values last either way (no index serves them).
+ * Above this many matching customers the ids are not passed to the list query: the term is too
+ * common for an index to help, and a sub-select (hashed once per query) costs the same.
  */
-const ORDERS: Record<TerminalSort, SQL[]> = {
-  service_line: [asc(t.serviceLineNumber), asc(t.userTerminalId)],
-  '-service_line': [desc(t.serviceLineNumber), desc(t.userTerminalId)],
-  terminal_id: [asc(t.userTerminalId)],
-  '-terminal_id': [desc(t.userTerminalId)],
-  last_synced: [sql`${t.lastSyncedAt} ASC NULLS LAST`, asc(t.userTerminalId)],
-  '-last_synced': [sql`${t.lastSyncedAt} DESC NULLS LAST`, desc(t.userTerminalId)],
-  owner: [sql`lower(${customers.name}) ASC NULLS LAST`, asc(t.userTerminalId)],
-  '-owner': [sql`lower(${customers.name}) DESC NULLS LAST`, desc(t.userTerminalId)],
+const NAMED_IDS_MAX = 1000;
+
+/** The customers whose name holds the pattern (customers.search_text narrows through its trigram index). */
+const namedCustomers = (pattern: string) =>
+  sql`SELECT named.id FROM customers AS named WHERE named.search_text LIKE lower(${pattern}) AND lower(named.name) LIKE lower(${pattern})`;
+
+/**
+ * Spec 5 "Terminals search". The four provider ids and the customer's id are in search_text
+ * (trigram GIN indexed). The customer's name is not (a rename would rewrite every terminal of
+ * the customer): resolve finds the matching customers first, and their ids arrive here as one
+ * array parameter. PostgreSQL plans a parameter array as a constant, so both sides of the OR are
+ * index scans combined in one bitmap (trigram index, terminals_customer_idx), and a scan that
+ * cannot use the trigram index (a term under three characters) tests the array through a hash
+ * table. (An ARRAY(sub-select) in its place was measured 2–3x slower at 100,000 terminals: the
+ * executor tests a sub-select's array element by element on every row.)
+ */
+function searchCondition(pattern: string, named: TerminalQuery['named']): SQL {
+  const own = sql`${t.searchText} LIKE lower(${pattern})`;
+  if (named === 'many') return sql`(${own} OR ${t.assignedCustomerId} IN (${namedCustomers(pattern)}))`;
+  if (named.length === 0) return own;
+  return sql`(${own} OR ${t.assignedCustomerId} = ANY(${sql.param([...named])}::uuid[]))`;
+}
+
+function listWhere(query: TerminalQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [isNull(t.removedAt)];
+  if (query.pattern) conditions.push(searchCondition(query.pattern, query.named));
+  if (query.active !== null) conditions.push(eq(t.active, query.active));
+  if (query.assigned === true) conditions.push(isNotNull(t.assignedCustomerId));
+  if (query.assigned === false) conditions.push(isNull(t.assignedCustomerId));
+  if (query.syncStatus) conditions.push(eq(t.syncStatus, query.syncStatus));
+  return and(...conditions);
+}
+
+interface OrderKey {
+  expr: SQL | AnyColumn;
+  descending: boolean;
+  nullsFirst: boolean;
+}
+const key = (expr: SQL | AnyColumn, descending: boolean, nullsFirst = descending): OrderKey => ({ expr, descending, nullsFirst });
+
+/**
+ * Every order ends on user_terminal_id (the primary key), so equal sort values never make pages
+ * overlap. The service-line and id orders keep PostgreSQL's default NULL placement (last
+ * ascending, first descending) so both directions walk an index (terminals_live_line_idx,
+ * terminals_pkey) instead of sorting the table; last-synced and owner put missing values last
+ * either way (no index serves them).
+ */
+const ORDERS: Record<TerminalSort, OrderKey[]> = {
+  service_line: [key(t.serviceLineNumber, false), key(t.userTerminalId, false)],
+  '-service_line': [key(t.serviceLineNumber, true), key(t.userTerminalId, true)],
+  terminal_id: [key(t.userTerminalId, false)],
+  '-terminal_id': [key(t.userTerminalId, true)],
+  last_synced: [key(t.lastSyncedAt, false, false), key(t.userTerminalId, false)],
+  '-last_synced': [key(t.lastSyncedAt, true, false), key(t.userTerminalId, true)],
+  owner: [key(sql`lower(${customers.name})`, false, false), key(t.userTerminalId, false)],
+  '-owner': [key(sql`lower(${customers.name})`, true, false), key(t.userTerminalId, true)],
 };
 
-function listQuery(tx: Db, filter: TerminalListFilter, page: TerminalPage) {
+/** The ORDER BY of a sort, or its exact mirror image (NULL placement included) when reversed. */
+function orderBy(sort: TerminalSort, reversed: boolean): SQL[] {
+  return ORDERS[sort].map(({ expr, descending, nullsFirst }) => {
+    const direction = descending !== reversed ? 'DESC' : 'ASC';
+    const nulls = nullsFirst !== reversed ? 'FIRST' : 'LAST';
+    return sql`${expr} ${sql.raw(direction)} NULLS ${sql.raw(nulls)}`;
+  });
+}
+
+/**
+ * One page, fetched in two steps: the page's keys first (only the columns the filter and the
+ * order need, so rows skipped by OFFSET are never joined to their customer), then those rows
+ * with their customer's name. `reversed` reads the order from the far end (see the service's
+ * deep-page rule); the caller turns the rows around.
+ */
+function listQuery(tx: Db, query: TerminalQuery, page: TerminalPage, reversed = false) {
+  const keys = tx.select({ id: t.userTerminalId }).from(terminals).$dynamic();
+  if (page.sort === 'owner' || page.sort === '-owner') keys.leftJoin(customers, eq(customers.id, t.assignedCustomerId));
+  const pageKeys = keys
+    .where(listWhere(query))
+    .orderBy(...orderBy(page.sort, reversed))
+    .limit(page.limit)
+    .offset(page.offset)
+    .as('page_keys');
   return tx
     .select(listColumns)
-    .from(terminals)
+    .from(pageKeys)
+    .innerJoin(terminals, eq(t.userTerminalId, pageKeys.id))
     .leftJoin(customers, eq(customers.id, t.assignedCustomerId))
-    .where(listWhere(filter))
-    .orderBy(...ORDERS[page.sort])
-    .limit(page.limit)
-    .offset(page.offset);
+    .orderBy(...orderBy(page.sort, reversed));
 }
 
 export type TerminalListRow = Awaited<ReturnType<typeof listQuery>>[number];
 
-/** The count needs no join: every condition is on terminals (the name search is a sub-select). */
-function countQuery(tx: Db, filter: TerminalListFilter) {
+/** The count needs no join: every condition is on terminals. */
+function countQuery(tx: Db, query: TerminalQuery) {
   return tx
     .select({ n: sql<number>`count(*)::int` })
     .from(terminals)
-    .where(listWhere(filter));
+    .where(listWhere(query));
 }
 
 interface PlanNode {
@@ -238,14 +290,26 @@ export type TerminalsRepository = ReturnType<typeof createTerminalsRepository>;
 
 export function createTerminalsRepository(db: Db) {
   return {
-    /** One page in the asked order (user_terminal_id breaks ties, so pages never overlap). */
-    async list(filter: TerminalListFilter, page: TerminalPage, tx: Db = db): Promise<TerminalListRow[]> {
-      return listQuery(tx, filter, page);
+    /** The filter made ready for list, count and estimateCount: the name search looked up once. */
+    async resolve(filter: TerminalListFilter, tx: Db = db): Promise<TerminalQuery> {
+      const term = searchTerm(filter.search);
+      const pattern = term ? `%${escapeLike(term)}%` : null;
+      let named: TerminalQuery['named'] = [];
+      if (pattern) {
+        const result = (await tx.execute(sql`${namedCustomers(pattern)} LIMIT ${NAMED_IDS_MAX + 1}`)) as unknown as { rows: { id: string }[] };
+        named = result.rows.length > NAMED_IDS_MAX ? 'many' : result.rows.map((r) => r.id);
+      }
+      return { pattern, named, active: filter.active ?? null, assigned: filter.assigned ?? null, syncStatus: filter.syncStatus ?? null };
     },
 
-    /** The exact number of live terminals the filter matches. */
-    async count(filter: TerminalListFilter, tx: Db = db): Promise<number> {
-      const [row] = await countQuery(tx, filter);
+    /** One page in the asked order, or (reversed) counted from the far end and in mirror order. */
+    async list(query: TerminalQuery, page: TerminalPage, options: { reversed?: boolean } = {}, tx: Db = db): Promise<TerminalListRow[]> {
+      return listQuery(tx, query, page, options.reversed ?? false);
+    },
+
+    /** The exact number of live terminals the query matches. */
+    async count(query: TerminalQuery, tx: Db = db): Promise<number> {
+      const [row] = await countQuery(tx, query);
       return num(row?.n);
     },
 
@@ -254,16 +318,16 @@ export function createTerminalsRepository(db: Db) {
      * millisecond). Good to a few percent once the table has statistics; a table without them
      * gets a small default estimate, so a caller that counts exactly below a threshold does so.
      */
-    async estimateCount(filter: TerminalListFilter, tx: Db = db): Promise<number> {
-      const plan = await explain(tx, tx.select({ one: sql`1` }).from(terminals).where(listWhere(filter)).getSQL());
+    async estimateCount(query: TerminalQuery, tx: Db = db): Promise<number> {
+      const plan = await explain(tx, tx.select({ one: sql`1` }).from(terminals).where(listWhere(query)).getSQL());
       return Math.max(0, Math.round(plan?.['Plan Rows'] ?? 0));
     },
 
     /** The plans of `list` and `count` (EXPLAIN, not run), for the benchmark and slow pages. */
-    async planOfList(filter: TerminalListFilter, page: TerminalPage, tx: Db = db): Promise<{ list: string[]; count: string[] }> {
+    async planOfList(query: TerminalQuery, page: TerminalPage, tx: Db = db): Promise<{ list: string[]; count: string[] }> {
       return {
-        list: planNodes(await explain(tx, listQuery(tx, filter, page).getSQL())),
-        count: planNodes(await explain(tx, countQuery(tx, filter).getSQL())),
+        list: planNodes(await explain(tx, listQuery(tx, query, page).getSQL())),
+        count: planNodes(await explain(tx, countQuery(tx, query).getSQL())),
       };
     },
 
@@ -300,28 +364,25 @@ export function createTerminalsRepository(db: Db) {
         .innerJoin(tt, eq(tt.userTerminalId, t.userTerminalId))
         .where(and(isNull(t.removedAt), eq(t.active, true)));
 
-      // One cycle per live line: the latest one containing the day (cycles should not overlap,
-      // but a provider correction must not count a line twice).
-      const current = tx
-        .selectDistinctOn([serviceLineUsageCycles.serviceLineNumber], {
-          priority: serviceLineUsageCycles.priorityGb,
-          standard: serviceLineUsageCycles.standardGb,
-        })
-        .from(serviceLineUsageCycles)
-        .innerJoin(
-          serviceLines,
-          and(eq(serviceLines.serviceLineNumber, serviceLineUsageCycles.serviceLineNumber), isNull(serviceLines.removedAt)),
-        )
-        .where(and(lte(serviceLineUsageCycles.cycleStart, today), gte(serviceLineUsageCycles.cycleEnd, today)))
-        .orderBy(serviceLineUsageCycles.serviceLineNumber, desc(serviceLineUsageCycles.cycleStart))
-        .as('current');
+      // The cycles containing the day, of every line not removed. A line's cycles do not overlap
+      // (one row per billing cycle, keyed by its start), so this is one cycle per line without
+      // the sort a DISTINCT ON would cost; the anti-join reads only the few removed lines
+      // (joining all lines instead doubled the time at 100,000 lines).
+      const u = serviceLineUsageCycles;
       const [usage] = await tx
         .select({
           lines: sql<number>`count(*)::int`,
-          priority: sql<string | null>`sum(${current.priority})::text`,
-          standard: sql<string | null>`sum(${current.standard})::text`,
+          priority: sql<string | null>`sum(${u.priorityGb})::text`,
+          standard: sql<string | null>`sum(${u.standardGb})::text`,
         })
-        .from(current);
+        .from(u)
+        .where(
+          and(
+            lte(u.cycleStart, today),
+            gte(u.cycleEnd, today),
+            sql`NOT EXISTS (SELECT 1 FROM ${serviceLines} WHERE ${serviceLines.serviceLineNumber} = ${u.serviceLineNumber} AND ${serviceLines.removedAt} IS NOT NULL)`,
+          ),
+        );
 
       const lines = num(usage?.lines);
       return {
