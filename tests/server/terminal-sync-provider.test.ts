@@ -1,0 +1,72 @@
+// What the sync needs from the provider beyond what the console uses: the addresses list
+// (GET /public/v2/addresses, 100 a page, filtered by repeated addressIds) as the simulator serves
+// it, checked against the provider's OpenAPI document, and as the client reads it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StarlinkClient } from '../../server/provider';
+import type { RunningSimulator } from '../../server/simulator';
+import { expectResponseMatches } from './openapi-contract';
+import { fastClient, startFleet } from './terminal-sync-fixtures';
+
+let sim: RunningSimulator;
+let client: StarlinkClient;
+let token: string;
+
+beforeAll(async () => {
+  sim = await startFleet({ terminals: 250 });
+  client = fastClient(sim);
+  const answer = await fetch(sim.tokenUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
+  });
+  token = ((await answer.json()) as { access_token: string }).access_token;
+});
+afterAll(() => sim.close());
+
+async function get(path: string) {
+  const response = await fetch(`${sim.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await response.json()) as { content: { results: { addressReferenceId: string }[]; pageIndex: number; limit: number; isLastPage: boolean; totalCount: number } };
+  expectResponseMatches('GET', path.split('?')[0]!, response.status, body);
+  return { status: response.status, body };
+}
+
+describe('the addresses list', () => {
+  it('pages every address of the account, 100 a page, in the documented shape', async () => {
+    const lines = sim.fleet.serviceLineNumbers().length;
+    const pages = Math.ceil(lines / 100);
+    const seen = new Set<string>();
+    for (let page = 0; page < pages; page++) {
+      const { status, body } = await get(`/public/v2/addresses?page=${page}`);
+      expect(status).toBe(200);
+      expect(body.content).toMatchObject({ pageIndex: page, limit: 100, totalCount: lines, isLastPage: page === pages - 1 });
+      for (const address of body.content.results) seen.add(address.addressReferenceId);
+    }
+    expect(seen.size).toBe(lines);
+    // Every line's address is in it.
+    const line = sim.fleet.serviceLine(sim.fleet.knownServiceLineNumber)!;
+    expect(seen.has(line.addressReferenceId)).toBe(true);
+  });
+
+  it('filters by addressIds given as a repeated key, ignoring ids the account does not have', async () => {
+    const ids = sim.fleet.serviceLineNumbers().slice(0, 3).map((n) => sim.fleet.serviceLine(n)!.addressReferenceId);
+    const query = [...ids, '00000000-0000-4000-8000-000000000000'].map((id) => `addressIds=${id}`).join('&');
+    const { body } = await get(`/public/v2/addresses?${query}`);
+    expect(body.content.results.map((a) => a.addressReferenceId).sort()).toEqual([...ids].sort());
+    expect(body.content.totalCount).toBe(3);
+  });
+
+  it('answers 400 for an address id that is not a UUID, and nothing for a metadata filter', async () => {
+    const bad = await fetch(`${sim.baseUrl}/public/v2/addresses?addressIds=nope`, { headers: { authorization: `Bearer ${token}` } });
+    expect(bad.status).toBe(400);
+    expect((await get('/public/v2/addresses?metadata=site-7')).body.content.totalCount).toBe(0);
+  });
+
+  it('reads through the client as one complete listing, or only the ids asked for', async () => {
+    const all = await client.listAddresses();
+    expect(all).toMatchObject({ accountNumber: sim.fleet.accountNumber, complete: true, totalCount: sim.fleet.serviceLineNumbers().length });
+    expect(new Set(all.items.map((a) => a.addressReferenceId)).size).toBe(all.items.length);
+    const one = all.items[5]!;
+    const picked = await client.listAddresses({ addressIds: [one.addressReferenceId] });
+    expect(picked.items).toEqual([one]);
+  });
+});

@@ -1,0 +1,330 @@
+// Crash safety and scheduling of the background sync: a worker killed halfway through the apply
+// leaves 'pending' rows (never falsely 'synced') and the next start resumes the run; stale runs
+// are resumed or given up; lost jobs are enqueued again; a shutdown hands its run back; a worker
+// that lost its run writes nothing; the first start and the interval start runs on their own.
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import type { Env } from '../../server/config';
+import type { Database } from '../../server/db/client';
+import { createRepositories } from '../../server/db/repositories';
+import type { SyncRunRow } from '../../server/db/schema';
+import type { SyncJobsOptions } from '../../server/jobs';
+import { createRunWorker } from '../../server/jobs/run-worker';
+import type { StarlinkClient } from '../../server/provider';
+import type { RunningSimulator } from '../../server/simulator';
+import { createAuditService } from '../../server/services/audit';
+import { createTerminalSyncService, type SyncRunTracker } from '../../server/services/terminal-sync';
+import { createClock, createTestDatabase, testConfig, type TestClock, type TestDatabase } from './helpers';
+import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, startFleet, syncStatusCounts } from './terminal-sync-fixtures';
+
+const FLEET = 150;
+
+let sim: RunningSimulator;
+let client: StarlinkClient;
+const open: { close(): Promise<void> }[] = [];
+const databases: TestDatabase[] = [];
+
+beforeAll(async () => {
+  sim = await startFleet({ seed: 'sync-recovery', terminals: FLEET });
+  client = fastClient(sim);
+});
+
+afterEach(async () => {
+  while (open.length > 0) await open.pop()!.close();
+  while (databases.length > 0) await databases.pop()!.drop();
+  sim.setFaults({ latencyMs: 0 });
+});
+
+afterAll(() => sim.close());
+
+/** `restartable`: on a directory, so reopen() finds the data again (PostgreSQL always is). */
+async function newDatabase(restartable = false): Promise<TestDatabase> {
+  const testDb = await createTestDatabase({ persistent: restartable });
+  databases.push(testDb);
+  return testDb;
+}
+
+/** An app over `database` with the background sync started, as a (re)started server has. */
+async function openApp(database: Database, clock: TestClock, options: { env?: Env; syncJobs?: SyncJobsOptions } = {}) {
+  const config = await testConfig({ SYNC_INTERVAL: 'off', ...options.env });
+  const app = await buildApp({
+    config,
+    database,
+    now: clock.now,
+    logger: false,
+    provider: { kind: 'simulator', client: () => client },
+    syncJobs: options.syncJobs,
+  });
+  await app.ready();
+  const handle = { close: () => app.close() };
+  open.push(handle);
+  return {
+    app,
+    repos: createRepositories(database.db),
+    async close() {
+      open.splice(open.indexOf(handle), 1);
+      await app.close();
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(database: Database, id: string, done: (run: SyncRunRow) => boolean, timeoutMs = 30_000): Promise<SyncRunRow> {
+  const repos = createRepositories(database.db);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await repos.syncRuns.findById(id);
+    if (run && done(run)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${id} is ${run?.status} (${run?.phase})`);
+    await sleep(50);
+  }
+}
+
+const ended = (run: SyncRunRow) => run.status === 'succeeded' || run.status === 'failed';
+
+async function waitForUsageToSettle(database: Database) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const result = (await database.db.execute(sql`SELECT count(*)::int AS n FROM sync_runs WHERE status IN ('queued', 'running')`)) as unknown as {
+      rows: { n: number }[];
+    };
+    if (Number(result.rows[0]!.n) === 0) return;
+    await sleep(50);
+  }
+  throw new Error('sync runs still active');
+}
+
+/** A full sync through the app's own queue. */
+async function syncOnce(opened: Awaited<ReturnType<typeof openApp>>, database: Database): Promise<SyncRunRow> {
+  const job = await opened.app.services.terminalSync.startSync({ trigger: 'manual', requestedBy: null });
+  const run = await waitFor(database, job.id, ended);
+  await waitForUsageToSettle(database);
+  return run;
+}
+
+describe('a worker killed halfway through the apply', () => {
+  it("leaves the rows it did not reach 'pending', never 'synced', and the next start resumes the run to the exact inventory", async () => {
+    const testDb = await newDatabase(true);
+    const clock = createClock(SYNC_TEST_TIME);
+    const first = await openApp(testDb.database, clock);
+    expect((await syncOnce(first, testDb.database)).status).toBe('succeeded');
+
+    // The provider changes; then a run starts and its worker dies after two batches of terminals.
+    const moved = sim.fleet.userTerminalIds().slice(0, 5);
+    for (const id of moved) {
+      const index = sim.fleet.terminalIndex(id)!;
+      const line = sim.fleet.terminal(index).serviceLineNumber;
+      if (line) expect(sim.fleet.detach(line, id).ok).toBe(true);
+    }
+    const { repos } = first;
+    const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+    if (!inserted.ok) throw new Error('could not queue');
+    const run = (await repos.syncRuns.claim(inserted.row.id, 'doomed-worker', clock.now()))!;
+    const engine = createTerminalSyncService({
+      db: testDb.database.db,
+      repos,
+      audit: createAuditService({ audit: repos.audit, now: clock.now }),
+      now: clock.now,
+      provider: { kind: 'simulator', client: () => client },
+      noProvider: 'no provider',
+      options: { applyBatchSize: 50 },
+    });
+    let checkpoints = 0;
+    const tracker: SyncRunTracker = {
+      run,
+      signal: new AbortController().signal,
+      report: () => undefined,
+      async checkpoint(tx) {
+        checkpoints += 1;
+        // 1: pending mark, 2: addresses, 3: service lines, 4–5: terminals; the 6th batch dies before it commits.
+        if (checkpoints === 6) throw new Error('worker killed');
+        await repos.syncRuns.beat(run.id, 'doomed-worker', clock.now(), {}, tx);
+      },
+    };
+    await expect(engine.syncInventory(tracker)).rejects.toThrow('worker killed');
+    expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: 100, pending: FLEET - 100 });
+    expect(await repos.syncRuns.findById(run.id)).toMatchObject({ status: 'running', workerId: 'doomed-worker', attempts: 1 });
+    await first.close();
+
+    // The server comes back (later: on PostgreSQL the heartbeat must look stale).
+    const database = await testDb.reopen();
+    clock.advance(3 * 60_000);
+    await openApp(database, clock);
+    const resumed = await waitFor(database, run.id, ended);
+    expect(resumed).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(resumed.added + resumed.removed + resumed.failed).toBe(0);
+    expect(resumed.updated + resumed.unchanged).toBe(FLEET);
+    await waitForUsageToSettle(database);
+    expect(await localInventory(database.db)).toEqual(providerInventory(sim));
+    expect(await syncStatusCounts(database.db)).toEqual({ synced: FLEET });
+    for (const id of moved) {
+      const line = (await database.db.execute(sql`SELECT service_line_number FROM terminals WHERE user_terminal_id = ${id}`)) as unknown as {
+        rows: { service_line_number: string | null }[];
+      };
+      expect(line.rows[0]!.service_line_number).toBeNull();
+    }
+  });
+});
+
+describe('one server over time: the sweeper, a lost claim, and no schedule', () => {
+  // One database and app for these (a fresh PGlite costs seconds); each test leaves no run active.
+  let testDb: TestDatabase;
+  let clock: TestClock;
+  let opened: Awaited<ReturnType<typeof openApp>>;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    clock = createClock(SYNC_TEST_TIME);
+    const config = await testConfig({ SYNC_INTERVAL: 'off', SYNC_STALE_AFTER: '2m' });
+    const app = await buildApp({ config, database: testDb.database, now: clock.now, logger: false, provider: { kind: 'simulator', client: () => client } });
+    await app.ready();
+    opened = { app, repos: createRepositories(testDb.database.db), close: () => app.close() };
+  });
+
+  afterAll(async () => {
+    await opened?.close();
+    await testDb?.drop();
+  });
+
+  it('starts nothing on its own with SYNC_INTERVAL=off, not even on an empty inventory', async () => {
+    expect(await opened.repos.syncRuns.latest('inventory')).toBeNull();
+    clock.advance(24 * 60 * 60_000);
+    expect((await opened.app.syncJobs!.tick()).scheduled).toBeNull();
+    expect(await opened.repos.syncRuns.latest('inventory')).toBeNull();
+  });
+
+  it('resumes a run whose heartbeat is older than SYNC_STALE_AFTER, and leaves a fresh one alone', async () => {
+    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'schedule', requestedBy: null, at: clock.now() });
+    if (!inserted.ok) throw new Error('could not queue');
+    await opened.repos.syncRuns.claim(inserted.row.id, 'silent-worker', clock.now());
+
+    clock.advance(60_000);
+    expect((await opened.app.syncJobs!.tick()).sweep.resumed).toEqual([]);
+    expect(await opened.repos.syncRuns.findById(inserted.row.id)).toMatchObject({ status: 'running', workerId: 'silent-worker' });
+
+    clock.advance(90_000);
+    const { sweep } = await opened.app.syncJobs!.tick();
+    expect(sweep.resumed).toEqual([inserted.row.id]);
+    const run = await waitFor(testDb.database, inserted.row.id, ended);
+    expect(run).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(await localInventory(testDb.database.db)).toEqual(providerInventory(sim));
+    await waitForUsageToSettle(testDb.database);
+  });
+
+  it('gives a run up after three attempts that stopped responding, and says why', async () => {
+    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+    if (!inserted.ok) throw new Error('could not queue');
+    const id = inserted.row.id;
+    await testDb.database.db.execute(sql`UPDATE sync_runs SET status = 'running', attempts = 3, worker_id = 'gone', heartbeat_at = ${new Date(clock.now().getTime() - 10 * 60_000).toISOString()}::timestamptz WHERE id = ${id}`);
+    const { sweep } = await opened.app.syncJobs!.tick();
+    expect(sweep.failed).toEqual([id]);
+    const run = await opened.repos.syncRuns.findById(id);
+    expect(run).toMatchObject({ status: 'failed', workerId: null });
+    expect(run!.message).toContain('stopped responding 3 times');
+    expect(run!.finishedAt).not.toBeNull();
+    // The lock is free again.
+    const next = await opened.app.services.terminalSync.startSync({ trigger: 'manual', requestedBy: null });
+    expect((await waitFor(testDb.database, next.id, ended)).status).toBe('succeeded');
+    await waitForUsageToSettle(testDb.database);
+  });
+
+  it('enqueues a queued run whose job was lost, and it runs', async () => {
+    // Inserted without a job, as after a crash between the run's insert and its job's.
+    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+    if (!inserted.ok) throw new Error('could not queue');
+    const sweep = await opened.app.syncJobs!.sweeper.sweep();
+    expect(sweep.reenqueued).toEqual([inserted.row.id]);
+    expect(await waitFor(testDb.database, inserted.row.id, ended)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    await waitForUsageToSettle(testDb.database);
+  });
+
+  it('a worker that lost its run to another writes nothing more and leaves the run to its new owner', async () => {
+    const db = testDb.database.db;
+    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+    if (!inserted.ok) throw new Error('could not queue');
+    const worker = createRunWorker({
+      runs: opened.repos.syncRuns,
+      now: clock.now,
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined } as never,
+      dispatcher: { dispatch: async () => false },
+      failureSummary: 'Terminal sync failed',
+      async engine(tracker) {
+        // The sweeper gave the run to someone else while this worker was busy.
+        await db.execute(sql`UPDATE sync_runs SET worker_id = 'new-owner' WHERE id = ${tracker.run.id}`);
+        await db.transaction(async (tx) => {
+          await tx.execute(sql`UPDATE terminals SET sync_status = 'pending'`);
+          await tracker.checkpoint(tx);
+        });
+        return { counts: { added: 0, updated: 0, unchanged: 0, removed: 0, failed: 0 }, message: null, providerCalls: 0 };
+      },
+    });
+    await worker.handle(inserted.row.id);
+    expect(await syncStatusCounts(db)).toEqual({ synced: FLEET });
+    expect(await opened.repos.syncRuns.findById(inserted.row.id)).toMatchObject({ status: 'running', workerId: 'new-owner', finishedAt: null });
+  });
+});
+
+describe('stopping', () => {
+  it('hands a run in progress back to the queue on shutdown, and the next start runs it, the attempt not counted', async () => {
+    const testDb = await newDatabase(true);
+    const clock = createClock(SYNC_TEST_TIME);
+    const first = await openApp(testDb.database, clock, { syncJobs: { heartbeatMs: 20 } });
+    sim.setFaults({ latencyMs: 150 });
+    const job = await first.app.services.terminalSync.startSync({ trigger: 'manual', requestedBy: null });
+    // The heartbeat moves while it reads the provider.
+    const ticking = setInterval(() => clock.advance(1_000), 10);
+    let running: SyncRunRow;
+    let beats: number;
+    try {
+      running = await waitFor(testDb.database, job.id, (r) => r.status === 'running' && r.phase !== 'Starting');
+      const firstBeat = running.heartbeatAt!.getTime();
+      const later = await waitFor(testDb.database, job.id, (r) => (r.heartbeatAt?.getTime() ?? 0) > firstBeat);
+      beats = later.heartbeatAt!.getTime() - firstBeat;
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(beats).toBeGreaterThan(0);
+    expect(running.phase).toMatch(/^Reading/);
+    await first.close();
+
+    const interrupted = await first.repos.syncRuns.findById(job.id);
+    expect(interrupted).toMatchObject({ status: 'queued', attempts: 0, workerId: null });
+    expect(interrupted!.message).toContain('Interrupted by a server shutdown');
+
+    sim.setFaults({ latencyMs: 0 });
+    const database = await testDb.reopen();
+    await openApp(database, clock);
+    expect(await waitFor(database, job.id, ended)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    await waitForUsageToSettle(database);
+  });
+
+});
+
+describe('the schedule', () => {
+  it("syncs once on the first start with an empty inventory ('startup'), then whenever SYNC_INTERVAL has passed since the last run", async () => {
+    const testDb = await newDatabase(true);
+    const clock = createClock(SYNC_TEST_TIME);
+    const opened = await openApp(testDb.database, clock, { env: { SYNC_INTERVAL: '15m' } });
+    const startup = await opened.repos.syncRuns.latest('inventory');
+    expect(startup).toMatchObject({ trigger: 'startup', requestedBy: null });
+    expect((await waitFor(testDb.database, startup!.id, ended)).status).toBe('succeeded');
+    await waitForUsageToSettle(testDb.database);
+    expect(await localInventory(testDb.database.db)).toEqual(providerInventory(sim));
+
+    clock.advance(14 * 60_000);
+    expect((await opened.app.syncJobs!.tick()).scheduled).toBeNull();
+    clock.advance(2 * 60_000);
+    const scheduled = (await opened.app.syncJobs!.tick()).scheduled;
+    expect(scheduled).toMatchObject({ kind: 'inventory', trigger: 'schedule' });
+    expect((await waitFor(testDb.database, scheduled!.id, ended)).status).toBe('succeeded');
+    await waitForUsageToSettle(testDb.database);
+    await opened.close();
+
+    // A restart with an inventory in place starts nothing by itself.
+    const database = await testDb.reopen();
+    const again = await openApp(database, clock, { env: { SYNC_INTERVAL: '15m' } });
+    expect((await again.repos.syncRuns.latest('inventory'))!.id).toBe(scheduled!.id);
+  });
+});
