@@ -458,11 +458,6 @@ export function createTerminalsRepository(db: Db) {
       return rows.length > 0;
     },
 
-    async exists(userTerminalId: string, tx: Db = db): Promise<boolean> {
-      const rows = await tx.select({ id: t.userTerminalId }).from(terminals).where(eq(t.userTerminalId, userTerminalId)).limit(1);
-      return rows.length > 0;
-    },
-
     /** The service line as synced (removed or not), with its product's name and address. */
     async findServiceLine(serviceLineNumber: string, tx: Db = db): Promise<ServiceLineInfo | null> {
       const [row] = await tx
