@@ -17,16 +17,18 @@ export function createDashboardService(deps: {
   const { repos } = deps;
   return {
     async summary() {
-      const [totalCustomers, systemUsers, recent, providerHealth] = await Promise.all([
+      const [totalCustomers, activeTerminals, lastSync, systemUsers, recent, providerHealth] = await Promise.all([
         repos.customers.countLive(),
+        repos.terminals.countActive(),
+        repos.terminals.latestSyncRun('inventory'),
         repos.users.countLive(),
         repos.audit.listRecent(RECENT_ACTIVITY_LIMIT),
         deps.providerHealth(),
       ]);
       return {
         totalCustomers,
-        // No terminal inventory yet; the terminals issue fills this in.
-        activeTerminals: null,
+        // Unknown (not zero) until the inventory has been synced from the provider at least once.
+        activeTerminals: lastSync ? activeTerminals : null,
         systemUsers,
         providerHealth,
         recentActivity: recent.map(toActivityEntry),
@@ -85,6 +87,19 @@ export function describeActivity(entry: Pick<AuditEntryWithActor, 'action' | 'ac
       return `${who} sent a password setup link to ${email}`;
     case 'customer.password_set':
       return `${entry.actorName ?? email} set their password`;
+    case 'terminal.assigned': {
+      const line = typeof after.serviceLineNumber === 'string' ? after.serviceLineNumber : 'a terminal';
+      const customer = typeof after.assignedToCustomer === 'string' ? after.assignedToCustomer : 'a customer';
+      return `${who} assigned ${line} to ${customer}`;
+    }
+    case 'terminal.issue_reported': {
+      const line = typeof after.serviceLineNumber === 'string' ? after.serviceLineNumber : 'a terminal';
+      return `${who} reported an issue with ${line}`;
+    }
+    case 'terminal.refreshed':
+      return `${who} refreshed a terminal from the provider`;
+    case 'terminal.sync_started':
+      return `${who} started a terminal sync`;
     default:
       return `${who}: ${entry.action}`;
   }

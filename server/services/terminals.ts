@@ -305,7 +305,8 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
         averageSignalQuality: figures.meanSignalQuality === null ? null : Math.round(figures.meanSignalQuality * 100),
         networkUptime: figures.telemetryCount === 0 ? null : Math.round((figures.onlineCount / figures.telemetryCount) * 100),
         monthlyUsageGB: usageGB,
-        priorityShare: usageGB ? Math.round(((figures.priorityGB ?? 0) / usageGB) * 100) : null,
+        // The Data Usage card's "share of priority lines" (spec 2): priority lines over all lines.
+        priorityShare: figures.total > 0 ? Math.round((figures.priority / figures.total) * 100) : null,
         sync: { synced: figures.synced, pending: figures.pending, error: figures.error },
         lastSync: lastRun ? toSyncJob(lastRun) : null,
       };

@@ -15,7 +15,7 @@ export interface ActivityEntry {
 
 export interface DashboardSummary {
   totalCustomers: number;
-  /** null until the terminal inventory exists (first provider sync). */
+  /** Live terminals on an active service line; null until the inventory was first synced. */
   activeTerminals: number | null;
   systemUsers: number;
   providerHealth: { status: ProviderHealthStatus; checkedAt: string | null; detail: string | null };

@@ -233,7 +233,7 @@ export interface FleetHealth {
   networkUptime: number | null;
   /** GB used in the current billing cycles (priority + standard); null when no usage is stored. */
   monthlyUsageGB: number | null;
-  /** Share (percent, whole) of monthly usage that was priority data; null when no usage. */
+  /** Share (percent, whole) of the terminals that are on priority lines; null when there are none. */
   priorityShare: number | null;
   sync: SyncStats;
   lastSync: SyncJob | null;

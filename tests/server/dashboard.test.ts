@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardSummary } from '../../src/domain/dashboard';
+import { describeActivity } from '../../server/services/dashboard-service';
+import { insertSyncRun, insertTerminals, terminalRow } from '../fixtures/terminals';
 import { createTestContext, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -57,5 +59,32 @@ describe('dashboard summary', () => {
     for (let i = 0; i < 12; i++) await ctx.login('admin', `ghost${i}@test.local`, 'nope');
     const { token } = await ctx.login('admin', admin.email, admin.password);
     expect((await summary(token)).recentActivity).toHaveLength(10);
+  });
+
+  it('counts active terminals once the inventory has been synced: live terminals on an active line', async () => {
+    const admin = await ctx.createAdmin();
+    const { token } = await ctx.login('admin', admin.email, admin.password);
+    await insertTerminals(ctx.database.db, [
+      terminalRow({ userTerminalId: 'ut-dash-1', active: true }),
+      terminalRow({ userTerminalId: 'ut-dash-2', active: true }),
+      terminalRow({ userTerminalId: 'ut-dash-3', active: false }),
+      terminalRow({ userTerminalId: 'ut-dash-4', active: true, removedAt: ctx.clock.now() }),
+    ]);
+    // Rows without a finished sync behind them are not an inventory yet.
+    expect((await summary(token)).activeTerminals).toBeNull();
+    await insertSyncRun(ctx.database.db, { kind: 'inventory', status: 'succeeded', queuedAt: ctx.clock.now() });
+    expect((await summary(token)).activeTerminals).toBe(2);
+  });
+});
+
+describe('activity descriptions of terminal actions', () => {
+  const entry = (action: string, after: Record<string, unknown> = {}) => ({ action, actorName: 'Ana Lima', actorType: 'user' as const, after });
+  it('names the line and the customer of an assignment, and the line of an issue report', () => {
+    expect(describeActivity(entry('terminal.assigned', { serviceLineNumber: 'AST-1', assignedToCustomer: 'Northwind' }))).toBe(
+      'Ana Lima assigned AST-1 to Northwind',
+    );
+    expect(describeActivity(entry('terminal.issue_reported', { serviceLineNumber: 'AST-2' }))).toBe('Ana Lima reported an issue with AST-2');
+    expect(describeActivity(entry('terminal.refreshed'))).toBe('Ana Lima refreshed a terminal from the provider');
+    expect(describeActivity(entry('terminal.sync_started'))).toBe('Ana Lima started a terminal sync');
   });
 });

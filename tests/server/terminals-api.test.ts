@@ -302,8 +302,8 @@ describe('fleet health', () => {
       networkUptime: 60,
       // Current cycles of live lines: 40.5 + 10.25 + 9.5 + 0.
       monthlyUsageGB: 60.25,
-      // 50 of 60.25 GB.
-      priorityShare: 83,
+      // 3 of the 10 live terminals are on priority lines.
+      priorityShare: 30,
       sync: { synced: 7, pending: 2, error: 1 },
       lastSync: expect.objectContaining({
         kind: 'inventory',
@@ -323,10 +323,10 @@ describe('fleet health', () => {
       ctx.clock.set('2026-03-15T12:00:00.000Z');
       const later = (await ctx.login('admin', admin.email, admin.password)).token as string;
       const health: FleetHealth = (await get('/api/v1/terminals/health', later)).body.data;
-      expect(health).toMatchObject({ monthlyUsageGB: 11.5, priorityShare: 91 });
+      expect(health).toMatchObject({ monthlyUsageGB: 11.5, priorityShare: 30 });
       ctx.clock.set('2027-01-01T00:00:00.000Z');
       const muchLater = (await ctx.login('admin', admin.email, admin.password)).token as string;
-      expect((await get('/api/v1/terminals/health', muchLater)).body.data).toMatchObject({ monthlyUsageGB: null, priorityShare: null });
+      expect((await get('/api/v1/terminals/health', muchLater)).body.data).toMatchObject({ monthlyUsageGB: null, priorityShare: 30 });
     } finally {
       ctx.clock.set(start);
     }

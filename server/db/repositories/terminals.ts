@@ -404,6 +404,15 @@ export function createTerminalsRepository(db: Db) {
       };
     },
 
+    /** Live terminals on an active service line (the dashboard's "Active Terminals"). */
+    async countActive(tx: Db = db): Promise<number> {
+      const [row] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(terminals)
+        .where(and(isNull(t.removedAt), eq(t.active, true)));
+      return num(row?.n);
+    },
+
     /** Sync status counts of the live terminals (partial index terminals_sync_status_idx). */
     async syncCounts(tx: Db = db): Promise<{ synced: number; pending: number; error: number }> {
       const rows = await tx

@@ -158,7 +158,7 @@ export function DashboardView({ profile, summary, loading, error, onRetry, onNav
             loading={showSkeletons}
             value={summary?.activeTerminals == null ? '—' : count(summary.activeTerminals)}
             hint={
-              summary?.activeTerminals == null ? 'Available after the first terminal sync' : 'Terminals online now'
+              summary?.activeTerminals == null ? 'Available after the first terminal sync' : 'On an active service line'
             }
           />
           <StatCard
