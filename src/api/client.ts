@@ -7,6 +7,17 @@ export type ApiResult<T> =
   | { ok: true; status: number; data: T; message: string }
   | { ok: false; status: number; message: string; errors?: FailureEnvelope['errors'] };
 
+export const UNEXPECTED_RESPONSE = 'Unexpected response from the server';
+
+/** Reads a success's data with a normaliser; data it cannot read is a failure, not a crash. */
+export function mapResult<T, U>(result: ApiResult<T>, map: (data: T) => U | null): ApiResult<U> {
+  if (!result.ok) return result;
+  const data = map(result.data);
+  return data === null
+    ? { ok: false, status: result.status, message: UNEXPECTED_RESPONSE }
+    : { ok: true, status: result.status, data, message: result.message };
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;

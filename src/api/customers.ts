@@ -1,7 +1,7 @@
 // Enterprise customers (`/customers/*`, admin only) and the public password-setup link
 // (`/password-setup/*`, spec sections 3 and 7). Incoming customers may be camelCase or snake_case;
 // the app sees one camelCase `CustomerListItem`.
-import type { ApiClient, ApiResult } from './client';
+import { mapResult, type ApiClient, type ApiResult } from './client';
 import { accountFields, bool, int, isRecord, pick, str } from './normalise';
 import type { ActivityEntry } from '../domain/dashboard';
 import {
@@ -89,14 +89,6 @@ export function customerListSearchParams(query: CustomerListQuery): Record<strin
 }
 
 /** A successful answer whose data is reshaped; a failure passes through unchanged. */
-function mapResult<T, U>(result: ApiResult<T>, map: (data: T) => U | null): ApiResult<U> {
-  if (!result.ok) return result;
-  const data = map(result.data);
-  return data === null
-    ? { ok: false, status: result.status, message: 'Unexpected response from the server' }
-    : { ok: true, status: result.status, data, message: result.message };
-}
-
 const customerOf = (data: unknown) => normaliseCustomer(isRecord(data) && 'customer' in data ? data.customer : data);
 
 export function createCustomersApi(client: ApiClient) {

@@ -2,7 +2,7 @@
 // be snake_case or camelCase and come as a bare list or inside `results` / `data`; the app sees one
 // camelCase `TerminalListItem`. Every normaliser reads defensively: a field it cannot read takes
 // its default, a row it cannot read is skipped, a record it needs and cannot read is a failure.
-import type { ApiClient, ApiResult } from './client';
+import { mapResult, type ApiClient, type ApiResult } from './client';
 import { bool, int, isRecord, pick, str, type Raw } from './normalise';
 import type { Pagination } from '../domain/customers';
 import {
@@ -370,17 +370,6 @@ export function normaliseRefresh(raw: unknown, userTerminalId: string): Terminal
 }
 
 // ---- The module ----------------------------------------------------------------------------
-
-const UNEXPECTED = 'Unexpected response from the server';
-
-/** A successful answer whose data is reshaped; a failure passes through unchanged. */
-function mapResult<T, U>(result: ApiResult<T>, map: (data: T) => U | null): ApiResult<U> {
-  if (!result.ok) return result;
-  const data = map(result.data);
-  return data === null
-    ? { ok: false, status: result.status, message: UNEXPECTED }
-    : { ok: true, status: result.status, data, message: result.message };
-}
 
 export function createTerminalsApi(client: ApiClient) {
   const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
