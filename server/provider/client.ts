@@ -97,6 +97,11 @@ export interface RequestOptions {
    * receives and reads, errors included: once per page for lists. For the console's raw view.
    */
   onRaw?: (body: unknown) => void;
+  /**
+   * Lists only: pages read at once after the first (whose totalCount says how many there are).
+   * Default 1, one page after the other. The rate limit still applies to every request.
+   */
+  pageConcurrency?: number;
 }
 
 export interface ProviderList<T> {
@@ -504,26 +509,50 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
     options: RequestOptions,
   ): Promise<Omit<ProviderList<z.output<S>>, 'accountNumber'>> {
     const pageSchema = paginated(spec.item);
+    type Page = z.output<typeof pageSchema>;
     const byId = new Map<string, z.output<S>>();
+    const concurrency = Math.max(1, Math.floor(options.pageConcurrency ?? 1));
     let pages = 0;
     let totalCount = 0;
+
+    const fetchPage = (page: number): Promise<Page> => {
+      if (pages >= maxPages) {
+        return Promise.reject(new ProviderResponseError(`The listing did not end within ${maxPages} pages`, { method: spec.method, path: spec.path }));
+      }
+      pages += 1;
+      const query: QueryParams = { ...spec.query, page, ...(spec.limit ? { limit: spec.limit } : {}) };
+      const pending = content({ method: spec.method, path: spec.path, query, body: spec.body, idempotent: true, ...pick(options) }, pageSchema);
+      // Pages read ahead may fail after the listing already ended (or failed): never unhandled.
+      pending.catch(() => undefined);
+      return pending;
+    };
+
     for (let pass = 1; pass <= PROVIDER_DEFAULTS.maxListingPasses; pass++) {
       const before = byId.size;
-      for (let page = 0; ; page++) {
-        if (pages >= maxPages) {
-          throw new ProviderResponseError(`The listing did not end within ${maxPages} pages`, { method: spec.method, path: spec.path });
+      // Page 0 first: its totalCount and limit say how many pages to read ahead (pageConcurrency).
+      let pageSize = 0;
+      let nextPage = 0;
+      let ended = false;
+      const ahead: Promise<Page>[] = [];
+      const knownPages = () => (pageSize > 0 ? Math.ceil(totalCount / pageSize) : 0);
+      const refill = () => {
+        while (ahead.length === 0 || (ahead.length < concurrency && nextPage < knownPages())) ahead.push(fetchPage(nextPage++));
+      };
+      refill();
+      try {
+        while (!ended) {
+          const result = await ahead.shift()!;
+          // Page order has moved between requests before: the same record may come twice.
+          for (const item of result.results as z.output<S>[]) byId.set(spec.idOf(item), item);
+          totalCount = result.totalCount;
+          if (pageSize === 0) pageSize = result.limit > 0 ? result.limit : result.results.length;
+          // An empty page that is "not the last" would otherwise be followed for ever.
+          ended = result.isLastPage || result.results.length === 0;
+          if (!ended) refill();
         }
-        const query: QueryParams = { ...spec.query, page, ...(spec.limit ? { limit: spec.limit } : {}) };
-        const result = await content(
-          { method: spec.method, path: spec.path, query, body: spec.body, idempotent: true, ...pick(options) },
-          pageSchema,
-        );
-        pages += 1;
-        // Page order has moved between requests before: the same record may come twice.
-        for (const item of result.results as z.output<S>[]) byId.set(spec.idOf(item), item);
-        totalCount = result.totalCount;
-        // An empty page that is "not the last" would otherwise be followed for ever.
-        if (result.isLastPage || result.results.length === 0) break;
+      } finally {
+        // Read-ahead past the end (a listing that shrank) is waited for, not left running.
+        await Promise.allSettled(ahead);
       }
       if (byId.size >= totalCount || byId.size === before) break;
     }

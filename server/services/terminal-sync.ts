@@ -11,6 +11,7 @@
 //
 // The engines report through a SyncRunTracker (the worker's heartbeat, progress and claim), so
 // they know nothing of the job queue.
+import { setMaxListeners } from 'node:events';
 import type { SyncCounts, SyncJob, SyncJobKind, SyncQueue, SyncTrigger } from '../../src/domain/terminals';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
@@ -55,6 +56,8 @@ export const SYNC_DEFAULTS = {
   telemetryBatchSize: 500,
   /** Telemetry queries in flight at once (the client's rate limit still applies). */
   telemetryConcurrency: 4,
+  /** Pages of one listing read at once after its first page (the rate limit still applies). */
+  pageConcurrency: 4,
   /** Service lines per data-usage query: one page of the provider's largest (250). */
   usageBatchSize: 250,
   /** Cycles before the current one on a line's first usage read: a year in all. */
@@ -199,6 +202,8 @@ export function createTerminalSyncService(deps: {
     // One failing listing stops the others: they would only spend the rate limit.
     const fetchAbort = new AbortController();
     const signal = AbortSignal.any([tracker.signal, fetchAbort.signal]);
+    // Every request in flight listens to it (four listings, pages read ahead, telemetry).
+    setMaxListeners(64, signal);
     const failFast = <T>(promise: Promise<T>) =>
       promise.catch((error: unknown) => {
         fetchAbort.abort(error);
@@ -209,11 +214,12 @@ export function createTerminalSyncService(deps: {
     const account = await provider.getAccount({ signal, fresh: true });
     const accountNumber = account.accountNumber;
     const onPage = listingProgress((phase, share) => report({ phase, progress: 2 + share * 38 }));
+    const listing = (name: string) => ({ signal, onRaw: onPage(name), pageConcurrency: settings.pageConcurrency });
     const [products, lines, addresses, userTerminals] = await Promise.all([
-      failFast(provider.listProducts({ signal, onRaw: onPage('products') })),
-      failFast(provider.listServiceLines({ signal, onRaw: onPage('service lines') })),
-      failFast(provider.listAddresses({}, { signal, onRaw: onPage('addresses') })),
-      failFast(provider.listUserTerminals({}, { signal, onRaw: onPage('user terminals') })),
+      failFast(provider.listProducts(listing('products'))),
+      failFast(provider.listServiceLines(listing('service lines'))),
+      failFast(provider.listAddresses({}, listing('addresses'))),
+      failFast(provider.listUserTerminals({}, listing('user terminals'))),
     ]);
 
     const telemetry = new Map<string, ProviderTelemetry>();
@@ -247,76 +253,95 @@ export function createTerminalSyncService(deps: {
     const productById = new Map(products.items.map((p) => [p.productReferenceId, p]));
     const lineByNumber = new Map(lines.items.map((l) => [l.serviceLineNumber, l]));
     const addressById = new Map(addresses.items.map((a) => [a.addressReferenceId, a]));
-    const batch = async (phase: string, progress: number, write: (tx: Db) => Promise<void>) => {
-      tracker.signal.throwIfAborted();
-      report({ phase, progress, counts: { ...counts } });
+    // Reference data and terminals are written down two lanes at once: on PostgreSQL each lane
+    // has its own connection, so the server writes addresses while this process prepares the next
+    // terminals; on PGlite (one connection) the lanes take turns. The first failure stops both.
+    const applyAbort = new AbortController();
+    const applySignal = AbortSignal.any([tracker.signal, applyAbort.signal]);
+    /** One transaction; `phase` null for the reference lane, which leaves the reporting to the terminals. */
+    const batch = async (phase: { text: string; progress: number } | null, write: (tx: Db) => Promise<void>) => {
+      applySignal.throwIfAborted();
+      if (phase) report({ phase: phase.text, progress: phase.progress, counts: { ...counts } });
       await db.transaction(async (tx) => {
         await write(tx);
         // Last, so the report written with the batch holds the batch's own counts.
-        report({ counts: { ...counts } });
+        if (phase) report({ counts: { ...counts } });
         await tracker.checkpoint(tx);
       });
     };
+    const lane = async (work: () => Promise<void>) => {
+      try {
+        await work();
+      } catch (error) {
+        if (!applySignal.aborted) applyAbort.abort(error);
+        throw error;
+      }
+    };
 
-    await batch('Marking the inventory pending', 50, async (tx) => {
+    await batch({ text: 'Marking the inventory pending', progress: 50 }, async (tx) => {
       await inventory.markLivePending(tx);
       await inventory.upsertProducts(products.items.map((p) => productRow(p, accountNumber)), at, tx);
     });
-    const addressBatches = chunks(addresses.items, settings.referenceBatchSize);
-    for (const [k, items] of addressBatches.entries()) {
-      await batch(`Writing addresses (batch ${k + 1} of ${addressBatches.length})`, 51 + (k / addressBatches.length) * 4, (tx) =>
-        inventory.upsertAddresses(items.map((a) => addressRow(a, accountNumber)), at, tx),
-      );
-    }
-    const lineBatches = chunks(lines.items, settings.referenceBatchSize);
-    for (const [k, items] of lineBatches.entries()) {
-      await batch(`Writing service lines (batch ${k + 1} of ${lineBatches.length})`, 55 + (k / lineBatches.length) * 5, (tx) =>
-        inventory.upsertServiceLines(items.map((l) => serviceLineRow(l, accountNumber)), at, tx),
-      );
-    }
+
+    const referenceLane = async () => {
+      for (const items of chunks(addresses.items, settings.referenceBatchSize)) {
+        await batch(null, (tx) => inventory.upsertAddresses(items.map((a) => addressRow(a, accountNumber)), at, tx));
+      }
+      for (const items of chunks(lines.items, settings.referenceBatchSize)) {
+        await batch(null, (tx) => inventory.upsertServiceLines(items.map((l) => serviceLineRow(l, accountNumber)), at, tx));
+      }
+    };
 
     const terminalBatches = chunks(userTerminals.items, settings.applyBatchSize);
     const stamp = { runId, at };
-    for (const [k, items] of terminalBatches.entries()) {
-      await batch(`Writing terminals (batch ${k + 1} of ${terminalBatches.length})`, 60 + (k / terminalBatches.length) * 38, async (tx) => {
-        const stored = await inventory.storedStates(items.map((t) => t.userTerminalId), tx);
-        const changed: TerminalUpsert[] = [];
-        const unchanged: string[] = [];
-        const failures: TerminalFailure[] = [];
-        for (const terminal of items) {
-          const line = terminal.serviceLineNumber ? lineByNumber.get(terminal.serviceLineNumber) : undefined;
-          const record = terminalRecord({
-            terminal,
-            accountNumber,
-            line,
-            product: line ? productById.get(line.productReferenceId) : undefined,
-            address: line?.addressReferenceId ? addressById.get(line.addressReferenceId) : undefined,
-            telemetry: telemetry.get(terminal.userTerminalId),
-            at,
-          });
-          if (!record.ok) {
-            failures.push(record.failure);
-            continue;
+    const terminalLane = async () => {
+      for (const [k, items] of terminalBatches.entries()) {
+        const phase = { text: `Writing terminals (batch ${k + 1} of ${terminalBatches.length})`, progress: 51 + (k / terminalBatches.length) * 47 };
+        await batch(phase, async (tx) => {
+          const stored = await inventory.storedStates(items.map((t) => t.userTerminalId), tx);
+          const changed: TerminalUpsert[] = [];
+          const unchanged: string[] = [];
+          const failures: TerminalFailure[] = [];
+          for (const terminal of items) {
+            const line = terminal.serviceLineNumber ? lineByNumber.get(terminal.serviceLineNumber) : undefined;
+            const record = terminalRecord({
+              terminal,
+              accountNumber,
+              line,
+              product: line ? productById.get(line.productReferenceId) : undefined,
+              address: line?.addressReferenceId ? addressById.get(line.addressReferenceId) : undefined,
+              telemetry: telemetry.get(terminal.userTerminalId),
+              at,
+            });
+            if (!record.ok) {
+              failures.push(record.failure);
+              continue;
+            }
+            const kind = classify(stored.get(terminal.userTerminalId), record.row.contentHash);
+            counts[kind] += 1;
+            if (kind === 'unchanged') unchanged.push(terminal.userTerminalId);
+            else changed.push(record.row);
           }
-          const kind = classify(stored.get(terminal.userTerminalId), record.row.contentHash);
-          counts[kind] += 1;
-          if (kind === 'unchanged') unchanged.push(terminal.userTerminalId);
-          else changed.push(record.row);
-        }
-        counts.failed += failures.length;
-        await inventory.touchSynced(unchanged, stamp, tx);
-        await inventory.upsertTerminals(changed, stamp, tx);
-        await inventory.markTerminalsFailed(failures, stamp, tx);
-        const readings = items.flatMap((t) => {
-          const reading = telemetry.get(t.userTerminalId);
-          return reading ? [telemetryRow(reading)] : [];
+          counts.failed += failures.length;
+          await inventory.touchSynced(unchanged, stamp, tx);
+          await inventory.upsertTerminals(changed, stamp, tx);
+          await inventory.markTerminalsFailed(failures, stamp, tx);
+          const readings = items.flatMap((t) => {
+            const reading = telemetry.get(t.userTerminalId);
+            return reading ? [telemetryRow(reading)] : [];
+          });
+          await inventory.upsertTelemetry(readings, at, tx);
         });
-        await inventory.upsertTelemetry(readings, at, tx);
-      });
-    }
+      }
+    };
+
+    const lanes = await Promise.allSettled([lane(referenceLane), lane(terminalLane)]);
+    const failedLane = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+    // The lane that failed first holds the real reason; the other one only stopped.
+    if (failedLane) throw tracker.signal.aborted ? tracker.signal.reason : (applyAbort.signal.reason ?? failedLane.reason);
 
     if (complete) {
-      await batch('Marking what the provider no longer lists', 99, async (tx) => {
+      await batch({ text: 'Marking what the provider no longer lists', progress: 99 }, async (tx) => {
         counts.removed = await inventory.markUnseenTerminalsRemoved(stamp, tx);
         await inventory.markServiceLinesRemoved(at, tx);
         await inventory.markAddressesRemoved(at, tx);

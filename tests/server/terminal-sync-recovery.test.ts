@@ -131,15 +131,17 @@ describe('a worker killed halfway through the apply', () => {
       noProvider: 'no provider',
       options: { applyBatchSize: 50 },
     });
-    let checkpoints = 0;
+    // The worker dies in the third batch of terminals, before it commits: every checkpoint once
+    // a hundred terminals were counted fails, whichever lane it belongs to.
+    let counted = 0;
     const tracker: SyncRunTracker = {
       run,
       signal: new AbortController().signal,
-      report: () => undefined,
+      report(update) {
+        if (update.counts) counted = update.counts.added + update.counts.updated + update.counts.unchanged + update.counts.failed;
+      },
       async checkpoint(tx) {
-        checkpoints += 1;
-        // 1: pending mark, 2: addresses, 3: service lines, 4–5: terminals; the 6th batch dies before it commits.
-        if (checkpoints === 6) throw new Error('worker killed');
+        if (counted > 100) throw new Error('worker killed');
         await repos.syncRuns.beat(run.id, 'doomed-worker', clock.now(), {}, tx);
       },
     };
