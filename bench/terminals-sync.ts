@@ -40,6 +40,8 @@ const ONLY = process.env.BENCH_ONLY ?? null;
  * HOT updates that touch no index).
  */
 const SCHEMA = process.env.BENCH_SCHEMA === 'tuned' ? 'tuned' : 'as-migrated';
+/** BENCH_USAGE=1: also time the usage run that follows each inventory run (a year of days a line the first time). */
+const WITH_USAGE = process.env.BENCH_USAGE === '1';
 const TUNED_DDL = [
   'ALTER INDEX terminals_search_trgm_idx SET (fastupdate = on)',
   'ALTER TABLE terminals SET (fillfactor = 70)',
@@ -215,10 +217,32 @@ async function runOnce(database: Database, sim: Simulator) {
       counts: outcome.counts,
       message: outcome.message,
       phasesMs: phases,
+      usage: WITH_USAGE ? await runUsage(repos, sync, client) : undefined,
     };
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/** The usage run the worker queues after an inventory run, timed the same way. */
+async function runUsage(repos: ReturnType<typeof createRepositories>, sync: ReturnType<typeof createTerminalSyncService>, client: ReturnType<typeof createStarlinkClient>) {
+  const now = () => new Date();
+  const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', trigger: 'manual', requestedBy: null, at: now() });
+  if (!inserted.ok) throw new Error('a usage run is already active');
+  const run = (await repos.syncRuns.claim(inserted.row.id, 'bench', now()))!;
+  const before = client.usage().requests;
+  const started = performance.now();
+  const outcome = await sync.syncUsage({
+    run,
+    signal: new AbortController().signal,
+    report: () => undefined,
+    checkpoint: async (tx) => {
+      await repos.syncRuns.beat(run.id, 'bench', now(), {}, tx);
+    },
+  });
+  const wallMs = Math.round(performance.now() - started);
+  await repos.syncRuns.finish(run.id, 'bench', { status: 'succeeded', at: now(), message: outcome.message, counts: outcome.counts, providerCalls: outcome.providerCalls });
+  return { wallMs, linesRead: outcome.counts.added + outcome.counts.updated, providerCalls: client.usage().requests - before };
 }
 
 async function main(): Promise<void> {

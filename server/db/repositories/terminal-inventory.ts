@@ -433,7 +433,12 @@ export function createTerminalInventoryRepository(db: Db) {
           AS u(line, day, priority, standard, opt_in, non_billable)
         ON CONFLICT (service_line_number, usage_date) DO UPDATE SET
           priority_gb = EXCLUDED.priority_gb, standard_gb = EXCLUDED.standard_gb, opt_in_priority_gb = EXCLUDED.opt_in_priority_gb,
-          non_billable_gb = EXCLUDED.non_billable_gb, synced_at = EXCLUDED.synced_at`);
+          non_billable_gb = EXCLUDED.non_billable_gb, synced_at = EXCLUDED.synced_at
+        -- A past day rarely changes: each run re-reads two cycles (about 60 days a line), and only
+        -- the days whose figures moved are rewritten (synced_at: when a day's figures last changed).
+        WHERE (service_line_usage_daily.priority_gb, service_line_usage_daily.standard_gb,
+               service_line_usage_daily.opt_in_priority_gb, service_line_usage_daily.non_billable_gb)
+          IS DISTINCT FROM (EXCLUDED.priority_gb, EXCLUDED.standard_gb, EXCLUDED.opt_in_priority_gb, EXCLUDED.non_billable_gb)`);
     },
 
     /** The plan's allowance (GB) on every live terminal of each line; unchanged caps keep their date. */
