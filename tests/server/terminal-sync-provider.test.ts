@@ -70,3 +70,27 @@ describe('the addresses list', () => {
     expect(picked.items).toEqual([one]);
   });
 });
+
+describe('reading a listing ahead', () => {
+  it('reads the pages after the first a few at a time and gets every record once, also with shuffled pages', async () => {
+    const sequential = await client.listUserTerminals({});
+    sim.setFaults({ shufflePages: true });
+    try {
+      const ahead = await client.listUserTerminals({}, { pageConcurrency: 4 });
+      expect(ahead).toMatchObject({ complete: true, totalCount: 250, pages: 3 });
+      expect(ahead.items.map((t) => t.userTerminalId).sort()).toEqual(sequential.items.map((t) => t.userTerminalId).sort());
+    } finally {
+      sim.setFaults({ shufflePages: false });
+    }
+  });
+
+  it('asks for no page past the end when the first page says how many there are', async () => {
+    const before = client.usage().requests;
+    const lines = await client.listServiceLines({ pageConcurrency: 8 });
+    expect(lines.complete).toBe(true);
+    expect(lines.pages).toBe(Math.ceil(lines.totalCount / 100));
+    // The account (cached after the first call) costs nothing more.
+    expect(client.usage().requests - before).toBe(lines.pages);
+  });
+});
+

@@ -329,6 +329,20 @@ describe('refreshing one terminal', () => {
     expect((await refresh('a%20b')).statusCode).toBe(400);
   });
 
+  it('answers 504 when the provider does not answer in time', async () => {
+    const real = client;
+    client = fastClient(sim, { timeoutMs: 150 });
+    sim.setFaults({ latencyMs: 300 });
+    try {
+      const res = await refresh(sim.fleet.knownUserTerminalId);
+      expect(res.statusCode).toBe(504);
+      expect(res.json().message).toBe('Failed to refresh the terminal: the provider did not answer in time');
+    } finally {
+      sim.setFaults({ latencyMs: 0 });
+      client = real;
+    }
+  });
+
   it('answers 502 with the reason when the provider fails', async () => {
     sim.setFaults({ rate5xx: 1 });
     try {
