@@ -17,8 +17,7 @@ import { QUEUE_OF_KIND, TICK_CRON } from './contracts';
 import { createJobQueue, type JobLog, type JobQueueOptions } from './queue';
 import { createScheduler, type Scheduler } from './scheduler';
 import { createSweeper, type SweepResult, type Sweeper } from './sweeper';
-import { createTerminalSyncWorker } from './terminal-sync-worker';
-import { createUsageSyncWorker } from './usage-sync-worker';
+import { createTerminalSyncWorker, createUsageSyncWorker } from './sync-workers';
 
 export { MAX_SYNC_ATTEMPTS, type SweepResult } from './sweeper';
 export { ShutdownError } from './run-worker';

@@ -1,30 +1,39 @@
-// The 'terminal-sync' worker: runs an inventory run and, when it succeeded, queues a usage run so
-// the caps and usage figures follow the fresh inventory.
+// The two sync workers over one run worker (run-worker.ts): 'terminal-sync' runs an inventory run
+// and, when it succeeded, queues a usage run so caps and usage follow the fresh inventory;
+// 'usage-sync' reads billing-cycle and daily usage for the stored service lines.
 import { TERMINAL_SYNC_MESSAGES, type SyncDispatcher, type TerminalSyncService } from '../services/terminal-sync';
 import type { Clock } from '../clock';
 import type { SyncRunsRepository } from '../db/repositories/sync-runs';
 import type { JobLog } from './queue';
 import { createRunWorker, type RunWorker } from './run-worker';
 
-export function createTerminalSyncWorker(deps: {
+export interface SyncWorkerDeps {
   runs: SyncRunsRepository;
   sync: TerminalSyncService;
   dispatcher: SyncDispatcher;
   now: Clock;
   log: JobLog;
   heartbeatMs?: number;
-}): RunWorker {
+}
+
+const common = ({ runs, now, log, dispatcher, heartbeatMs }: SyncWorkerDeps) => ({ runs, now, log, dispatcher, heartbeatMs });
+
+export function createTerminalSyncWorker(deps: SyncWorkerDeps): RunWorker {
   return createRunWorker({
-    runs: deps.runs,
-    now: deps.now,
-    log: deps.log,
-    dispatcher: deps.dispatcher,
-    heartbeatMs: deps.heartbeatMs,
+    ...common(deps),
     failureSummary: TERMINAL_SYNC_MESSAGES.syncFailed,
     engine: (tracker) => deps.sync.syncInventory(tracker),
     async onSucceeded(run) {
       // Already queued or running: that one reads the lines just written anyway.
       await deps.sync.tryStart({ kind: 'usage', trigger: run.trigger, requestedBy: run.requestedBy });
     },
+  });
+}
+
+export function createUsageSyncWorker(deps: SyncWorkerDeps): RunWorker {
+  return createRunWorker({
+    ...common(deps),
+    failureSummary: TERMINAL_SYNC_MESSAGES.usageFailed,
+    engine: (tracker) => deps.sync.syncUsage(tracker),
   });
 }
