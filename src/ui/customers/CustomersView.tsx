@@ -2,14 +2,11 @@ import { useId, useRef, type ReactNode, type SyntheticEvent } from 'react';
 import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent } from 'primereact/datatable';
-import { Dropdown } from 'primereact/dropdown';
-import { IconField } from 'primereact/iconfield';
-import { InputIcon } from 'primereact/inputicon';
-import { InputText } from 'primereact/inputtext';
 import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
 import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
+import { SearchFilterBar } from '../common/SearchFilterBar';
 import { ErrorCard } from '../common/ErrorCard';
 import { CUSTOMER_SEARCH_MAX_LENGTH,
   CUSTOMER_STATUS_FILTERS,
@@ -184,9 +181,6 @@ function Caption({ children }: { children: ReactNode }) {
 export function CustomersView(props: CustomersViewProps) {
   const meta = PAGE_TITLES['/customers'];
   const now = useNow();
-  const id = useId();
-  const searchId = `${id}-search`;
-  const statusId = `${id}-status`;
   const { pagination, rows, stats } = props;
   const total = pagination?.total ?? null;
   const filtered = props.searchInput.trim() !== '' || props.status !== 'all';
@@ -208,35 +202,16 @@ export function CustomersView(props: CustomersViewProps) {
       </div>
 
       <section className="customers-list" aria-label="Customers">
-        <div className="customers-toolbar" role="search">
-          <label htmlFor={searchId} className="sr-only">
-            Search customers
-          </label>
-          <IconField iconPosition="left" className="customers-search">
-            <InputIcon className="pi pi-search" />
-            <InputText
-              id={searchId}
-              type="search"
-              autoComplete="off"
-              maxLength={SEARCH_MAX_LENGTH}
-              placeholder={SEARCH_PLACEHOLDER}
-              value={props.searchInput}
-              onChange={(event) => props.onSearchInput(event.target.value)}
-            />
-          </IconField>
-          <label htmlFor={statusId} className="sr-only">
-            Status filter
-          </label>
-          <Dropdown
-            inputId={statusId}
-            className="customers-status"
-            value={props.status}
-            options={[...CUSTOMER_STATUS_FILTERS]}
-            optionLabel="label"
-            optionValue="value"
-            onChange={(event) => props.onStatusChange(event.value as CustomerStatusFilter)}
-          />
-        </div>
+        <SearchFilterBar
+          searchLabel="Search customers"
+          placeholder={SEARCH_PLACEHOLDER}
+          maxLength={SEARCH_MAX_LENGTH}
+          search={props.searchInput}
+          onSearch={props.onSearchInput}
+          status={props.status}
+          options={CUSTOMER_STATUS_FILTERS}
+          onStatus={props.onStatusChange}
+        />
 
         {props.error ? (
           <ErrorCard title="Error loading customers" message={props.error} onRetry={props.onRetry} />

@@ -2,10 +2,6 @@ import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent } from 'primereact/datatable';
-import { Dropdown } from 'primereact/dropdown';
-import { IconField } from 'primereact/iconfield';
-import { InputIcon } from 'primereact/inputicon';
-import { InputText } from 'primereact/inputtext';
 import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
 import { PAGE_TITLES } from '../../domain/navigation';
@@ -19,6 +15,7 @@ import {
   type SyncJob,
   type TerminalListItem,
 } from '../../domain/terminals';
+import { SearchFilterBar } from '../common/SearchFilterBar';
 import { ErrorCard } from '../common/ErrorCard';
 import { PageHeader } from '../common/PageHeader';
 import { count, DASH, lastSyncSummary, percent, SIGNAL_GRADE_LABEL, signalClass, signalGrade, SYNC_STATUS_LABEL } from './format';
@@ -268,8 +265,6 @@ function RowActions({ terminal, onOpen }: { terminal: TerminalListItem; onOpen: 
 export function TerminalsView(props: TerminalsViewProps) {
   const meta = PAGE_TITLES['/terminals'];
   const id = useId();
-  const searchId = `${id}-search`;
-  const statusId = `${id}-status`;
   const addHintId = `${id}-add-hint`;
   const listTitleId = `${id}-list`;
   const { rows, health, syncNotice } = props;
@@ -322,35 +317,16 @@ export function TerminalsView(props: TerminalsViewProps) {
           />
         </div>
 
-        <div className="terminals-toolbar" role="search">
-          <label htmlFor={searchId} className="sr-only">
-            Search terminals
-          </label>
-          <IconField iconPosition="left" className="terminals-search">
-            <InputIcon className="pi pi-search" />
-            <InputText
-              id={searchId}
-              type="search"
-              autoComplete="off"
-              maxLength={TERMINAL_SEARCH_MAX_LENGTH}
-              placeholder={TERMINAL_MESSAGES.searchPlaceholder}
-              value={props.search}
-              onChange={(event) => props.onSearch(event.target.value)}
-            />
-          </IconField>
-          <label htmlFor={statusId} className="sr-only">
-            Status filter
-          </label>
-          <Dropdown
-            inputId={statusId}
-            className="terminals-status"
-            value={props.status}
-            options={[...TERMINAL_STATUS_OPTIONS]}
-            optionLabel="label"
-            optionValue="value"
-            onChange={(event) => props.onStatus(event.value as TerminalStatusFilter)}
-          />
-        </div>
+        <SearchFilterBar
+          searchLabel="Search terminals"
+          placeholder={TERMINAL_MESSAGES.searchPlaceholder}
+          maxLength={TERMINAL_SEARCH_MAX_LENGTH}
+          search={props.search}
+          onSearch={props.onSearch}
+          status={props.status}
+          options={TERMINAL_STATUS_OPTIONS}
+          onStatus={props.onStatus}
+        />
 
         {props.error ? (
           <ErrorCard title={TERMINAL_MESSAGES.loadError} message={props.error} onRetry={props.onRetry} />

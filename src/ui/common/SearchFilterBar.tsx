@@ -1,0 +1,56 @@
+// The search box and status filter above a list (customers, terminals): labelled for screen
+// readers, a search landmark, the typed text and the chosen status handed back as they change.
+import { useId } from 'react';
+import { Dropdown } from 'primereact/dropdown';
+import { IconField } from 'primereact/iconfield';
+import { InputIcon } from 'primereact/inputicon';
+import { InputText } from 'primereact/inputtext';
+
+export interface SearchFilterBarProps<TStatus extends string> {
+  /** What is searched, for the hidden label: "Search customers". */
+  searchLabel: string;
+  placeholder: string;
+  maxLength: number;
+  search: string;
+  onSearch(text: string): void;
+  status: TStatus;
+  options: readonly { value: TStatus; label: string }[];
+  onStatus(value: TStatus): void;
+}
+
+export function SearchFilterBar<TStatus extends string>(props: SearchFilterBarProps<TStatus>) {
+  const id = useId();
+  const searchId = `${id}-search`;
+  const statusId = `${id}-status`;
+  return (
+    <div className="list-toolbar" role="search">
+      <label htmlFor={searchId} className="sr-only">
+        {props.searchLabel}
+      </label>
+      <IconField iconPosition="left" className="list-search">
+        <InputIcon className="pi pi-search" />
+        <InputText
+          id={searchId}
+          type="search"
+          autoComplete="off"
+          maxLength={props.maxLength}
+          placeholder={props.placeholder}
+          value={props.search}
+          onChange={(event) => props.onSearch(event.target.value)}
+        />
+      </IconField>
+      <label htmlFor={statusId} className="sr-only">
+        Status filter
+      </label>
+      <Dropdown
+        inputId={statusId}
+        className="list-status"
+        value={props.status}
+        options={[...props.options]}
+        optionLabel="label"
+        optionValue="value"
+        onChange={(event) => props.onStatus(event.value as TStatus)}
+      />
+    </div>
+  );
+}
