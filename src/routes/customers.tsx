@@ -1,6 +1,5 @@
 // The customers page: the list (page, search and status in the URL), the stat cards, the
 // "Add New Customer" flow and the row actions, each a machine whose effects are provided here.
-import { useEffect } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -21,6 +20,7 @@ import { CustomerActionDialogs, type CustomerActionStep } from '../ui/customers/
 import { CustomerCreateDialog } from '../ui/customers/CustomerCreateDialog';
 import { CustomersView, type CustomerRowAction } from '../ui/customers/CustomersView';
 import { ToastMessage } from '../ui/customers/ToastMessage';
+import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { useActorOptions, useAppServices } from './services';
 import { validateCustomersSearch, type CustomersSearch } from './search-params';
@@ -182,17 +182,7 @@ export function CustomersRoute() {
     actorOptions,
   );
 
-  // The address changed (back, forward, a link, a reload): the list follows it.
-  useEffect(() => {
-    list.send({ type: 'query.change', query: { page: location.page, search: location.search, status: location.status } });
-  }, [list, location.page, location.search, location.status]);
-
-  const rows = useSelector(list, (s) => s.context.rows);
-  const pagination = useSelector(list, (s) => s.context.pagination);
-  const query = useSelector(list, (s) => s.context.query);
-  const searchInput = useSelector(list, (s) => s.context.searchInput);
-  const loading = useSelector(list, (s) => s.hasTag('loading'));
-  const error = useSelector(list, (s) => (s.matches({ data: 'failed' }) ? s.context.error : null));
+  const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
   const statsData = useSelector(stats, (s) => s.context.data);
   const statsLoading = useSelector(stats, (s) => s.hasTag('loading'));
 

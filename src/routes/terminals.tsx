@@ -1,7 +1,7 @@
 // The terminals page: the list (page, search and status in the URL), the fleet summary cards, the
 // background sync and the Terminal Details dialog, which is URL state (`?terminal=<id>`) so a link
 // opens it. Each is a machine whose effects are provided here.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -20,6 +20,7 @@ import { terminalSyncMachine } from '../machines/terminal-sync';
 import { TerminalDetailDialog, type TerminalDetailTab } from '../ui/terminals/TerminalDetailDialog';
 import { TerminalsView, type TerminalStatusFilter, type TerminalSyncNotice } from '../ui/terminals/TerminalsView';
 import { useNow } from '../ui/common/useNow';
+import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { validateTerminalsSearch, type TerminalsSearch } from './search-params';
 import { useActorOptions, useAppServices } from './services';
@@ -132,17 +133,7 @@ export function TerminalsRoute() {
     actorOptions,
   );
 
-  // The address changed (back, forward, a link, a reload): the list follows it.
-  useEffect(() => {
-    list.send({ type: 'query.change', query: { page: location.page, search: location.search, status: location.status } });
-  }, [list, location.page, location.search, location.status]);
-
-  const rows = useSelector(list, (s) => s.context.rows);
-  const pagination = useSelector(list, (s) => s.context.pagination);
-  const query = useSelector(list, (s) => s.context.query);
-  const searchInput = useSelector(list, (s) => s.context.searchInput);
-  const loading = useSelector(list, (s) => s.hasTag('loading'));
-  const error = useSelector(list, (s) => (s.matches({ data: 'failed' }) ? s.context.error : null));
+  const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
   const healthData = useSelector(health, (s) => s.context.data);
   const healthLoading = useSelector(health, (s) => s.hasTag('loading'));
 
