@@ -27,6 +27,9 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['tests/ui/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/ui/setup.ts'],
+          // Whole-client journeys render the router and several pages; on two busy cores (the server
+          // tier runs beside them) they can pass 5 s without anything being wrong.
+          testTimeout: 20_000,
         },
       },
     ],
