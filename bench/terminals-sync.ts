@@ -9,7 +9,10 @@
 //
 //   npm run bench:sync                                    (BENCH_SIZES=10000,100000)
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:sync
-//   (BENCH_ONLY=pglite or BENCH_ONLY=postgres to run one of the two; BENCH_SCHEMA=tuned, below)
+//   (BENCH_ONLY=pglite or BENCH_ONLY=postgres to run one of the two)
+//
+// The schema is the migrated one: the storage settings BENCH_SCHEMA=tuned used to try out are
+// migration 0004's now, so BENCH_SCHEMA is ignored.
 //
 // Targets (issue 5): 100,000 terminals in under 30 s on PostgreSQL and under 60 s on PGlite.
 // Not a test: figures depend on the machine. Compare runs on one machine.
@@ -32,21 +35,8 @@ import { createTerminalSyncService, type SyncRunTracker } from '../server/servic
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || null;
 const ONLY = process.env.BENCH_ONLY ?? null;
-/**
- * 'as-migrated' (default): the schema as 0003 creates it. 'tuned': the storage settings proposed
- * for a later migration, applied to the throwaway bench database only, to show what they change:
- * the trigram index's fastupdate on (insertions go to its pending list instead of ~70 posting-tree
- * insertions a row), fillfactor 70 on terminals and no index on sync_status (status flips become
- * HOT updates that touch no index).
- */
-const SCHEMA = process.env.BENCH_SCHEMA === 'tuned' ? 'tuned' : 'as-migrated';
 /** BENCH_USAGE=1: also time the usage run that follows each inventory run (a year of days a line the first time). */
 const WITH_USAGE = process.env.BENCH_USAGE === '1';
-const TUNED_DDL = [
-  'ALTER INDEX terminals_search_trgm_idx SET (fastupdate = on)',
-  'ALTER TABLE terminals SET (fillfactor = 70)',
-  'DROP INDEX terminals_sync_status_idx',
-];
 const TARGET_MS = { pglite: 60_000, postgres: 30_000 } as const;
 const TARGET_SIZE = 100_000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -97,7 +87,6 @@ const pgliteTarget: Target = {
     const dir = await mkdtemp(path.join(tmpdir(), 'bench-sync-'));
     const database = await openDatabase({ dataDir: dir });
     await migrate(database);
-    if (SCHEMA === 'tuned') for (const statement of TUNED_DDL) await database.exec(statement);
     return {
       database,
       async drop() {
@@ -127,8 +116,7 @@ function postgresTarget(url: string): Target {
       target.pathname = `/${name}`;
       const database = await openDatabase({ url: target.toString() });
       await migrate(database);
-      if (SCHEMA === 'tuned') for (const statement of TUNED_DDL) await database.exec(statement);
-      return {
+        return {
         database,
         async drop() {
           await database.close();
@@ -282,7 +270,6 @@ async function main(): Promise<void> {
       {
         benchmark: 'terminals-sync',
         node: process.version,
-        schema: SCHEMA,
         simulator: 'separate process, rate limit off, no faults',
         clientRequestsPerMinute: 'unlimited',
         results,

@@ -3,9 +3,12 @@
 //
 // An inventory run reads everything first (account, products, service lines, addresses, user
 // terminals, telemetry) and writes nothing until all of it is in: a provider that fails halfway
-// leaves the inventory as it was. It then applies in batched transactions. The apply starts by
-// marking every live terminal 'pending' and each batch marks its rows 'synced', so a crash halfway
-// leaves the rows it did not reach 'pending', never falsely 'synced'. Terminals the provider no
+// leaves the inventory as it was. It then applies in batched transactions. As everything is
+// fetched, the apply knows each terminal's content hash before it writes: it starts by marking
+// 'pending' the live terminals it will change or remove (stored hash differs, or not listed), and
+// each batch writes its changed rows 'synced', so a crash halfway leaves the changed rows it did
+// not reach 'pending', never falsely 'synced'. Unchanged rows stay 'synced' (their data is the
+// provider's) and get the run's bookkeeping in one statement at the end. Terminals the provider no
 // longer lists get removed_at (kept, with their assignments); nothing is removed when a listing
 // came back incomplete.
 //
@@ -278,8 +281,27 @@ export function createTerminalSyncService(deps: {
       }
     };
 
-    await batch({ text: 'Marking the inventory pending', progress: 50 }, async (tx) => {
-      await inventory.markLivePending(tx);
+    // Every record built once, before the first write: its hash decides what goes 'pending'.
+    const records = userTerminals.items.map((terminal) => {
+      const line = terminal.serviceLineNumber ? lineByNumber.get(terminal.serviceLineNumber) : undefined;
+      return terminalRecord({
+        terminal,
+        accountNumber,
+        line,
+        product: line ? productById.get(line.productReferenceId) : undefined,
+        address: line?.addressReferenceId ? addressById.get(line.addressReferenceId) : undefined,
+        telemetry: telemetry.get(terminal.userTerminalId),
+        at,
+      });
+    });
+    await batch({ text: 'Marking the terminals this run changes pending', progress: 50 }, async (tx) => {
+      await inventory.markChangedPending(
+        userTerminals.items.map((t, i) => {
+          const record = records[i]!;
+          return { userTerminalId: t.userTerminalId, contentHash: record.ok ? record.row.contentHash : null };
+        }),
+        tx,
+      );
       await inventory.upsertProducts(products.items.map((p) => productRow(p, accountNumber)), at, tx);
     });
 
@@ -292,46 +314,42 @@ export function createTerminalSyncService(deps: {
       }
     };
 
-    const terminalBatches = chunks(userTerminals.items, settings.applyBatchSize);
+    const terminalBatches = chunks(
+      userTerminals.items.map((terminal, i) => ({ terminal, record: records[i]! })),
+      settings.applyBatchSize,
+    );
     const stamp = { runId, at };
+    /** Unchanged terminals and the hash they were found with: touched in one statement at the end. */
+    const unchanged: { userTerminalId: string; contentHash: string }[] = [];
     const terminalLane = async () => {
       for (const [k, items] of terminalBatches.entries()) {
         const phase = { text: `Writing terminals (batch ${k + 1} of ${terminalBatches.length})`, progress: 51 + (k / terminalBatches.length) * 47 };
+        const same: { userTerminalId: string; contentHash: string }[] = [];
         await batch(phase, async (tx) => {
-          const stored = await inventory.storedStates(items.map((t) => t.userTerminalId), tx);
+          const stored = await inventory.storedStates(items.map((t) => t.terminal.userTerminalId), tx);
           const changed: TerminalUpsert[] = [];
-          const unchanged: string[] = [];
           const failures: TerminalFailure[] = [];
-          for (const terminal of items) {
-            const line = terminal.serviceLineNumber ? lineByNumber.get(terminal.serviceLineNumber) : undefined;
-            const record = terminalRecord({
-              terminal,
-              accountNumber,
-              line,
-              product: line ? productById.get(line.productReferenceId) : undefined,
-              address: line?.addressReferenceId ? addressById.get(line.addressReferenceId) : undefined,
-              telemetry: telemetry.get(terminal.userTerminalId),
-              at,
-            });
+          for (const { terminal, record } of items) {
             if (!record.ok) {
               failures.push(record.failure);
               continue;
             }
             const kind = classify(stored.get(terminal.userTerminalId), record.row.contentHash);
             counts[kind] += 1;
-            if (kind === 'unchanged') unchanged.push(terminal.userTerminalId);
+            if (kind === 'unchanged') same.push({ userTerminalId: terminal.userTerminalId, contentHash: record.row.contentHash });
             else changed.push(record.row);
           }
           counts.failed += failures.length;
-          await inventory.touchSynced(unchanged, stamp, tx);
           await inventory.upsertTerminals(changed, stamp, tx);
           await inventory.markTerminalsFailed(failures, stamp, tx);
-          const readings = items.flatMap((t) => {
-            const reading = telemetry.get(t.userTerminalId);
+          const readings = items.flatMap(({ terminal }) => {
+            const reading = telemetry.get(terminal.userTerminalId);
             return reading ? [telemetryRow(reading)] : [];
           });
           await inventory.upsertTelemetry(readings, at, tx);
         });
+        // Once the batch is in (a failed batch fails the run anyway).
+        unchanged.push(...same);
       }
     };
 
@@ -340,14 +358,18 @@ export function createTerminalSyncService(deps: {
     // The lane that failed first holds the real reason; the other one only stopped.
     if (failedLane) throw tracker.signal.aborted ? tracker.signal.reason : (applyAbort.signal.reason ?? failedLane.reason);
 
-    if (complete) {
-      await batch({ text: 'Marking what the provider no longer lists', progress: 99 }, async (tx) => {
+    await batch({ text: complete ? 'Marking what the provider no longer lists' : 'Finishing', progress: 99 }, async (tx) => {
+      // First: removal goes by the run that last wrote a row, and unchanged rows are this run's too.
+      await inventory.touchUnchanged(unchanged, stamp, tx);
+      if (complete) {
         counts.removed = await inventory.markUnseenTerminalsRemoved(stamp, tx);
         await inventory.markServiceLinesRemoved(at, tx);
         await inventory.markAddressesRemoved(at, tx);
         await inventory.markProductsRemoved(at, tx);
-      });
-    }
+      }
+    });
+    // The trigram index's pending list, merged once per run (PGlite has no autovacuum to do it).
+    await inventory.flushSearchIndex();
     const message = complete ? null : `Nothing was marked removed: ${warnings.join('; ')}.`;
     return { counts, message, providerCalls: providerCalls() };
   }

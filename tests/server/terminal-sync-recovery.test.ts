@@ -1,5 +1,6 @@
 // Crash safety and scheduling of the background sync: a worker killed halfway through the apply
-// leaves 'pending' rows (never falsely 'synced') and the next start resumes the run; stale runs
+// leaves the changed rows it did not reach 'pending' (never falsely 'synced'; unchanged rows stay
+// 'synced') and the next start resumes the run; stale runs
 // are resumed or given up; lost jobs are enqueued again; a shutdown hands its run back; a worker
 // that lost its run writes nothing; the first start and the interval start runs on their own.
 import { sql } from 'drizzle-orm';
@@ -104,6 +105,47 @@ async function syncOnce(opened: Awaited<ReturnType<typeof openApp>>, database: D
   return run;
 }
 
+/** Runs an inventory sync (batches of 50) whose worker dies in the third batch of terminals, before it commits. */
+async function killMidApply(database: Database, clock: TestClock): Promise<SyncRunRow> {
+  const repos = createRepositories(database.db);
+  const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+  if (!inserted.ok) throw new Error('could not queue');
+  const run = (await repos.syncRuns.claim(inserted.row.id, 'doomed-worker', clock.now()))!;
+  const engine = createTerminalSyncService({
+    db: database.db,
+    repos,
+    audit: createAuditService({ audit: repos.audit, now: clock.now }),
+    now: clock.now,
+    provider: { kind: 'simulator', client: () => client },
+    noProvider: 'no provider',
+    options: { applyBatchSize: 50 },
+  });
+  // The worker dies in the third batch of terminals, before it commits: every checkpoint once
+  // a hundred terminals were counted fails, whichever lane it belongs to.
+  let counted = 0;
+  const tracker: SyncRunTracker = {
+    run,
+    signal: new AbortController().signal,
+    report(update) {
+      if (update.counts) counted = update.counts.added + update.counts.updated + update.counts.unchanged + update.counts.failed;
+    },
+    async checkpoint(tx) {
+      if (counted > 100) throw new Error('worker killed');
+      await repos.syncRuns.beat(run.id, 'doomed-worker', clock.now(), {}, tx);
+    },
+  };
+  await expect(engine.syncInventory(tracker)).rejects.toThrow('worker killed');
+  return run;
+}
+
+/** The live terminals left 'pending', sorted. */
+async function pendingIds(database: Database): Promise<string[]> {
+  const result = (await database.db.execute(
+    sql`SELECT user_terminal_id AS id FROM terminals WHERE removed_at IS NULL AND sync_status = 'pending' ORDER BY user_terminal_id`,
+  )) as unknown as { rows: { id: string }[] };
+  return result.rows.map((r) => r.id);
+}
+
 describe('a worker killed halfway through the apply', () => {
   it("leaves the rows it did not reach 'pending', never 'synced', and the next start resumes the run to the exact inventory", async () => {
     const testDb = await newDatabase(true);
@@ -112,41 +154,21 @@ describe('a worker killed halfway through the apply', () => {
     expect((await syncOnce(first, testDb.database)).status).toBe('succeeded');
 
     // The provider changes; then a run starts and its worker dies after two batches of terminals.
-    const moved = sim.fleet.userTerminalIds().slice(0, 5);
+    const moved = sim.fleet.userTerminalIds().slice(-5);
+    const changed: string[] = [];
     for (const id of moved) {
       const index = sim.fleet.terminalIndex(id)!;
       const line = sim.fleet.terminal(index).serviceLineNumber;
       if (line) expect(sim.fleet.detach(line, id).ok).toBe(true);
+      if (line) changed.push(id);
     }
+    expect(changed.length).toBeGreaterThan(0);
     const { repos } = first;
-    const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
-    if (!inserted.ok) throw new Error('could not queue');
-    const run = (await repos.syncRuns.claim(inserted.row.id, 'doomed-worker', clock.now()))!;
-    const engine = createTerminalSyncService({
-      db: testDb.database.db,
-      repos,
-      audit: createAuditService({ audit: repos.audit, now: clock.now }),
-      now: clock.now,
-      provider: { kind: 'simulator', client: () => client },
-      noProvider: 'no provider',
-      options: { applyBatchSize: 50 },
-    });
-    // The worker dies in the third batch of terminals, before it commits: every checkpoint once
-    // a hundred terminals were counted fails, whichever lane it belongs to.
-    let counted = 0;
-    const tracker: SyncRunTracker = {
-      run,
-      signal: new AbortController().signal,
-      report(update) {
-        if (update.counts) counted = update.counts.added + update.counts.updated + update.counts.unchanged + update.counts.failed;
-      },
-      async checkpoint(tx) {
-        if (counted > 100) throw new Error('worker killed');
-        await repos.syncRuns.beat(run.id, 'doomed-worker', clock.now(), {}, tx);
-      },
-    };
-    await expect(engine.syncInventory(tracker)).rejects.toThrow('worker killed');
-    expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: 100, pending: FLEET - 100 });
+    const run = await killMidApply(testDb.database, clock);
+    // The listing's order is the fleet's: the moved terminals are in the third batch, never applied,
+    // and only they are 'pending'.
+    expect(await pendingIds(testDb.database)).toEqual([...changed].sort());
+    expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: FLEET - changed.length, pending: changed.length });
     expect(await repos.syncRuns.findById(run.id)).toMatchObject({ status: 'running', workerId: 'doomed-worker', attempts: 1 });
     await first.close();
 
@@ -167,6 +189,37 @@ describe('a worker killed halfway through the apply', () => {
       };
       expect(line.rows[0]!.service_line_number).toBeNull();
     }
+  });
+
+  it("after an upstream change leaves exactly the changed rows it did not reach 'pending'; unchanged rows stay 'synced'", async () => {
+    const testDb = await newDatabase();
+    const clock = createClock(SYNC_TEST_TIME);
+    const first = await openApp(testDb.database, clock);
+    expect((await syncOnce(first, testDb.database)).status).toBe('succeeded');
+    await first.close();
+
+    // Two changes in the batches the run applies (1 and 2 of 3), two in the one it dies in.
+    const ids = sim.fleet.userTerminalIds();
+    const moved = [ids[10]!, ids[60]!, ids[110]!, ids[120]!].filter((id) => {
+      const line = sim.fleet.terminal(sim.fleet.terminalIndex(id)!).serviceLineNumber;
+      return line !== null && line !== undefined && sim.fleet.detach(line, id).ok;
+    });
+    expect(moved).toHaveLength(4);
+    const run = await killMidApply(testDb.database, clock);
+
+    const written = (await testDb.database.db.execute(
+      sql`SELECT user_terminal_id AS id FROM terminals WHERE last_sync_run_id = ${run.id}::uuid ORDER BY user_terminal_id`,
+    )) as unknown as { rows: { id: string }[] };
+    // Only the changed rows of the committed batches were written; unchanged rows were not touched
+    // (their bookkeeping moves in one statement at the end of a run).
+    expect(written.rows.map((r) => r.id)).toEqual([ids[10]!, ids[60]!].sort());
+    expect(await pendingIds(testDb.database)).toEqual([ids[110]!, ids[120]!].sort());
+    expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: FLEET - 2, pending: 2 });
+    // The pending rows still hold the old data: 'pending' is the truth about them.
+    const stale = (await testDb.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM terminals WHERE user_terminal_id IN (${ids[110]!}, ${ids[120]!}) AND service_line_number IS NOT NULL`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(Number(stale.rows[0]!.n)).toBe(2);
   });
 });
 

@@ -220,11 +220,46 @@ export function createTerminalInventoryRepository(db: Db) {
     markServiceLinesRemoved: (at: Date, tx: Db = db) => markUnseen('service_lines', at, tx),
 
     /**
-     * The start of an apply: every live terminal is 'pending' until its batch is written, so a
-     * crash halfway leaves the rows it did not reach 'pending', never falsely 'synced'.
+     * The start of an apply, once everything is fetched: the live terminals this run will change
+     * are 'pending' until their batch is written, so a crash halfway leaves them 'pending', never
+     * falsely 'synced'. Those are the rows whose stored hash differs from the fetched one (a record
+     * that cannot be applied has no hash: it differs), the rows not fetched (to be removed) and
+     * rows not 'synced' now. Unchanged 'synced' rows keep 'synced': their data is the provider's.
+     * One statement; new terminals are inserted by their batch directly.
      */
-    async markLivePending(tx: Db = db): Promise<number> {
-      return affected(await tx.execute(sql`UPDATE terminals SET sync_status = 'pending' WHERE removed_at IS NULL AND sync_status <> 'pending'`));
+    async markChangedPending(fetched: readonly { userTerminalId: string; contentHash: string | null }[], tx: Db = db): Promise<number> {
+      return affected(
+        await tx.execute(sql`
+          UPDATE terminals t SET sync_status = 'pending'
+          WHERE t.removed_at IS NULL AND t.sync_status <> 'pending'
+            AND NOT (t.sync_status = 'synced' AND EXISTS (
+              SELECT 1 FROM unnest(${column(fetched, (r) => r.userTerminalId)}::text[], ${column(fetched, (r) => r.contentHash)}::text[]) AS u(id, hash)
+              WHERE u.id = t.user_terminal_id AND u.hash = t.content_hash))`),
+      );
+    },
+
+    /**
+     * The end of an apply: the unchanged terminals (listed with the hash they were found with)
+     * get the run's bookkeeping in one statement, and 'synced' (a row a crashed run left
+     * 'pending' whose data is the provider's anyway). A row a refresh rewrote since keeps its own.
+     */
+    async touchUnchanged(rows: readonly { userTerminalId: string; contentHash: string }[], stamp: { runId: string; at: Date }, tx: Db = db): Promise<number> {
+      if (rows.length === 0) return 0;
+      return affected(
+        await tx.execute(sql`
+          UPDATE terminals t SET sync_status = 'synced', sync_error = NULL, last_synced_at = ${stamp.at.toISOString()}::timestamptz,
+                 last_sync_run_id = ${stamp.runId}::uuid
+          FROM unnest(${column(rows, (r) => r.userTerminalId)}::text[], ${column(rows, (r) => r.contentHash)}::text[]) AS u(id, hash)
+          WHERE t.user_terminal_id = u.id AND t.content_hash = u.hash AND t.removed_at IS NULL`),
+      );
+    },
+
+    /**
+     * Merges the trigram index's pending list (fastupdate, 0004) into the index, so searches do
+     * not scan a long list: PGlite has no autovacuum to do it. Cheap when the list is empty.
+     */
+    async flushSearchIndex(tx: Db = db): Promise<void> {
+      await tx.execute(sql`SELECT gin_clean_pending_list('terminals_search_trgm_idx'::regclass)`);
     },
 
     /** Content hash and removal of the stored terminals among `ids` (absent: never stored). */
