@@ -16,6 +16,7 @@ import { createRepositories } from '../server/db/repositories';
 import type { BulkCustomerRow } from '../server/db/repositories/customers';
 import { createServices } from '../server/services';
 import { prng } from '../server/random';
+import { time } from './timing';
 
 const TOTAL = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -65,37 +66,7 @@ function generate(count: number, now: Date): BulkCustomerRow[] {
   });
 }
 
-interface Figures {
-  p50: number;
-  p95: number;
-  mean: number;
-  min: number;
-  max: number;
-}
-
-function figures(samples: number[]): Figures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-  const round = (n: number) => Math.round(n * 100) / 100;
-  return {
-    p50: round(at(0.5)),
-    p95: round(at(0.95)),
-    mean: round(sorted.reduce((s, n) => s + n, 0) / sorted.length),
-    min: round(sorted[0] ?? 0),
-    max: round(sorted.at(-1) ?? 0),
-  };
-}
-
-async function time(fn: () => Promise<unknown>): Promise<Figures> {
-  for (let i = 0; i < WARM_UP; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await fn();
-    samples.push(performance.now() - start);
-  }
-  return figures(samples);
-}
+const timed = (fn: () => Promise<unknown>) => time(fn, RUNS, WARM_UP);
 
 interface Scenario {
   name: string;
@@ -151,9 +122,9 @@ async function main(): Promise<void> {
     const filter = { search: s.search ?? null, status: s.status ?? null, isActive: s.isActive ?? null, now: systemClock() };
     const offset = (params.page - 1) * params.limit;
     const sample = await services.customers.list(params);
-    const listPage = await time(() => services.customers.list(params));
-    const pageQuery = await time(() => repos.customers.list(filter, { limit: params.limit, offset }));
-    const countQuery = await time(() => repos.customers.count(filter));
+    const listPage = await timed(() => services.customers.list(params));
+    const pageQuery = await timed(() => repos.customers.list(filter, { limit: params.limit, offset }));
+    const countQuery = await timed(() => repos.customers.count(filter));
     const plan = await repos.customers.planOfList(filter, { limit: params.limit, offset });
     results.push({
       scenario: s.name,
@@ -167,7 +138,7 @@ async function main(): Promise<void> {
     });
   }
   const stats = await services.customers.stats();
-  const statsMs = await time(() => services.customers.stats());
+  const statsMs = await timed(() => services.customers.stats());
 
   console.log(
     JSON.stringify(

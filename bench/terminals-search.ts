@@ -29,6 +29,7 @@ import { EXACT_COUNT_UP_TO, REVERSE_PAGING_FROM } from '../server/services/termi
 import type { TerminalSort } from '../src/domain/terminals';
 import { insertFleetAround, insertTerminalsBulk, type BulkTerminal } from '../tests/fixtures/terminals';
 import { testConfig } from '../tests/server/helpers';
+import { time } from './timing';
 
 const TOTAL = Number(process.env.BENCH_TERMINALS ?? 100_000);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 5_000);
@@ -100,37 +101,7 @@ function generateTerminals(count: number, customerIds: string[], now: Date): Bul
   });
 }
 
-interface Figures {
-  p50: number;
-  p95: number;
-  mean: number;
-  min: number;
-  max: number;
-}
-
-function figures(samples: number[]): Figures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-  const round = (n: number) => Math.round(n * 100) / 100;
-  return {
-    p50: round(at(0.5)),
-    p95: round(at(0.95)),
-    mean: round(sorted.reduce((s, n) => s + n, 0) / sorted.length),
-    min: round(sorted[0] ?? 0),
-    max: round(sorted.at(-1) ?? 0),
-  };
-}
-
-async function time(fn: () => Promise<unknown>): Promise<Figures> {
-  for (let i = 0; i < WARM_UP; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await fn();
-    samples.push(performance.now() - start);
-  }
-  return figures(samples);
-}
+const timed = (fn: () => Promise<unknown>) => time(fn, RUNS, WARM_UP);
 
 interface Scenario {
   name: string;
@@ -215,7 +186,7 @@ async function run(kind: Database['kind'], database: Database) {
     const once = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
     if (once.statusCode !== 200) throw new Error(`${url}: ${once.statusCode} ${once.body}`);
     const data = (once.json() as { data: { totalCount: number; results: unknown[] } }).data;
-    const requestMs = await time(() => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } }));
+    const requestMs = await timed(() => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } }));
     const filter: TerminalListFilter = {
       search: s.query.search ?? null,
       active: s.query.active === undefined ? null : s.query.active === 'true',
@@ -245,10 +216,10 @@ async function run(kind: Database['kind'], database: Database) {
             ? 'planner estimate'
             : 'exact count',
       requestMs,
-      resolveMs: await time(() => repos.terminals.resolve(filter)),
-      pageQueryMs: await time(() => repos.terminals.list(query, pageArgs)),
-      exactCountMs: await time(() => repos.terminals.count(query)),
-      estimateMs: await time(() => repos.terminals.estimateCount(query)),
+      resolveMs: await timed(() => repos.terminals.resolve(filter)),
+      pageQueryMs: await timed(() => repos.terminals.list(query, pageArgs)),
+      exactCountMs: await timed(() => repos.terminals.count(query)),
+      estimateMs: await timed(() => repos.terminals.estimateCount(query)),
       plan: await repos.terminals.planOfList(query, pageArgs),
       ...(s.search ? { meetsTarget: requestMs.p95 < TARGET_P95_MS[kind] } : {}),
     });
@@ -257,7 +228,7 @@ async function run(kind: Database['kind'], database: Database) {
   const other = async (name: string, url: string) => {
     const once = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
     if (once.statusCode !== 200) throw new Error(`${url}: ${once.statusCode} ${once.body}`);
-    return { endpoint: name, url, requestMs: await time(() => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } })) };
+    return { endpoint: name, url, requestMs: await timed(() => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } })) };
   };
   const endpoints = [
     await other('health', '/api/v1/terminals/health'),
