@@ -122,6 +122,25 @@ describe('migrations', () => {
     });
   });
 
+  it('gives terminals the sync storage settings of 0004: fastupdate on the trigram index, fillfactor 70, no sync_status index', async () => {
+    await withDatabase(async ({ database }) => {
+      await migrate(database);
+      const options = await rows<{ relname: string; reloptions: string[] | string | null }>(
+        database,
+        sql`SELECT relname, reloptions FROM pg_class WHERE relname IN ('terminals', 'terminals_search_trgm_idx', 'terminals_sync_status_idx') ORDER BY relname`,
+      );
+      const text = (value: string[] | string | null) => (Array.isArray(value) ? value.join(',') : (value ?? ''));
+      expect(options.map((o) => [o.relname, text(o.reloptions)])).toEqual([
+        ['terminals', expect.stringContaining('fillfactor=70')],
+        ['terminals_search_trgm_idx', expect.stringContaining('fastupdate=on')],
+      ]);
+      // The schema file says the same of the index.
+      const config = getTableConfig(schema.terminals);
+      expect(config.indexes.map((i) => i.config.name).sort()).toEqual(['terminals_customer_idx', 'terminals_live_line_idx', 'terminals_search_trgm_idx']);
+      expect(config.indexes.find((i) => i.config.name === 'terminals_search_trgm_idx')?.config.with).toEqual({ fastupdate: true });
+    });
+  });
+
   it('enforces one live account per email, case-insensitively, and frees it on soft delete', async () => {
     await withDatabase(async ({ database }) => {
       await migrate(database);
