@@ -201,7 +201,7 @@ export function CustomersView(props: CustomersViewProps) {
         ))}
       </div>
 
-      <section className="customers-list" aria-label="Customers">
+      <section className="list-card customers-list" aria-label="Customers">
         <SearchFilterBar
           searchLabel="Search customers"
           placeholder={SEARCH_PLACEHOLDER}

@@ -7,23 +7,17 @@ import {
   type CustomerStatus,
   type ExpiryState,
 } from '../../domain/customers';
-import { formatLocalDateTime } from '../common/relativeTime';
+import { DASH } from '../common/format';
 
-export const DASH = '—';
+export { DASH, count, formatDateTime } from '../common/format';
+
 export const NO_EXPIRATION = 'No expiration set';
-
-export const count = (value: number) => value.toLocaleString('en-US');
 
 /** "Jun 1, 2027" in the viewer's time zone; a dash when missing or unreadable. */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return DASH;
   const at = Date.parse(iso);
   return Number.isNaN(at) ? DASH : new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-}
-
-export function formatDateTime(iso: string | null | undefined, fallback = DASH): string {
-  if (!iso) return fallback;
-  return formatLocalDateTime(iso, 'en-US') || fallback;
 }
 
 export const STATUS_SEVERITY: Record<CustomerStatus, 'success' | 'warning' | 'danger'> = {

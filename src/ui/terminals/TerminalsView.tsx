@@ -301,7 +301,7 @@ export function TerminalsView(props: TerminalsViewProps) {
 
       <SummaryCards health={health} loading={props.healthLoading} />
 
-      <section className="terminals-list" aria-labelledby={listTitleId}>
+      <section className="list-card terminals-list" aria-labelledby={listTitleId}>
         <div className="terminals-list-head">
           <h2 id={listTitleId} className="section-title">
             {TERMINAL_MESSAGES.listTitle}

@@ -1,11 +1,10 @@
 // How the terminal pages write grades, counts, dates and durations (spec 4 "Signal-quality grade",
 // 9 number formats: usage one decimal, percentages whole, TB from 1024 GB through formatTerminalData).
 import type { SyncJob, TerminalSyncStatus, UsageLevel } from '../../domain/terminals';
-import { formatLocalDateTime, formatRelativeTime } from '../common/relativeTime';
+import { DASH, count, formatDateTime } from '../common/format';
+import { formatRelativeTime } from '../common/relativeTime';
 
-export const DASH = '—';
-
-export const count = (value: number) => value.toLocaleString('en-US');
+export { DASH, count } from '../common/format';
 
 /** "42%": percentages are whole. */
 export const percent = (value: number) => `${Math.round(value)}%`;
@@ -70,10 +69,7 @@ export function relative(iso: string | null | undefined, now: number): string {
 }
 
 /** A timestamp in local time; a dash when missing. */
-export function dateTime(iso: string | null | undefined, fallback = DASH): string {
-  if (!iso) return fallback;
-  return formatLocalDateTime(iso, 'en-US') || fallback;
-}
+export const dateTime = formatDateTime;
 
 /** A calendar day ("2026-03-01") as "Mar 1, 2026", read in UTC so it never shifts a day. */
 export function calendarDay(value: string | null | undefined): string {
