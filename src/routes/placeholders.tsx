@@ -4,19 +4,17 @@ import { useRouter } from '@tanstack/react-router';
 import { PAGE_TITLES, type PagePath } from '../domain/navigation';
 import { PlaceholderPage } from '../ui/common/PlaceholderPage';
 
-const UPCOMING: Record<Exclude<PagePath, '/home'>, string> = {
-  '/customers':
-    'Enterprise customers: search, status filters, creation with a password-setup link, editing, blocking, extending and terminal assignment.',
-  '/customers/starlink-simulator':
-    "A console for the provider's API: service-line search, user terminals, usage and raw responses.",
+/** The pages still to come (the others have their own route modules). */
+type UpcomingPath = Extract<PagePath, '/customer/terminals/$customerUuid' | '/subscription' | '/settings' | '/users'>;
+
+const UPCOMING: Record<UpcomingPath, string> = {
   '/customer/terminals/$customerUuid': "This customer's terminals and their data usage by month, with terminal assignment.",
-  '/terminals': "The terminal inventory kept in step with the provider by a background sync, with each terminal's details.",
   '/subscription': "Every terminal's plan for the current billing cycle, usage, overage and plan changes.",
   '/settings': 'Your account details, password change and multi-factor authentication.',
   '/users': 'Portal users: roles, status, multi-factor authentication and account actions.',
 };
 
-export function placeholderRoute(path: Exclude<PagePath, '/home'>) {
+export function placeholderRoute(path: UpcomingPath) {
   function Placeholder() {
     const router = useRouter();
     const meta = PAGE_TITLES[path];
