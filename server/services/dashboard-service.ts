@@ -20,7 +20,7 @@ export function createDashboardService(deps: {
       const [totalCustomers, activeTerminals, lastSync, systemUsers, recent, providerHealth] = await Promise.all([
         repos.customers.countLive(),
         repos.terminals.countActive(),
-        repos.terminals.latestSyncRun('inventory'),
+        repos.syncRuns.latest('inventory'),
         repos.users.countLive(),
         repos.audit.listRecent(RECENT_ACTIVITY_LIMIT),
         deps.providerHealth(),

@@ -290,7 +290,7 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
     },
 
     async health() {
-      const [figures, lastRun] = await Promise.all([repos.terminals.fleetFigures(dayOf(now())), repos.terminals.latestSyncRun('inventory')]);
+      const [figures, lastRun] = await Promise.all([repos.terminals.fleetFigures(dayOf(now())), repos.syncRuns.latest('inventory')]);
       const usageGB = figures.priorityGB === null ? null : round2(figures.priorityGB + (figures.standardGB ?? 0));
       return {
         total: figures.total,

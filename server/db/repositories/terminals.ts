@@ -12,10 +12,8 @@ import {
   serviceLines,
   serviceLineUsageCycles,
   serviceLineUsageDaily,
-  syncRuns,
   terminals,
   terminalTelemetry,
-  type SyncRunRow,
   type UsageCycleRow,
   type UsageDailyRow,
 } from '../schema';
@@ -424,11 +422,6 @@ export function createTerminalsRepository(db: Db) {
       return { synced: of('synced'), pending: of('pending'), error: of('error') };
     },
 
-    /** The most recent run of a kind (queued, running or finished), for "last sync". */
-    async latestSyncRun(kind: SyncRunRow['kind'], tx: Db = db): Promise<SyncRunRow | null> {
-      const [row] = await tx.select().from(syncRuns).where(eq(syncRuns.kind, kind)).orderBy(desc(syncRuns.queuedAt), desc(syncRuns.id)).limit(1);
-      return row ?? null;
-    },
 
     /** One terminal, live or removed, with its customer, line, address and latest telemetry. */
     async findDetail(userTerminalId: string, tx: Db = db): Promise<TerminalDetailRow | null> {
