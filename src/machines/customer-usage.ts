@@ -1,0 +1,307 @@
+/**
+ * The customer terminal usage page, /customer/terminals/{uuid} (spec sections 2 "Customer
+ * terminal usage", 8 "Customers"). Three independent regions; the table's search, status filter
+ * and sort sit in context and the view derives its rows with `visibleUsageRecords`.
+ *
+ *   customer.loading     the header's spinner; no Assign Terminals button yet   (tag: loadingCustomer)
+ *   customer.loaded      the customer's name in the header, Assign Terminals offered
+ *   customer.failed      "Error Loading Customer" with the message (`customerError`); Try Again
+ *
+ *   usage.loading        the month's table and chart loading, nothing of another month shown
+ *                                                                              (tag: loadingUsage)
+ *   usage.loaded         summary cards, table and daily chart (all empty when the load failed:
+ *                        spec 8 shows no error for usage)
+ *   usage.refreshing     the rows stay on screen while they reload             (tag: refreshingUsage)
+ *
+ *   unassign.idle        an Unassign button on each row
+ *   unassign.confirming  the confirmation for `unassignTarget`
+ *   unassign.unassigning the confirmation's buttons disabled                    (tag: busy)
+ *
+ * An unassigned line reloads the usage in place (`terminals.changed`, also sent by the page after
+ * the Assign Terminals dialog assigned lines) and tells the page (`terminalsChanged`).
+ */
+import { assign, fromPromise, raise, setup } from 'xstate';
+import {
+  CUSTOMER_USAGE_MESSAGES,
+  type CustomerDailyUsage,
+  type CustomerUsageSort,
+  type CustomerUsageStatusFilter,
+  type TerminalUsageRecord,
+  type UnassignTerminalPayload,
+  type UnassignTerminalResult,
+} from '../domain/customer-terminals';
+import { TERMINAL_MESSAGES, lastTwelveMonths, parseMonthValue, type MonthOption } from '../domain/terminals';
+import type { LoadOutcome } from './resource';
+
+export interface CustomerUsageInput {
+  customerUuid: string;
+  /** A month value such as '2025-3'; the current month when missing or not among the twelve. */
+  month?: string;
+  /** Today, for the month selector; the current time when missing. */
+  now?: Date;
+}
+
+/** The page's header. */
+export interface UsageCustomer {
+  uuid: string;
+  name: string;
+  company: string;
+  email: string;
+}
+
+export interface CustomerUsageData {
+  records: TerminalUsageRecord[];
+  daily: CustomerDailyUsage[];
+}
+
+export interface CustomerUsageRequest {
+  customerUuid: string;
+  year: number;
+  /** 1–12. */
+  month: number;
+}
+
+export interface CustomerUsageContext {
+  customerUuid: string;
+  /** The month selector's options, newest first. */
+  months: MonthOption[];
+  /** The selected month's value. */
+  month: string;
+  search: string;
+  status: CustomerUsageStatusFilter;
+  sort: CustomerUsageSort | null;
+  records: TerminalUsageRecord[];
+  daily: CustomerDailyUsage[];
+  customer: UsageCustomer | null;
+  customerError: string | null;
+  /** The service line being confirmed or unassigned. */
+  unassignTarget: string | null;
+}
+
+export type CustomerUsageEvent =
+  | { type: 'user.retry' }
+  | { type: 'user.selectMonth'; value: string }
+  | { type: 'user.refresh' }
+  | { type: 'user.search'; value: string }
+  | { type: 'user.status'; status: CustomerUsageStatusFilter }
+  | { type: 'user.sort'; sort: CustomerUsageSort | null }
+  | { type: 'user.unassign'; serviceLineNumber: string }
+  | { type: 'user.confirm' }
+  | { type: 'user.cancel' }
+  /** The customer's lines changed (sent by the page after an assignment, raised after an unassignment). */
+  | { type: 'terminals.changed' };
+
+export type UsageCustomerOutcome = LoadOutcome<UsageCustomer>;
+export type CustomerUsageOutcome = LoadOutcome<CustomerUsageData>;
+export type UnassignOutcome = LoadOutcome<UnassignTerminalResult>;
+
+export function initialUsageContext(input: CustomerUsageInput): CustomerUsageContext {
+  const months = lastTwelveMonths(input.now ?? new Date());
+  const month = months.find((m) => m.value === input.month)?.value ?? months[0]!.value;
+  return {
+    customerUuid: input.customerUuid,
+    months,
+    month,
+    search: '',
+    status: 'all',
+    sort: null,
+    records: [],
+    daily: [],
+    customer: null,
+    customerError: null,
+    unassignTarget: null,
+  };
+}
+
+const unassignFailure = (message: string) => CUSTOMER_USAGE_MESSAGES.unassignFailed(message.trim() || TERMINAL_MESSAGES.unknownError);
+
+const usageSetup = setup({
+  types: {
+    context: {} as CustomerUsageContext,
+    events: {} as CustomerUsageEvent,
+    input: {} as CustomerUsageInput,
+  },
+  actors: {
+    /** Input: the customer's uuid. */
+    loadCustomer: fromPromise<UsageCustomerOutcome, string>(async () => {
+      throw new Error('loadCustomer is provided by the app');
+    }),
+    loadUsage: fromPromise<CustomerUsageOutcome, CustomerUsageRequest>(async () => {
+      throw new Error('loadUsage is provided by the app');
+    }),
+    unassignTerminal: fromPromise<UnassignOutcome, UnassignTerminalPayload>(async () => {
+      throw new Error('unassignTerminal is provided by the app');
+    }),
+  },
+  actions: {
+    storeCustomer: assign((_, outcome: UsageCustomerOutcome) => (outcome.ok ? { customer: outcome.data, customerError: null } : {})),
+    storeCustomerError: assign((_, message: string) => ({ customer: null, customerError: message.trim() || CUSTOMER_USAGE_MESSAGES.loadFailed })),
+    clearCustomerError: assign({ customerError: null }),
+    storeMonth: assign((_, value: string) => ({ month: value, records: [], daily: [] })),
+    storeUsage: assign((_, outcome: CustomerUsageOutcome) => (outcome.ok ? { records: outcome.data.records, daily: outcome.data.daily } : {})),
+    clearUsage: assign({ records: [], daily: [] }),
+    storeSearch: assign((_, search: string) => ({ search })),
+    storeStatus: assign((_, status: CustomerUsageStatusFilter) => ({ status })),
+    storeSort: assign((_, sort: CustomerUsageSort | null) => ({ sort })),
+    storeUnassignTarget: assign((_, serviceLineNumber: string) => ({ unassignTarget: serviceLineNumber })),
+    clearUnassignTarget: assign({ unassignTarget: null }),
+    reloadUsage: raise({ type: 'terminals.changed' }),
+    /** Spec 8 shows no error for usage; the reason is worth a log line. Gets the refusal message or the thrown error. */
+    logUsageFailure: (_, _failure: { reason: unknown }) => {},
+    /** The success toast. */
+    notifySuccess: (_, _message: string) => {},
+    /** The failure toast. */
+    notifyFailure: (_, _message: string) => {},
+    /** The customer's lines changed on the server: the page may refresh what else shows them. */
+    terminalsChanged: () => {},
+  },
+  guards: {
+    isLoaded: (_, outcome: LoadOutcome<unknown>) => outcome.ok,
+    isOfferedMonth: ({ context }, value: string) => context.months.some((m) => m.value === value),
+  },
+});
+
+const selectMonth = {
+  // Choosing a month (even the same one again) asks for it; a load under way is superseded.
+  guard: { type: 'isOfferedMonth', params: ({ event }: { event: { value: string } }) => event.value },
+  target: '#customerUsage.usage.loading',
+  reenter: true,
+  actions: { type: 'storeMonth', params: ({ event }: { event: { value: string } }) => event.value },
+} as const;
+// A change while the month loads asks again: the request under way may predate it.
+const reloadInPlace = { target: '#customerUsage.usage.refreshing', reenter: true } as const;
+
+const usageInvoke = {
+  id: 'loadUsage',
+  src: 'loadUsage',
+  input: ({ context }: { context: CustomerUsageContext }): CustomerUsageRequest => {
+    const { year, month } = parseMonthValue(context.month)!;
+    return { customerUuid: context.customerUuid, year, month };
+  },
+  onDone: [
+    {
+      guard: { type: 'isLoaded', params: ({ event }: { event: { output: CustomerUsageOutcome } }) => event.output },
+      target: 'loaded',
+      actions: { type: 'storeUsage', params: ({ event }: { event: { output: CustomerUsageOutcome } }) => event.output },
+    },
+    // Spec 8: a failed usage load reads as no terminals, with no error on screen.
+    {
+      target: 'loaded',
+      actions: [
+        'clearUsage',
+        { type: 'logUsageFailure', params: ({ event }: { event: { output: CustomerUsageOutcome } }) => ({ reason: event.output.ok ? '' : event.output.message }) },
+      ],
+    },
+  ],
+  onError: {
+    target: 'loaded',
+    actions: [
+      'clearUsage',
+      { type: 'logUsageFailure', params: ({ event }: { event: { error: unknown } }) => ({ reason: event.error }) },
+    ],
+  },
+} as const;
+
+export const customerUsageMachine = usageSetup.createMachine({
+  id: 'customerUsage',
+  context: ({ input }) => initialUsageContext(input),
+  type: 'parallel',
+  on: {
+    'user.search': { actions: { type: 'storeSearch', params: ({ event }) => event.value } },
+    'user.status': { actions: { type: 'storeStatus', params: ({ event }) => event.status } },
+    'user.sort': { actions: { type: 'storeSort', params: ({ event }) => event.sort } },
+  },
+  states: {
+    customer: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['loadingCustomer'],
+          entry: 'clearCustomerError',
+          invoke: {
+            id: 'loadCustomer',
+            src: 'loadCustomer',
+            input: ({ context }) => context.customerUuid,
+            onDone: [
+              {
+                guard: { type: 'isLoaded', params: ({ event }) => event.output },
+                target: 'loaded',
+                actions: { type: 'storeCustomer', params: ({ event }) => event.output },
+              },
+              { target: 'failed', actions: { type: 'storeCustomerError', params: ({ event }) => (event.output.ok ? '' : event.output.message) } },
+            ],
+            onError: { target: 'failed', actions: { type: 'storeCustomerError', params: '' } },
+          },
+        },
+        loaded: {},
+        failed: { on: { 'user.retry': 'loading' } },
+      },
+    },
+
+    usage: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['loadingUsage'],
+          on: { 'user.selectMonth': selectMonth, 'terminals.changed': { target: 'loading', reenter: true } },
+          invoke: usageInvoke,
+        },
+        loaded: {
+          on: { 'user.selectMonth': selectMonth, 'user.refresh': 'refreshing', 'terminals.changed': 'refreshing' },
+        },
+        refreshing: {
+          tags: ['refreshingUsage'],
+          on: { 'user.selectMonth': selectMonth, 'terminals.changed': reloadInPlace },
+          invoke: usageInvoke,
+        },
+      },
+    },
+
+    unassign: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'user.unassign': {
+              target: 'confirming',
+              actions: { type: 'storeUnassignTarget', params: ({ event }) => event.serviceLineNumber },
+            },
+          },
+        },
+        confirming: {
+          on: { 'user.confirm': 'unassigning', 'user.cancel': { target: 'idle', actions: 'clearUnassignTarget' } },
+        },
+        unassigning: {
+          tags: ['busy'],
+          invoke: {
+            id: 'unassignTerminal',
+            src: 'unassignTerminal',
+            input: ({ context }) => ({ customerUuid: context.customerUuid, serviceLineNumber: context.unassignTarget! }),
+            onDone: [
+              {
+                guard: { type: 'isLoaded', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: [
+                  { type: 'notifySuccess', params: ({ context }) => CUSTOMER_USAGE_MESSAGES.unassigned(context.unassignTarget!) },
+                  'terminalsChanged',
+                  'reloadUsage',
+                  'clearUnassignTarget',
+                ],
+              },
+              {
+                target: 'idle',
+                actions: [
+                  { type: 'notifyFailure', params: ({ event }) => unassignFailure(event.output.ok ? '' : event.output.message) },
+                  'clearUnassignTarget',
+                ],
+              },
+            ],
+            onError: { target: 'idle', actions: [{ type: 'notifyFailure', params: unassignFailure('') }, 'clearUnassignTarget'] },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type CustomerUsageMachine = typeof customerUsageMachine;
