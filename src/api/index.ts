@@ -1,6 +1,7 @@
 import { createApiClient, type ApiClientOptions } from './client';
 import { createAuthApi } from './auth';
 import { createCustomersApi, createPasswordSetupApi } from './customers';
+import { createCustomerTerminalsApi } from './customer-terminals';
 import { createDashboardApi } from './dashboard';
 import { createProviderConsoleApi } from './provider-console';
 import { createTerminalsApi } from './terminals';
@@ -12,6 +13,7 @@ export function createApi(options: ApiClientOptions) {
     client,
     auth: createAuthApi(client),
     customers: createCustomersApi(client),
+    customerTerminals: createCustomerTerminalsApi(client),
     passwordSetup: createPasswordSetupApi(client),
     dashboard: createDashboardApi(client),
     providerConsole: createProviderConsoleApi(client),

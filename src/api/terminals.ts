@@ -79,12 +79,12 @@ export interface IssueReport {
 export const UNKNOWN_ID = 'Unknown';
 
 /** A number that may have a fraction (usage, amounts); `int` would truncate it. */
-function num(value: unknown): number | null {
+export function num(value: unknown): number | null {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 }
 /** A provider id: blank or missing reads 'Unknown' (spec 3). Numbers are taken as text. */
-function idOf(value: unknown): string {
+export function idOf(value: unknown): string {
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : str(value);
   return text && text.trim() !== '' ? text : UNKNOWN_ID;
 }
@@ -92,13 +92,13 @@ function optionalText(value: unknown): string | undefined {
   const text = str(value);
   return text && text.trim() !== '' ? text : undefined;
 }
-function oneOf<T extends string>(values: readonly T[], value: unknown): T | null {
+export function oneOf<T extends string>(values: readonly T[], value: unknown): T | null {
   return typeof value === 'string' && (values as readonly string[]).includes(value) ? (value as T) : null;
 }
 const count = (value: unknown) => Math.max(0, int(value, 0));
 const nullableInt = (value: unknown) => (num(value) === null ? null : Math.round(num(value)!));
-const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const strings = (value: unknown) => listOf(value).filter((item): item is string => typeof item === 'string');
+export const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+export const strings = (value: unknown) => listOf(value).filter((item): item is string => typeof item === 'string');
 
 // ---- The list ------------------------------------------------------------------------------
 
@@ -226,7 +226,7 @@ export function normaliseFleetHealth(raw: unknown): FleetHealth {
 
 // ---- Detail and usage ----------------------------------------------------------------------
 
-function normaliseOwner(raw: unknown): TerminalOwner | null {
+export function normaliseOwner(raw: unknown): TerminalOwner | null {
   if (!isRecord(raw)) return null;
   const uuid = optionalText(raw.uuid ?? raw.id);
   const name = optionalText(raw.name);
@@ -234,7 +234,7 @@ function normaliseOwner(raw: unknown): TerminalOwner | null {
   return { uuid: uuid ?? '', name: name ?? '', company: str(raw.company) };
 }
 
-function normaliseDataCap(raw: unknown): DataCap | null {
+export function normaliseDataCap(raw: unknown): DataCap | null {
   if (!isRecord(raw)) return null;
   const amount = num(raw.amount);
   return amount === null ? null : { amount, unit: str(raw.unit) ?? 'GB' };
@@ -295,14 +295,14 @@ export function normaliseDetail(raw: unknown): TerminalDetail | null {
   };
 }
 
-function normaliseAmount(raw: unknown): UsageAmount {
+export function normaliseAmount(raw: unknown): UsageAmount {
   const r = isRecord(raw) ? raw : {};
   const used = Math.max(0, num(r.used) ?? 0);
   const total = Math.max(0, num(r.total) ?? 0);
   return { used, total, unit: str(r.unit) ?? 'GB', percentage: num(r.percentage) ?? usagePercentage(used, total) };
 }
 
-function normaliseDailyUsage(raw: unknown): DailyUsageRecord | null {
+export function normaliseDailyUsage(raw: unknown): DailyUsageRecord | null {
   if (!isRecord(raw)) return null;
   const date = str(raw.date);
   if (!date) return null;

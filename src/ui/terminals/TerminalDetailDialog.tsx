@@ -17,7 +17,6 @@ import {
   TERMINAL_MESSAGES,
   usageBalance,
   usageLevel,
-  type DailyUsageRecord,
   type MonthOption,
   type ServiceLineUsageWire,
   type TerminalDetail,
@@ -40,6 +39,7 @@ import {
   text,
   usageClass,
 } from './format';
+import { DailyUsageChart } from '../common/DailyUsageChart';
 import './terminals.css';
 
 export const TERMINAL_DETAIL_TABS = ['information', 'usage', 'status', 'settings', 'actions'] as const;
@@ -253,39 +253,6 @@ function InformationTab({ basics, detail, usage }: { basics: Basics; detail: Ter
 
 // ---- Usage ---------------------------------------------------------------------------------
 
-function DailyUsageChart({ records, unit }: { records: DailyUsageRecord[]; unit: string }) {
-  // Plain CSS bars rather than a canvas chart: readable without JavaScript layout, and each bar
-  // carries its own figures for the pointer and for assistive technology.
-  const peak = Math.max(...records.map((r) => r.priorityGB + r.standardGB), 0);
-  const totalPriority = records.reduce((sum, r) => sum + r.priorityGB, 0);
-  const totalStandard = records.reduce((sum, r) => sum + r.standardGB, 0);
-  const height = (gb: number) => `${peak > 0 ? (gb / peak) * 100 : 0}%`;
-  return (
-    <figure className="usage-chart">
-      <div
-        className="usage-chart-bars"
-        role="img"
-        aria-label={`Daily usage over ${records.length} ${records.length === 1 ? 'day' : 'days'}: ${formatTerminalData(totalPriority, unit)} priority, ${formatTerminalData(totalStandard, unit)} standard`}
-      >
-        {records.map((r) => (
-          <div
-            key={r.date}
-            className="usage-chart-day"
-            title={`${calendarDay(r.date)}: ${formatTerminalData(r.priorityGB, unit)} priority, ${formatTerminalData(r.standardGB, unit)} standard`}
-          >
-            <span className="usage-chart-standard" style={{ height: height(r.standardGB) }} />
-            <span className="usage-chart-priority" style={{ height: height(r.priorityGB) }} />
-          </div>
-        ))}
-      </div>
-      <figcaption className="usage-chart-legend">
-        <span className="legend-priority">Priority</span>
-        <span className="legend-standard">Standard</span>
-      </figcaption>
-    </figure>
-  );
-}
-
 function BillingCycle({ cycle }: { cycle: NonNullable<ServiceLineUsageWire['currentBillingCycle']> }) {
   const priority = cycle.priorityData;
   const level = usageLevel(priority.percentage);
@@ -387,7 +354,7 @@ function UsageTab(props: {
           )}
           {records.length > 0 && (
             <Section title="Daily Usage">
-              <DailyUsageChart records={records} unit="GB" />
+              <DailyUsageChart records={records} format={(gb) => formatTerminalData(gb)} />
             </Section>
           )}
         </>

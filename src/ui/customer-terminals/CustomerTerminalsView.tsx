@@ -1,0 +1,462 @@
+// "Customer Terminal Usage" (spec section 2 "Customer terminal usage"): one customer's terminals
+// with their usage in the chosen month. Renders props and calls callbacks; the only local state
+// is the page of the table being looked at.
+import { useId, useState, type MouseEvent, type ReactNode } from 'react';
+import { Button } from 'primereact/button';
+import { Column } from 'primereact/column';
+import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent, type DataTableSortEvent } from 'primereact/datatable';
+import { Dialog } from 'primereact/dialog';
+import { Dropdown } from 'primereact/dropdown';
+import { ProgressBar } from 'primereact/progressbar';
+import { Skeleton } from 'primereact/skeleton';
+import { Tag } from 'primereact/tag';
+import { customerDisplayName } from '../../domain/customers';
+import {
+  ASSIGN_MESSAGES,
+  CUSTOMER_USAGE_MESSAGES,
+  CUSTOMER_USAGE_SORT_FIELDS,
+  CUSTOMER_USAGE_STATUS_OPTIONS,
+  formatCustomerUsage,
+  recordOverage,
+  recordPercentage,
+  recordRemaining,
+  summariseUsage,
+  usageBarColour,
+  visibleUsageRecords,
+  type CustomerDailyUsage,
+  type CustomerTerminalStatus,
+  type CustomerUsageSort,
+  type CustomerUsageSortField,
+  type CustomerUsageStatusFilter,
+  type TerminalUsageRecord,
+} from '../../domain/customer-terminals';
+import { PAGE_TITLES } from '../../domain/navigation';
+import { barPercent, TERMINAL_SEARCH_MAX_LENGTH } from '../../domain/terminals';
+import { DailyUsageChart } from '../common/DailyUsageChart';
+import { ErrorCard } from '../common/ErrorCard';
+import { PageHeader } from '../common/PageHeader';
+import { SearchFilterBar } from '../common/SearchFilterBar';
+import { calendarDay, count, DASH, percent } from '../terminals/format';
+import '../customers/customers.css';
+import './customer-terminals.css';
+
+/** Rows per page of the table; a customer may hold a thousand terminals. */
+export const USAGE_TABLE_PAGE_SIZE = 25;
+export const USAGE_LOADING_TEXT = 'Loading terminal usage...';
+export const CUSTOMER_LOADING_TEXT = 'Loading customer...';
+export const UNASSIGN_DIALOG_TITLE = 'Unassign Terminal';
+export const UNASSIGNING_TEXT = 'Unassigning...';
+
+/** The customer as the page shows it (name, company and email beneath). */
+export interface UsagePageCustomer {
+  uuid: string;
+  name: string;
+  company?: string | null;
+  email?: string | null;
+}
+
+export interface CustomerTerminalsViewProps {
+  /** From the URL; missing or blank shows only the "required" error card. */
+  customerUuid: string | null | undefined;
+  /** null until loaded. */
+  customer: UsagePageCustomer | null;
+  customerLoading: boolean;
+  /** The customer could not be loaded: the error card replaces the page. */
+  customerError: string | null;
+
+  /** Newest first (value `2025-3`, label "March 2025"). */
+  months: readonly { value: string; label: string }[];
+  month: string;
+  records: readonly TerminalUsageRecord[];
+  /** One entry per day of the month, for the chart. */
+  daily: readonly CustomerDailyUsage[];
+  /** The month's usage is loading with nothing to show yet. */
+  usageLoading: boolean;
+  /** Reloading in place: the rows stay on screen. */
+  refreshing: boolean;
+
+  search: string;
+  status: CustomerUsageStatusFilter;
+  sort: CustomerUsageSort | null;
+  /** The line waiting for confirmation to be unassigned; `busy` while the request runs. */
+  unassign: { serviceLineNumber: string; busy: boolean } | null;
+
+  onMonth(value: string): void;
+  onSearch(text: string): void;
+  onStatus(status: CustomerUsageStatusFilter): void;
+  onSort(sort: CustomerUsageSort | null): void;
+  onRefresh(): void;
+  onAssign(): void;
+  /** A row was clicked (the route opens the Terminal Details dialog). */
+  onOpen(record: TerminalUsageRecord): void;
+  onUnassign(serviceLineNumber: string): void;
+  onConfirmUnassign(): void;
+  onCancelUnassign(): void;
+  /** Try loading the customer again. */
+  onRetry(): void;
+  /** Breadcrumb links. */
+  onNavigate(url: string): void;
+}
+
+const STATUS_SEVERITY: Record<CustomerTerminalStatus, 'success' | 'danger' | 'warning' | 'info'> = {
+  Active: 'success',
+  Suspended: 'danger',
+  Pending: 'warning',
+  Maintenance: 'info',
+};
+
+const isSortField = (value: unknown): value is CustomerUsageSortField =>
+  typeof value === 'string' && (CUSTOMER_USAGE_SORT_FIELDS as readonly string[]).includes(value);
+
+// ---- Header --------------------------------------------------------------------------------
+
+function CustomerLine({ customer, loading }: { customer: UsagePageCustomer | null; loading: boolean }) {
+  if (loading || !customer) {
+    return (
+      <span role="status" className="usage-customer-loading">
+        <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {CUSTOMER_LOADING_TEXT}
+      </span>
+    );
+  }
+  const details = [customer.company, customer.email].filter((part): part is string => !!part && part.trim() !== '');
+  return (
+    <span className="cell-stack usage-customer">
+      <span className="cell-primary usage-customer-name">{customerDisplayName(customer)}</span>
+      {details.length > 0 && <span className="cell-secondary">{details.join(' · ')}</span>}
+    </span>
+  );
+}
+
+function MonthPicker(props: Pick<CustomerTerminalsViewProps, 'months' | 'month' | 'onMonth'>) {
+  const id = useId();
+  const labelId = `${id}-label`;
+  return (
+    <span className="usage-month">
+      <label id={labelId} htmlFor={id} className="sr-only">
+        Month
+      </label>
+      {/* PrimeReact 10.9's Dropdown gives no element the combobox role (its focusable input is a
+          clipped textbox); the visible box takes it with the label, so it is announced and found
+          by role. The hidden input keeps the keyboard focus. */}
+      <Dropdown
+        role="combobox"
+        pt={{ root: ({ state }: { state: { overlayVisible: boolean } }) => ({ 'aria-labelledby': labelId, 'aria-expanded': state.overlayVisible }) }}
+        inputId={id}
+        value={props.month}
+        options={[...props.months]}
+        optionLabel="label"
+        optionValue="value"
+        placeholder={CUSTOMER_USAGE_MESSAGES.monthPlaceholder}
+        onChange={(event) => props.onMonth(event.value as string)}
+      />
+    </span>
+  );
+}
+
+// ---- Summary and chart ---------------------------------------------------------------------
+
+function SummaryCard({ title, icon, value, loading, className }: { title: string; icon: string; value: string; loading: boolean; className?: string }) {
+  const headingId = useId();
+  return (
+    <section className="stat-card" aria-labelledby={headingId} aria-busy={loading || undefined}>
+      <div className="stat-card-head">
+        <h2 id={headingId} className="stat-card-title">
+          {title}
+        </h2>
+        <i className={`${icon} stat-card-icon`} aria-hidden="true" />
+      </div>
+      {loading ? (
+        <Skeleton width="4rem" height="2rem" className="stat-skeleton" />
+      ) : (
+        <div className={className ? `stat-card-value ${className}` : 'stat-card-value'}>{value}</div>
+      )}
+    </section>
+  );
+}
+
+function Summary({ records, loading }: { records: readonly TerminalUsageRecord[]; loading: boolean }) {
+  const s = summariseUsage(records);
+  return (
+    <div className="stat-grid" role="group" aria-label="Usage summary">
+      <SummaryCard title="Total Terminals" icon="pi pi-wifi" loading={loading} value={count(s.totalTerminals)} />
+      <SummaryCard title="Active Terminals" icon="pi pi-check-circle" loading={loading} value={count(s.activeTerminals)} />
+      <SummaryCard title="Total Data Used" icon="pi pi-database" loading={loading} value={formatCustomerUsage(s.totalDataUsed)} />
+      <SummaryCard
+        title="Over Limit"
+        icon="pi pi-exclamation-triangle"
+        loading={loading}
+        value={count(s.overLimit)}
+        className={s.overLimit > 0 ? 'usage-over' : undefined}
+      />
+    </div>
+  );
+}
+
+function ChartPanel({ daily, loading }: { daily: readonly CustomerDailyUsage[]; loading: boolean }) {
+  const titleId = useId();
+  if (!loading && daily.length === 0) return null;
+  return (
+    <section className="list-card usage-chart-card" aria-labelledby={titleId} aria-busy={loading || undefined}>
+      <h2 id={titleId} className="section-title">
+        {CUSTOMER_USAGE_MESSAGES.chartTitle}
+      </h2>
+      {loading ? <Skeleton width="100%" height="8rem" /> : <DailyUsageChart records={daily} format={formatCustomerUsage} />}
+    </section>
+  );
+}
+
+// ---- Table cells ---------------------------------------------------------------------------
+
+function ServiceLineCell({ record }: { record: TerminalUsageRecord }) {
+  return (
+    <div className="cell-stack">
+      <span className="cell-primary usage-service-line">{record.serviceLineNumber}</span>
+      <span className="cell-secondary cell-mono">{record.terminalId}</span>
+      {record.location && <span className="cell-secondary">{record.location}</span>}
+    </div>
+  );
+}
+
+function UsageCell({ record }: { record: TerminalUsageRecord }) {
+  const priority = record.currentBillingCycle?.priorityData;
+  if (!priority) return <span className="text-muted">{DASH}</span>;
+  const percentage = recordPercentage(record);
+  return (
+    <div className="usage-cell">
+      <span className="usage-cell-figures">
+        {formatCustomerUsage(priority.used)} / {formatCustomerUsage(priority.total)}
+      </span>
+      <div className="usage-cell-bar">
+        <ProgressBar
+          value={barPercent(percentage)}
+          showValue={false}
+          color={usageBarColour(percentage)}
+          className="usage-meter"
+          aria-label={`Priority data used on ${record.serviceLineNumber}`}
+        />
+        <span className="usage-cell-percent">{percent(percentage)}</span>
+      </div>
+    </div>
+  );
+}
+
+const withCycle = (record: TerminalUsageRecord, render: () => ReactNode) => (record.currentBillingCycle ? render() : DASH);
+
+function OverageCell({ record }: { record: TerminalUsageRecord }) {
+  const overage = recordOverage(record);
+  return <span className={overage > 0 ? 'usage-over' : undefined}>{withCycle(record, () => formatCustomerUsage(overage))}</span>;
+}
+
+function BillingCycleCell({ record }: { record: TerminalUsageRecord }) {
+  const cycle = record.currentBillingCycle;
+  return <>{cycle ? `${calendarDay(cycle.startDate)} – ${calendarDay(cycle.endDate)}` : DASH}</>;
+}
+
+function UnassignButton({ record, onUnassign }: { record: TerminalUsageRecord; onUnassign(serviceLineNumber: string): void }) {
+  // The row opens the terminal on click; taking the line back must not open it too. PrimeReact
+  // ignores clicks whose target is a button or its direct child; stopping here does not rely on that.
+  const click = (event: MouseEvent) => {
+    event.stopPropagation();
+    onUnassign(record.serviceLineNumber);
+  };
+  return (
+    <Button
+      type="button"
+      icon="pi pi-user-minus"
+      rounded
+      text
+      severity="danger"
+      aria-label={`${CUSTOMER_USAGE_MESSAGES.unassign} ${record.serviceLineNumber}`}
+      title={CUSTOMER_USAGE_MESSAGES.unassign}
+      onClick={click}
+    />
+  );
+}
+
+// ---- Table ---------------------------------------------------------------------------------
+
+function UsageTable(props: CustomerTerminalsViewProps) {
+  const [first, setFirst] = useState(0);
+  const rows = visibleUsageRecords(props.records, { search: props.search, status: props.status, sort: props.sort });
+  // A search or filter that leaves fewer rows than the page looked at starts again at the first.
+  const start = first < rows.length ? first : 0;
+  const paged = rows.length > USAGE_TABLE_PAGE_SIZE;
+  const sort = (event: DataTableSortEvent) => {
+    setFirst(0);
+    const order = event.sortOrder;
+    props.onSort(isSortField(event.sortField) && (order === 1 || order === -1) ? { field: event.sortField, order } : null);
+  };
+  return (
+    <DataTable
+      value={paged ? rows.slice(start, start + USAGE_TABLE_PAGE_SIZE) : rows}
+      dataKey="terminalId"
+      // The rows come searched, filtered and sorted (visibleUsageRecords); the table only shows them.
+      lazy
+      sortField={props.sort?.field}
+      sortOrder={props.sort?.order ?? 0}
+      removableSort
+      onSort={sort}
+      paginator={paged}
+      first={start}
+      rows={USAGE_TABLE_PAGE_SIZE}
+      totalRecords={rows.length}
+      onPage={(event: DataTablePageEvent) => setFirst(event.first)}
+      onRowClick={(event: DataTableRowClickEvent) => props.onOpen(event.data as TerminalUsageRecord)}
+      rowClassName={() => 'usage-row'}
+      loading={props.refreshing}
+      emptyMessage={props.records.length === 0 ? CUSTOMER_USAGE_MESSAGES.noTerminals : CUSTOMER_USAGE_MESSAGES.noMatches}
+      className="usage-table"
+      pt={{ table: { 'aria-label': 'Customer terminals' } }}
+    >
+      <Column field="serviceLine" header="Service Line" sortable body={(r: TerminalUsageRecord) => <ServiceLineCell record={r} />} />
+      <Column field="usage" header="Usage" sortable body={(r: TerminalUsageRecord) => <UsageCell record={r} />} className="usage-column" />
+      <Column
+        field="remaining"
+        header="Remaining"
+        sortable
+        body={(r: TerminalUsageRecord) => withCycle(r, () => formatCustomerUsage(recordRemaining(r)))}
+      />
+      <Column field="overage" header="Overage" sortable body={(r: TerminalUsageRecord) => <OverageCell record={r} />} />
+      <Column header="Data Cap" body={(r: TerminalUsageRecord) => (r.dataCap ? `${count(r.dataCap.amount)} ${r.dataCap.unit}` : DASH)} />
+      <Column header="Billing Cycle" body={(r: TerminalUsageRecord) => <BillingCycleCell record={r} />} />
+      <Column header="Status" body={(r: TerminalUsageRecord) => <Tag value={r.status} severity={STATUS_SEVERITY[r.status]} rounded />} />
+      <Column
+        header="Actions"
+        body={(r: TerminalUsageRecord) => <UnassignButton record={r} onUnassign={props.onUnassign} />}
+        className="usage-actions-cell"
+      />
+    </DataTable>
+  );
+}
+
+function UsagePanel(props: CustomerTerminalsViewProps) {
+  const titleId = useId();
+  const busy = props.usageLoading || props.refreshing;
+  return (
+    <section className="list-card usage-list" aria-labelledby={titleId}>
+      <div className="usage-list-head">
+        <h2 id={titleId} className="section-title">
+          Terminals
+        </h2>
+        <Button
+          type="button"
+          label={CUSTOMER_USAGE_MESSAGES.refresh}
+          icon={busy ? 'pi pi-spin pi-refresh' : 'pi pi-refresh'}
+          outlined
+          size="small"
+          disabled={busy}
+          onClick={props.onRefresh}
+        />
+      </div>
+      <SearchFilterBar
+        searchLabel="Search terminals"
+        placeholder={CUSTOMER_USAGE_MESSAGES.searchPlaceholder}
+        maxLength={TERMINAL_SEARCH_MAX_LENGTH}
+        search={props.search}
+        onSearch={props.onSearch}
+        status={props.status}
+        options={CUSTOMER_USAGE_STATUS_OPTIONS}
+        onStatus={props.onStatus}
+      />
+      {props.usageLoading ? (
+        <p className="usage-loading" role="status">
+          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {USAGE_LOADING_TEXT}
+        </p>
+      ) : (
+        <UsageTable {...props} />
+      )}
+    </section>
+  );
+}
+
+// ---- Unassign confirmation -----------------------------------------------------------------
+
+function UnassignDialog(props: CustomerTerminalsViewProps & { customerName: string }) {
+  const target = props.unassign;
+  const busy = target?.busy ?? false;
+  return (
+    <Dialog
+      header={UNASSIGN_DIALOG_TITLE}
+      visible={target !== null}
+      onHide={() => {
+        if (!busy) props.onCancelUnassign();
+      }}
+      closable={!busy}
+      closeOnEscape={!busy}
+      className="customer-dialog"
+      modal
+      blockScroll
+      footer={
+        <div className="dialog-footer">
+          <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancelUnassign} />
+          <Button
+            type="button"
+            label={busy ? UNASSIGNING_TEXT : CUSTOMER_USAGE_MESSAGES.unassign}
+            icon={busy ? 'pi pi-spin pi-spinner' : 'pi pi-user-minus'}
+            severity="danger"
+            disabled={busy}
+            onClick={props.onConfirmUnassign}
+          />
+        </div>
+      }
+    >
+      {target && <p>{CUSTOMER_USAGE_MESSAGES.unassignConfirm(target.serviceLineNumber, props.customerName)}</p>}
+    </Dialog>
+  );
+}
+
+// ---- Page ----------------------------------------------------------------------------------
+
+export function CustomerTerminalsView(props: CustomerTerminalsViewProps) {
+  const meta = PAGE_TITLES['/customer/terminals/$customerUuid'];
+  const uuid = props.customerUuid?.trim() ?? '';
+  if (uuid === '') {
+    return (
+      <div className="page customer-usage-page">
+        <ErrorCard title="Error" message={CUSTOMER_USAGE_MESSAGES.uuidRequired} />
+      </div>
+    );
+  }
+
+  const loaded = props.customer !== null && !props.customerLoading;
+  const header = (
+    <PageHeader
+      title={CUSTOMER_USAGE_MESSAGES.title}
+      breadcrumb={meta.breadcrumb}
+      onNavigate={props.onNavigate}
+      subtitle={props.customerError === null ? <CustomerLine customer={props.customer} loading={props.customerLoading} /> : undefined}
+      actions={
+        props.customerError === null ? (
+          <>
+            <MonthPicker months={props.months} month={props.month} onMonth={props.onMonth} />
+            {loaded && <Button type="button" label={ASSIGN_MESSAGES.button} icon="pi pi-plus" onClick={props.onAssign} />}
+          </>
+        ) : undefined
+      }
+    />
+  );
+
+  if (props.customerError !== null) {
+    return (
+      <div className="page customer-usage-page">
+        {header}
+        <ErrorCard
+          title={CUSTOMER_USAGE_MESSAGES.loadErrorTitle}
+          message={props.customerError.trim() || CUSTOMER_USAGE_MESSAGES.loadFailed}
+          onRetry={props.onRetry}
+        />
+      </div>
+    );
+  }
+
+  const customerName = props.customer ? customerDisplayName(props.customer) : customerDisplayName({ uuid });
+  return (
+    <div className="page customer-usage-page">
+      {header}
+      <Summary records={props.records} loading={props.usageLoading} />
+      <ChartPanel daily={props.daily} loading={props.usageLoading} />
+      <UsagePanel {...props} />
+      <UnassignDialog {...props} customerName={customerName} />
+    </div>
+  );
+}
