@@ -20,6 +20,7 @@ import { CustomerActionDialogs, type CustomerActionStep } from '../ui/customers/
 import { CustomerCreateDialog } from '../ui/customers/CustomerCreateDialog';
 import { CustomersView, type CustomerRowAction } from '../ui/customers/CustomersView';
 import { ToastMessage } from '../ui/customers/ToastMessage';
+import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { useActorOptions, useAppServices } from './services';
@@ -182,6 +183,9 @@ export function CustomersRoute() {
     actorOptions,
   );
 
+  // Handing terminals to a customer changes nothing this list shows, so there is nothing to reload.
+  const assign = useAssignTerminalsDialog({ onAssigned: () => {} });
+
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
   const statsData = useSelector(stats, (s) => s.context.data);
   const statsLoading = useSelector(stats, (s) => s.hasTag('loading'));
@@ -199,6 +203,9 @@ export function CustomersRoute() {
     switch (action) {
       case 'terminals':
         void router.navigate({ href: `/customer/terminals/${encodeURIComponent(customer.uuid)}` });
+        return;
+      case 'assign':
+        assign.open({ uuid: customer.uuid, name: customer.name, email: customer.email, company: customer.company });
         return;
       case 'view':
         actions.send({ type: 'user.view', customer });
@@ -262,6 +269,7 @@ export function CustomersRoute() {
         onExtend={() => actions.send({ type: 'user.extend' })}
         onResendLink={() => actions.send({ type: 'user.resendLink' })}
       />
+      {assign.dialog}
     </>
   );
 }

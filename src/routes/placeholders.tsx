@@ -5,10 +5,9 @@ import { PAGE_TITLES, type PagePath } from '../domain/navigation';
 import { PlaceholderPage } from '../ui/common/PlaceholderPage';
 
 /** The pages still to come (the others have their own route modules). */
-type UpcomingPath = Extract<PagePath, '/customer/terminals/$customerUuid' | '/subscription' | '/settings' | '/users'>;
+type UpcomingPath = Extract<PagePath, '/subscription' | '/settings' | '/users'>;
 
 const UPCOMING: Record<UpcomingPath, string> = {
-  '/customer/terminals/$customerUuid': "This customer's terminals and their data usage by month, with terminal assignment.",
   '/subscription': "Every terminal's plan for the current billing cycle, usage, overage and plan changes.",
   '/settings': 'Your account details, password change and multi-factor authentication.',
   '/users': 'Portal users: roles, status, multi-factor authentication and account actions.',

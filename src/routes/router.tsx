@@ -16,7 +16,7 @@ import { FullPageSpinner } from '../ui/common/FullPageSpinner';
 import { ToastArea } from '../ui/common/ToastArea';
 import { AppLayout } from './app-layout';
 import { LoginRoute } from './login';
-import { validateCustomersSearch, validateSetPasswordSearch, validateTerminalsSearch } from './search-params';
+import { validateCustomersSearch, validateCustomerTerminalsSearch, validateSetPasswordSearch, validateTerminalsSearch } from './search-params';
 import { placeholderRoute } from './placeholders';
 import { redirectIfSignedIn, requireSignedIn, type RouterContext } from './guards';
 
@@ -106,7 +106,9 @@ const customerTerminalsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/customer/terminals/$customerUuid',
   staticData: { adminOnly: true },
-  component: placeholderRoute('/customer/terminals/$customerUuid'),
+  // The month shown and the open terminal live in the URL: a reload or a link keeps them.
+  validateSearch: (search: Record<string, unknown>) => validateCustomerTerminalsSearch(search),
+  component: lazyRouteComponent(() => import('./customer-terminals'), 'CustomerTerminalsRoute'),
 });
 
 const terminalsRoute = createRoute({

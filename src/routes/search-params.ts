@@ -1,7 +1,7 @@
 // What the URL carries for the pages that read search params. Kept apart from the page modules so
 // the route tree can validate a URL without loading the (lazily loaded) page itself.
 import { CUSTOMER_SEARCH_MAX_LENGTH, CUSTOMER_STATUS_FILTERS, type CustomerStatusFilter } from '../domain/customers';
-import { TERMINAL_ID_PATTERN, TERMINAL_SEARCH_MAX_LENGTH, TERMINAL_STATUS_OPTIONS } from '../domain/terminals';
+import { lastTwelveMonths, TERMINAL_ID_PATTERN, TERMINAL_SEARCH_MAX_LENGTH, TERMINAL_STATUS_OPTIONS } from '../domain/terminals';
 
 /** What the URL carries: `/customers?page=2&search=acme&status=blocked` (defaults are left out). */
 export interface CustomersSearch {
@@ -57,6 +57,23 @@ export function validateTerminalsSearch(search: Record<string, unknown>): Termin
     status: status === 'active' || status === 'inactive' ? status : undefined,
     terminal: TERMINAL_ID_PATTERN.test(terminal) ? terminal : undefined,
   };
+}
+
+/**
+ * `/customer/terminals/<uuid>?month=2025-3&terminal=<user terminal id>`: the month shown (one of
+ * the last twelve; the current one is left out) and the terminal whose details dialog is open.
+ */
+export interface CustomerTerminalsSearch {
+  month?: string;
+  terminal?: string;
+}
+
+export function validateCustomerTerminalsSearch(search: Record<string, unknown>, now: Date = new Date()): CustomerTerminalsSearch {
+  const month = typeof search.month === 'string' ? search.month.trim() : '';
+  const months = lastTwelveMonths(now);
+  const offered = months.some((m) => m.value === month) && month !== months[0]!.value;
+  const terminal = typeof search.terminal === 'string' ? search.terminal.trim() : '';
+  return { month: offered ? month : undefined, terminal: TERMINAL_ID_PATTERN.test(terminal) ? terminal : undefined };
 }
 
 export interface SetPasswordSearch {

@@ -15,12 +15,12 @@ import {
 } from '../domain/terminals';
 import { createListMachine, type ListLocation } from '../machines/list';
 import { createResourceMachine } from '../machines/resource';
-import { terminalDetailMachine } from '../machines/terminal-detail';
 import { terminalSyncMachine } from '../machines/terminal-sync';
-import { TerminalDetailDialog, type TerminalDetailTab } from '../ui/terminals/TerminalDetailDialog';
+import type { TerminalDetailTab } from '../ui/terminals/TerminalDetailDialog';
 import { TerminalsView, type TerminalStatusFilter, type TerminalSyncNotice } from '../ui/terminals/TerminalsView';
 import { useNow } from '../ui/common/useNow';
 import { useListState } from './list-state';
+import { placeholderTerminal, TerminalDetailPanel } from './terminal-detail-panel';
 import { outcome } from './outcome';
 import { validateTerminalsSearch, type TerminalsSearch } from './search-params';
 import { useActorOptions, useAppServices } from './services';
@@ -35,27 +35,6 @@ const terminalsListMachine = createListMachine<TerminalListItem, TerminalStatusF
 });
 const fleetHealthMachine = createResourceMachine<FleetHealth>('fleetHealth');
 const routeApi = getRouteApi('/app/terminals');
-
-/** A record to show while a deep-linked terminal's details load: only its id is known. */
-function placeholderTerminal(userTerminalId: string): TerminalListItem {
-  return {
-    userTerminalId,
-    kitSerialNumber: 'Unknown',
-    dishSerialNumber: 'Unknown',
-    serviceLineNumber: 'Unknown',
-    nickname: null,
-    active: false,
-    syncStatus: 'pending',
-    lastSyncedAt: null,
-    dataCapUpdatedAt: null,
-    updatedAt: null,
-    condition: null,
-    terminalType: null,
-    plan: null,
-    location: null,
-    region: null,
-  };
-}
 
 function finishedText(job: SyncJob): string {
   if (job.status === 'failed') return `Terminal sync failed: ${job.message ?? TERMINAL_MESSAGES.unknownError}`;
@@ -158,7 +137,7 @@ export function TerminalsRoute() {
       ? null
       : opened?.terminal.userTerminalId === openId
         ? opened.terminal
-        : (rows.find((r) => r.userTerminalId === openId) ?? placeholderTerminal(openId));
+        : (rows.find((r) => r.userTerminalId === openId) ?? placeholderTerminal({ userTerminalId: openId }));
 
   return (
     <>
@@ -197,66 +176,5 @@ export function TerminalsRoute() {
         />
       )}
     </>
-  );
-}
-
-/** One open dialog: its own terminalDetail actor, started for this terminal and stopped on close. */
-function TerminalDetailPanel(props: {
-  terminal: TerminalListItem;
-  initialTab: TerminalDetailTab | undefined;
-  onClose: () => void;
-  onChanged: () => void;
-}) {
-  const { api } = useAppServices();
-  const actorOptions = useActorOptions();
-  const now = useNow();
-  const detail = useActorRef(
-    terminalDetailMachine.provide({
-      actors: {
-        loadDetail: fromPromise(({ input, signal }) => outcome(() => api.terminals.terminalDetail(input, signal))),
-        loadUsage: fromPromise(({ input, signal }) =>
-          outcome(() => api.terminals.serviceLineUsage(input.serviceLineNumber, { year: input.year, month: input.month }, signal)),
-        ),
-        refreshTerminal: fromPromise(({ input, signal }) => outcome(() => api.terminals.refreshTerminal(input, signal))),
-        reportIssue: fromPromise(({ input, signal }) => outcome(() => api.terminals.reportTerminalIssue(input.userTerminalId, input.note, signal))),
-      },
-      actions: { terminalChanged: () => props.onChanged() },
-    }),
-    { ...actorOptions, input: { terminal: props.terminal } },
-  );
-
-  const terminal = useSelector(detail, (s) => s.context.terminal);
-  const record = useSelector(detail, (s) => s.context.detail);
-  const loading = useSelector(detail, (s) => s.hasTag('loadingDetail'));
-  const fallback = useSelector(detail, (s) => (s.matches({ detail: 'fallback' }) ? s.context.detailError : null));
-  const usage = useSelector(detail, (s) => (s.matches({ usage: 'loaded' }) ? s.context.usage : null));
-  const usageLoading = useSelector(detail, (s) => s.hasTag('loadingUsage'));
-  const months = useSelector(detail, (s) => s.context.months);
-  const month = useSelector(detail, (s) => s.context.month);
-  const refreshing = useSelector(detail, (s) => s.hasTag('refreshing'));
-  const reporting = useSelector(detail, (s) => s.hasTag('reporting'));
-  const notice = useSelector(detail, (s) => s.context.notice);
-
-  return (
-    <TerminalDetailDialog
-      open
-      terminal={terminal}
-      detail={record}
-      loading={loading}
-      fallback={fallback === null ? null : { message: fallback }}
-      usage={usage}
-      usageLoading={usageLoading}
-      months={months}
-      month={month}
-      onMonth={(value) => detail.send({ type: 'user.selectMonth', value })}
-      refreshing={refreshing}
-      onRefresh={() => detail.send({ type: 'user.refresh' })}
-      onReportIssue={(note) => detail.send({ type: 'user.reportIssue', note })}
-      reporting={reporting}
-      notice={notice}
-      onClose={props.onClose}
-      now={now}
-      {...(props.initialTab ? { initialTab: props.initialTab } : {})}
-    />
   );
 }

@@ -133,6 +133,11 @@ function fakePortalApi({ listStatus = [], holdCreates = false }: FakeOptions = {
       customers.unshift(created);
       return ok({ customer: created }, 201);
     }
+    const owned = /^\/api\/v1\/terminals\/customers\/([^/]+)\/terminals$/.exec(url.pathname);
+    if (owned) return ok([{ deviceId: 'UT-1', serviceLine: 'AST-100001-20000-11', status: 'Active', assignedTo: owned[1], kitSerialNumber: 'KIT1', assignedAt: '2026-11-01T00:00:00.000Z' }]);
+    if (call === 'POST /api/v1/terminals/customers/assign-terminals') {
+      return ok({ assigned: body.serviceLineNumbers, failed: [], total: body.serviceLineNumbers.length });
+    }
     const match = /^\/api\/v1\/customers\/([^/]+)(\/[a-z-]+)?$/.exec(url.pathname);
     const target = match ? customers.find((c) => c.uuid === decodeURIComponent(match[1]!)) : undefined;
     if (match && !target) return fail(404, CUSTOMER_MESSAGES.notFound);
@@ -415,6 +420,22 @@ describe('the customers page: row actions', () => {
     const { user, location } = openCustomers();
     await openRowAction(user, 'Nina Park', 'Manage Terminals');
     await waitFor(() => expect(location()).toBe('/customer/terminals/00000000-0000-4000-8000-000000000001'));
+  });
+
+  it('Assign Terminals in the row menu opens the dialog for that customer and assigns the lines typed', async () => {
+    const { user, api } = openCustomers();
+    await openRowAction(user, 'Nina Park', 'Assign Terminals');
+    const dialog = await screen.findByRole('dialog', { name: 'Assign Terminals' });
+    expect(within(dialog).getByText('00000000-0000-4000-8000-000000000001')).toBeTruthy();
+    expect(await within(dialog).findByText('1 terminal currently assigned')).toBeTruthy();
+    await user.click(within(dialog).getByLabelText('Service Line Numbers'));
+    await user.paste('AST-100002-20000-11 AST-100003-20000-11');
+    await user.click(within(dialog).getByRole('button', { name: 'Assign Terminals' }));
+    expect(await within(dialog).findByText('2 terminals assigned')).toBeTruthy();
+    expect(api.bodies.at(-1)).toEqual([
+      'POST /api/v1/terminals/customers/assign-terminals',
+      { customerUuid: '00000000-0000-4000-8000-000000000001', serviceLineNumbers: ['AST-100002-20000-11', 'AST-100003-20000-11'] },
+    ]);
   });
 });
 

@@ -26,7 +26,7 @@ export const SEARCH_PLACEHOLDER = 'Search by name, email or company...';
 /** The server reads at most this much of a search. */
 export const SEARCH_MAX_LENGTH = CUSTOMER_SEARCH_MAX_LENGTH;
 
-export type CustomerRowAction = 'view' | 'edit' | 'settings' | 'terminals' | 'block' | 'unblock';
+export type CustomerRowAction = 'view' | 'edit' | 'settings' | 'terminals' | 'assign' | 'block' | 'unblock';
 
 export interface CustomersViewProps {
   /** Counts over every customer (the six cards); null until loaded. */
@@ -100,6 +100,7 @@ function RowActions({ customer, onAction }: { customer: CustomerListItem; onActi
     item('Edit Customer', 'pi pi-pencil', 'edit'),
     item('Account Settings', 'pi pi-cog', 'settings'),
     item('Manage Terminals', 'pi pi-wifi', 'terminals'),
+    item('Assign Terminals', 'pi pi-plus-circle', 'assign'),
     { separator: true },
     customer.blockedEnabled
       ? item('Unblock Customer', 'pi pi-lock-open', 'unblock')
