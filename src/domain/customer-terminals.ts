@@ -17,13 +17,34 @@ export const USAGE_RECORDS_MAX_LIMIT = 1000;
 /** Longest range of days a usage query may ask for (the daily chart, the service-line history). */
 export const USAGE_MAX_RANGE_DAYS = 400;
 
+// ---- Usage days (`YYYY-MM-DD`, UTC calendar days, as the usage queries send them) ----------
+
+const DAY_MS = 86_400_000;
+const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+
+/** A real calendar day written `YYYY-MM-DD` (2026-02-30 is not one). */
+export function isUsageDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const n = dayNumber(value);
+  return Number.isInteger(n) && new Date(n * DAY_MS).toISOString().slice(0, 10) === value;
+}
+
+/** Days from `start` to `end`, both counted (1 for a single day; 0 or less when end is before start). */
+export const usageDaySpan = (start: string, end: string) => dayNumber(end) - dayNumber(start) + 1;
+
+/** Every day from `start` to `end`, both included, oldest first. */
+export function usageDays(start: string, end: string): string[] {
+  const first = dayNumber(start);
+  return Array.from({ length: Math.max(0, usageDaySpan(start, end)) }, (_, i) => new Date((first + i) * DAY_MS).toISOString().slice(0, 10));
+}
+
 // ---- Assign input (spec 5 "Assign terminals") ----------------------------------------------
 
-/** Split on commas, spaces or new lines; trimmed; empties dropped; repeats kept once (first wins). */
-export function parseServiceLineInput(text: string): string[] {
+/** Each entry trimmed; empties dropped; repeats kept once (first wins). */
+export function distinctServiceLines(entries: readonly string[]): string[] {
   const seen = new Set<string>();
   const lines: string[] = [];
-  for (const entry of text.split(/[\s,]+/)) {
+  for (const entry of entries) {
     const line = entry.trim();
     if (line === '' || seen.has(line)) continue;
     seen.add(line);
@@ -32,15 +53,29 @@ export function parseServiceLineInput(text: string): string[] {
   return lines;
 }
 
+/** Split on commas, spaces or new lines; trimmed; empties dropped; repeats kept once (first wins). */
+export function parseServiceLineInput(text: string): string[] {
+  return distinctServiceLines(text.split(/[\s,]+/));
+}
+
 export type AssignInputCheck = { ok: true; lines: string[] } | { ok: false; message: string };
+
+/**
+ * The list as the server receives it (`serviceLineNumbers`): none given, none left after
+ * trimming, or more than ASSIGN_MAX_LINES distinct ones is refused as a whole.
+ */
+export function checkServiceLineList(entries: readonly string[]): AssignInputCheck {
+  if (entries.length === 0) return { ok: false, message: ASSIGN_MESSAGES.empty };
+  const lines = distinctServiceLines(entries);
+  if (lines.length === 0) return { ok: false, message: ASSIGN_MESSAGES.noneValid };
+  if (lines.length > ASSIGN_MAX_LINES) return { ok: false, message: ASSIGN_MESSAGES.tooMany(lines.length) };
+  return { ok: true, lines };
+}
 
 /** The client's checks before anything is sent; the server reports per-line problems after. */
 export function validateAssignInput(text: string): AssignInputCheck {
   if (text.trim() === '') return { ok: false, message: ASSIGN_MESSAGES.empty };
-  const lines = parseServiceLineInput(text);
-  if (lines.length === 0) return { ok: false, message: ASSIGN_MESSAGES.noneValid };
-  if (lines.length > ASSIGN_MAX_LINES) return { ok: false, message: ASSIGN_MESSAGES.tooMany(lines.length) };
-  return { ok: true, lines };
+  return checkServiceLineList(text.split(/[\s,]+/));
 }
 
 /** A well-formed service line number (letters, digits and dashes), as the server checks each entry. */
