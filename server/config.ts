@@ -44,6 +44,11 @@ export interface Config {
    * automatic syncs off (the periodic one and the first one on an empty inventory).
    */
   syncIntervalMs: number | null;
+  /**
+   * How often usage is read on its own schedule, besides the run that follows each inventory
+   * sync (USAGE_SYNC_INTERVAL); null turns only this schedule off. SYNC_INTERVAL=off stops it too.
+   */
+  usageSyncIntervalMs: number | null;
   /** A running sync whose heartbeat is older than this is taken for dead (SYNC_STALE_AFTER). */
   syncStaleAfterMs: number;
 }
@@ -60,6 +65,7 @@ const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
 
 export const DEFAULT_SYNC_INTERVAL = '15m';
 export const DEFAULT_SYNC_STALE_AFTER = '2m';
+export const DEFAULT_USAGE_SYNC_INTERVAL = '1h';
 const SYNC_DURATION = /^(\d+)\s*(s|m|h|d)?$/;
 const SYNC_INTERVAL_MESSAGE = 'must be a duration of at least 1 minute like 15m, 1h, 900s or plain minutes, or 0/off to turn it off';
 const SYNC_STALE_MESSAGE = 'must be a duration from 30s to 1h like 2m, 90s or plain minutes';
@@ -81,6 +87,11 @@ export function durationToSeconds(value: string): number | null {
   const seconds = Number(match[1]) * UNIT_SECONDS[(match[2] ?? 's') as keyof typeof UNIT_SECONDS];
   return seconds > 0 ? seconds : null;
 }
+
+const syncInterval = z.string().refine((v) => {
+  const ms = syncDurationMs(v);
+  return ms === null || (ms !== undefined && ms >= 60_000 && ms <= 30 * 86_400_000);
+}, SYNC_INTERVAL_MESSAGE);
 
 const envSchema = z
   .object({
@@ -113,12 +124,8 @@ const envSchema = z
     SMTP_URL: optionalEnv(z.string().trim()),
     MAIL_FROM: optionalEnv(z.string().trim().max(320, 'must be at most 320 characters')),
     // Syncs start on a per-minute tick, so anything shorter than a minute could not be honoured.
-    SYNC_INTERVAL: optionalEnv(
-      z.string().refine((v) => {
-        const ms = syncDurationMs(v);
-        return ms === null || (ms !== undefined && ms >= 60_000 && ms <= 30 * 86_400_000);
-      }, SYNC_INTERVAL_MESSAGE),
-    ),
+    SYNC_INTERVAL: optionalEnv(syncInterval),
+    USAGE_SYNC_INTERVAL: optionalEnv(syncInterval),
     // The worker beats every few seconds; under 30 s a slow database round trip would look like a death.
     SYNC_STALE_AFTER: optionalEnv(
       z.string().refine((v) => {
@@ -170,6 +177,7 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? DEFAULT_MAIL_FROM,
     syncIntervalMs: syncDurationMs(e.SYNC_INTERVAL ?? DEFAULT_SYNC_INTERVAL) ?? null,
+    usageSyncIntervalMs: syncDurationMs(e.USAGE_SYNC_INTERVAL ?? DEFAULT_USAGE_SYNC_INTERVAL) ?? null,
     syncStaleAfterMs: syncDurationMs(e.SYNC_STALE_AFTER ?? DEFAULT_SYNC_STALE_AFTER) ?? 120_000,
   };
 }

@@ -5,7 +5,8 @@
 //
 // start(): pg-boss up (its schema created on first use) → workers → a sweep for runs a previous
 // process left behind (resumed, or given up after 3 attempts) → the first-start sync on an empty
-// inventory → the per-minute tick (sweep + schedule) as a pg-boss cron, which one process gets.
+// inventory → the per-minute tick (sweep + inventory and usage schedules) as a pg-boss cron, which
+// one process gets.
 // stop(): no new jobs → runs in progress go back to the queue → pg-boss down.
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -30,8 +31,8 @@ export interface SyncJobsOptions extends JobQueueOptions {
 export interface SyncJobs extends SyncDispatcher {
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** What the per-minute cron runs: the sweeper, then the schedule. */
-  tick(): Promise<{ sweep: SweepResult; scheduled: SyncRunRow | null }>;
+  /** What the per-minute cron runs: the sweeper, then the schedule (inventory first, then usage). */
+  tick(): Promise<{ sweep: SweepResult; scheduled: SyncRunRow | null; scheduledUsage: SyncRunRow | null }>;
   readonly sweeper: Sweeper;
   readonly scheduler: Scheduler;
   readonly running: boolean;
@@ -48,7 +49,7 @@ export function createSyncJobs(deps: {
   database: Database;
   repos: Repositories;
   sync: TerminalSyncService;
-  config: Pick<Config, 'syncIntervalMs' | 'syncStaleAfterMs'>;
+  config: Pick<Config, 'syncIntervalMs' | 'usageSyncIntervalMs' | 'syncStaleAfterMs'>;
   now: Clock;
   log: JobLog;
   options?: SyncJobsOptions;
@@ -78,12 +79,13 @@ export function createSyncJobs(deps: {
     staleAfterMs: deps.config.syncStaleAfterMs,
     singleProcess: deps.database.kind === 'pglite',
   });
-  const scheduler = createScheduler({ runs, sync, now, intervalMs: deps.config.syncIntervalMs });
+  const scheduler = createScheduler({ runs, sync, now, intervalMs: deps.config.syncIntervalMs, usageIntervalMs: deps.config.usageSyncIntervalMs });
 
   async function tick() {
     const sweep = await sweeper.sweep();
     const scheduled = await scheduler.tick();
-    return { sweep, scheduled };
+    const scheduledUsage = await scheduler.tickUsage();
+    return { sweep, scheduled, scheduledUsage };
   }
 
   return {

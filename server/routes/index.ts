@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authRoutes } from './auth';
 import { customerAuthRoutes } from './customer-auth';
 import { customerRoutes } from './customers';
+import { customerTerminalRoutes } from './customer-terminals';
 import { emailOutboxRoutes } from './customers-email-outbox';
 import { dashboardRoutes } from './dashboard';
 import { healthRoutes } from './health';
@@ -21,5 +22,6 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(dashboardRoutes);
   await app.register(providerConsoleRoutes);
   await app.register(terminalRoutes);
+  await app.register(customerTerminalRoutes);
   await app.register(terminalSyncRoutes);
 };

@@ -48,9 +48,12 @@ function toActivityEntry(entry: AuditEntryWithActor): ActivityEntry {
 }
 
 /** One human sentence per audited action; later issues add theirs here. */
-export function describeActivity(entry: Pick<AuditEntryWithActor, 'action' | 'actorName' | 'actorType' | 'after'>): string {
+export function describeActivity(
+  entry: Pick<AuditEntryWithActor, 'action' | 'actorName' | 'actorType' | 'after'> & Partial<Pick<AuditEntryWithActor, 'before'>>,
+): string {
   const who = entry.actorName ?? (entry.actorType === 'system' ? 'System' : 'Someone');
   const after = (entry.after ?? {}) as Record<string, unknown>;
+  const before = (entry.before ?? {}) as Record<string, unknown>;
   const email = typeof after.email === 'string' ? after.email : 'an unknown account';
   switch (entry.action) {
     case 'auth.login':
@@ -91,6 +94,11 @@ export function describeActivity(entry: Pick<AuditEntryWithActor, 'action' | 'ac
       const line = typeof after.serviceLineNumber === 'string' ? after.serviceLineNumber : 'a terminal';
       const customer = typeof after.assignedToCustomer === 'string' ? after.assignedToCustomer : 'a customer';
       return `${who} assigned ${line} to ${customer}`;
+    }
+    case 'terminal.unassigned': {
+      const line = typeof after.serviceLineNumber === 'string' ? after.serviceLineNumber : 'a terminal';
+      const customer = typeof before.assignedToCustomer === 'string' ? before.assignedToCustomer : 'a customer';
+      return `${who} unassigned ${line} from ${customer}`;
     }
     case 'terminal.issue_reported': {
       const line = typeof after.serviceLineNumber === 'string' ? after.serviceLineNumber : 'a terminal';

@@ -7,6 +7,7 @@ import { createAuditService } from './audit';
 import { createAuthService } from './auth-service';
 import { createCustomersService } from './customers';
 import { createTerminalsService } from './terminals';
+import { createCustomerTerminalsService } from './customer-terminals';
 import { createTerminalSyncService } from './terminal-sync';
 import { createPasswordSetupService } from './customers-password-setup';
 import { createDashboardService } from './dashboard-service';
@@ -47,6 +48,7 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   const passwordSetup = createPasswordSetupService({ db, repos, audit, email, config, now });
   const customers = createCustomersService({ db, repos, audit, passwordSetup, now });
   const terminals = createTerminalsService({ db, repos, audit, now });
+  const customerTerminals = createCustomerTerminalsService({ repos, audit, now });
   const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
-  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, terminals, terminalSync };
+  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, terminals, customerTerminals, terminalSync };
 }

@@ -100,10 +100,10 @@ export interface TerminalsService {
   serviceLineUsage(serviceLineNumber: string, period: UsagePeriod | null): Promise<ServiceLineUsageWire>;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-const round2 = (n: number) => Math.round(n * 100) / 100;
+export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+export const round2 = (n: number) => Math.round(n * 100) / 100;
 /** The UTC calendar day of a moment, as `date` columns hold it. */
-const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 export function toTerminalRow(row: TerminalListRow): TerminalRowWire {
   return {
@@ -127,7 +127,7 @@ export function toTerminalRow(row: TerminalListRow): TerminalRowWire {
   };
 }
 
-function dataCapOf(amount: number | null, unit: string | null): DataCap | null {
+export function dataCapOf(amount: number | null, unit: string | null): DataCap | null {
   return amount === null ? null : { amount, unit: unit ?? 'GB' };
 }
 
@@ -196,7 +196,7 @@ export function toTerminalDetail(row: TerminalDetailRow): TerminalDetailWire {
   };
 }
 
-function toDailyRecord(row: { usageDate: string; priorityGb: number; standardGb: number; optInPriorityGb: number; nonBillableGb: number }): DailyUsageRecord {
+export function toDailyRecord(row: { usageDate: string; priorityGb: number; standardGb: number; optInPriorityGb: number; nonBillableGb: number }): DailyUsageRecord {
   return {
     date: row.usageDate,
     priorityGB: row.priorityGb,
@@ -206,7 +206,10 @@ function toDailyRecord(row: { usageDate: string; priorityGb: number; standardGb:
   };
 }
 
-function billingCycle(cycle: UsageCycleRow, cap: DataCap | null): ServiceLineUsageWire['currentBillingCycle'] {
+/** The cycle columns the usage figures are computed from. */
+export type CycleFigures = Pick<UsageCycleRow, 'cycleStart' | 'cycleEnd' | 'priorityGb' | 'standardGb' | 'usageLimitGb'>;
+
+export function billingCycle(cycle: CycleFigures, cap: DataCap | null): NonNullable<ServiceLineUsageWire['currentBillingCycle']> {
   // The provider's own limit for the cycle when it gave one, else the terminal's data cap.
   const total = cycle.usageLimitGb ?? capInGB(cap) ?? 0;
   return {
@@ -217,6 +220,24 @@ function billingCycle(cycle: UsageCycleRow, cap: DataCap | null): ServiceLineUsa
     totalUsed: round2(cycle.priorityGb + cycle.standardGb),
     totalUnit: 'GB',
   };
+}
+
+/** The customer holding a line's live terminal (a soft-deleted one too: its stored name shows), or null. */
+export function ownerOf(
+  terminal: { customerId: string | null; customerName: string | null; customerCompany: string | null } | null,
+): { uuid: string; name: string; company: string | null } | null {
+  return terminal?.customerId ? { uuid: terminal.customerId, name: terminal.customerName ?? '', company: terminal.customerCompany || null } : null;
+}
+
+/** Why a live customer may not receive terminals now: blocked, or the account expired (by `at`). */
+export function assignmentRefusal(
+  customer: Pick<CustomerRow, 'blockedEnabled' | 'blockedReason' | 'accountExpiresAt'>,
+  at: Date,
+): { kind: 'blocked'; reason: string | null } | { kind: 'expired'; day: string } | null {
+  if (customer.blockedEnabled) return { kind: 'blocked', reason: customer.blockedReason };
+  const expiresAt = iso(customer.accountExpiresAt);
+  if (expiresAt && expiryState(expiresAt, at) === 'expired') return { kind: 'expired', day: expiresAt.slice(0, 10) };
+  return null;
 }
 
 /** The who/where of an audit row, without the rest of a request context. */
@@ -274,11 +295,9 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
   /** Refuses a customer who may not receive terminals: deleted (404), blocked or expired (409). */
   function assignableOrThrow(customer: CustomerRow | null, at: Date): CustomerRow {
     if (!customer) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
-    if (customer.blockedEnabled) throw new ConflictError(TERMINAL_SERVER_MESSAGES.customerBlocked(customer.name, customer.blockedReason));
-    const expiresAt = iso(customer.accountExpiresAt);
-    if (expiresAt && expiryState(expiresAt, at) === 'expired') {
-      throw new ConflictError(TERMINAL_SERVER_MESSAGES.customerExpired(customer.name, expiresAt.slice(0, 10)));
-    }
+    const refusal = assignmentRefusal(customer, at);
+    if (refusal?.kind === 'blocked') throw new ConflictError(TERMINAL_SERVER_MESSAGES.customerBlocked(customer.name, refusal.reason));
+    if (refusal?.kind === 'expired') throw new ConflictError(TERMINAL_SERVER_MESSAGES.customerExpired(customer.name, refusal.day));
     return customer;
   }
 
@@ -409,9 +428,7 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
         terminalId: terminal?.userTerminalId ?? null,
         serviceLineNumber,
         status: active ? 'Active' : 'Inactive',
-        owner: terminal?.customerId
-          ? { uuid: terminal.customerId, name: terminal.customerName ?? '', company: terminal.customerCompany || null }
-          : null,
+        owner: ownerOf(terminal),
         lastSyncedAt: iso(terminal?.lastSyncedAt ?? line?.syncedAt ?? null),
         dataCap,
         currentBillingCycle: cycle ? billingCycle(cycle, dataCap) : null,

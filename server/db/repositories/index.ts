@@ -2,6 +2,7 @@ import type { Db } from '../client';
 import { createAppMetaRepository } from './app-meta';
 import { createAuditRepository } from './audit';
 import { createCustomersRepository } from './customers';
+import { createCustomerTerminalsRepository } from './customer-terminals';
 import { createEmailOutboxRepository } from './email-outbox';
 import { createPasswordSetupTokensRepository } from './password-setup-tokens';
 import { createSyncRunsRepository } from './sync-runs';
@@ -20,6 +21,7 @@ export function createRepositories(db: Db) {
     audit: createAuditRepository(db),
     appMeta: createAppMetaRepository(db),
     terminals: createTerminalsRepository(db),
+    customerTerminals: createCustomerTerminalsRepository(db),
     syncRuns: createSyncRunsRepository(db),
     terminalInventory: createTerminalInventoryRepository(db),
   };

@@ -222,7 +222,7 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-async function explain(tx: Db, query: SQL): Promise<PlanNode | undefined> {
+export async function explain(tx: Db, query: SQL): Promise<PlanNode | undefined> {
   const result = (await tx.execute(sql`EXPLAIN (FORMAT JSON) ${query}`)) as unknown as { rows: Record<string, unknown>[] };
   const raw = Object.values(result.rows[0] ?? {})[0];
   const root = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
@@ -230,7 +230,7 @@ async function explain(tx: Db, query: SQL): Promise<PlanNode | undefined> {
 }
 
 /** Depth-first node types, with the index name where one is used. */
-function planNodes(node: PlanNode | undefined): string[] {
+export function planNodes(node: PlanNode | undefined): string[] {
   if (!node) return [];
   const self = node['Index Name'] ? `${node['Node Type']} (${node['Index Name']})` : node['Node Type'];
   return [self, ...(node.Plans ?? []).flatMap(planNodes)];
