@@ -1,0 +1,199 @@
+// A customer's usage page at scale: one customer holding 1,000 terminals on distinct service
+// lines among a fleet of other lines, every line with 90 days of daily usage and the monthly
+// cycles covering them, in an in-memory PGlite and, when TEST_DATABASE_URL is set, a fresh
+// database on that PostgreSQL server. Times through app.inject (routing, validation, service,
+// serialisation): the month's usage (what the page asks first), the current cycle, the daily
+// totals of a month (the chart) and of 90 days; then one assignment of 500 lines. Prints JSON:
+// ms per request as p50/p95/mean over N runs after warm-up, with the query plans.
+//
+//   npm run bench:customer-usage            (BENCH_TERMINALS=1000 BENCH_OTHER_LINES=9000 BENCH_RUNS=50)
+//   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:customer-usage
+//   (BENCH_ONLY=pglite or BENCH_ONLY=postgres to run one of the two)
+//
+// Target (issue 6): the usage request p95 under 100 ms on PGlite.
+// Not a test: figures depend on the machine. Compare runs on one machine.
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../server/app';
+import { hashPassword } from '../server/auth/passwords';
+import { systemClock } from '../server/clock';
+import { openDatabase, type Database } from '../server/db/client';
+import { migrate } from '../server/db/migrate';
+import { createRepositories } from '../server/db/repositories';
+import { dayOf } from '../server/services/terminals';
+import { monthUsageQuery, type AssignTerminalsResult } from '../src/domain/customer-terminals';
+import { insertTerminalsBulk, insertUsageHistory, type BulkTerminal } from '../tests/fixtures/terminals';
+import { testConfig } from '../tests/server/helpers';
+import { time } from './timing';
+
+const OWNED = Number(process.env.BENCH_TERMINALS ?? 1_000);
+const OTHER_LINES = Number(process.env.BENCH_OTHER_LINES ?? 9_000);
+const DAYS = 90;
+const RUNS = Number(process.env.BENCH_RUNS ?? 50);
+const WARM_UP = 5;
+const ASSIGN_LINES = 500;
+const TARGET_P95_MS = 100;
+const ONLY = process.env.BENCH_ONLY;
+
+const CONDITIONS = ['active', 'active', 'active', 'warning', 'maintenance'] as const;
+
+function terminal(i: number, customerId: string | null): BulkTerminal {
+  const n = String(i).padStart(6, '0');
+  return {
+    userTerminalId: `ut-bench-${n}`,
+    kitSerialNumber: `KITB${n}`,
+    dishSerialNumber: `DSHB${n}`,
+    serviceLineNumber: `AST-${n}-${String(i % 100_000).padStart(5, '0')}-${String(i % 100).padStart(2, '0')}`,
+    active: i % 10 !== 0,
+    condition: i % 10 === 0 ? 'inactive' : CONDITIONS[i % CONDITIONS.length]!,
+    isPriority: i % 3 === 0,
+    assignedCustomerId: customerId,
+    syncStatus: i % 50 === 0 ? 'pending' : 'synced',
+    lastSyncedAt: new Date(),
+    plan: i % 2 === 0 ? 'Priority 50 GB' : 'Priority 1 TB',
+    terminalType: 'Standard',
+    removed: false,
+  };
+}
+
+async function run(kind: Database['kind'], database: Database) {
+  const now = systemClock();
+  const today = dayOf(now);
+  const repos = createRepositories(database.db);
+  const seedStart = performance.now();
+  const customer = await repos.customers.insert({ email: 'usage-bench@bench.example', name: 'Usage Bench', company: 'Bench Holdings' });
+  const taker = await repos.customers.insert({ email: 'assign-bench@bench.example', name: 'Assign Bench', company: 'Bench Holdings' });
+  // The customer's terminals first, then the others: half of them held by nobody (the assign run
+  // takes 500 of those), half by a second customer.
+  const rows = [
+    ...Array.from({ length: OWNED }, (_, i) => terminal(i, customer.id)),
+    ...Array.from({ length: OTHER_LINES }, (_, i) => terminal(OWNED + i, i % 2 === 0 ? null : taker.id)),
+  ];
+  for (let i = 0; i < rows.length; i += 10_000) await insertTerminalsBulk(database.db, rows.slice(i, i + 10_000));
+  await database.db.execute(sql`
+    INSERT INTO service_lines (service_line_number, account_number, active, synced_at)
+    SELECT service_line_number, account_number, active, now() FROM terminals`);
+  await insertUsageHistory(database.db, today, DAYS);
+  await database.exec(kind === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE');
+  const seedMs = Math.round(performance.now() - seedStart);
+  const [counts] = (
+    (await database.db.execute(
+      sql`SELECT (SELECT count(*)::int FROM service_line_usage_daily) AS days, (SELECT count(*)::int FROM service_line_usage_cycles) AS cycles`,
+    )) as unknown as { rows: { days: number; cycles: number }[] }
+  ).rows;
+
+  const config = await testConfig();
+  const app = await buildApp({ config, database, logger: false });
+  await app.ready();
+  const password = `Bench-${randomBytes(6).toString('hex')}`;
+  const admin = await repos.users.insert({ email: 'bench-admin@bench.example', name: 'Bench Admin', role: 'admin', passwordHash: await hashPassword(password) });
+  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: admin.email, password } });
+  const headers = { authorization: `Bearer ${(login.json() as { data: { token: string } }).data.token}` };
+
+  const month = monthUsageQuery(now.getUTCFullYear(), now.getUTCMonth() + 1);
+  const ninetyDaysAgo = dayOf(new Date(now.getTime() - (DAYS - 1) * 86_400_000));
+  const base = `/api/v1/terminals/customers/${customer.id}`;
+  const scenarios = [
+    { name: 'usage, this month (billing_cycle_start/end)', url: `${base}/usage?${new URLSearchParams(month)}`, target: true, rows: OWNED },
+    { name: 'usage, current cycle (no query)', url: `${base}/usage`, target: true, rows: OWNED },
+    {
+      name: 'daily usage, this month',
+      url: `${base}/usage/daily?start_date=${month.billing_cycle_start}&end_date=${month.billing_cycle_end}`,
+      target: false,
+      rows: null,
+    },
+    { name: `daily usage, ${DAYS} days`, url: `${base}/usage/daily?start_date=${ninetyDaysAgo}&end_date=${today}`, target: false, rows: DAYS },
+  ];
+
+  const results = [];
+  for (const s of scenarios) {
+    const once = await app.inject({ method: 'GET', url: s.url, headers });
+    if (once.statusCode !== 200) throw new Error(`${s.url}: ${once.statusCode} ${once.body}`);
+    const answered = (once.json() as { data: unknown[] }).data.length;
+    if (s.rows !== null && answered !== s.rows) throw new Error(`${s.url}: ${answered} rows, expected ${s.rows}`);
+    const requestMs = await time(() => app.inject({ method: 'GET', url: s.url, headers }), RUNS, WARM_UP);
+    results.push({ scenario: s.name, url: s.url, rows: answered, requestMs, ...(s.target ? { meetsTarget: requestMs.p95 < TARGET_P95_MS } : {}) });
+  }
+
+  const plans = {
+    usageMonth: await repos.customerTerminals.planOfUsage(customer.id, { kind: 'startedBetween', from: month.billing_cycle_start, to: month.billing_cycle_end }),
+    dailyMonth: await repos.customerTerminals.planOfDailyTotals(customer.id, month.billing_cycle_start, month.billing_cycle_end),
+  };
+
+  // One write: 500 free lines to one customer (locks, conditional update, an audit row a terminal).
+  const free = rows.filter((r) => r.assignedCustomerId === null).slice(0, ASSIGN_LINES);
+  const assignStart = performance.now();
+  const assigned = await app.inject({
+    method: 'POST',
+    url: '/api/v1/terminals/customers/assign-terminals',
+    headers,
+    payload: { customerUuid: taker.id, serviceLineNumbers: free.map((r) => r.serviceLineNumber) },
+  });
+  const assignMs = Math.round((performance.now() - assignStart) * 100) / 100;
+  const assignResult = (assigned.json() as { data: AssignTerminalsResult }).data;
+  if (assigned.statusCode !== 200 || assignResult.assigned.length !== ASSIGN_LINES) throw new Error(`assign: ${assigned.statusCode} ${assigned.body.slice(0, 300)}`);
+  await app.close();
+
+  const targeted = results.filter((r) => 'meetsTarget' in r);
+  return {
+    database: kind === 'pglite' ? 'PGlite (in memory)' : 'PostgreSQL',
+    customerTerminals: OWNED,
+    otherLines: OTHER_LINES,
+    dailyRows: counts?.days,
+    cycleRows: counts?.cycles,
+    seedMs,
+    usageTargetP95Ms: TARGET_P95_MS,
+    allUsageRequestsMeetTarget: targeted.every((r) => r.meetsTarget),
+    results,
+    assign500LinesMs: assignMs,
+    plans,
+  };
+}
+
+async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const runs = [];
+  if (ONLY !== 'postgres') {
+    const embedded = await openDatabase({ dataDir: 'memory://' });
+    await migrate(embedded);
+    try {
+      runs.push(await run('pglite', embedded));
+    } finally {
+      await embedded.close();
+    }
+  }
+
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl && ONLY !== 'pglite') {
+    const name = `bench_usage_${randomBytes(4).toString('hex')}`;
+    await withAdminClient(serverUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const server = await openDatabase({ url: url.toString() });
+    try {
+      await migrate(server);
+      runs.push(await run('postgres', server));
+    } finally {
+      await server.close();
+      await withAdminClient(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    }
+  }
+
+  console.log(JSON.stringify({ benchmark: 'customer-usage', node: process.version, runsPerQuery: RUNS, warmUpRuns: WARM_UP, runs }, null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
