@@ -1,0 +1,127 @@
+// A customer's terminals in Chromium against the real server, its sync worker and the built-in
+// provider simulator: the first start syncs the demo inventory and a year of usage, then an admin
+// hands terminals to a customer by service line, reads last month's usage and takes one back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ASSIGN_MESSAGES, ASSIGN_REASONS, CUSTOMER_USAGE_MESSAGES } from '../../src/domain/customer-terminals';
+import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
+import { lastTwelveMonths } from '../../src/domain/terminals';
+import { launchChromium, signInAsAdminAt, startPortal, type Portal } from './harness';
+
+let portal: Portal;
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  portal = await startPortal({ SIM_TERMINALS: '40' });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+});
+
+afterAll(async () => {
+  await context?.close().catch(() => {});
+  await browser?.close();
+  await portal?.stop();
+});
+
+async function api<T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const raw = await page.evaluate((key) => window.localStorage.getItem(key), SESSION_STORAGE_KEY);
+  const token = parsePersistedSession(raw)?.token;
+  const response = await fetch(`${portal.url}/api/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+  });
+  const body = (await response.json()) as { data: T; message: string };
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${body.message}`);
+  return body.data;
+}
+
+/** The start-up sync and the usage run that follows it have both finished. */
+async function waitForUsageRun(page: Page) {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const queue = await api<{ recent: { kind: string; status: string }[] }>(page, '/terminals/sync/queue');
+    if (queue.recent.some((run) => run.kind === 'usage' && run.status === 'succeeded')) return;
+    if (Date.now() > deadline) throw new Error(`No usage run finished: ${JSON.stringify(queue)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+interface Row {
+  user_terminal_id: string;
+  service_line_number: string;
+}
+
+describe("a customer's terminals in the browser", () => {
+  it('an admin assigns three lines of which one is taken, reads last month, and unassigns one line', async () => {
+    const page = await context.newPage();
+    await signInAsAdminAt(page, portal, '/customers');
+    await waitForUsageRun(page);
+
+    // Two customers from the demo data: the one we serve, and another who already holds a line.
+    const { customers } = await api<{ customers: { uuid: string; name: string; company: string; blockedEnabled: boolean; accountExpiresAt: string | null }[] }>(
+      page,
+      '/customers?is_active=true&limit=50',
+    );
+    const assignable = customers.filter((c) => !c.blockedEnabled && (c.accountExpiresAt === null || Date.parse(c.accountExpiresAt) > Date.now()));
+    const [customer, other] = assignable as [(typeof customers)[number], (typeof customers)[number]];
+    const free = await api<{ results: Row[] }>(page, '/terminals/available?active=true&limit=3');
+    const [first, second, taken] = free.results as [Row, Row, Row];
+    await api(page, `/terminals/${taken.user_terminal_id}/assign`, { method: 'POST', body: { customerId: other.uuid } });
+
+    // From the customers list, as an admin would: the row menu's Manage Terminals.
+    await page.getByPlaceholder(/search by name, email or company/i).fill(customer.company);
+    await page.getByRole('button', { name: new RegExp(`Actions for ${customer.name}`) }).first().click();
+    await page.getByRole('menuitem', { name: 'Manage Terminals' }).click();
+    await page.waitForURL(`**/customer/terminals/${customer.uuid}`);
+    await page.getByRole('heading', { name: CUSTOMER_USAGE_MESSAGES.title }).waitFor();
+    await page.getByText(CUSTOMER_USAGE_MESSAGES.noTerminals).waitFor();
+
+    await page.getByRole('button', { name: ASSIGN_MESSAGES.button }).click();
+    const dialog = page.getByRole('dialog', { name: ASSIGN_MESSAGES.title });
+    await dialog.getByText(customer.uuid).waitFor();
+    const input = dialog.getByLabel(ASSIGN_MESSAGES.inputLabel);
+    await input.fill(`${first.service_line_number}, ${taken.service_line_number}\n${second.service_line_number}`);
+    await dialog.getByRole('button', { name: ASSIGN_MESSAGES.button }).click();
+
+    await dialog.getByText(ASSIGN_MESSAGES.successTitle(2)).waitFor();
+    await dialog.getByText(ASSIGN_MESSAGES.failureTitle(1)).waitFor();
+    await dialog.getByText(ASSIGN_REASONS.assignedToOther(other.name)).waitFor();
+    // At least one line succeeded: the text clears (spec 4), and the assigned list follows.
+    await expect(input.inputValue()).resolves.toBe('');
+    await dialog.getByText(ASSIGN_MESSAGES.assignedCount(2)).waitFor();
+    await dialog.getByRole('button', { name: ASSIGN_MESSAGES.close }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The usage view refreshed behind the dialog: both lines are listed.
+    const table = page.getByRole('table');
+    await table.getByText(first.service_line_number).waitFor();
+    await table.getByText(second.service_line_number).waitFor();
+
+    // Last month: the month selector's second option.
+    const lastMonth = lastTwelveMonths(new Date())[1]!;
+    await page.getByRole('combobox', { name: /month/i }).click();
+    await page.getByRole('option', { name: lastMonth.label }).click();
+    await page.waitForURL(new RegExp(`month=${lastMonth.value}`));
+    await table.getByText(first.service_line_number).waitFor();
+    const usage = await api<{ serviceLineNumber: string; currentBillingCycle: { totalUsed: number } | null }[]>(
+      page,
+      `/terminals/customers/${customer.uuid}/usage?billing_cycle_start=${lastMonth.year}-${String(lastMonth.month).padStart(2, '0')}-01&billing_cycle_end=${new Date(Date.UTC(lastMonth.year, lastMonth.month, 0)).toISOString().slice(0, 10)}`,
+    );
+    expect(usage.map((r) => r.serviceLineNumber).sort()).toEqual([first.service_line_number, second.service_line_number].sort());
+    await page.getByText('Total Data Used').waitFor();
+
+    // Take one line back.
+    await page.getByRole('button', { name: `Unassign ${first.service_line_number}` }).click();
+    const confirm = page.getByRole('alertdialog').or(page.getByRole('dialog', { name: /unassign/i }));
+    await confirm.getByText(CUSTOMER_USAGE_MESSAGES.unassignConfirm(first.service_line_number, customer.name)).waitFor();
+    await confirm.getByRole('button', { name: CUSTOMER_USAGE_MESSAGES.unassign }).click();
+    await page.getByText(CUSTOMER_USAGE_MESSAGES.unassigned(first.service_line_number)).waitFor();
+    await table.getByText(first.service_line_number).waitFor({ state: 'detached' });
+    await table.getByText(second.service_line_number).waitFor();
+
+    const assigned = await api<{ serviceLine: string }[]>(page, `/terminals/customers/${customer.uuid}/terminals`);
+    expect(assigned.map((t) => t.serviceLine)).toEqual([second.service_line_number]);
+  });
+});
