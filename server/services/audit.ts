@@ -20,24 +20,31 @@ export interface AuditEvent {
 
 export interface AuditService {
   record(event: AuditEvent, tx?: Db): Promise<void>;
+  /** Several events in one write, all at the same moment (one per row a bulk change touched). */
+  recordMany(events: AuditEvent[], tx?: Db): Promise<void>;
 }
 
 export function createAuditService(deps: { audit: AuditRepository; now: Clock }): AuditService {
+  const rowOf = (event: AuditEvent, at: Date) => ({
+    actorType: event.actor.type,
+    actorId: 'id' in event.actor ? event.actor.id : null,
+    action: event.action,
+    targetType: event.targetType ?? null,
+    targetId: event.targetId ?? null,
+    before: event.before ?? null,
+    after: event.after ?? null,
+    ip: event.ip ?? null,
+    requestId: event.requestId ?? null,
+    createdAt: at,
+  });
   return {
     async record(event, tx) {
-      await deps.audit.insert(
-        {
-          actorType: event.actor.type,
-          actorId: 'id' in event.actor ? event.actor.id : null,
-          action: event.action,
-          targetType: event.targetType ?? null,
-          targetId: event.targetId ?? null,
-          before: event.before ?? null,
-          after: event.after ?? null,
-          ip: event.ip ?? null,
-          requestId: event.requestId ?? null,
-          createdAt: deps.now(),
-        },
+      await deps.audit.insert(rowOf(event, deps.now()), tx);
+    },
+    async recordMany(events, tx) {
+      const at = deps.now();
+      await deps.audit.insertMany(
+        events.map((event) => rowOf(event, at)),
         tx,
       );
     },
@@ -46,8 +53,9 @@ export function createAuditService(deps: { audit: AuditRepository; now: Clock })
 
 export interface RequestContext {
   actor: Actor;
-  ip: string;
-  requestId: string;
+  /** Null for work the system does on its own (no request behind it). */
+  ip: string | null;
+  requestId: string | null;
 }
 
 /** Actor, IP and request id of a request, for `audit.record({ ...auditContext(request), ... })`. */

@@ -181,19 +181,17 @@ export function createCustomerTerminalsService(deps: { repos: Repositories; audi
           at,
           tx,
         );
-        for (const terminal of written) {
-          await audit.record(
-            {
-              ...context,
-              action: 'terminal.assigned',
-              targetType: 'terminal',
-              targetId: terminal.userTerminalId,
-              before: { assignedTo: null, assignedToCustomer: null, serviceLineNumber: terminal.serviceLineNumber },
-              after: { assignedTo: customer.id, assignedToCustomer: customer.name, serviceLineNumber: terminal.serviceLineNumber },
-            },
-            tx,
-          );
-        }
+        await audit.recordMany(
+          written.map((terminal) => ({
+            ...context,
+            action: 'terminal.assigned',
+            targetType: 'terminal',
+            targetId: terminal.userTerminalId,
+            before: { assignedTo: null, assignedToCustomer: null, serviceLineNumber: terminal.serviceLineNumber },
+            after: { assignedTo: customer.id, assignedToCustomer: customer.name, serviceLineNumber: terminal.serviceLineNumber },
+          })),
+          tx,
+        );
         return { assigned, failed, total: lines.length };
       });
       return { result, message: CUSTOMER_TERMINAL_SERVER_MESSAGES.assigned(result.assigned.length, result.total) };
@@ -209,19 +207,17 @@ export function createCustomerTerminalsService(deps: { repos: Repositories; audi
         const freed = await store.unassignLine(serviceLineNumber, customer.id, at, tx);
         if (freed.length === 0) throw new ConflictError(CUSTOMER_USAGE_MESSAGES.notAssigned(serviceLineNumber));
         const unassigned = freed.map((terminal) => terminal.userTerminalId).sort();
-        for (const userTerminalId of unassigned) {
-          await audit.record(
-            {
-              ...context,
-              action: 'terminal.unassigned',
-              targetType: 'terminal',
-              targetId: userTerminalId,
-              before: { assignedTo: customer.id, assignedToCustomer: customer.name, serviceLineNumber },
-              after: { assignedTo: null, assignedToCustomer: null, serviceLineNumber },
-            },
-            tx,
-          );
-        }
+        await audit.recordMany(
+          unassigned.map((userTerminalId) => ({
+            ...context,
+            action: 'terminal.unassigned',
+            targetType: 'terminal',
+            targetId: userTerminalId,
+            before: { assignedTo: customer.id, assignedToCustomer: customer.name, serviceLineNumber },
+            after: { assignedTo: null, assignedToCustomer: null, serviceLineNumber },
+          })),
+          tx,
+        );
         return { result: { serviceLineNumber, unassigned }, message: CUSTOMER_USAGE_MESSAGES.unassigned(serviceLineNumber) };
       });
     },

@@ -24,6 +24,11 @@ export function createAuditRepository(db: Db) {
       if (!created) throw new Error('insert into audit_log returned no row');
       return created;
     },
+    /** Several entries in one statement (a bulk change writes one entry per row it changed). */
+    async insertMany(rows: NewAuditRow[], tx: Db = db): Promise<void> {
+      if (rows.length === 0) return;
+      await tx.insert(auditLog).values(rows);
+    },
     /**
      * Newest first, with the acting user's or customer's current name. With `aboutCustomer`, only
      * the entries whose target is that customer or whose actor it is (its sign-ins, its password).
