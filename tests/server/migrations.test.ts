@@ -136,7 +136,12 @@ describe('migrations', () => {
       ]);
       // The schema file says the same of the index.
       const config = getTableConfig(schema.terminals);
-      expect(config.indexes.map((i) => i.config.name).sort()).toEqual(['terminals_customer_idx', 'terminals_live_line_idx', 'terminals_search_trgm_idx']);
+      expect(config.indexes.map((i) => i.config.name).sort()).toEqual([
+        'terminals_customer_idx',
+        'terminals_live_line_idx',
+        'terminals_removed_line_idx',
+        'terminals_search_trgm_idx',
+      ]);
       expect(config.indexes.find((i) => i.config.name === 'terminals_search_trgm_idx')?.config.with).toEqual({ fastupdate: true });
     });
   });
