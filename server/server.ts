@@ -116,6 +116,12 @@ async function main(): Promise<void> {
     );
     console.log(`Provider: ${provider.describe()}`);
     console.log(`Terminal sync: ${config.syncIntervalMs === null ? 'automatic syncs off (SYNC_INTERVAL=off)' : `every ${Math.round(config.syncIntervalMs / 60_000)} min (SYNC_INTERVAL)`}`);
+    // Usage follows every inventory run; its own schedule only runs while automatic syncs are on.
+    if (config.syncIntervalMs !== null) {
+      console.log(
+        `Usage sync: after each terminal sync${config.usageSyncIntervalMs === null ? '' : `, and every ${Math.round(config.usageSyncIntervalMs / 60_000)} min (USAGE_SYNC_INTERVAL)`}`,
+      );
+    }
   } catch (error) {
     if (error instanceof MigrationError) console.error(error.message);
     else console.error('Start-up failed:', error);
