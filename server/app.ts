@@ -135,7 +135,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerAuth(app, { auth: services.auth });
   await warmUpPasswords();
   const syncJobs = options.provider
-    ? createSyncJobs({ database, repos, sync: services.terminalSync, config, now, log: app.log, options: options.syncJobs })
+    ? createSyncJobs({
+        database,
+        repos,
+        sync: services.terminalSync,
+        config,
+        now,
+        log: app.log,
+        options: options.syncJobs,
+        // A demo database's customers get terminals once the first sync has brought some.
+        ...(config.seedDemo
+          ? {
+              afterStartupSync: async () => {
+                const assigned = await services.demoTerminals.assignOnce();
+                if (assigned > 0) app.log.info({ assigned }, 'demo: terminals assigned to the demo customers');
+              },
+            }
+          : {}),
+      })
     : null;
   services.terminalSync.attachDispatcher(syncJobs);
   app.decorate('syncJobs', syncJobs);

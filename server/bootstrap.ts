@@ -8,9 +8,9 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { createRepositories } from './db/repositories';
 import { createAuditService } from './services/audit';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_NAME, DEMO_CUSTOMER_TOTAL, DEMO_USER_TOTAL, generateDemoData } from './demo-data';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_NAME, DEMO_CUSTOMER_TOTAL, DEMO_SEEDED_KEY, DEMO_USER_TOTAL, generateDemoData } from './demo-data';
 
-export const DEMO_SEEDED_KEY = 'demo_seeded';
+export { DEMO_SEEDED_KEY } from './demo-data';
 const BOOTSTRAP_LOCK_KEY = 720_150_002;
 
 export type AdminBootstrap =

@@ -8,6 +8,9 @@ export const DEMO_ADMIN_NAME = 'Demo Administrator';
 /** Portal users in all, counting the first administrator. */
 export const DEMO_USER_TOTAL = 48;
 export const DEMO_CUSTOMER_TOTAL = 24;
+/** app_meta keys: the demo accounts were seeded; the demo's terminals were handed to its customers. */
+export const DEMO_SEEDED_KEY = 'demo_seeded';
+export const DEMO_TERMINALS_KEY = 'demo_terminals_assigned';
 const DEMO_SEED = 0x5a7e11;
 
 const DAY = 86_400_000;
@@ -181,4 +184,26 @@ export function generateDemoData(now: Date, passwordHash: string): DemoData {
   });
 
   return { users, customers };
+}
+
+/** Share of the synced lines the demo hands to customers; the rest stay free to assign by hand. */
+const DEMO_ASSIGNED_SHARE = 2 / 3;
+
+/**
+ * Which lines each demo customer gets once the first sync has filled the inventory: two to nine
+ * each, in the order given, until two thirds of the lines are handed out (or every customer has
+ * some). The same customers and lines give the same plan.
+ */
+export function planDemoAssignments(customerIds: readonly string[], lines: readonly string[]): { customerId: string; lines: string[] }[] {
+  const rng = demoRandom(DEMO_SEED + 1);
+  const share = Math.floor(lines.length * DEMO_ASSIGNED_SHARE);
+  const plan: { customerId: string; lines: string[] }[] = [];
+  let next = 0;
+  for (const customerId of customerIds) {
+    if (next >= share) break;
+    const count = Math.min(rng.int(2, 9), share - next);
+    plan.push({ customerId, lines: lines.slice(next, next + count) });
+    next += count;
+  }
+  return plan;
 }

@@ -53,6 +53,7 @@ export function createSyncJobs(deps: {
   now: Clock;
   log: JobLog;
   options?: SyncJobsOptions;
+  afterStartupSync?: () => Promise<unknown>;
 }): SyncJobs {
   const { repos, sync, now, log } = deps;
   const runs = repos.syncRuns;
@@ -67,7 +68,7 @@ export function createSyncJobs(deps: {
       return true;
     },
   };
-  const workerDeps = { runs, sync, dispatcher, now, log, heartbeatMs: deps.options?.heartbeatMs };
+  const workerDeps = { runs, sync, dispatcher, now, log, heartbeatMs: deps.options?.heartbeatMs, afterStartupSync: deps.afterStartupSync };
   const inventoryWorker = createTerminalSyncWorker(workerDeps);
   const usageWorker = createUsageSyncWorker(workerDeps);
   const sweeper = createSweeper({

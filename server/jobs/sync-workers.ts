@@ -1,6 +1,6 @@
 // The two sync workers over one run worker (run-worker.ts): 'terminal-sync' runs an inventory run
-// and, when it succeeded, queues a usage run so caps and usage follow the fresh inventory;
-// 'usage-sync' reads billing-cycle and daily usage for the stored service lines.
+// and, when it succeeded, queues a usage run so caps and usage follow the fresh inventory (and,
+// after the first-start run, lets the demo hand out its terminals); 'usage-sync' reads billing-cycle and daily usage for the stored service lines.
 import { TERMINAL_SYNC_MESSAGES, type SyncDispatcher, type TerminalSyncService } from '../services/terminal-sync';
 import type { Clock } from '../clock';
 import type { SyncRunsRepository } from '../db/repositories/sync-runs';
@@ -14,6 +14,8 @@ export interface SyncWorkerDeps {
   now: Clock;
   log: JobLog;
   heartbeatMs?: number;
+  /** After the first-start inventory run succeeded (the demo hands out its terminals). */
+  afterStartupSync?: () => Promise<unknown>;
 }
 
 const common = ({ runs, now, log, dispatcher, heartbeatMs }: SyncWorkerDeps) => ({ runs, now, log, dispatcher, heartbeatMs });
@@ -26,6 +28,7 @@ export function createTerminalSyncWorker(deps: SyncWorkerDeps): RunWorker {
     async onSucceeded(run) {
       // Already queued or running: that one reads the lines just written anyway.
       await deps.sync.tryStart({ kind: 'usage', trigger: run.trigger, requestedBy: run.requestedBy });
+      if (run.trigger === 'startup') await deps.afterStartupSync?.();
     },
   });
 }

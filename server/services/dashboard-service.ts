@@ -68,6 +68,11 @@ export function describeActivity(
       return `Administrator ${email} created at first start`;
     case 'system.demo_seeded':
       return 'Demo users and customers added';
+    case 'system.demo_terminals_assigned': {
+      const lines = typeof after.lines === 'number' ? after.lines : 0;
+      const customers = typeof after.customers === 'number' ? after.customers : 0;
+      return `Demo terminals assigned: ${lines} service line${lines === 1 ? '' : 's'} to ${customers} customer${customers === 1 ? '' : 's'}`;
+    }
     case 'customer.created':
       return `${who} created customer ${email}`;
     case 'customer.updated':

@@ -8,6 +8,7 @@ import { createAuthService } from './auth-service';
 import { createCustomersService } from './customers';
 import { createTerminalsService } from './terminals';
 import { createCustomerTerminalsService } from './customer-terminals';
+import { createDemoTerminals } from './demo-terminals';
 import { createTerminalSyncService } from './terminal-sync';
 import { createPasswordSetupService } from './customers-password-setup';
 import { createDashboardService } from './dashboard-service';
@@ -49,6 +50,7 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   const customers = createCustomersService({ db, repos, audit, passwordSetup, now });
   const terminals = createTerminalsService({ db, repos, audit, now });
   const customerTerminals = createCustomerTerminalsService({ repos, audit, now });
+  const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
   const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
-  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, terminals, customerTerminals, terminalSync };
+  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, terminals, customerTerminals, demoTerminals, terminalSync };
 }

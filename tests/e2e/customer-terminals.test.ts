@@ -1,6 +1,7 @@
 // A customer's terminals in Chromium against the real server, its sync worker and the built-in
-// provider simulator: the first start syncs the demo inventory and a year of usage, then an admin
-// hands terminals to a customer by service line, reads last month's usage and takes one back.
+// provider simulator: the first start syncs the demo inventory and a year of usage and hands two
+// thirds of the lines to the demo customers; then an admin hands terminals to a new customer by
+// service line, reads last month's usage and takes one back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ASSIGN_MESSAGES, ASSIGN_REASONS, CUSTOMER_USAGE_MESSAGES } from '../../src/domain/customer-terminals';
@@ -37,12 +38,13 @@ async function api<T>(page: Page, path: string, init: { method?: string; body?: 
   return body.data;
 }
 
-/** The start-up sync and the usage run that follows it have both finished. */
-async function waitForUsageRun(page: Page) {
+/** The start-up sync, the usage run that follows it and the demo's hand-out of terminals have finished. */
+async function waitForFirstSync(page: Page) {
   const deadline = Date.now() + 90_000;
   for (;;) {
     const queue = await api<{ recent: { kind: string; status: string }[] }>(page, '/terminals/sync/queue');
-    if (queue.recent.some((run) => run.kind === 'usage' && run.status === 'succeeded')) return;
+    const held = await api<{ totalCount: number }>(page, '/terminals?assigned=true&limit=1');
+    if (queue.recent.some((run) => run.kind === 'usage' && run.status === 'succeeded') && held.totalCount > 0) return;
     if (Date.now() > deadline) throw new Error(`No usage run finished: ${JSON.stringify(queue)}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -57,18 +59,18 @@ describe("a customer's terminals in the browser", () => {
   it('an admin assigns three lines of which one is taken, reads last month, and unassigns one line', async () => {
     const page = await context.newPage();
     await signInAsAdminAt(page, portal, '/customers');
-    await waitForUsageRun(page);
+    await waitForFirstSync(page);
 
-    // Two customers from the demo data: the one we serve, and another who already holds a line.
-    const { customers } = await api<{ customers: { uuid: string; name: string; company: string; blockedEnabled: boolean; accountExpiresAt: string | null }[] }>(
-      page,
-      '/customers?is_active=true&limit=50',
-    );
-    const assignable = customers.filter((c) => !c.blockedEnabled && (c.accountExpiresAt === null || Date.parse(c.accountExpiresAt) > Date.now()));
-    const [customer, other] = assignable as [(typeof customers)[number], (typeof customers)[number]];
-    const free = await api<{ results: Row[] }>(page, '/terminals/available?active=true&limit=3');
-    const [first, second, taken] = free.results as [Row, Row, Row];
-    await api(page, `/terminals/${taken.user_terminal_id}/assign`, { method: 'POST', body: { customerId: other.uuid } });
+    // A customer just signed up, and a line the demo already gave another customer.
+    const { customer } = await api<{ customer: { uuid: string; name: string; company: string } }>(page, '/customers', {
+      method: 'POST',
+      body: { company: 'Lagoon Survey Partners', name: 'Mara Ilunga', email: 'mara.ilunga@lagoonsurvey.example', expirationDays: 365 },
+    });
+    const held = await api<{ results: (Row & { assigned_to_customer: string })[] }>(page, '/terminals?assigned=true&limit=1');
+    const taken = held.results[0]!;
+    const free = await api<{ results: Row[] }>(page, '/terminals/available?active=true&limit=2');
+    const [first, second] = free.results as [Row, Row];
+    const other = { name: taken.assigned_to_customer };
 
     // From the customers list, as an admin would: the row menu's Manage Terminals.
     await page.getByPlaceholder(/search by name, email or company/i).fill(customer.company);
@@ -111,6 +113,8 @@ describe("a customer's terminals in the browser", () => {
     );
     expect(usage.map((r) => r.serviceLineNumber).sort()).toEqual([first.service_line_number, second.service_line_number].sort());
     await page.getByText('Total Data Used').waitFor();
+    // The line's row reads its priority use of the month against its allowance.
+    await table.getByRole('row', { name: new RegExp(first.service_line_number) }).getByText(/\d+\.\d (GB|TB) \/ \d+\.\d (GB|TB)/).waitFor();
 
     // Take one line back.
     await page.getByRole('button', { name: `Unassign ${first.service_line_number}` }).click();

@@ -87,4 +87,13 @@ describe('activity descriptions of terminal actions', () => {
     expect(describeActivity(entry('terminal.refreshed'))).toBe('Ana Lima refreshed a terminal from the provider');
     expect(describeActivity(entry('terminal.sync_started'))).toBe('Ana Lima started a terminal sync');
   });
+
+  it("sums up the demo's hand-out of terminals in one line", () => {
+    expect(describeActivity({ ...entry('system.demo_terminals_assigned', { customers: 17, lines: 96 }), actorName: null, actorType: 'system' as const })).toBe(
+      'Demo terminals assigned: 96 service lines to 17 customers',
+    );
+    expect(describeActivity({ ...entry('system.demo_terminals_assigned', { customers: 1, lines: 1 }), actorName: null, actorType: 'system' as const })).toBe(
+      'Demo terminals assigned: 1 service line to 1 customer',
+    );
+  });
 });

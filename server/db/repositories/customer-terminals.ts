@@ -162,10 +162,7 @@ export function createCustomerTerminalsRepository(db: Db) {
       return rows.map((r) => ({ ...r, serviceLineNumber: r.serviceLineNumber!, holderName: r.assignedCustomerId ? r.holderName : null }));
     },
 
-    /**
-     * Of the lines, those some removed terminal was on. No index serves removed terminals, so this
-     * reads the table: it is only asked about lines that have no live terminal.
-     */
+    /** Of the lines, those some removed terminal was on (terminals_removed_line_idx, 0005). */
     async linesWithRemovedTerminals(lines: readonly string[], tx: Db = db): Promise<Set<string>> {
       if (lines.length === 0) return new Set();
       const rows = await tx
@@ -173,6 +170,18 @@ export function createCustomerTerminalsRepository(db: Db) {
         .from(t)
         .where(and(inArray(t.serviceLineNumber, [...lines]), isNotNull(t.removedAt)));
       return new Set(rows.map((r) => r.line!));
+    },
+
+    /** Service lines whose live terminals are all unassigned, in order (what a demo can hand out). */
+    async freeLines(tx: Db = db): Promise<string[]> {
+      const rows = await tx
+        .select({ line: t.serviceLineNumber })
+        .from(t)
+        .where(and(isNull(t.removedAt), isNotNull(t.serviceLineNumber)))
+        .groupBy(t.serviceLineNumber)
+        .having(sql`bool_and(${t.assignedCustomerId} IS NULL)`)
+        .orderBy(asc(t.serviceLineNumber));
+      return rows.map((r) => r.line!);
     },
 
     /** The stored service lines among these numbers, and whether the provider still lists each. */

@@ -202,6 +202,22 @@ export function createCustomersRepository(db: Db) {
         .for('update');
       return row ?? null;
     },
+    /** Live, active customers who may receive terminals now (not blocked, not expired), oldest first. */
+    async activeAssignableIds(at: Date, tx: Db = db): Promise<string[]> {
+      const rows = await tx
+        .select({ id: c.id })
+        .from(customers)
+        .where(
+          and(
+            isNull(c.deletedAt),
+            eq(c.isActive, true),
+            eq(c.blockedEnabled, false),
+            sql`(${c.accountExpiresAt} IS NULL OR ${c.accountExpiresAt} > ${at})`,
+          ),
+        )
+        .orderBy(c.createdAt, c.id);
+      return rows.map((r) => r.id);
+    },
     /** Another live customer already using this email (any case), if there is one. */
     async emailTaken(email: string, exceptId: string | null, tx: Db = db): Promise<boolean> {
       const rows = await tx
