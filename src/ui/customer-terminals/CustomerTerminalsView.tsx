@@ -32,6 +32,7 @@ import {
 } from '../../domain/customer-terminals';
 import { PAGE_TITLES } from '../../domain/navigation';
 import { barPercent, TERMINAL_SEARCH_MAX_LENGTH } from '../../domain/terminals';
+import { StatCard } from '../common/StatCard';
 import { DailyUsageChart } from '../common/DailyUsageChart';
 import { ErrorCard } from '../common/ErrorCard';
 import { PageHeader } from '../common/PageHeader';
@@ -155,38 +156,19 @@ function MonthPicker(props: Pick<CustomerTerminalsViewProps, 'months' | 'month' 
 
 // ---- Summary and chart ---------------------------------------------------------------------
 
-function SummaryCard({ title, icon, value, loading, className }: { title: string; icon: string; value: string; loading: boolean; className?: string }) {
-  const headingId = useId();
-  return (
-    <section className="stat-card" aria-labelledby={headingId} aria-busy={loading || undefined}>
-      <div className="stat-card-head">
-        <h2 id={headingId} className="stat-card-title">
-          {title}
-        </h2>
-        <i className={`${icon} stat-card-icon`} aria-hidden="true" />
-      </div>
-      {loading ? (
-        <Skeleton width="4rem" height="2rem" className="stat-skeleton" />
-      ) : (
-        <div className={className ? `stat-card-value ${className}` : 'stat-card-value'}>{value}</div>
-      )}
-    </section>
-  );
-}
-
 function Summary({ records, loading }: { records: readonly TerminalUsageRecord[]; loading: boolean }) {
   const s = summariseUsage(records);
   return (
     <div className="stat-grid" role="group" aria-label="Usage summary">
-      <SummaryCard title="Total Terminals" icon="pi pi-wifi" loading={loading} value={count(s.totalTerminals)} />
-      <SummaryCard title="Active Terminals" icon="pi pi-check-circle" loading={loading} value={count(s.activeTerminals)} />
-      <SummaryCard title="Total Data Used" icon="pi pi-database" loading={loading} value={formatCustomerUsage(s.totalDataUsed)} />
-      <SummaryCard
+      <StatCard title="Total Terminals" icon="pi pi-wifi" loading={loading} value={count(s.totalTerminals)} />
+      <StatCard title="Active Terminals" icon="pi pi-check-circle" loading={loading} value={count(s.activeTerminals)} />
+      <StatCard title="Total Data Used" icon="pi pi-database" loading={loading} value={formatCustomerUsage(s.totalDataUsed)} />
+      <StatCard
         title="Over Limit"
         icon="pi pi-exclamation-triangle"
         loading={loading}
         value={count(s.overLimit)}
-        className={s.overLimit > 0 ? 'usage-over' : undefined}
+        {...(s.overLimit > 0 ? { valueClassName: 'usage-over' } : {})}
       />
     </div>
   );

@@ -4,8 +4,8 @@ import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent } from 'primereact/datatable';
 import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
-import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
+import { StatCard } from '../common/StatCard';
 import { SearchFilterBar } from '../common/SearchFilterBar';
 import { ErrorCard } from '../common/ErrorCard';
 import { CUSTOMER_SEARCH_MAX_LENGTH,
@@ -66,25 +66,6 @@ const STAT_CARDS: ReadonlyArray<{ key: keyof CustomerStats; title: string; icon:
   { key: 'blocked', title: 'Blocked', icon: 'pi pi-ban' },
   { key: 'expiringSoon', title: 'Expiring Soon', icon: 'pi pi-calendar-clock' },
 ];
-
-function StatCard({ title, icon, value, loading }: { title: string; icon: string; value: number | null; loading: boolean }) {
-  const headingId = useId();
-  return (
-    <section className="stat-card" aria-labelledby={headingId} aria-busy={loading || undefined}>
-      <div className="stat-card-head">
-        <h2 id={headingId} className="stat-card-title">
-          {title}
-        </h2>
-        <i className={`${icon} stat-card-icon`} aria-hidden="true" />
-      </div>
-      {loading || value === null ? (
-        <Skeleton width="4rem" height="2rem" className="stat-skeleton" />
-      ) : (
-        <div className="stat-card-value">{count(value)}</div>
-      )}
-    </section>
-  );
-}
 
 function RowActions({ customer, onAction }: { customer: CustomerListItem; onAction: CustomersViewProps['onAction'] }) {
   const menu = useRef<Menu>(null);
@@ -198,7 +179,7 @@ export function CustomersView(props: CustomersViewProps) {
 
       <div className="customers-stat-grid" aria-label="Customer statistics" role="group">
         {STAT_CARDS.map((card) => (
-          <StatCard key={card.key} title={card.title} icon={card.icon} value={stats ? stats[card.key] : null} loading={props.statsLoading} />
+          <StatCard key={card.key} title={card.title} icon={card.icon} value={stats ? count(stats[card.key]) : null} loading={props.statsLoading} />
         ))}
       </div>
 

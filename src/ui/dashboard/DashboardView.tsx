@@ -1,6 +1,6 @@
-import { useId } from 'react';
 import type { ReactNode } from 'react';
 import { Card } from 'primereact/card';
+import { StatCard } from '../common/StatCard';
 import { ErrorCard } from '../common/ErrorCard';
 import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
@@ -73,40 +73,12 @@ const HEALTH_SEVERITY: Record<ProviderHealthStatus, 'success' | 'warning' | 'dan
 
 const count = (value: number) => value.toLocaleString('en-US');
 
-function StatCard({
-  title,
-  icon,
-  loading,
-  value,
-  hint,
-}: {
-  title: string;
-  icon: string;
-  loading: boolean;
-  value: ReactNode;
-  hint?: ReactNode;
-}) {
-  const headingId = useId();
+/** A dashboard card: its figure, and a hint line beneath (a second skeleton while loading). */
+function DashboardCard({ title, icon, loading, value, hint }: { title: string; icon: string; loading: boolean; value: ReactNode; hint?: ReactNode }) {
   return (
-    <section className="stat-card" aria-labelledby={headingId} aria-busy={loading || undefined}>
-      <div className="stat-card-head">
-        <h3 id={headingId} className="stat-card-title">
-          {title}
-        </h3>
-        <i className={`${icon} stat-card-icon`} aria-hidden="true" />
-      </div>
-      {loading ? (
-        <>
-          <Skeleton width="4rem" height="2rem" className="stat-skeleton" />
-          <Skeleton width="70%" height="0.875rem" />
-        </>
-      ) : (
-        <>
-          <div className="stat-card-value">{value}</div>
-          {hint != null && <p className="stat-card-hint">{hint}</p>}
-        </>
-      )}
-    </section>
+    <StatCard title={title} icon={icon} loading={loading} value={value} headingLevel={3}>
+      {loading ? <Skeleton width="70%" height="0.875rem" /> : hint != null && <p className="stat-card-hint">{hint}</p>}
+    </StatCard>
   );
 }
 
@@ -145,14 +117,14 @@ export function DashboardView({ profile, summary, loading, error, onRetry, onNav
 
       {(showSkeletons || summary) && (
         <section className="stat-grid" aria-label="Key figures">
-          <StatCard
+          <DashboardCard
             title="Total Customers"
             icon="pi pi-users"
             loading={showSkeletons}
             value={summary && count(summary.totalCustomers)}
             hint="Enterprise customer accounts"
           />
-          <StatCard
+          <DashboardCard
             title="Active Terminals"
             icon="pi pi-wifi"
             loading={showSkeletons}
@@ -161,14 +133,14 @@ export function DashboardView({ profile, summary, loading, error, onRetry, onNav
               summary?.activeTerminals == null ? 'Available after the first terminal sync' : 'On an active service line'
             }
           />
-          <StatCard
+          <DashboardCard
             title="System Users"
             icon="pi pi-user"
             loading={showSkeletons}
             value={summary && count(summary.systemUsers)}
             hint="Portal user accounts"
           />
-          <StatCard
+          <DashboardCard
             title="Starlink-style API Health"
             icon="pi pi-server"
             loading={showSkeletons}

@@ -2,7 +2,6 @@ import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent } from 'primereact/datatable';
-import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
 import { PAGE_TITLES } from '../../domain/navigation';
 import {
@@ -15,6 +14,7 @@ import {
   type SyncJob,
   type TerminalListItem,
 } from '../../domain/terminals';
+import { StatCard } from '../common/StatCard';
 import { SearchFilterBar } from '../common/SearchFilterBar';
 import { ErrorCard } from '../common/ErrorCard';
 import { PageHeader } from '../common/PageHeader';
@@ -76,32 +76,12 @@ export interface TerminalsViewProps {
 const value = (loading: boolean, figure: number | null | undefined, format: (n: number) => string = count) =>
   loading || figure == null ? DASH : format(figure);
 
-function SummaryCard({
-  title,
-  icon,
-  loading,
-  figure,
-  children,
-}: {
-  title: string;
-  icon: string;
-  loading: boolean;
-  figure?: ReactNode;
-  children: ReactNode;
-}) {
-  const headingId = useId();
+/** A summary card whose facts sit beneath its figure. */
+function SummaryCard({ title, icon, loading, figure, children }: { title: string; icon: string; loading: boolean; figure?: ReactNode; children: ReactNode }) {
   return (
-    <section className="stat-card terminal-card" aria-labelledby={headingId} aria-busy={loading || undefined}>
-      <div className="stat-card-head">
-        <h2 id={headingId} className="stat-card-title">
-          {title}
-        </h2>
-        <i className={`${icon} stat-card-icon`} aria-hidden="true" />
-      </div>
-      {figure !== undefined &&
-        (loading ? <Skeleton width="4rem" height="2rem" className="stat-skeleton" /> : <div className="stat-card-value">{figure}</div>)}
+    <StatCard title={title} icon={icon} loading={loading} className="terminal-card" {...(figure !== undefined ? { value: figure } : {})}>
       <dl className="terminal-card-facts">{children}</dl>
-    </section>
+    </StatCard>
   );
 }
 
