@@ -15,17 +15,16 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../server/app';
 import { hashPassword } from '../server/auth/passwords';
 import { systemClock } from '../server/clock';
-import { openDatabase, type Database } from '../server/db/client';
-import { migrate } from '../server/db/migrate';
+import type { Database } from '../server/db/client';
 import { createRepositories } from '../server/db/repositories';
 import { dayOf } from '../server/services/terminals';
 import { monthUsageQuery, type AssignTerminalsResult } from '../src/domain/customer-terminals';
 import { insertTerminalsBulk, insertUsageHistory, type BulkTerminal } from '../tests/fixtures/terminals';
 import { testConfig } from '../tests/server/helpers';
+import { onEachDatabase } from './databases';
 import { time } from './timing';
 
 const OWNED = Number(process.env.BENCH_TERMINALS ?? 1_000);
@@ -35,7 +34,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const WARM_UP = 5;
 const ASSIGN_LINES = 500;
 const TARGET_P95_MS = 100;
-const ONLY = process.env.BENCH_ONLY;
 
 const CONDITIONS = ['active', 'active', 'active', 'warning', 'maintenance'] as const;
 
@@ -152,43 +150,8 @@ async function run(kind: Database['kind'], database: Database) {
   };
 }
 
-async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function main(): Promise<void> {
-  const runs = [];
-  if (ONLY !== 'postgres') {
-    const embedded = await openDatabase({ dataDir: 'memory://' });
-    await migrate(embedded);
-    try {
-      runs.push(await run('pglite', embedded));
-    } finally {
-      await embedded.close();
-    }
-  }
-
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (serverUrl && ONLY !== 'pglite') {
-    const name = `bench_usage_${randomBytes(4).toString('hex')}`;
-    await withAdminClient(serverUrl, (c) => c.query(`CREATE DATABASE ${name}`));
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const server = await openDatabase({ url: url.toString() });
-    try {
-      await migrate(server);
-      runs.push(await run('postgres', server));
-    } finally {
-      await server.close();
-      await withAdminClient(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    }
-  }
+  const runs = await onEachDatabase('bench_usage', run);
 
   console.log(JSON.stringify({ benchmark: 'customer-usage', node: process.version, runsPerQuery: RUNS, warmUpRuns: WARM_UP, runs }, null, 2));
 }

@@ -15,12 +15,10 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../server/app';
 import { hashPassword } from '../server/auth/passwords';
 import { systemClock } from '../server/clock';
-import { openDatabase, type Database } from '../server/db/client';
-import { migrate } from '../server/db/migrate';
+import type { Database } from '../server/db/client';
 import { createRepositories } from '../server/db/repositories';
 import type { BulkCustomerRow } from '../server/db/repositories/customers';
 import type { TerminalListFilter } from '../server/db/repositories/terminals';
@@ -29,6 +27,7 @@ import { EXACT_COUNT_UP_TO, REVERSE_PAGING_FROM } from '../server/services/termi
 import type { TerminalSort } from '../src/domain/terminals';
 import { insertFleetAround, insertTerminalsBulk, type BulkTerminal } from '../tests/fixtures/terminals';
 import { testConfig } from '../tests/server/helpers';
+import { onEachDatabase } from './databases';
 import { time } from './timing';
 
 const TOTAL = Number(process.env.BENCH_TERMINALS ?? 100_000);
@@ -39,8 +38,6 @@ const BATCH = 10_000;
 const PAGE_SIZE = 25;
 const TARGET_P95_MS = { pglite: 50, postgres: 20 } as const;
 const DAY = 86_400_000;
-/** BENCH_ONLY=pglite or BENCH_ONLY=postgres runs one database. */
-const ONLY = process.env.BENCH_ONLY;
 
 const FIRST = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Felipe', 'Gabriela', 'Hugo', 'Isabel', 'Javier', 'Karina', 'Lucas', 'Marta', 'Nicolas', 'Olivia', 'Pablo', 'Rosa', 'Samuel', 'Teresa', 'Valeria', 'William', 'Yusuf', 'Zoe', 'Amara', 'Chloe', 'Dmitri', 'Emeka', 'Fatima', 'Hiroshi', 'Ingrid'] as const;
 const LAST = ['Lima', 'Okafor', 'Schmidt', 'Fernandes', 'Nakamura', 'Rossi', 'Haddad', 'Kowalski', 'Mensah', 'Oliveira', 'Petrov', 'Quispe', 'Andersson', 'Banerjee', 'Costa', 'Dubois', 'Eriksen', 'Garcia', 'Horvat', 'Ibrahim', 'Jensen', 'Kariuki', 'Laurent', 'Moreno', 'Novak', 'Pereira', 'Ramos', 'Santos', 'Tanaka', 'Zhou'] as const;
@@ -254,43 +251,8 @@ async function run(kind: Database['kind'], database: Database) {
   };
 }
 
-async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function main(): Promise<void> {
-  const runs = [];
-  if (ONLY !== 'postgres') {
-    const embedded = await openDatabase({ dataDir: 'memory://' });
-    await migrate(embedded);
-    try {
-      runs.push(await run('pglite', embedded));
-    } finally {
-      await embedded.close();
-    }
-  }
-
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (serverUrl && ONLY !== 'pglite') {
-    const name = `bench_terminals_${randomBytes(4).toString('hex')}`;
-    await withAdminClient(serverUrl, (c) => c.query(`CREATE DATABASE ${name}`));
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const server = await openDatabase({ url: url.toString() });
-    try {
-      await migrate(server);
-      runs.push(await run('postgres', server));
-    } finally {
-      await server.close();
-      await withAdminClient(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    }
-  }
+  const runs = await onEachDatabase('bench_terminals', run);
 
   console.log(
     JSON.stringify({ benchmark: 'terminals-search', node: process.version, runsPerQuery: RUNS, warmUpRuns: WARM_UP, runs }, null, 2),
