@@ -3,16 +3,12 @@
 // fetch seam that keeps who holds which line, so assign and unassign change what it answers.
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
-import { createApp } from '../../src/routes/create-app';
-import { AppRoot } from '../../src/routes/AppRoot';
-import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { ASSIGN_MESSAGES, ASSIGN_REASONS, CUSTOMER_USAGE_MESSAGES, type TerminalUsageRecord } from '../../src/domain/customer-terminals';
 import { lastTwelveMonths, TERMINAL_MESSAGES } from '../../src/domain/terminals';
 import { validateCustomerTerminalsSearch } from '../../src/routes/search-params';
 import { adminProfile } from '../machines/fixtures';
 import { usageRecord } from '../fixtures/customer-terminals-client';
-import { renderStrict } from './render';
+import { openSignedInAt } from './open-app';
 
 const CUSTOMER = { uuid: '0b6f3c7e-1d2a-4e5f-8a9b-0c1d2e3f4a5b', name: 'Nina Park', company: 'Northwind Shipping', email: 'ops@northwind.example' };
 const OTHER = 'Andes Copper';
@@ -95,18 +91,9 @@ function fakePortalApi({ customerStatus = 200 }: FakeOptions = {}) {
 }
 
 function openPage(path = `/customer/terminals/${CUSTOMER.uuid}`, options: FakeOptions = {}) {
-  localStorage.clear();
-  localStorage.setItem(
-    SESSION_STORAGE_KEY,
-    serialisePersistedSession({ token: 'admin-token', profile: adminProfile, userType: 'admin', isAuthenticated: true }),
-  );
   const api = fakePortalApi(options);
-  const history = createMemoryHistory({ initialEntries: [path] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
-  const view = renderStrict(<AppRoot app={app} />);
-  const location = () => `${history.location.pathname}${history.location.search}`;
   const usageCalls = () => api.calls.filter((c) => c.startsWith(`GET /api/v1/terminals/customers/${CUSTOMER.uuid}/usage?`));
-  return { ...view, api, history, location, usageCalls };
+  return { ...openSignedInAt(path, api.fetch), api, usageCalls };
 }
 
 const table = () => screen.getByRole('table', { name: 'Customer terminals' });

@@ -2,15 +2,11 @@
 // create and row-action machines, views) against a fake of the portal API at the fetch seam.
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
-import { createApp } from '../../src/routes/create-app';
-import { AppRoot } from '../../src/routes/AppRoot';
-import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { CUSTOMER_MESSAGES, type CustomerListItem } from '../../src/domain/customers';
 import { formatDate } from '../../src/ui/customers/format';
 import { adminProfile } from '../machines/fixtures';
 import { locationOf, searchOf, validateCustomersSearch } from '../../src/routes/customers';
-import { renderStrict } from './render';
+import { openSignedInAt } from './open-app';
 
 const DAY = 86_400_000;
 
@@ -171,18 +167,9 @@ function fakePortalApi({ listStatus = [], holdCreates = false }: FakeOptions = {
 }
 
 function openCustomers(path = '/customers', options: FakeOptions = {}) {
-  localStorage.clear();
-  localStorage.setItem(
-    SESSION_STORAGE_KEY,
-    serialisePersistedSession({ token: 'admin-token', profile: adminProfile, userType: 'admin', isAuthenticated: true }),
-  );
   const api = fakePortalApi(options);
-  const history = createMemoryHistory({ initialEntries: [path] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
-  const view = renderStrict(<AppRoot app={app} />);
-  const location = () => `${history.location.pathname}${history.location.search}`;
   const listCalls = () => api.calls.filter((c) => c.startsWith('GET /api/v1/customers?'));
-  return { ...view, api, history, location, listCalls };
+  return { ...openSignedInAt(path, api.fetch), api, listCalls };
 }
 
 const table = () => screen.getByRole('table', { name: 'Customers' });

@@ -2,12 +2,8 @@
 // console machine, views) against a fake of the portal API at the fetch seam.
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
-import { createApp } from '../../src/routes/create-app';
-import { AppRoot } from '../../src/routes/AppRoot';
-import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { adminProfile } from '../machines/fixtures';
-import { renderStrict } from './render';
+import { openSignedInAt } from './open-app';
 import { health, notFoundResponse, searchResponseFor, terminalsResponse } from '../fixtures/provider-console';
 
 const PATH = '/customers/starlink-simulator';
@@ -73,16 +69,8 @@ function fakePortalApi({ terminalsStatus = [], holdSearches = false }: FakeOptio
 }
 
 function openConsole(options: FakeOptions = {}) {
-  localStorage.clear();
-  localStorage.setItem(
-    SESSION_STORAGE_KEY,
-    serialisePersistedSession({ token: 'admin-token', profile: adminProfile, userType: 'admin', isAuthenticated: true }),
-  );
   const api = fakePortalApi(options);
-  const history = createMemoryHistory({ initialEntries: [PATH] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
-  const view = renderStrict(<AppRoot app={app} />);
-  return { ...view, api, history };
+  return { ...openSignedInAt(PATH, api.fetch), api };
 }
 
 const searchButton = () => screen.getByRole('button', { name: /^Search(ing\.\.\.)?$/ }) as HTMLButtonElement;

@@ -2,16 +2,12 @@
 // fleet health, sync and detail machines, views) against a fake of the portal API at the fetch seam.
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
-import { createApp } from '../../src/routes/create-app';
-import { AppRoot } from '../../src/routes/AppRoot';
-import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { TERMINAL_MESSAGES, type SyncJob, type TerminalRowWire } from '../../src/domain/terminals';
 import { validateTerminalsSearch } from '../../src/routes/search-params';
 import { adminProfile } from '../machines/fixtures';
 import { terminalRowWire } from '../fixtures/terminals-client';
 import { fleetHealth, serviceLineUsage, syncJob } from '../fixtures/terminals-ui';
-import { renderStrict } from './render';
+import { openSignedInAt } from './open-app';
 
 const NORTHWIND = '7d3e9a41-5b2c-4d8e-9f10-2a3b4c5d6e7f';
 
@@ -111,18 +107,9 @@ function fakePortalApi({ sync = 'accepted', runningJob = null, detailStatus = 20
 }
 
 function openTerminals(path = '/terminals', options: FakeOptions = {}) {
-  localStorage.clear();
-  localStorage.setItem(
-    SESSION_STORAGE_KEY,
-    serialisePersistedSession({ token: 'admin-token', profile: adminProfile, userType: 'admin', isAuthenticated: true }),
-  );
   const api = fakePortalApi(options);
-  const history = createMemoryHistory({ initialEntries: [path] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
-  const view = renderStrict(<AppRoot app={app} />);
-  const location = () => `${history.location.pathname}${history.location.search}`;
   const listCalls = () => api.calls.filter((c) => c.startsWith('GET /api/v1/terminals?'));
-  return { ...view, api, history, location, listCalls };
+  return { ...openSignedInAt(path, api.fetch), api, listCalls };
 }
 
 describe('the terminals page', () => {
