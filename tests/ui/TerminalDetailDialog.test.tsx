@@ -169,9 +169,9 @@ describe('TerminalDetailDialog: Usage', () => {
   it('offers the twelve months, newest first, and reports the one picked', async () => {
     const { user, onMonth } = renderDialog();
     await openTab(user, 'Usage');
-    const month = within(dialog()).getByLabelText('Month') as HTMLInputElement;
-    expect(month.value).toBe('November 2026');
-    await user.click(month.closest('.p-dropdown')!);
+    const month = within(dialog()).getByRole('combobox', { name: 'Month' });
+    expect(month.textContent).toContain('November 2026');
+    await user.click(month);
     const list = within(await screen.findByRole('listbox'));
     const options = list.getAllByRole('option').map((o) => o.textContent);
     expect(options).toHaveLength(12);

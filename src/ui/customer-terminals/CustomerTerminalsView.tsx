@@ -6,7 +6,6 @@ import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent, type DataTableSortEvent } from 'primereact/datatable';
 import { Dialog } from 'primereact/dialog';
-import { Dropdown } from 'primereact/dropdown';
 import { ProgressBar } from 'primereact/progressbar';
 import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
@@ -32,6 +31,7 @@ import {
 } from '../../domain/customer-terminals';
 import { PAGE_TITLES } from '../../domain/navigation';
 import { barPercent, TERMINAL_SEARCH_MAX_LENGTH } from '../../domain/terminals';
+import { MonthSelect } from '../common/MonthSelect';
 import { StatCard } from '../common/StatCard';
 import { DailyUsageChart } from '../common/DailyUsageChart';
 import { ErrorCard } from '../common/ErrorCard';
@@ -129,27 +129,9 @@ function CustomerLine({ customer, loading }: { customer: UsagePageCustomer | nul
 }
 
 function MonthPicker(props: Pick<CustomerTerminalsViewProps, 'months' | 'month' | 'onMonth'>) {
-  const id = useId();
-  const labelId = `${id}-label`;
   return (
     <span className="usage-month">
-      <label id={labelId} htmlFor={id} className="sr-only">
-        Month
-      </label>
-      {/* PrimeReact 10.9's Dropdown gives no element the combobox role (its focusable input is a
-          clipped textbox); the visible box takes it with the label, so it is announced and found
-          by role. The hidden input keeps the keyboard focus. */}
-      <Dropdown
-        role="combobox"
-        pt={{ root: ({ state }: { state: { overlayVisible: boolean } }) => ({ 'aria-labelledby': labelId, 'aria-expanded': state.overlayVisible }) }}
-        inputId={id}
-        value={props.month}
-        options={[...props.months]}
-        optionLabel="label"
-        optionValue="value"
-        placeholder={CUSTOMER_USAGE_MESSAGES.monthPlaceholder}
-        onChange={(event) => props.onMonth(event.value as string)}
-      />
+      <MonthSelect months={props.months} month={props.month} onMonth={props.onMonth} />
     </span>
   );
 }

@@ -4,7 +4,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
-import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { ProgressBar } from 'primereact/progressbar';
@@ -40,6 +39,7 @@ import {
   usageClass,
 } from './format';
 import { DailyUsageChart } from '../common/DailyUsageChart';
+import { MonthSelect } from '../common/MonthSelect';
 import './terminals.css';
 
 export const TERMINAL_DETAIL_TABS = ['information', 'usage', 'status', 'settings', 'actions'] as const;
@@ -309,7 +309,6 @@ function UsageTab(props: {
   month: string;
   onMonth(value: string): void;
 }) {
-  const monthId = useId();
   const { usage, detail } = props;
   const cap = usage?.dataCap ?? detail?.dataCap ?? null;
   const assigned = props.basics.owner !== null || (usage?.owner ?? null) !== null;
@@ -318,16 +317,7 @@ function UsageTab(props: {
   return (
     <div className="terminal-tab">
       <div className="form-field terminal-month">
-        <label htmlFor={monthId}>Month</label>
-        <Dropdown
-          inputId={monthId}
-          value={props.month}
-          options={props.months}
-          optionLabel="label"
-          optionValue="value"
-          placeholder="Select month"
-          onChange={(event) => props.onMonth(event.value as string)}
-        />
+        <MonthSelect months={props.months} month={props.month} onMonth={props.onMonth} showLabel />
       </div>
       {props.loading ? (
         <div className="terminal-usage-loading" role="status" aria-label="Loading usage">
