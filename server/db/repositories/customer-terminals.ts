@@ -53,7 +53,8 @@ const liveOf = (customerId: string) => and(eq(t.assignedCustomerId, customerId),
 /**
  * Every live terminal of the customer with the picked cycle of its line, in one statement: the
  * lateral subquery reads one cycle per terminal through the (service_line_number, cycle_start)
- * primary key, newest first, so the cost follows the customer's terminals, not the table.
+ * primary key, newest first, and the line's state is one key lookup, so the cost follows the
+ * customer's terminals, not the tables.
  */
 function usageQuery(tx: Db, customerId: string, pick: CyclePick) {
   const cycle = tx
@@ -81,7 +82,9 @@ function usageQuery(tx: Db, customerId: string, pick: CyclePick) {
       syncStatus: t.syncStatus,
       dataCapAmount: t.dataCapAmount,
       dataCapUnit: t.dataCapUnit,
-      lineActive: serviceLines.active,
+      // A scalar lookup through the service_lines key for each of the customer's terminals: joined
+      // instead, the planner hashed the whole service_lines table on every request.
+      lineActive: sql<boolean | null>`(SELECT ${serviceLines.active} FROM ${serviceLines} WHERE ${serviceLines.serviceLineNumber} = ${t.serviceLineNumber})`,
       cycleStart: cycle.cycleStart,
       cycleEnd: cycle.cycleEnd,
       priorityGb: cycle.priorityGb,
@@ -89,7 +92,6 @@ function usageQuery(tx: Db, customerId: string, pick: CyclePick) {
       usageLimitGb: cycle.usageLimitGb,
     })
     .from(t)
-    .leftJoin(serviceLines, eq(serviceLines.serviceLineNumber, t.serviceLineNumber))
     .leftJoinLateral(cycle, sql`true`)
     .where(liveOf(customerId))
     .orderBy(asc(t.serviceLineNumber), asc(t.userTerminalId));
