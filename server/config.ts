@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { decodeSecretBoxKey, newSecretBoxKey } from './auth/secret-box';
 import { envFlag, envIssueLines, optionalEnv, wholeNumber } from './env';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -51,6 +52,14 @@ export interface Config {
   usageSyncIntervalMs: number | null;
   /** A running sync whose heartbeat is older than this is taken for dead (SYNC_STALE_AFTER). */
   syncStaleAfterMs: number;
+  /**
+   * The AES-256-GCM key of MFA secrets at rest (MFA_ENCRYPTION_KEY, else `${DATA_DIR}/mfa-key`).
+   * Several processes on one DATABASE_URL must share it, so set the variable there: a key file per
+   * host would leave each process unable to read the others' secrets. loadConfig always fills it;
+   * null only in a Config assembled by hand, where MFA set-up is then refused.
+   */
+  mfaEncryptionKey: Buffer | null;
+  mfaKeySource: 'env' | 'file' | 'generated' | 'none';
 }
 
 export const DEFAULT_MAIL_FROM = 'Admin Portal <no-reply@localhost>';
@@ -122,6 +131,8 @@ const envSchema = z
     // Checked in superRefine: the URL may hold the SMTP password, and a problem reported under
     // its own name would echo the value.
     SMTP_URL: optionalEnv(z.string().trim()),
+    // Checked in superRefine for the same reason: a key must never be echoed.
+    MFA_ENCRYPTION_KEY: optionalEnv(z.string().trim()),
     MAIL_FROM: optionalEnv(z.string().trim().max(320, 'must be at most 320 characters')),
     // Syncs start on a per-minute tick, so anything shorter than a minute could not be honoured.
     SYNC_INTERVAL: optionalEnv(syncInterval),
@@ -145,11 +156,14 @@ const envSchema = z
     if (env.SMTP_URL && !SMTP_URL_PATTERN.test(env.SMTP_URL)) {
       ctx.addIssue({ code: 'custom', path: [], message: 'SMTP_URL must be an smtp:// or smtps:// URL (value not shown)' });
     }
+    if (env.MFA_ENCRYPTION_KEY && !decodeSecretBoxKey(env.MFA_ENCRYPTION_KEY)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'MFA_ENCRYPTION_KEY must be 32 bytes written as 64 hex digits or base64 (value not shown)' });
+    }
   });
 
 export type Env = Record<string, string | undefined>;
 
-/** Parses the environment without touching the disk; the JWT secret may still be missing. */
+/** Parses the environment without touching the disk; the JWT secret and the MFA key may still be missing. */
 export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'jwtSecret' | 'jwtSecretSource'> & { jwtSecret: string | null } {
   const result = envSchema.safeParse(env);
   if (!result.success) {
@@ -179,6 +193,8 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     syncIntervalMs: syncDurationMs(e.SYNC_INTERVAL ?? DEFAULT_SYNC_INTERVAL) ?? null,
     usageSyncIntervalMs: syncDurationMs(e.USAGE_SYNC_INTERVAL ?? DEFAULT_USAGE_SYNC_INTERVAL) ?? null,
     syncStaleAfterMs: syncDurationMs(e.SYNC_STALE_AFTER ?? DEFAULT_SYNC_STALE_AFTER) ?? 120_000,
+    mfaEncryptionKey: e.MFA_ENCRYPTION_KEY ? decodeSecretBoxKey(e.MFA_ENCRYPTION_KEY) : null,
+    mfaKeySource: e.MFA_ENCRYPTION_KEY ? 'env' : 'none',
   };
 }
 
@@ -187,20 +203,60 @@ export function embeddedDataDir(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'pglite');
 }
 
-/** Parses the environment and, without JWT_SECRET, reads or creates `${DATA_DIR}/jwt-secret`. */
+/**
+ * Parses the environment and, without JWT_SECRET, reads or creates `${DATA_DIR}/jwt-secret`;
+ * without MFA_ENCRYPTION_KEY, likewise `${DATA_DIR}/mfa-key`.
+ */
 export async function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Promise<Config> {
   const parsed = parseEnv(env, cwd);
-  if (parsed.jwtSecret) return { ...parsed, jwtSecret: parsed.jwtSecret, jwtSecretSource: 'env' };
-  const { secret, created } = await readOrCreateSecret(parsed.dataDir);
-  return { ...parsed, jwtSecret: secret, jwtSecretSource: created ? 'generated' : 'file' };
+  const jwt = parsed.jwtSecret
+    ? { jwtSecret: parsed.jwtSecret, jwtSecretSource: 'env' as const }
+    : await readOrCreateSecret(parsed.dataDir).then(({ secret, created }) => ({
+        jwtSecret: secret,
+        jwtSecretSource: created ? ('generated' as const) : ('file' as const),
+      }));
+  const mfa = parsed.mfaEncryptionKey
+    ? { mfaEncryptionKey: parsed.mfaEncryptionKey, mfaKeySource: 'env' as const }
+    : await readOrCreateMfaKey(parsed.dataDir).then(({ key, created }) => ({
+        mfaEncryptionKey: key,
+        mfaKeySource: created ? ('generated' as const) : ('file' as const),
+      }));
+  return { ...parsed, ...jwt, ...mfa };
 }
 
-async function readOrCreateSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
-  const file = path.join(dataDir, 'jwt-secret');
+function readOrCreateSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
+  return readOrCreateFile(
+    path.join(dataDir, 'jwt-secret'),
+    (text, file) => {
+      if (text.length < 32) throw new ConfigError(`${file} holds a secret shorter than 32 characters; delete it to regenerate`);
+      return text;
+    },
+    () => randomBytes(48).toString('base64url'),
+  ).then(({ value, created }) => ({ secret: value, created }));
+}
+
+function readOrCreateMfaKey(dataDir: string): Promise<{ key: Buffer; created: boolean }> {
+  return readOrCreateFile(
+    path.join(dataDir, 'mfa-key'),
+    (text, file) => {
+      const key = decodeSecretBoxKey(text);
+      // Regenerating would make every stored MFA secret unreadable, so a damaged file stops start-up.
+      if (!key) throw new ConfigError(`${file} does not hold a 32-byte key (64 hex digits or base64); restore it or set MFA_ENCRYPTION_KEY`);
+      return key;
+    },
+    () => newSecretBoxKey().toString('base64url'),
+  ).then(({ value, created }) => ({ key: value, created }));
+}
+
+/** Reads a secret file made by a previous start, or creates it (mode 0600) with `create()`. */
+async function readOrCreateFile<T>(
+  file: string,
+  decode: (text: string, file: string) => T,
+  create: () => string,
+): Promise<{ value: T; created: boolean }> {
+  const dataDir = path.dirname(file);
   try {
-    const secret = (await readFile(file, 'utf8')).trim();
-    if (secret.length < 32) throw new ConfigError(`${file} holds a secret shorter than 32 characters; delete it to regenerate`);
-    return { secret, created: false };
+    return { value: decode((await readFile(file, 'utf8')).trim(), file), created: false };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       if (error instanceof ConfigError) throw error;
@@ -209,13 +265,13 @@ async function readOrCreateSecret(dataDir: string): Promise<{ secret: string; cr
   }
   try {
     await mkdir(dataDir, { recursive: true });
-    const secret = randomBytes(48).toString('base64url');
+    const text = create();
     // 'wx' fails if another process created the file meanwhile; then its secret wins.
-    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    await writeFile(file, `${text}\n`, { mode: 0o600, flag: 'wx' });
     await chmod(file, 0o600);
-    return { secret, created: true };
+    return { value: decode(text, file), created: true };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readOrCreateSecret(dataDir);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readOrCreateFile(file, decode, create);
     throw new ConfigError(`Cannot write ${file}: ${(error as Error).message}`);
   }
 }

@@ -17,10 +17,13 @@ const claimsSchema = z.object({
   role: z.enum(['admin', 'user']).optional(),
 });
 
+/** A verified token's claims and when it was issued (seconds since the epoch). */
+export type VerifiedClaims = TokenClaims & { iat: number };
+
 export interface TokenService {
   sign(claims: TokenClaims): Promise<string>;
   /** The claims of a valid token; null when it is malformed, tampered with or expired. */
-  verify(token: string): Promise<TokenClaims | null>;
+  verify(token: string): Promise<VerifiedClaims | null>;
 }
 
 export function createTokenService(options: { secret: string; expiresInSeconds: number; now: () => Date }): TokenService {
@@ -48,7 +51,7 @@ export function createTokenService(options: { secret: string; expiresInSeconds: 
           requiredClaims: ['sub', 'exp', 'iat'],
         });
         const parsed = claimsSchema.safeParse(payload);
-        return parsed.success ? parsed.data : null;
+        return parsed.success && typeof payload.iat === 'number' ? { ...parsed.data, iat: payload.iat } : null;
       } catch {
         return null;
       }

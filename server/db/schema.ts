@@ -2,6 +2,7 @@
 // database; this file mirrors them (tests/server/migrations.test.ts checks the two agree).
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   date,
@@ -28,7 +29,12 @@ const accountColumns = () => ({
   passwordHash: text('password_hash'),
   isActive: boolean('is_active').notNull().default(true),
   mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+  /** Encrypted (`v1:<iv>:<tag>:<ciphertext>`, server/auth/secret-box.ts). */
   mfaSecret: text('mfa_secret'),
+  /** 0006: the secret shown at set-up, encrypted, until its first code is verified. */
+  mfaPendingSecret: text('mfa_pending_secret'),
+  /** 0006: the last TOTP time step accepted; codes of it and earlier ones are refused (replay). */
+  mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
   accountExpiresAt: ts('account_expires_at'),
   blockedEnabled: boolean('blocked_enabled').notNull().default(false),
   blockedReason: text('blocked_reason'),
@@ -37,6 +43,8 @@ const accountColumns = () => ({
   lockedUntil: ts('locked_until'),
   lastLogin: ts('last_login'),
   lastIp: text('last_ip'),
+  /** 0007: when the password last changed; session tokens issued before it no longer hold. */
+  passwordChangedAt: ts('password_changed_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   deletedAt: ts('deleted_at'),
@@ -79,9 +87,9 @@ export const passwordSetupTokens = pgTable(
   'password_setup_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    /** 0007: a link belongs to a customer or (user_id) a portal user, never both. */
+    customerId: uuid('customer_id').references(() => customers.id),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     /** SHA-256 of the token, hex; the token itself is never stored. */
     tokenHash: text('token_hash').notNull(),
     expiresAt: ts('expires_at').notNull(),
@@ -92,6 +100,25 @@ export const passwordSetupTokens = pgTable(
   (t) => [
     uniqueIndex('password_setup_tokens_hash_uq').on(t.tokenHash),
     index('password_setup_tokens_customer_idx').on(t.customerId, t.createdAt.desc()),
+    index('password_setup_tokens_user_idx').on(t.userId, t.createdAt.desc()).where(sql`${t.userId} IS NOT NULL`),
+  ],
+);
+
+/** 0006: single-use MFA recovery codes of a portal user or (customer_id) a customer, never both. */
+export const mfaBackupCodes = pgTable(
+  'mfa_backup_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    /** HMAC-SHA-256 (server MFA key) of the normalised code, hex. */
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('mfa_backup_codes_user_uq').on(t.userId, t.codeHash).where(sql`${t.userId} IS NOT NULL`),
+    uniqueIndex('mfa_backup_codes_customer_uq').on(t.customerId, t.codeHash).where(sql`${t.customerId} IS NOT NULL`),
   ],
 );
 

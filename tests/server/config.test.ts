@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,10 +96,46 @@ describe('configuration', () => {
     expect(second).toMatchObject({ jwtSecret: first.jwtSecret, jwtSecretSource: 'file' });
   });
 
-  it('prefers JWT_SECRET and then writes nothing', async () => {
+  it('prefers JWT_SECRET and MFA_ENCRYPTION_KEY and then writes nothing', async () => {
     const dataDir = path.join(dir, 'untouched');
-    const config = await loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40) });
-    expect(config).toMatchObject({ jwtSecret: 'x'.repeat(40), jwtSecretSource: 'env' });
+    const key = randomBytes(32);
+    const config = await loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40), MFA_ENCRYPTION_KEY: key.toString('hex') });
+    expect(config).toMatchObject({ jwtSecret: 'x'.repeat(40), jwtSecretSource: 'env', mfaKeySource: 'env' });
+    expect(config.mfaEncryptionKey?.equals(key)).toBe(true);
     await expect(stat(dataDir)).rejects.toThrow();
+  });
+
+  it('generates a 32-byte MFA key once into DATA_DIR/mfa-key with mode 0600 and reuses it', async () => {
+    const dataDir = path.join(dir, 'mfa');
+    const first = await loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40) });
+    expect(first.mfaKeySource).toBe('generated');
+    expect(first.mfaEncryptionKey).toHaveLength(32);
+    const file = path.join(dataDir, 'mfa-key');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+    const second = await loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40) });
+    expect(second.mfaKeySource).toBe('file');
+    expect(second.mfaEncryptionKey?.equals(first.mfaEncryptionKey as Buffer)).toBe(true);
+  });
+
+  it('stops on a damaged mfa-key file instead of replacing it (the stored secrets depend on it)', async () => {
+    const dataDir = path.join(dir, 'damaged');
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(path.join(dataDir, 'mfa-key'), 'too-short\n');
+    await expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40) })).rejects.toThrow(/mfa-key does not hold a 32-byte key/);
+    expect((await readFile(path.join(dataDir, 'mfa-key'), 'utf8')).trim()).toBe('too-short');
+  });
+
+  it('accepts MFA_ENCRYPTION_KEY as hex or base64 and refuses other values without echoing them', () => {
+    const key = randomBytes(32);
+    expect(parseEnv({ MFA_ENCRYPTION_KEY: key.toString('base64') }).mfaEncryptionKey?.equals(key)).toBe(true);
+    let message = '';
+    try {
+      parseEnv({ MFA_ENCRYPTION_KEY: 'secret-but-short' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('MFA_ENCRYPTION_KEY must be 32 bytes');
+    expect(message).not.toContain('secret-but-short');
   });
 });

@@ -1,5 +1,6 @@
-// Single-use password-setup tokens, stored as SHA-256 hashes only.
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+// Single-use password-setup tokens, stored as SHA-256 hashes only. A token belongs to a customer
+// (customer_id) or, since 0007, to a portal user (user_id).
+import { and, desc, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { passwordSetupTokens, type PasswordSetupTokenRow } from '../schema';
 
@@ -7,9 +8,17 @@ export type PasswordSetupTokensRepository = ReturnType<typeof createPasswordSetu
 
 export function createPasswordSetupTokensRepository(db: Db) {
   const t = passwordSetupTokens;
+  async function revokeUnusedWhere(owner: SQL, at: Date, tx: Db): Promise<number> {
+    const rows = await tx
+      .update(t)
+      .set({ revokedAt: at })
+      .where(and(owner, isNull(t.usedAt), isNull(t.revokedAt)))
+      .returning({ id: t.id });
+    return rows.length;
+  }
   return {
     async insert(
-      row: { customerId: string; tokenHash: string; expiresAt: Date; createdAt: Date },
+      row: { tokenHash: string; expiresAt: Date; createdAt: Date } & ({ customerId: string } | { userId: string }),
       tx: Db = db,
     ): Promise<PasswordSetupTokenRow> {
       const [created] = await tx.insert(t).values(row).returning();
@@ -35,15 +44,17 @@ export function createPasswordSetupTokensRepository(db: Db) {
     },
     /** Revokes the customer's unused, unrevoked tokens; returns how many. */
     async revokeUnused(customerId: string, at: Date, tx: Db = db): Promise<number> {
-      const rows = await tx
-        .update(t)
-        .set({ revokedAt: at })
-        .where(and(eq(t.customerId, customerId), isNull(t.usedAt), isNull(t.revokedAt)))
-        .returning({ id: t.id });
-      return rows.length;
+      return revokeUnusedWhere(eq(t.customerId, customerId), at, tx);
+    },
+    /** Revokes the portal user's unused, unrevoked tokens; returns how many. */
+    async revokeUnusedForUser(userId: string, at: Date, tx: Db = db): Promise<number> {
+      return revokeUnusedWhere(eq(t.userId, userId), at, tx);
     },
     async listForCustomer(customerId: string, tx: Db = db): Promise<PasswordSetupTokenRow[]> {
       return tx.select().from(t).where(eq(t.customerId, customerId)).orderBy(desc(t.createdAt));
+    },
+    async listForUser(userId: string, tx: Db = db): Promise<PasswordSetupTokenRow[]> {
+      return tx.select().from(t).where(eq(t.userId, userId)).orderBy(desc(t.createdAt));
     },
   };
 }
