@@ -8,6 +8,7 @@ import type { AuthService } from '../services/auth-service';
 
 export const API_PREFIX = '/api/v1';
 export const CUSTOMERS_ONLY_MESSAGE = 'This area is for customers only.';
+export const ADMIN_ROLE_MESSAGE = 'Only portal users with the admin role can do this.';
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -38,7 +39,8 @@ export function registerAuth(app: FastifyInstance, deps: { auth: AuthService }):
     const principal = token ? await deps.auth.authenticate(token) : null;
     if (!principal) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
 
-    if (access === 'admin' && principal.type !== 'admin') throw new ForbiddenError(ACCOUNT_MESSAGES.adminsOnly);
+    if ((access === 'admin' || access === 'administrator') && principal.type !== 'admin') throw new ForbiddenError(ACCOUNT_MESSAGES.adminsOnly);
+    if (access === 'administrator' && (principal.type !== 'admin' || principal.role !== 'admin')) throw new ForbiddenError(ADMIN_ROLE_MESSAGE);
     if (access === 'customer' && principal.type !== 'customer') throw new ForbiddenError(CUSTOMERS_ONLY_MESSAGE);
     request.principal = principal;
   });

@@ -47,7 +47,7 @@ export const QUERY_MESSAGES = {
 } as const;
 
 /** A whole number from a query string ("2"), with one message for every way it can be wrong. */
-const wholeNumber = (min: number, max: number, message: string) =>
+export const wholeNumber = (min: number, max: number, message: string) =>
   z.coerce.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 
 const statusValues = CUSTOMER_STATUS_FILTERS.map((f) => f.value) as [

@@ -6,17 +6,23 @@ import { customerTerminalRoutes } from './customer-terminals';
 import { emailOutboxRoutes } from './customers-email-outbox';
 import { dashboardRoutes } from './dashboard';
 import { healthRoutes } from './health';
+import { mfaRoutes } from './mfa';
 import { passwordSetupRoutes } from './password-setup';
+import { profileRoutes } from './profile';
 import { providerConsoleRoutes } from './provider-console';
 import { terminalRoutes } from './terminals';
 import { terminalSyncRoutes } from './terminal-sync';
+import { userRoutes } from './users';
 
 /** Every /api/v1 route, registered under the prefix by app.ts. */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(mfaRoutes);
   await app.register(customerAuthRoutes);
   await app.register(customerRoutes);
+  await app.register(userRoutes);
+  await app.register(profileRoutes);
   await app.register(passwordSetupRoutes);
   await app.register(emailOutboxRoutes);
   await app.register(dashboardRoutes);

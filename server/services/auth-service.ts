@@ -10,6 +10,8 @@ import {
   type CustomerLoginData,
   type CustomerProfile,
 } from '../../src/domain/auth';
+import { MFA_MESSAGES, type MfaLoginPayload, type MfaRequiredWire } from '../../src/domain/mfa';
+import type { MfaChallengeService } from '../auth/mfa-challenge';
 import type { Principal } from '../auth/principal';
 import { verifyDummyPassword, verifyPassword } from '../auth/passwords';
 import type { TokenService } from '../auth/tokens';
@@ -21,6 +23,8 @@ import type { AccountRow, CustomerRow, UserRow } from '../db/schema';
 import { ForbiddenError, INVALID_TOKEN_MESSAGE, LockedError, UnauthorizedError } from '../errors';
 import { accountRefusal, type AccountRefusal } from './account-status';
 import type { AuditService } from './audit';
+import type { MfaService } from './mfa';
+import { tokenPredatesPasswordChange } from './profile';
 import { toAdminUser, toCustomerProfile } from './profiles';
 
 export interface Credentials {
@@ -33,10 +37,20 @@ export interface LoginContext {
   requestId: string | null;
 }
 
-export type LoginFailureReason = 'unknown_email' | 'wrong_password' | 'locked' | AccountRefusal;
+export type LoginFailureReason =
+  | 'unknown_email'
+  | 'wrong_password'
+  | 'locked'
+  | 'wrong_mfa_code'
+  | 'used_backup_code'
+  | 'mfa_challenge_invalid'
+  | AccountRefusal;
 
 export interface AuthService {
-  loginAdmin(credentials: Credentials, context: LoginContext): Promise<AdminLoginData>;
+  /** With MFA on, a right password yields a challenge for `loginAdminMfa` instead of a token. */
+  loginAdmin(credentials: Credentials, context: LoginContext): Promise<AdminLoginData | MfaRequiredWire>;
+  /** The sign-in code step: a challenge from `loginAdmin` and a TOTP or backup code. */
+  loginAdminMfa(payload: MfaLoginPayload, context: LoginContext): Promise<AdminLoginData>;
   loginCustomer(credentials: Credentials, context: LoginContext): Promise<CustomerLoginData>;
   /** The principal behind a bearer token, or null when the token or its account no longer holds. */
   authenticate(token: string): Promise<Principal | null>;
@@ -63,9 +77,11 @@ export function createAuthService(deps: {
   repos: Repositories;
   audit: AuditService;
   tokens: TokenService;
+  mfa: MfaService;
+  challenges: MfaChallengeService;
   now: Clock;
 }): AuthService {
-  const { db, repos, audit, tokens, now } = deps;
+  const { db, repos, audit, tokens, mfa, challenges, now } = deps;
 
   const adminKind: AccountKind<UserRow> = {
     store: repos.users,
@@ -82,68 +98,103 @@ export function createAuthService(deps: {
     failureAction: 'customer.login_failed',
   };
 
-  async function loginAccount<Row extends AccountRow>(
+  const recordFailure = <Row extends AccountRow>(
+    kind: AccountKind<Row>,
+    context: LoginContext,
+    email: string,
+    reason: LoginFailureReason,
+    account: Row | null,
+    extra: Record<string, unknown> = {},
+    tx?: Db,
+  ) =>
+    audit.record(
+      {
+        actor: { type: 'anonymous' },
+        action: kind.failureAction,
+        targetType: account ? kind.actorType : null,
+        targetId: account?.id ?? null,
+        after: { email, reason, userType: kind.userType, ...extra },
+        ip: context.ip,
+        requestId: context.requestId,
+      },
+      tx,
+    );
+
+  async function refuseIfLocked<Row extends AccountRow>(kind: AccountKind<Row>, account: Row, context: LoginContext, at: Date) {
+    if (!account.lockedUntil || account.lockedUntil.getTime() <= at.getTime()) return;
+    const secondsLeft = Math.ceil((account.lockedUntil.getTime() - at.getTime()) / 1000);
+    await recordFailure(kind, context, account.email.toLowerCase(), 'locked', account, { lockedUntil: account.lockedUntil.toISOString() });
+    throw new LockedError(ACCOUNT_MESSAGES.locked(Math.ceil(secondsLeft / 60)), {
+      headers: { 'retry-after': String(secondsLeft) },
+    });
+  }
+
+  /** Counts a wrong password or a wrong code toward the lockout, with its audit row. */
+  async function countFailure<Row extends AccountRow>(
+    kind: AccountKind<Row>,
+    account: Row,
+    context: LoginContext,
+    reason: LoginFailureReason,
+    at: Date,
+  ) {
+    await db.transaction(async (tx) => {
+      const lockUntil = new Date(at.getTime() + LOCKOUT_MINUTES * 60_000);
+      const counters = await kind.store.recordFailedLogin(account.id, { maxAttempts: MAX_FAILED_LOGINS, lockUntil }, tx);
+      // The counter goes back to 0 exactly when this failure set the lock.
+      const lockedNow = counters?.failedLoginAttempts === 0;
+      await recordFailure(
+        kind,
+        context,
+        account.email.toLowerCase(),
+        reason,
+        account,
+        lockedNow ? { locked: true, lockedUntil: lockUntil.toISOString() } : { failedAttempts: counters?.failedLoginAttempts ?? null },
+        tx,
+      );
+    });
+  }
+
+  async function refuseIfUnavailable<Row extends AccountRow>(kind: AccountKind<Row>, account: Row, context: LoginContext, at: Date) {
+    const refusal = accountRefusal(account, at);
+    if (!refusal) return;
+    await recordFailure(kind, context, account.email.toLowerCase(), refusal, account);
+    throw new ForbiddenError(REFUSAL_MESSAGES[refusal]);
+  }
+
+  /** The account whose password this is, once lockout and status allow it in. */
+  async function checkPassword<Row extends AccountRow>(
     kind: AccountKind<Row>,
     { email, password }: Credentials,
     context: LoginContext,
   ): Promise<Row> {
     const at = now();
     const normalisedEmail = email.trim().toLowerCase();
-    const recordFailure = (reason: LoginFailureReason, account: Row | null, extra: Record<string, unknown> = {}, tx?: Db) =>
-      audit.record(
-        {
-          actor: { type: 'anonymous' },
-          action: kind.failureAction,
-          targetType: account ? kind.actorType : null,
-          targetId: account?.id ?? null,
-          after: { email: normalisedEmail, reason, userType: kind.userType, ...extra },
-          ip: context.ip,
-          requestId: context.requestId,
-        },
-        tx,
-      );
 
     const account = await kind.store.findByEmail(normalisedEmail);
     if (!account) {
       await verifyDummyPassword(password);
-      await recordFailure('unknown_email', null);
+      await recordFailure(kind, context, normalisedEmail, 'unknown_email', null);
       throw new UnauthorizedError(INVALID_CREDENTIALS_MESSAGE);
     }
 
-    if (account.lockedUntil && account.lockedUntil.getTime() > at.getTime()) {
-      const secondsLeft = Math.ceil((account.lockedUntil.getTime() - at.getTime()) / 1000);
-      await recordFailure('locked', account, { lockedUntil: account.lockedUntil.toISOString() });
-      throw new LockedError(ACCOUNT_MESSAGES.locked(Math.ceil(secondsLeft / 60)), {
-        headers: { 'retry-after': String(secondsLeft) },
-      });
-    }
+    await refuseIfLocked(kind, account, context, at);
 
     const passwordMatches = account.passwordHash
       ? await verifyPassword(account.passwordHash, password)
       : await verifyDummyPassword(password);
     if (!passwordMatches) {
-      await db.transaction(async (tx) => {
-        const lockUntil = new Date(at.getTime() + LOCKOUT_MINUTES * 60_000);
-        const counters = await kind.store.recordFailedLogin(account.id, { maxAttempts: MAX_FAILED_LOGINS, lockUntil }, tx);
-        // The counter goes back to 0 exactly when this failure set the lock.
-        const lockedNow = counters?.failedLoginAttempts === 0;
-        await recordFailure(
-          'wrong_password',
-          account,
-          lockedNow ? { locked: true, lockedUntil: lockUntil.toISOString() } : { failedAttempts: counters?.failedLoginAttempts ?? null },
-          tx,
-        );
-      });
+      await countFailure(kind, account, context, 'wrong_password', at);
       throw new UnauthorizedError(INVALID_CREDENTIALS_MESSAGE);
     }
 
     // Status is revealed only to someone who knows the password.
-    const refusal = accountRefusal(account, at);
-    if (refusal) {
-      await recordFailure(refusal, account);
-      throw new ForbiddenError(REFUSAL_MESSAGES[refusal]);
-    }
+    await refuseIfUnavailable(kind, account, context, at);
+    return account;
+  }
 
+  /** Resets the failure count and records the sign-in; `method` names the second factor, if any. */
+  function completeLogin<Row extends AccountRow>(kind: AccountKind<Row>, account: Row, context: LoginContext, method?: string): Promise<Row> {
+    const at = now();
     return db.transaction(async (tx) => {
       const updated = await kind.store.recordSuccessfulLogin(account.id, { at, ip: context.ip }, tx);
       if (!updated) throw new UnauthorizedError(INVALID_CREDENTIALS_MESSAGE);
@@ -153,7 +204,7 @@ export function createAuthService(deps: {
           action: kind.successAction,
           targetType: kind.actorType,
           targetId: account.id,
-          after: { email: updated.email, userType: kind.userType },
+          after: { email: updated.email, userType: kind.userType, ...(method ? { mfa: method } : {}) },
           ip: context.ip,
           requestId: context.requestId,
         },
@@ -163,19 +214,61 @@ export function createAuthService(deps: {
     });
   }
 
-  async function liveAdmin(id: string) {
-    const row = await repos.users.findLiveById(id);
-    return row && !accountRefusal(row, now()) ? row : null;
+  async function loginAccount<Row extends AccountRow>(kind: AccountKind<Row>, credentials: Credentials, context: LoginContext): Promise<Row> {
+    return completeLogin(kind, await checkPassword(kind, credentials, context), context);
   }
 
-  async function liveCustomer(id: string) {
+  /** With `issuedAt` (a token's iat): null too when the password changed after the token was issued. */
+  async function liveAdmin(id: string, issuedAt?: number) {
+    const row = await repos.users.findLiveById(id);
+    if (!row || accountRefusal(row, now())) return null;
+    return issuedAt !== undefined && tokenPredatesPasswordChange(row, issuedAt) ? null : row;
+  }
+
+  async function liveCustomer(id: string, issuedAt?: number) {
     const row = await repos.customers.findLiveById(id);
-    return row && !accountRefusal(row, now()) ? row : null;
+    if (!row || accountRefusal(row, now())) return null;
+    return issuedAt !== undefined && tokenPredatesPasswordChange(row, issuedAt) ? null : row;
   }
 
   return {
     async loginAdmin(credentials, context) {
-      const user = await loginAccount(adminKind, credentials, context);
+      const account = await checkPassword(adminKind, credentials, context);
+      if (account.mfaEnabled) {
+        // The failure count stays as it is: a right password must not reset the code guesses.
+        const challenge = await challenges.sign({ sub: account.id, account: 'admin' });
+        await audit.record({
+          actor: { type: 'anonymous' },
+          action: 'auth.mfa_challenge',
+          targetType: 'user',
+          targetId: account.id,
+          after: { email: account.email, userType: 'admin' },
+          ip: context.ip,
+          requestId: context.requestId,
+        });
+        return { mfaRequired: true as const, challenge };
+      }
+      const user = await completeLogin(adminKind, account, context);
+      const token = await tokens.sign({ sub: user.id, typ: 'admin', role: user.role });
+      return { user: toAdminUser(user), token };
+    },
+    async loginAdminMfa({ challenge, code }, context) {
+      const at = now();
+      const claims = await challenges.verify(challenge);
+      const account = claims?.account === 'admin' ? await repos.users.findLiveById(claims.sub) : null;
+      if (!account || !account.mfaEnabled) {
+        await recordFailure(adminKind, context, account?.email.toLowerCase() ?? 'an unknown account', 'mfa_challenge_invalid', account);
+        throw new UnauthorizedError(MFA_MESSAGES.challengeExpired);
+      }
+      await refuseIfLocked(adminKind, account, context, at);
+      await refuseIfUnavailable(adminKind, account, context, at);
+      const check = await mfa.checkSignInCode('user', account, code);
+      if (!check.ok) {
+        const usedBackup = check.reason === 'used_backup_code';
+        await countFailure(adminKind, account, context, usedBackup ? 'used_backup_code' : 'wrong_mfa_code', at);
+        throw new UnauthorizedError(usedBackup ? MFA_MESSAGES.usedBackupCode : MFA_MESSAGES.wrongCode);
+      }
+      const user = await completeLogin(adminKind, account, context, check.method);
       const token = await tokens.sign({ sub: user.id, typ: 'admin', role: user.role });
       return { user: toAdminUser(user), token };
     },
@@ -188,11 +281,11 @@ export function createAuthService(deps: {
       const claims = await tokens.verify(token);
       if (!claims) return null;
       if (claims.typ === 'admin') {
-        const user = await liveAdmin(claims.sub);
+        const user = await liveAdmin(claims.sub, claims.iat);
         // The role comes from the row, so a demotion takes effect on the next request.
         return user ? { type: 'admin', id: user.id, role: user.role } : null;
       }
-      const customer = await liveCustomer(claims.sub);
+      const customer = await liveCustomer(claims.sub, claims.iat);
       return customer ? { type: 'customer', id: customer.id } : null;
     },
     async currentAdmin(principal) {

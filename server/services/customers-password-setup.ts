@@ -1,6 +1,6 @@
-// Password-setup links: a random token (32 bytes, base64url) mailed to the customer, stored only
-// as its SHA-256, valid PASSWORD_SETUP_VALID_DAYS and usable once. Using it sets the customer's
-// Argon2id password and makes the customer Active.
+// Password-setup links: a random token (32 bytes, base64url) mailed to a customer or a portal
+// user, stored only as its SHA-256, valid PASSWORD_SETUP_VALID_DAYS and usable once. Using it sets
+// the account's Argon2id password and makes the account Active.
 import { createHash, randomBytes } from 'node:crypto';
 import { CUSTOMER_MESSAGES, PASSWORD_SETUP_VALID_DAYS } from '../../src/domain/customers';
 import { newPasswordProblem, PASSWORD_MESSAGES } from '../../src/domain/password';
@@ -9,7 +9,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
-import type { CustomerRow, PasswordSetupTokenRow } from '../db/schema';
+import type { CustomerRow, NewUserRow, PasswordSetupTokenRow, UserRow } from '../db/schema';
 import { passwordSetupEmail } from '../email/templates';
 import { AppError, BadRequestError, NotFoundError, type FieldError } from '../errors';
 import type { AuditService, RequestContext } from './audit';
@@ -54,9 +54,14 @@ export interface LinkContext extends RequestContext {
   log: EmailLogger;
 }
 
+/** Whose link: a customer's, or a portal user's. */
+type LinkOwner = { kind: 'customer'; row: CustomerRow } | { kind: 'user'; row: UserRow };
+
 export interface PasswordSetupService {
   /** Revokes the customer's unused links and stores a new one, inside the caller's transaction. */
   issue(customerId: string, tx: Db): Promise<IssuedLink>;
+  /** The same for a portal user. */
+  issueForUser(userId: string, tx: Db): Promise<IssuedLink>;
   /** Mails the link (outbox + SMTP); never throws for a mail problem. */
   sendLink(
     customer: Pick<CustomerRow, 'email' | 'name' | 'company'>,
@@ -82,28 +87,45 @@ export function createPasswordSetupService(deps: {
 }): PasswordSetupService {
   const { db, repos, audit, email, config, now } = deps;
 
-  /** The usable token and its live customer, or the error the link page shows. */
-  async function usableToken(token: string, at: Date, tx: Db = db): Promise<{ row: PasswordSetupTokenRow; customer: CustomerRow }> {
+  /** The live, unblocked account a token belongs to, or null. */
+  async function ownerOf(row: PasswordSetupTokenRow, tx: Db, lock: boolean): Promise<LinkOwner | null> {
+    let owner: LinkOwner | null = null;
+    if (row.userId) {
+      const user = lock ? await repos.users.findByIdForUpdate(row.userId, tx) : await repos.users.findLiveById(row.userId, tx);
+      owner = user && !user.deletedAt ? { kind: 'user', row: user } : null;
+    } else if (row.customerId) {
+      const customer = lock ? await repos.customers.findLiveByIdForUpdate(row.customerId, tx) : await repos.customers.findLiveById(row.customerId, tx);
+      owner = customer ? { kind: 'customer', row: customer } : null;
+    }
+    return owner && !owner.row.blockedEnabled ? owner : null;
+  }
+
+  async function issueFor(owner: { customerId: string } | { userId: string }, tx: Db): Promise<IssuedLink> {
+    const at = now();
+    if ('userId' in owner) await repos.passwordSetupTokens.revokeUnusedForUser(owner.userId, at, tx);
+    else await repos.passwordSetupTokens.revokeUnused(owner.customerId, at, tx);
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    const expiresAt = new Date(at.getTime() + PASSWORD_SETUP_VALID_DAYS * DAY_MS);
+    await repos.passwordSetupTokens.insert({ ...owner, tokenHash: hashSetupToken(token), expiresAt, createdAt: at }, tx);
+    return { token, expiresAt };
+  }
+
+  /** The usable token and its live account, or the error the link page shows. */
+  async function usableToken(token: string, at: Date, tx: Db = db): Promise<{ row: PasswordSetupTokenRow; owner: LinkOwner }> {
     if (!TOKEN_PATTERN.test(token)) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
     const row = await repos.passwordSetupTokens.findByHash(hashSetupToken(token), tx);
     if (!row || row.revokedAt) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
     if (row.usedAt) throw new GoneError(CUSTOMER_MESSAGES.setupTokenUsed);
     if (row.expiresAt.getTime() <= at.getTime()) throw new GoneError(CUSTOMER_MESSAGES.setupTokenExpired);
-    const customer = await repos.customers.findLiveById(row.customerId, tx);
-    // A deleted or blocked customer's link is refused without saying why.
-    if (!customer || customer.blockedEnabled) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
-    return { row, customer };
+    const owner = await ownerOf(row, tx, false);
+    // A deleted or blocked account's link is refused without saying why.
+    if (!owner) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+    return { row, owner };
   }
 
   return {
-    async issue(customerId, tx) {
-      const at = now();
-      await repos.passwordSetupTokens.revokeUnused(customerId, at, tx);
-      const token = randomBytes(TOKEN_BYTES).toString('base64url');
-      const expiresAt = new Date(at.getTime() + PASSWORD_SETUP_VALID_DAYS * DAY_MS);
-      await repos.passwordSetupTokens.insert({ customerId, tokenHash: hashSetupToken(token), expiresAt, createdAt: at }, tx);
-      return { token, expiresAt };
-    },
+    issue: (customerId, tx) => issueFor({ customerId }, tx),
+    issueForUser: (userId, tx) => issueFor({ userId }, tx),
 
     async sendLink(customer, link, reason, context) {
       const base = config.publicUrl ?? context.origin.replace(/\/+$/, '');
@@ -119,8 +141,9 @@ export function createPasswordSetupService(deps: {
     },
 
     async describe(token) {
-      const { row, customer } = await usableToken(token, now());
-      return { email: customer.email, name: customer.name, company: customer.company, expiresAt: row.expiresAt.toISOString() };
+      const { row, owner } = await usableToken(token, now());
+      const company = owner.kind === 'customer' ? owner.row.company : '';
+      return { email: owner.row.email, name: owner.row.name, company, expiresAt: row.expiresAt.toISOString() };
     },
 
     async complete(input, context) {
@@ -142,25 +165,24 @@ export function createPasswordSetupService(deps: {
           await usableToken(token, at, tx);
           throw new GoneError(CUSTOMER_MESSAGES.setupTokenUsed);
         }
-        const customer = await repos.customers.findLiveByIdForUpdate(consumed.customerId, tx);
-        // Throwing rolls the consumption back: the link stays usable if the customer is unblocked.
-        if (!customer || customer.blockedEnabled) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
-        const updated = await repos.customers.update(
-          customer.id,
-          { passwordHash, isActive: true, failedLoginAttempts: 0, lockedUntil: null, updatedAt: at },
-          tx,
-        );
+        const owner = await ownerOf(consumed, tx, true);
+        // Throwing rolls the consumption back: the link stays usable if the account is unblocked.
+        if (!owner) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+        const account = owner.row;
+        const patch = { passwordHash, isActive: true, failedLoginAttempts: 0, lockedUntil: null, passwordChangedAt: at, updatedAt: at } satisfies Partial<NewUserRow>;
+        const updated = owner.kind === 'user' ? await repos.users.update(account.id, patch, tx) : await repos.customers.update(account.id, patch, tx);
         if (!updated) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
-        await repos.passwordSetupTokens.revokeUnused(customer.id, at, tx);
+        if (owner.kind === 'user') await repos.passwordSetupTokens.revokeUnusedForUser(account.id, at, tx);
+        else await repos.passwordSetupTokens.revokeUnused(account.id, at, tx);
         await audit.record(
           {
-            actor: { type: 'customer', id: customer.id },
+            actor: { type: owner.kind, id: account.id },
             ip: context.ip,
             requestId: context.requestId,
-            action: 'customer.password_set',
-            targetType: 'customer',
-            targetId: customer.id,
-            before: { email: customer.email, isActive: customer.isActive, hasPassword: customer.passwordHash !== null },
+            action: `${owner.kind}.password_set`,
+            targetType: owner.kind,
+            targetId: account.id,
+            before: { email: account.email, isActive: account.isActive, hasPassword: account.passwordHash !== null },
             after: { email: updated.email, isActive: true, hasPassword: true, via: 'password_setup_link' },
           },
           tx,

@@ -57,11 +57,25 @@ export function describeActivity(
   const email = typeof after.email === 'string' ? after.email : 'an unknown account';
   switch (entry.action) {
     case 'auth.login':
-      return `${who} signed in`;
+      return after.mfa === 'backup_code' ? `${who} signed in with a backup code` : `${who} signed in`;
     case 'customer.login':
       return `${who} signed in to the customer portal`;
     case 'auth.login_failed':
-      return `Failed sign-in for ${email}`;
+      return after.reason === 'wrong_mfa_code' || after.reason === 'used_backup_code'
+        ? `Failed sign-in code for ${email}`
+        : `Failed sign-in for ${email}`;
+    case 'auth.mfa_challenge':
+      return `Sign-in code requested for ${email}`;
+    case 'auth.mfa_setup_started':
+      return `${who} started setting up multi-factor authentication`;
+    case 'auth.mfa_enabled':
+      return `${who} enabled multi-factor authentication`;
+    case 'auth.mfa_enable_failed':
+      return `${who} entered a wrong code while enabling multi-factor authentication`;
+    case 'auth.mfa_disabled':
+      return `${who} disabled multi-factor authentication`;
+    case 'auth.mfa_disable_failed':
+      return `${who} failed to disable multi-factor authentication`;
     case 'customer.login_failed':
       return `Failed customer sign-in for ${email}`;
     case 'system.admin_created':
@@ -95,6 +109,43 @@ export function describeActivity(
       return `${who} sent a password setup link to ${email}`;
     case 'customer.password_set':
       return `${entry.actorName ?? email} set their password`;
+    case 'user.created':
+      return `${who} created user ${email}`;
+    case 'user.updated':
+      return `${who} updated user ${email}`;
+    case 'user.activated':
+      return `${who} activated user ${email}`;
+    case 'user.suspended':
+      return `${who} suspended user ${email}`;
+    case 'user.blocked':
+      return `${who} blocked user ${email}`;
+    case 'user.unblocked':
+      return `${who} unblocked user ${email}`;
+    case 'user.deleted':
+      return `${who} deleted user ${email}`;
+    case 'user.hard_deleted':
+      return `${who} permanently deleted user ${email}`;
+    case 'user.restored':
+      return `${who} restored user ${email}`;
+    case 'user.mfa_disabled':
+      return `${who} disabled multi-factor authentication for ${email}`;
+    case 'user.extended': {
+      const days = typeof after.days === 'number' ? after.days : null;
+      return days === null ? `${who} extended user ${email}` : `${who} extended user ${email} by ${days} day${days === 1 ? '' : 's'}`;
+    }
+    case 'user.login_attempts_reset':
+      return `${who} reset the login attempts of ${email}`;
+    case 'user.password_set':
+      return `${entry.actorName ?? email} set their password`;
+    case 'user.profile_updated':
+    case 'customer.profile_updated':
+      return `${entry.actorName ?? email} updated their profile`;
+    case 'user.password_changed':
+    case 'customer.password_changed':
+      return `${entry.actorName ?? email} changed their password`;
+    case 'user.password_change_failed':
+    case 'customer.password_change_failed':
+      return `Failed password change for ${email}`;
     case 'terminal.assigned': {
       const line = typeof after.serviceLineNumber === 'string' ? after.serviceLineNumber : 'a terminal';
       const customer = typeof after.assignedToCustomer === 'string' ? after.assignedToCustomer : 'a customer';

@@ -1,3 +1,5 @@
+import { createMfaChallengeService } from '../auth/mfa-challenge';
+import { createSecretBox } from '../auth/secret-box';
 import { createTokenService } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -5,7 +7,11 @@ import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import { createAuditService } from './audit';
 import { createAuthService } from './auth-service';
+import { createMfaService } from './mfa';
+import { createMfaRepository } from '../db/repositories/mfa';
 import { createCustomersService } from './customers';
+import { createProfileService } from './profile';
+import { createUsersService } from './users';
 import { createTerminalsService } from './terminals';
 import { createCustomerTerminalsService } from './customer-terminals';
 import { createDemoTerminals } from './demo-terminals';
@@ -28,7 +34,10 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   const { db, repos, config, now } = deps;
   const tokens = createTokenService({ secret: config.jwtSecret, expiresInSeconds: config.jwtExpiresInSeconds, now });
   const audit = createAuditService({ audit: repos.audit, now });
-  const auth = createAuthService({ db, repos, audit, tokens, now });
+  // The MFA repository is built here, beside its only user, rather than in the shared repository set.
+  const mfa = createMfaService({ db, repos, mfa: createMfaRepository(db), audit, box: createSecretBox(config.mfaEncryptionKey), now });
+  const challenges = createMfaChallengeService({ secret: config.jwtSecret, now });
+  const auth = createAuthService({ db, repos, audit, tokens, mfa, challenges, now });
   const consoleProvider = deps.provider ? createConsoleProvider(deps.provider) : null;
   const providerConsole = createProviderConsoleService({
     provider: () => {
@@ -48,9 +57,11 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   const emailOutbox = createEmailOutboxService({ outbox: repos.emailOutbox });
   const passwordSetup = createPasswordSetupService({ db, repos, audit, email, config, now });
   const customers = createCustomersService({ db, repos, audit, passwordSetup, now });
+  const users = createUsersService({ db, repos, audit, passwordSetup, mfa, now });
+  const profile = createProfileService({ db, repos, audit, tokens, now });
   const terminals = createTerminalsService({ db, repos, audit, now });
   const customerTerminals = createCustomerTerminalsService({ repos, audit, now });
   const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
   const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
-  return { tokens, audit, auth, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, terminals, customerTerminals, demoTerminals, terminalSync };
+  return { tokens, audit, auth, mfa, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, users, profile, terminals, customerTerminals, demoTerminals, terminalSync };
 }

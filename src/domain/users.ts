@@ -121,6 +121,13 @@ export interface ProfilePayload {
   name: string;
 }
 
+/** `PUT /customers/profile`: the customer's own fields (email stays as the administrator set it). */
+export interface CustomerProfilePayload extends ProfilePayload {
+  company?: string;
+  phone?: string | null;
+  address?: string | null;
+}
+
 export type UserFormField = 'name' | 'email' | 'role' | 'password';
 
 /** Add User / Edit dialogs: the first problem of each field (password only when given). */

@@ -1,0 +1,122 @@
+// Request and response schemas of the portal users routes and of the profile and change-password
+// routes, checked against the domain types. Responses list their fields, so a row's password hash
+// or MFA secret cannot leak even if a handler passed a whole row.
+import { z } from 'zod';
+import {
+  MAX_USER_EXTENSION_DAYS,
+  MIN_USER_EXTENSION_DAYS,
+  USER_ROLES,
+  USER_SEARCH_MAX_LENGTH,
+  USERS_FETCH_LIMIT,
+  USERS_MAX_PAGE_SIZE,
+  type CustomerProfilePayload,
+  type ProfilePayload,
+  type UpdateUserPayload,
+  type UserListWire,
+  type UserWire,
+} from '../../src/domain/users';
+import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
+
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const exact = <_T extends true>() => undefined;
+
+const isoDate = z.string();
+const trueOrFalse = (message: string) =>
+  z
+    .enum(['true', 'false'], { error: message })
+    .transform((v) => v === 'true');
+
+export const USER_QUERY_MESSAGES = {
+  limit: `limit must be a whole number from 1 to ${USERS_MAX_PAGE_SIZE}`,
+  search: `search must be at most ${USER_SEARCH_MAX_LENGTH} characters`,
+  includeDeleted: 'include_deleted must be true or false',
+  uuid: 'User id must be a UUID',
+  days: `days must be a whole number from ${MIN_USER_EXTENSION_DAYS} to ${MAX_USER_EXTENSION_DAYS}`,
+  role: `role must be one of ${USER_ROLES.join(', ')}`,
+} as const;
+
+export const userListQuerySchema = z.object({
+  page: wholeNumber(1, MAX_PAGE, QUERY_MESSAGES.page).default(1),
+  limit: wholeNumber(1, USERS_MAX_PAGE_SIZE, USER_QUERY_MESSAGES.limit).default(USERS_FETCH_LIMIT),
+  search: z.string({ error: USER_QUERY_MESSAGES.search }).trim().max(USER_SEARCH_MAX_LENGTH, { error: USER_QUERY_MESSAGES.search }).optional(),
+  is_active: trueOrFalse(QUERY_MESSAGES.isActive).optional(),
+  include_deleted: trueOrFalse(USER_QUERY_MESSAGES.includeDeleted).default(false),
+});
+
+export const userParamsSchema = z.object({ uuid: z.guid({ error: USER_QUERY_MESSAGES.uuid }) });
+
+/** Strings may be missing (they read as empty, so the form's "is required" message answers). */
+export const createUserBodySchema = z
+  .object({
+    name: z.string().optional(),
+    email: z.string().optional(),
+    role: z.string().optional(),
+    password: z.string().optional(),
+  })
+  .strict();
+
+export const updateUserBodySchema = z
+  .object({
+    name: z.string().optional(),
+    email: z.string().optional(),
+    role: z.enum(USER_ROLES, { error: USER_QUERY_MESSAGES.role }).optional(),
+    is_active: z.boolean().optional(),
+  })
+  .strict();
+
+export const blockUserBodySchema = z.object({ reason: z.string().optional() }).strict();
+
+export const extendUserBodySchema = z
+  .object({ days: wholeNumber(MIN_USER_EXTENSION_DAYS, MAX_USER_EXTENSION_DAYS, USER_QUERY_MESSAGES.days) })
+  .strict();
+
+export const profileBodySchema = z.object({ name: z.string() }).strict();
+
+export const customerProfileBodySchema = z
+  .object({
+    name: z.string(),
+    company: z.string().optional(),
+    phone: z.string().nullable().optional(),
+    address: z.string().nullable().optional(),
+  })
+  .strict();
+
+/** Missing fields read as empty, so the form's "Please fill in all password fields" answers. */
+export const changePasswordBodySchema = z
+  .object({
+    currentPassword: z.string().optional(),
+    newPassword: z.string().optional(),
+    confirmPassword: z.string().optional(),
+  })
+  .strict();
+
+export const userWireSchema = z.object({
+  uuid: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(USER_ROLES),
+  is_active: z.boolean(),
+  blocked_enabled: z.boolean(),
+  blocked_reason: z.string().nullable(),
+  mfa_enabled: z.boolean(),
+  last_login: isoDate.nullable(),
+  created_at: isoDate,
+  updated_at: isoDate,
+  account_expires_at: isoDate.nullable(),
+  failed_login_attempts: z.number().int(),
+  locked_until: isoDate.nullable(),
+  deleted_at: isoDate.nullable(),
+  has_password: z.boolean(),
+});
+
+export const userListSchema = z.object({
+  users: z.array(userWireSchema),
+  pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), pages: z.number().int() }),
+  stats: z.object({ total: z.number().int(), active: z.number().int(), mfaEnabled: z.number().int() }),
+});
+
+exact<Exact<z.output<typeof userWireSchema>, UserWire>>();
+exact<Exact<z.output<typeof userListSchema>, UserListWire>>();
+exact<Exact<z.output<typeof updateUserBodySchema>, UpdateUserPayload>>();
+exact<Exact<z.output<typeof profileBodySchema>, ProfilePayload>>();
+exact<Exact<z.output<typeof customerProfileBodySchema>, CustomerProfilePayload>>();
