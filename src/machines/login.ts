@@ -1,25 +1,44 @@
 /**
- * Signing in from the login screen (spec section 4 "Login attempt order", section 8).
+ * Signing in from the login screen (spec section 4 "Login attempt order", section 8; issue 7's
+ * code step for accounts with multi-factor authentication on).
  *
- *   idle           the empty form
- *   adminAttempt   "Signing in..." — tried as an admin-portal user first
- *   customerAttempt "Signing in..." — the admin attempt failed, try the customer login
- *   failed         the form with the inline error
- *   signedIn       done: the session has the token (the router leaves /login)
+ *   idle             the empty form
+ *   adminAttempt     "Signing in..." — tried as an admin-portal user first            (tag: busy)
+ *   customerAttempt  "Signing in..." — the admin attempt failed, try the customer login (tag: busy)
+ *   code.entering    the password was right and MFA is on: the code field ("Multi-factor
+ *                    authentication code required"), its inline error, Back          (tag: codeStep)
+ *   code.verifying   "Verifying..."                                         (tags: codeStep, busy)
+ *   failed           the form with the inline error
+ *   signedIn         done: the session has the token (the router leaves /login)
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { LoginOutcome, Credentials } from '../api/auth';
+import type { AdminLoginOutcome, Credentials, LoginOutcome, MfaRequiredOutcome } from '../api/auth';
 import { pickLoginError, NETWORK_ERROR_MESSAGE } from '../domain/login';
+import { MFA_MESSAGES, isMfaCodeOrBackupCode, type MfaLoginPayload } from '../domain/mfa';
 
+export type { AdminLoginOutcome, MfaRequiredOutcome };
+
+// Machines take only types from src/api: the one-line test is repeated here rather than imported.
+const isMfaRequired = (outcome: AdminLoginOutcome): outcome is MfaRequiredOutcome => 'mfaRequired' in outcome;
 export interface LoginContext {
   credentials: Credentials | null;
   adminMessage: string | null;
   error: string | null;
+  /** The sign-in challenge of the code step (null outside it). */
+  challenge: string | null;
+  /** The code as typed: six digits or a backup code. */
+  code: string;
 }
 
-export type LoginEvent = { type: 'user.submit'; email: string; password: string };
+export type LoginEvent =
+  | { type: 'user.submit'; email: string; password: string }
+  | { type: 'user.code'; value: string }
+  | { type: 'user.submitCode' }
+  | { type: 'user.back' };
 
 type SignedIn = Extract<LoginOutcome, { ok: true }>;
+
+const refusalMessage = (outcome: LoginOutcome) => (outcome.ok ? '' : outcome.message?.trim() ?? '');
 
 export const loginMachine = setup({
   types: {
@@ -27,33 +46,43 @@ export const loginMachine = setup({
     events: {} as LoginEvent,
   },
   actors: {
-    adminLogin: fromPromise<LoginOutcome, Credentials>(async () => {
+    adminLogin: fromPromise<AdminLoginOutcome, Credentials>(async () => {
       throw new Error('adminLogin is provided by the app');
     }),
     customerLogin: fromPromise<LoginOutcome, Credentials>(async () => {
       throw new Error('customerLogin is provided by the app');
     }),
+    verifyLoginCode: fromPromise<LoginOutcome, MfaLoginPayload>(async () => {
+      throw new Error('verifyLoginCode is provided by the app');
+    }),
   },
   actions: {
-    takeCredentials: assign(({ event }) => ({
-      credentials: { email: event.email.trim(), password: event.password },
+    takeCredentials: assign((_, { email, password }: Credentials) => ({
+      credentials: { email: email.trim(), password },
       adminMessage: null,
       error: null,
     })),
     showNetworkError: assign({ error: NETWORK_ERROR_MESSAGE }),
+    startCodeStep: assign((_, challenge: string) => ({ challenge, code: '', error: null, credentials: null })),
+    storeCode: assign((_, value: string) => ({ code: value, error: null })),
+    storeError: assign((_, message: string) => ({ error: message })),
+    forgetChallenge: assign({ challenge: null, code: '', error: null }),
     /** Hands the token and profile to the session actor. */
     completeSignIn: (_, _outcome: SignedIn) => {},
   },
   guards: {
-    isSignedIn: (_, outcome: LoginOutcome) => outcome.ok,
+    isSignedIn: (_, outcome: AdminLoginOutcome) => outcome.ok && !isMfaRequired(outcome),
+    isMfaRequired: (_, outcome: AdminLoginOutcome) => isMfaRequired(outcome),
+    isCodeWellFormed: ({ context }) => isMfaCodeOrBackupCode(context.code),
+    isChallengeExpired: (_, outcome: LoginOutcome) => refusalMessage(outcome) === MFA_MESSAGES.challengeExpired,
   },
 }).createMachine({
   id: 'login',
-  context: { credentials: null, adminMessage: null, error: null },
+  context: { credentials: null, adminMessage: null, error: null, challenge: null, code: '' },
   initial: 'idle',
   states: {
     idle: {
-      on: { 'user.submit': { target: 'adminAttempt', actions: 'takeCredentials' } },
+      on: { 'user.submit': { target: 'adminAttempt', actions: { type: 'takeCredentials', params: ({ event }) => event } } },
     },
     adminAttempt: {
       tags: ['busy'],
@@ -66,6 +95,12 @@ export const loginMachine = setup({
             guard: { type: 'isSignedIn', params: ({ event }) => event.output },
             target: 'signedIn',
             actions: { type: 'completeSignIn', params: ({ event }) => event.output as SignedIn },
+          },
+          // An admin whose password is right but who has MFA on: never fall through to the customer login.
+          {
+            guard: { type: 'isMfaRequired', params: ({ event }) => event.output },
+            target: 'code',
+            actions: { type: 'startCodeStep', params: ({ event }) => (event.output as MfaRequiredOutcome).challenge },
           },
           {
             target: 'customerAttempt',
@@ -97,13 +132,56 @@ export const loginMachine = setup({
         onError: { target: 'failed', actions: 'showNetworkError' },
       },
     },
+    code: {
+      tags: ['codeStep'],
+      initial: 'entering',
+      states: {
+        entering: {
+          on: {
+            'user.code': { actions: { type: 'storeCode', params: ({ event }) => event.value } },
+            'user.submitCode': [
+              { guard: 'isCodeWellFormed', target: 'verifying' },
+              { actions: { type: 'storeError', params: MFA_MESSAGES.invalidCode } },
+            ],
+            'user.back': { target: '#login.idle', actions: 'forgetChallenge' },
+          },
+        },
+        verifying: {
+          tags: ['busy'],
+          invoke: {
+            id: 'verifyLoginCode',
+            src: 'verifyLoginCode',
+            input: ({ context }) => ({ challenge: context.challenge!, code: context.code.trim() }),
+            onDone: [
+              {
+                guard: { type: 'isSignedIn', params: ({ event }) => event.output },
+                target: '#login.signedIn',
+                actions: { type: 'completeSignIn', params: ({ event }) => event.output as SignedIn },
+              },
+              // The challenge outlived its minutes: the password has to be given again.
+              {
+                guard: { type: 'isChallengeExpired', params: ({ event }) => event.output },
+                target: '#login.failed',
+                actions: ['forgetChallenge', { type: 'storeError', params: MFA_MESSAGES.challengeExpired }],
+              },
+              // Wrong or replayed code, used backup code, locked account: the server's words, stay on the step.
+              {
+                target: 'entering',
+                actions: { type: 'storeError', params: ({ event }) => refusalMessage(event.output) || MFA_MESSAGES.wrongCode },
+              },
+            ],
+            onError: { target: 'entering', actions: 'showNetworkError' },
+          },
+        },
+      },
+    },
     failed: {
       // The password never outlives the attempt that used it.
       entry: assign({ credentials: null }),
-      on: { 'user.submit': { target: 'adminAttempt', actions: 'takeCredentials' } },
+      on: { 'user.submit': { target: 'adminAttempt', actions: { type: 'takeCredentials', params: ({ event }) => event } } },
     },
     signedIn: {
-      entry: assign({ credentials: null }),
+      entry: assign({ credentials: null, challenge: null, code: '' }),
       type: 'final',
     },
   },

@@ -31,6 +31,8 @@ export type ConfirmOutcome =
 export type SessionEvent =
   | { type: 'session.login'; token: string; profile: Profile; userType: UserType }
   | { type: 'profile.update'; patch: Partial<Profile> }
+  /** A new token for the same account (a password change ends the old ones). */
+  | { type: 'session.renew'; token: string; profile: Profile }
   | { type: 'session.logout' }
   | { type: 'api.unauthorized' };
 
@@ -123,6 +125,9 @@ export const sessionMachine = setup({
     },
     signedIn: {
       on: {
+        'session.renew': {
+          actions: [assign(({ event }) => ({ token: event.token, profile: event.profile })), 'persistSession'],
+        },
         'profile.update': {
           actions: [
             assign({

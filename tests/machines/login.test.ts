@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { loginMachine, type LoginEvent } from '../../src/machines/login';
+import { loginMachine, type AdminLoginOutcome, type LoginEvent, type MfaRequiredOutcome } from '../../src/machines/login';
 import type { LoginOutcome } from '../../src/api/auth';
 import { INVALID_CREDENTIALS_MESSAGE } from '../../src/domain/auth';
 import { NETWORK_ERROR_MESSAGE } from '../../src/domain/login';
+import { MFA_MESSAGES, type MfaLoginPayload } from '../../src/domain/mfa';
 import { adminProfile, customerProfile } from './fixtures';
 import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 
@@ -11,20 +12,28 @@ const adminOk: LoginOutcome = { ok: true, token: 'admin-token', profile: adminPr
 const customerOk: LoginOutcome = { ok: true, token: 'customer-token', profile: customerProfile, userType: 'customer' };
 const refused = (message: string | null, status = 401): LoginOutcome => ({ ok: false, status, message });
 
-function startLogin(admin: () => Promise<LoginOutcome>, customer: () => Promise<LoginOutcome>) {
+const mfaRequired: MfaRequiredOutcome = { ok: true, mfaRequired: true, challenge: 'challenge-1' };
+
+function startLogin(
+  admin: () => Promise<AdminLoginOutcome>,
+  customer: () => Promise<LoginOutcome>,
+  verify: (input: MfaLoginPayload, signal: AbortSignal) => Promise<LoginOutcome> = async () => adminOk,
+) {
   const completeSignIn = vi.fn();
   const adminCalls = vi.fn();
   const customerCalls = vi.fn();
+  const verifyCalls = vi.fn();
   const actor = createActor(
     loginMachine.provide({
       actors: {
         adminLogin: fromPromise(async ({ input }) => (adminCalls(input), admin())),
         customerLogin: fromPromise(async ({ input }) => (customerCalls(input), customer())),
+        verifyLoginCode: fromPromise(async ({ input, signal }) => (verifyCalls(input), verify(input, signal))),
       },
       actions: { completeSignIn: (_, outcome) => completeSignIn(outcome) },
     }),
   ).start();
-  return { actor, completeSignIn, adminCalls, customerCalls };
+  return { actor, completeSignIn, adminCalls, customerCalls, verifyCalls };
 }
 
 const submit = { type: 'user.submit', email: ' ana.lima@example.com ', password: 'correct horse' } as const;
@@ -87,12 +96,122 @@ describe('login machine (actor)', () => {
   });
 });
 
+describe('login machine: the code step of an account with MFA on', () => {
+  async function atCodeStep(verify?: (input: MfaLoginPayload, signal: AbortSignal) => Promise<LoginOutcome>) {
+    const started = startLogin(async () => mfaRequired, async () => customerOk, verify);
+    started.actor.send(submit);
+    await waitFor(started.actor, (s) => s.hasTag('codeStep'));
+    return started;
+  }
+  const typeCode = (value: string) => ({ type: 'user.code', value }) as const;
+
+  it('a right password with MFA on asks for a code, never tries the customer login and keeps no password', async () => {
+    const { actor, customerCalls, completeSignIn } = await atCodeStep();
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.matches({ code: 'entering' })).toBe(true);
+    expect(snapshot.hasTag('busy')).toBe(false);
+    expect(snapshot.context).toMatchObject({ challenge: 'challenge-1', code: '', error: null, credentials: null });
+    expect(customerCalls).not.toHaveBeenCalled();
+    expect(completeSignIn).not.toHaveBeenCalled();
+  });
+
+  it('a six-digit code is sent with the challenge and signs in like an admin success', async () => {
+    const { actor, verifyCalls, completeSignIn } = await atCodeStep();
+    actor.send(typeCode('123456'));
+    actor.send({ type: 'user.submitCode' });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(verifyCalls).toHaveBeenCalledExactlyOnceWith({ challenge: 'challenge-1', code: '123456' });
+    expect(completeSignIn).toHaveBeenCalledExactlyOnceWith(adminOk);
+    expect(actor.getSnapshot().context).toMatchObject({ challenge: null, code: '' });
+  });
+
+  it('a backup code is accepted as typed, without the spaces around it', async () => {
+    const { actor, verifyCalls } = await atCodeStep();
+    actor.send(typeCode(' abcd-efgh '));
+    actor.send({ type: 'user.submitCode' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(verifyCalls).toHaveBeenCalledExactlyOnceWith({ challenge: 'challenge-1', code: 'abcd-efgh' });
+  });
+
+  it.each(['', '12345', '1234567', '12a456', 'ABCD-EFG'])('the malformed code "%s" is refused without a call', async (code) => {
+    const { actor, verifyCalls } = await atCodeStep();
+    actor.send(typeCode(code));
+    actor.send({ type: 'user.submitCode' });
+    expect(actor.getSnapshot().matches({ code: 'entering' })).toBe(true);
+    expect(actor.getSnapshot().context.error).toBe(MFA_MESSAGES.invalidCode);
+    expect(verifyCalls).not.toHaveBeenCalled();
+    actor.send(typeCode('1'));
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it.each([
+    ['a wrong code', refused(MFA_MESSAGES.wrongCode), MFA_MESSAGES.wrongCode],
+    ['a used backup code', refused(MFA_MESSAGES.usedBackupCode), MFA_MESSAGES.usedBackupCode],
+    ['a locked account', refused('Account locked. Try again in 15 minutes.', 423), 'Account locked. Try again in 15 minutes.'],
+    ['a refusal without words', refused(null), MFA_MESSAGES.wrongCode],
+  ])('%s keeps the code step with the server message', async (_name, answer, message) => {
+    const { actor, completeSignIn } = await atCodeStep(async () => answer);
+    actor.send(typeCode('654321'));
+    actor.send({ type: 'user.submitCode' });
+    const snapshot = await waitFor(actor, (s) => s.matches({ code: 'entering' }) && s.context.error !== null);
+    expect(snapshot.context.error).toBe(message);
+    expect(snapshot.context.challenge).toBe('challenge-1');
+    expect(completeSignIn).not.toHaveBeenCalled();
+  });
+
+  it('an expired challenge sends the user back to the credentials form with the expiry message', async () => {
+    const { actor } = await atCodeStep(async () => refused(MFA_MESSAGES.challengeExpired));
+    actor.send(typeCode('654321'));
+    actor.send({ type: 'user.submitCode' });
+    const snapshot = await waitFor(actor, (s) => s.matches('failed'));
+    expect(snapshot.context).toMatchObject({ error: MFA_MESSAGES.challengeExpired, challenge: null, code: '' });
+    expect(snapshot.hasTag('codeStep')).toBe(false);
+  });
+
+  it('a network failure on the code keeps the step with the connection message', async () => {
+    const { actor } = await atCodeStep(() => Promise.reject(new TypeError('fetch failed')));
+    actor.send(typeCode('654321'));
+    actor.send({ type: 'user.submitCode' });
+    const snapshot = await waitFor(actor, (s) => s.matches({ code: 'entering' }) && s.context.error !== null);
+    expect(snapshot.context.error).toBe(NETWORK_ERROR_MESSAGE);
+  });
+
+  it('Back returns to the empty form and forgets the challenge', async () => {
+    const { actor } = await atCodeStep();
+    actor.send(typeCode('12'));
+    actor.send({ type: 'user.submitCode' });
+    actor.send({ type: 'user.back' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context).toMatchObject({ challenge: null, code: '', error: null });
+  });
+
+  it('leaving the login screen while the code is checked aborts the request', async () => {
+    let seen: AbortSignal | undefined;
+    const { actor } = await atCodeStep((_input, signal) => ((seen = signal), new Promise<never>(() => {})));
+    actor.send(typeCode('654321'));
+    actor.send({ type: 'user.submitCode' });
+    await vi.waitFor(() => expect(seen).toBeDefined());
+    expect(seen!.aborted).toBe(false);
+    actor.stop();
+    expect(seen!.aborted).toBe(true);
+  });
+});
+
 /** Every event the login flow takes, with fixtures. A new event fails to compile here. */
 const eventFixtures: { [K in LoginEvent['type']]: Extract<LoginEvent, { type: K }>[] } = {
   'user.submit': [{ type: 'user.submit', email: 'ana.lima@example.com', password: 'correct horse' }],
+  'user.code': [{ type: 'user.code', value: '123456' }, { type: 'user.code', value: '12ab' }],
+  'user.submitCode': [{ type: 'user.submitCode' }],
+  'user.back': [{ type: 'user.back' }],
 };
 const actorResults = [
   { type: 'xstate.done.actor.adminLogin', output: adminOk },
+  { type: 'xstate.done.actor.adminLogin', output: mfaRequired },
+  { type: 'xstate.done.actor.verifyLoginCode', output: adminOk },
+  { type: 'xstate.done.actor.verifyLoginCode', output: refused(MFA_MESSAGES.challengeExpired) },
+  { type: 'xstate.done.actor.verifyLoginCode', output: refused(MFA_MESSAGES.wrongCode) },
+  { type: 'xstate.error.actor.verifyLoginCode', error: new TypeError('fetch failed') },
   { type: 'xstate.done.actor.adminLogin', output: refused('Admin message') },
   { type: 'xstate.error.actor.adminLogin', error: new TypeError('fetch failed') },
   { type: 'xstate.done.actor.customerLogin', output: customerOk },
@@ -105,13 +224,15 @@ describe('login machine (model paths)', () => {
   const paths = pathsCoveringEveryTransition(loginMachine, allEvents);
 
   it('the model reaches every state of the chart', () => {
-    expect(reachableStateValues(loginMachine, allEvents)).toEqual(new Set(['idle', 'adminAttempt', 'customerAttempt', 'failed', 'signedIn']));
+    expect(reachableStateValues(loginMachine, allEvents)).toEqual(
+      new Set(['idle', 'adminAttempt', 'customerAttempt', '{"code":"entering"}', '{"code":"verifying"}', 'failed', 'signedIn']),
+    );
   });
 
   it('the paths take every transition written in the chart', () => {
     const all = new Set(chartTransitions(loginMachine).values());
-    // idle: 1, adminAttempt: 3, customerAttempt: 3, failed: 1
-    expect(all.size).toBe(8);
+    // idle: 1, adminAttempt: 4, customerAttempt: 3, code.entering: 4, code.verifying: 4, failed: 1
+    expect(all.size).toBe(17);
     expect(transitionsTaken(loginMachine, paths)).toEqual(all);
   });
 
@@ -120,7 +241,7 @@ describe('login machine (model paths)', () => {
     const actor = await replayPath(
       (deferred) =>
         loginMachine.provide({
-          actors: { adminLogin: deferred.logic, customerLogin: deferred.logic },
+          actors: { adminLogin: deferred.logic, customerLogin: deferred.logic, verifyLoginCode: deferred.logic },
           actions: { completeSignIn: (_, outcome) => signedIn(outcome) },
         }),
       path,
@@ -142,6 +263,30 @@ describe('login machine (pinned journeys)', () => {
     actor.send(submit);
     await waitFor(actor, (s) => s.status === 'done');
     expect(actor.getSnapshot().value).toBe('signedIn');
+    expect(completeSignIn).toHaveBeenCalledExactlyOnceWith(adminOk);
+  });
+
+  it('MFA on: a malformed code, a wrong code, Back, the password again, then the right code ends signed in', async () => {
+    const verify = vi.fn<() => Promise<LoginOutcome>>().mockResolvedValueOnce(refused(MFA_MESSAGES.wrongCode)).mockResolvedValueOnce(adminOk);
+    const { actor, completeSignIn, adminCalls, customerCalls } = startLogin(async () => mfaRequired, async () => customerOk, verify);
+    actor.send(submit);
+    await waitFor(actor, (s) => s.hasTag('codeStep'));
+    actor.send({ type: 'user.code', value: '12 34' });
+    actor.send({ type: 'user.submitCode' });
+    expect(actor.getSnapshot().context.error).toBe(MFA_MESSAGES.invalidCode);
+    actor.send({ type: 'user.code', value: '111111' });
+    actor.send({ type: 'user.submitCode' });
+    expect((await waitFor(actor, (s) => s.context.error !== null)).context.error).toBe(MFA_MESSAGES.wrongCode);
+    actor.send({ type: 'user.back' });
+    actor.send(submit);
+    await waitFor(actor, (s) => s.hasTag('codeStep'));
+    actor.send({ type: 'user.code', value: '222222' });
+    actor.send({ type: 'user.submitCode' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(actor.getSnapshot().value).toBe('signedIn');
+    expect(adminCalls).toHaveBeenCalledTimes(2);
+    expect(customerCalls).not.toHaveBeenCalled();
+    expect(verify).toHaveBeenCalledTimes(2);
     expect(completeSignIn).toHaveBeenCalledExactlyOnceWith(adminOk);
   });
 });

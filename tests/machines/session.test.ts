@@ -11,6 +11,7 @@ const stored: PersistedSession = { token: 'stored-token', profile: adminProfile,
 const eventFixtures: { [K in SessionEvent['type']]: Extract<SessionEvent, { type: K }>[] } = {
   'session.login': [{ type: 'session.login', token: 'new-token', profile: customerProfile, userType: 'customer' }],
   'profile.update': [{ type: 'profile.update', patch: { name: 'Ana L. Lima' } }],
+  'session.renew': [{ type: 'session.renew', token: 'renewed-token', profile: adminProfile }],
   'session.logout': [{ type: 'session.logout' }],
   'api.unauthorized': [{ type: 'api.unauthorized' }],
 };
@@ -82,6 +83,15 @@ describe('session machine (actor)', () => {
     expect(persisted.at(-1)).toEqual({ token: 't1', profile: customerProfile, userType: 'customer', isAuthenticated: true });
   });
 
+  it('a renewed token (after a password change) replaces the old one and persists, staying signed in', async () => {
+    const { actor, persisted } = startSession({ stored });
+    await waitFor(actor, (s) => s.matches('signedIn'));
+    actor.send({ type: 'session.renew', token: 't2', profile: { ...adminProfile, name: 'Renewed' } });
+    expect(actor.getSnapshot().matches('signedIn')).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ token: 't2', userType: 'admin', profile: { name: 'Renewed' } });
+    expect(persisted.at(-1)).toMatchObject({ token: 't2', isAuthenticated: true });
+  });
+
   it('a partial profile update merges into the profile and persists', async () => {
     const { actor, persisted } = startSession({ stored });
     await waitFor(actor, (s) => s.matches('signedIn'));
@@ -137,8 +147,8 @@ describe('session machine (model paths)', () => {
 
   it('the paths take every transition written in the chart', () => {
     const all = new Set(chartTransitions(sessionMachine).values());
-    // restoring: 3 branches, confirming: 4, signedOut: 1, signedIn: 3
-    expect(all.size).toBe(11);
+    // restoring: 3 branches, confirming: 4, signedOut: 1, signedIn: 4
+    expect(all.size).toBe(12);
     expect(transitionsTaken(sessionMachine, paths)).toEqual(all);
   });
 

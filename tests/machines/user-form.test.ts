@@ -1,0 +1,269 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+import {
+  EMPTY_USER_FORM,
+  userFormMachine,
+  type SaveOutcome,
+  type UpdateUserInput,
+  type UserFormEvent,
+} from '../../src/machines/user-form';
+import { USER_MESSAGES, type CreateUserPayload, type PortalUser, type UserFormField } from '../../src/domain/users';
+import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
+import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
+import { portalUserFixture } from '../fixtures/portal-users';
+
+const existing = portalUserFixture();
+const created = portalUserFixture({ uuid: 'new-user', name: 'Lia Souza', email: 'lia.souza@example.com', role: 'admin', hasPassword: false });
+const refusal = (status: number, message: string, errors?: { path: string; message: string }[]): SaveOutcome<PortalUser> => ({
+  ...refused(message),
+  status,
+  ...(errors ? { errors } : {}),
+});
+
+interface Answers {
+  create?: ReadonlyArray<Answer<SaveOutcome<PortalUser>>>;
+  update?: ReadonlyArray<Answer<SaveOutcome<PortalUser>>>;
+}
+
+function startForm(answers: Answers = {}) {
+  const { called, answer } = scriptedActors();
+  const notifySuccess = vi.fn();
+  const notifyFailure = vi.fn();
+  const userSaved = vi.fn();
+  const actor = createActor(
+    userFormMachine.provide({
+      actors: {
+        createUser: answer<SaveOutcome<PortalUser>, CreateUserPayload>('createUser', answers.create ?? [ok(created)]),
+        updateUser: answer<SaveOutcome<PortalUser>, UpdateUserInput>('updateUser', answers.update ?? [ok({ ...existing, name: 'Rui M. Costa' })]),
+      },
+      actions: {
+        notifySuccess: (_, message) => notifySuccess(message),
+        notifyFailure: (_, message) => notifyFailure(message),
+        userSaved: (_, user) => userSaved(user),
+      },
+    }),
+  ).start();
+  return { actor, called, notifySuccess, notifyFailure, userSaved };
+}
+
+const create = { type: 'user.create' } as const;
+const edit = (user: PortalUser = existing) => ({ type: 'user.edit', user }) as const;
+const field = (name: UserFormField, value: string) => ({ type: 'user.field', field: name, value }) as const;
+const submit = { type: 'user.submit' } as const;
+const cancel = { type: 'user.cancel' } as const;
+
+function fillNewUser(actor: ReturnType<typeof startForm>['actor'], password = '') {
+  actor.send(create);
+  actor.send(field('name', ' Lia Souza '));
+  actor.send(field('email', ' lia.souza@example.com '));
+  actor.send(field('role', 'admin'));
+  if (password) actor.send(field('password', password));
+}
+
+describe('user form machine: Add User', () => {
+  it('opens an empty form with the user role', () => {
+    const { actor } = startForm();
+    expect(actor.getSnapshot().hasTag('open')).toBe(false);
+    actor.send(create);
+    expect(actor.getSnapshot().hasTag('open')).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ mode: 'create', uuid: null, form: EMPTY_USER_FORM, errors: {}, failure: null });
+    expect(EMPTY_USER_FORM.role).toBe('user');
+  });
+
+  it('the client rules put each problem on its field without a call, and editing a field clears its error', () => {
+    const { actor, called } = startForm();
+    actor.send(create);
+    actor.send(field('email', 'not-an-email'));
+    actor.send(field('password', 'short'));
+    actor.send(submit);
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(actor.getSnapshot().context.errors).toEqual({
+      name: USER_MESSAGES.nameRequired,
+      email: USER_MESSAGES.emailInvalid,
+      password: USER_MESSAGES.passwordTooShort,
+    });
+    actor.send(field('name', 'Lia'));
+    expect(actor.getSnapshot().context.errors).toEqual({ email: USER_MESSAGES.emailInvalid, password: USER_MESSAGES.passwordTooShort, name: undefined });
+    expect(called('createUser')).toHaveLength(0);
+  });
+
+  it('without a password the user is created with a setup link, and the page hears of it', async () => {
+    const { actor, called, notifySuccess, userSaved } = startForm();
+    fillNewUser(actor);
+    actor.send(submit);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await waitFor(actor, (s) => s.matches('closed'));
+    expect(called('createUser').map((c) => c.input)).toEqual([{ name: 'Lia Souza', email: 'lia.souza@example.com', role: 'admin' }]);
+    expect(notifySuccess).toHaveBeenCalledExactlyOnceWith(USER_MESSAGES.createdWithLink(created.email));
+    expect(userSaved).toHaveBeenCalledExactlyOnceWith(created);
+  });
+
+  it('with a password the user is created able to sign in at once', async () => {
+    const { actor, called, notifySuccess } = startForm();
+    fillNewUser(actor, 'a long password');
+    actor.send(submit);
+    await waitFor(actor, (s) => s.matches('closed'));
+    expect(called('createUser')[0]!.input).toEqual({ name: 'Lia Souza', email: 'lia.souza@example.com', role: 'admin', password: 'a long password' });
+    expect(notifySuccess).toHaveBeenCalledExactlyOnceWith(USER_MESSAGES.created(created.email));
+  });
+
+  it('a duplicate email (409) lands on the email field', async () => {
+    const { actor, notifyFailure, userSaved } = startForm({ create: [refusal(409, USER_MESSAGES.duplicateEmail)] });
+    fillNewUser(actor);
+    actor.send(submit);
+    const snapshot = await waitFor(actor, (s) => s.matches('editing'));
+    expect(snapshot.context.errors).toEqual({ email: USER_MESSAGES.duplicateEmail });
+    expect(snapshot.context.failure).toBeNull();
+    expect(notifyFailure).toHaveBeenCalledExactlyOnceWith(`Failed to create user: ${USER_MESSAGES.duplicateEmail}`);
+    expect(userSaved).not.toHaveBeenCalled();
+  });
+
+  it("a 400's field errors land on their fields", async () => {
+    const { actor } = startForm({ create: [refusal(400, 'Validation failed', [{ path: 'body.name', message: 'Name is too long' }])] });
+    fillNewUser(actor);
+    actor.send(submit);
+    expect((await waitFor(actor, (s) => s.matches('editing'))).context.errors).toEqual({ name: 'Name is too long' });
+  });
+
+  it.each([
+    ["a refusal that is no field's", refusal(403, USER_MESSAGES.lastAdminRefused), `Failed to create user: ${USER_MESSAGES.lastAdminRefused}`],
+    ['no answer', new TypeError('fetch failed'), 'Failed to create user. Please try again.'],
+  ])('%s sits above the form and in a toast', async (_name, answer, text) => {
+    const { actor, notifyFailure } = startForm({ create: [answer] });
+    fillNewUser(actor);
+    actor.send(submit);
+    const snapshot = await waitFor(actor, (s) => s.matches('editing'));
+    expect(snapshot.context).toMatchObject({ failure: text, errors: {} });
+    expect(notifyFailure).toHaveBeenCalledExactlyOnceWith(text);
+    actor.send(field('name', 'Lia'));
+    expect(actor.getSnapshot().context.failure).toBeNull();
+  });
+
+  it('cannot be cancelled while saving, and closing the page aborts the request', async () => {
+    const { actor, called } = startForm({ create: ['hang'] });
+    fillNewUser(actor);
+    actor.send(submit);
+    expect(actor.getSnapshot().can(cancel)).toBe(false);
+    actor.send(cancel);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await vi.waitFor(() => expect(called('createUser')).toHaveLength(1));
+    actor.stop();
+    expect(called('createUser')[0]!.signal.aborted).toBe(true);
+  });
+});
+
+describe('user form machine: Edit', () => {
+  it('opens filled from the row, without a password', () => {
+    const { actor } = startForm();
+    actor.send(edit());
+    expect(actor.getSnapshot().context).toMatchObject({
+      mode: 'edit',
+      uuid: existing.uuid,
+      form: { name: existing.name, email: existing.email, role: existing.role, password: '' },
+    });
+  });
+
+  it('saves name, email and role to that user and says it was updated', async () => {
+    const { actor, called, notifySuccess, userSaved } = startForm();
+    actor.send(edit());
+    actor.send(field('name', 'Rui M. Costa '));
+    actor.send(submit);
+    await waitFor(actor, (s) => s.matches('closed'));
+    expect(called('updateUser').map((c) => c.input)).toEqual([
+      { uuid: existing.uuid, payload: { name: 'Rui M. Costa', email: existing.email, role: 'user' } },
+    ]);
+    expect(called('createUser')).toHaveLength(0);
+    expect(notifySuccess).toHaveBeenCalledExactlyOnceWith(USER_MESSAGES.updated);
+    expect(userSaved).toHaveBeenCalledExactlyOnceWith({ ...existing, name: 'Rui M. Costa' });
+  });
+
+  it('a refused update names the update in its message', async () => {
+    const { actor, notifyFailure } = startForm({ update: [refusal(403, USER_MESSAGES.lastAdminRefused)] });
+    actor.send(edit(portalUserFixture({ role: 'admin' })));
+    actor.send(field('role', 'user'));
+    actor.send(submit);
+    await waitFor(actor, (s) => s.matches('editing'));
+    expect(notifyFailure).toHaveBeenCalledExactlyOnceWith(`Failed to update user: ${USER_MESSAGES.lastAdminRefused}`);
+  });
+
+  it('Cancel closes, and the next Add User starts empty again', () => {
+    const { actor } = startForm();
+    actor.send(edit());
+    actor.send(cancel);
+    expect(actor.getSnapshot().value).toBe('closed');
+    actor.send(create);
+    expect(actor.getSnapshot().context).toMatchObject({ mode: 'create', uuid: null, form: EMPTY_USER_FORM });
+  });
+});
+
+/** Every event the dialogs take, with fixtures. A new event fails to compile here. */
+const eventFixtures: { [K in UserFormEvent['type']]: Extract<UserFormEvent, { type: K }>[] } = {
+  'user.create': [create],
+  'user.edit': [edit()],
+  'user.field': [field('name', 'Lia Souza'), field('email', 'lia.souza@example.com')],
+  'user.submit': [submit],
+  'user.cancel': [cancel],
+};
+const actorResults = [
+  { type: 'xstate.done.actor.createUser', output: ok(created) },
+  { type: 'xstate.done.actor.createUser', output: refusal(409, USER_MESSAGES.duplicateEmail) },
+  { type: 'xstate.error.actor.createUser', error: new TypeError('fetch failed') },
+  { type: 'xstate.done.actor.updateUser', output: ok(existing) },
+  { type: 'xstate.done.actor.updateUser', output: refusal(409, USER_MESSAGES.duplicateEmail) },
+  { type: 'xstate.error.actor.updateUser', error: new TypeError('fetch failed') },
+];
+const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
+
+describe('user form machine (model paths)', () => {
+  const paths = pathsCoveringEveryTransition(userFormMachine, allEvents);
+
+  it('the model reaches every state of the chart', () => {
+    expect(reachableStateValues(userFormMachine, allEvents)).toEqual(
+      new Set(['closed', 'editing', '{"submitting":"creating"}', '{"submitting":"updating"}']),
+    );
+  });
+
+  it('the paths take every transition written in the chart', () => {
+    const all = new Set(chartTransitions(userFormMachine).values());
+    // closed 2; editing: field, 2 submit branches, cancel; creating 2 + 1; updating 2 + 1
+    expect(all.size).toBe(12);
+    expect(transitionsTaken(userFormMachine, paths)).toEqual(all);
+  });
+
+  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
+    const userSaved = vi.fn();
+    const actor = await replayPath(
+      (deferred) =>
+        userFormMachine.provide({
+          actors: { createUser: deferred.logic, updateUser: deferred.logic },
+          actions: { userSaved: (_, user) => userSaved(user) },
+        }),
+      path,
+    );
+    // The page reloads exactly after each save that went through.
+    const saves = path.steps.filter(({ event, state }) => /^xstate\.done\.actor\./.test(event.type) && state.value === 'closed');
+    expect(userSaved).toHaveBeenCalledTimes(saves.length);
+    expect(actor.getSnapshot().hasTag('open')).toBe(actor.getSnapshot().value !== 'closed');
+  });
+});
+
+describe('user form machine (pinned journeys)', () => {
+  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
+  it('Add User with a taken email, fixed, saved; then Edit and save: two saves, the dialog closed', async () => {
+    const { actor, called, userSaved } = startForm({ create: [refusal(409, USER_MESSAGES.duplicateEmail), ok(created)] });
+    fillNewUser(actor);
+    actor.send(submit);
+    expect((await waitFor(actor, (s) => s.matches('editing'))).context.errors.email).toBe(USER_MESSAGES.duplicateEmail);
+    actor.send(field('email', 'lia.souza2@example.com'));
+    expect(actor.getSnapshot().context.errors.email).toBeUndefined();
+    actor.send(submit);
+    await waitFor(actor, (s) => s.matches('closed'));
+    actor.send(edit(created));
+    actor.send(submit);
+    const end = await waitFor(actor, (s) => s.matches('closed') && called('updateUser').length === 1);
+    expect(end.value).toBe('closed');
+    expect(called('createUser').map((c) => (c.input as CreateUserPayload).email)).toEqual(['lia.souza@example.com', 'lia.souza2@example.com']);
+    expect(called('updateUser')[0]!.input).toEqual({ uuid: created.uuid, payload: { name: created.name, email: created.email, role: 'admin' } });
+    expect(userSaved).toHaveBeenCalledTimes(2);
+  });
+});
