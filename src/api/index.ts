@@ -3,8 +3,10 @@ import { createAuthApi } from './auth';
 import { createCustomersApi, createPasswordSetupApi } from './customers';
 import { createCustomerTerminalsApi } from './customer-terminals';
 import { createDashboardApi } from './dashboard';
+import { createMfaApi } from './mfa';
 import { createProviderConsoleApi } from './provider-console';
 import { createTerminalsApi } from './terminals';
+import { createUsersApi } from './users';
 
 /** Every resource module over one client. */
 export function createApi(options: ApiClientOptions) {
@@ -16,8 +18,10 @@ export function createApi(options: ApiClientOptions) {
     customerTerminals: createCustomerTerminalsApi(client),
     passwordSetup: createPasswordSetupApi(client),
     dashboard: createDashboardApi(client),
+    mfa: createMfaApi(client),
     providerConsole: createProviderConsoleApi(client),
     terminals: createTerminalsApi(client),
+    users: createUsersApi(client),
   };
 }
 

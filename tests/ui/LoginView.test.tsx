@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
-import { LoginView } from '../../src/ui/login/LoginView';
+import { LoginView, type LoginCodeStep } from '../../src/ui/login/LoginView';
+import { MFA_MESSAGES } from '../../src/domain/mfa';
 import { renderStrict } from './render';
 
 describe('LoginView', () => {
@@ -82,5 +83,54 @@ describe('LoginView', () => {
     const before = window.location.href;
     await user.click(forgot);
     expect(window.location.href).toBe(before);
+  });
+});
+
+describe('LoginView: the code step', () => {
+  function renderCodeStep(step: Partial<LoginCodeStep> = {}) {
+    const codeStep: LoginCodeStep = { code: '', error: null, busy: false, onCode: vi.fn(), onSubmit: vi.fn(), onBack: vi.fn(), ...step };
+    const onSubmit = vi.fn();
+    return { ...renderStrict(<LoginView busy={false} error={null} onSubmit={onSubmit} codeStep={codeStep} />), codeStep, onSubmit };
+  }
+
+  it('replaces the email and password with the authentication code field and its hint', () => {
+    renderCodeStep();
+    expect(screen.getByText(MFA_MESSAGES.codeRequired)).toBeTruthy();
+    const input = screen.getByLabelText(MFA_MESSAGES.codeLabel) as HTMLInputElement;
+    expect(input.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(document.getElementById(input.getAttribute('aria-describedby')!)?.textContent).toBe(MFA_MESSAGES.codeHint);
+    expect(screen.queryByLabelText('Email')).toBeNull();
+    expect(screen.queryByLabelText('Password')).toBeNull();
+  });
+
+  it('hands the typed code back, verifies on Verify and goes back on Back', async () => {
+    const { user, codeStep, onSubmit } = renderCodeStep({ code: '123456' });
+    await user.type(screen.getByLabelText(MFA_MESSAGES.codeLabel), 'A');
+    expect(codeStep.onCode).toHaveBeenCalledWith('123456A');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(codeStep.onSubmit).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(codeStep.onBack).toHaveBeenCalledTimes(1);
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('accepts a backup code as long as XXXX-XXXX', () => {
+    renderCodeStep();
+    expect((screen.getByLabelText(MFA_MESSAGES.codeLabel) as HTMLInputElement).maxLength).toBe(9);
+  });
+
+  it('shows the code error in an alert', () => {
+    renderCodeStep({ error: MFA_MESSAGES.wrongCode });
+    expect(screen.getByRole('alert').textContent).toContain(MFA_MESSAGES.wrongCode);
+  });
+
+  it('reads "Verifying..." while busy, with the field and Back disabled', async () => {
+    const { user, codeStep } = renderCodeStep({ busy: true, code: '123456' });
+    const verify = screen.getByRole('button', { name: 'Verifying...' }) as HTMLButtonElement;
+    expect(verify.disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Back' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByLabelText(MFA_MESSAGES.codeLabel) as HTMLInputElement).disabled).toBe(true);
+    await user.click(verify);
+    expect(codeStep.onSubmit).not.toHaveBeenCalled();
   });
 });
