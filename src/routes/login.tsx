@@ -1,3 +1,5 @@
+// The login screen: the login machine with the admin and customer attempts and, when the account
+// has MFA on, the code step, provided with the API; a sign-in hands the session its token.
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { loginMachine } from '../machines/login';
@@ -11,6 +13,7 @@ export function LoginRoute() {
       actors: {
         adminLogin: fromPromise(({ input, signal }) => api.auth.loginAdmin(input, signal)),
         customerLogin: fromPromise(({ input, signal }) => api.auth.loginCustomer(input, signal)),
+        verifyLoginCode: fromPromise(({ input, signal }) => api.auth.loginMfa(input, signal)),
       },
       actions: {
         // The session change re-runs the /login guard, which leaves for the remembered path or /home.
@@ -22,6 +25,27 @@ export function LoginRoute() {
   );
   const busy = useSelector(login, (s) => s.hasTag('busy'));
   const error = useSelector(login, (s) => (s.matches('failed') ? s.context.error : null));
+  const codeStep = useSelector(login, (s) => s.hasTag('codeStep'));
+  const code = useSelector(login, (s) => s.context.code);
+  const codeError = useSelector(login, (s) => (s.hasTag('codeStep') ? s.context.error : null));
 
-  return <LoginView busy={busy} error={error} onSubmit={(credentials) => login.send({ type: 'user.submit', ...credentials })} />;
+  return (
+    <LoginView
+      busy={busy}
+      error={error}
+      onSubmit={(credentials) => login.send({ type: 'user.submit', ...credentials })}
+      {...(codeStep
+        ? {
+            codeStep: {
+              code,
+              error: codeError,
+              busy,
+              onCode: (value: string) => login.send({ type: 'user.code', value }),
+              onSubmit: () => login.send({ type: 'user.submitCode' }),
+              onBack: () => login.send({ type: 'user.back' }),
+            },
+          }
+        : {})}
+    />
+  );
 }

@@ -5,12 +5,10 @@ import { PAGE_TITLES, type PagePath } from '../domain/navigation';
 import { PlaceholderPage } from '../ui/common/PlaceholderPage';
 
 /** The pages still to come (the others have their own route modules). */
-type UpcomingPath = Extract<PagePath, '/subscription' | '/settings' | '/users'>;
+type UpcomingPath = Extract<PagePath, '/subscription'>;
 
 const UPCOMING: Record<UpcomingPath, string> = {
   '/subscription': "Every terminal's plan for the current billing cycle, usage, overage and plan changes.",
-  '/settings': 'Your account details, password change and multi-factor authentication.',
-  '/users': 'Portal users: roles, status, multi-factor authentication and account actions.',
 };
 
 export function placeholderRoute(path: UpcomingPath) {

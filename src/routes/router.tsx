@@ -16,7 +16,7 @@ import { FullPageSpinner } from '../ui/common/FullPageSpinner';
 import { ToastArea } from '../ui/common/ToastArea';
 import { AppLayout } from './app-layout';
 import { LoginRoute } from './login';
-import { validateCustomersSearch, validateCustomerTerminalsSearch, validateSetPasswordSearch, validateTerminalsSearch } from './search-params';
+import { validateCustomersSearch, validateCustomerTerminalsSearch, validateSetPasswordSearch, validateTerminalsSearch, validateUsersSearch } from './search-params';
 import { placeholderRoute } from './placeholders';
 import { redirectIfSignedIn, requireSignedIn, type RouterContext } from './guards';
 
@@ -130,14 +130,16 @@ const subscriptionRoute = createRoute({
 const settingsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/settings',
-  component: placeholderRoute('/settings'),
+  component: lazyRouteComponent(() => import('./settings'), 'SettingsRoute'),
 });
 
 const usersRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/users',
   staticData: { adminOnly: true },
-  component: placeholderRoute('/users'),
+  // Search, status and "show deleted" live in the URL.
+  validateSearch: validateUsersSearch,
+  component: lazyRouteComponent(() => import('./users'), 'UsersRoute'),
 });
 
 /** Unknown paths: the guard above already sent signed-out visitors to /login. */

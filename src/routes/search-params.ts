@@ -1,6 +1,7 @@
 // What the URL carries for the pages that read search params. Kept apart from the page modules so
 // the route tree can validate a URL without loading the (lazily loaded) page itself.
 import { CUSTOMER_SEARCH_MAX_LENGTH, CUSTOMER_STATUS_FILTERS, type CustomerStatusFilter } from '../domain/customers';
+import { USER_SEARCH_MAX_LENGTH } from '../domain/users';
 import { lastTwelveMonths, TERMINAL_ID_PATTERN, TERMINAL_SEARCH_MAX_LENGTH, TERMINAL_STATUS_OPTIONS } from '../domain/terminals';
 
 /** What the URL carries: `/customers?page=2&search=acme&status=blocked` (defaults are left out). */
@@ -74,6 +75,22 @@ export function validateCustomerTerminalsSearch(search: Record<string, unknown>,
   const offered = months.some((m) => m.value === month) && month !== months[0]!.value;
   const terminal = typeof search.terminal === 'string' ? search.terminal.trim() : '';
   return { month: offered ? month : undefined, terminal: TERMINAL_ID_PATTERN.test(terminal) ? terminal : undefined };
+}
+
+/** `/users?search=ana&status=inactive&deleted=true`: what the users list shows (defaults left out). */
+export interface UsersSearch {
+  search?: string;
+  status?: 'active' | 'inactive';
+  /** Soft-deleted users are listed too (so they can be restored or deleted for good). */
+  deleted?: true;
+}
+
+export function validateUsersSearch(search: Record<string, unknown>): UsersSearch {
+  const raw = typeof search.search === 'string' ? search.search : typeof search.search === 'number' ? String(search.search) : '';
+  const text = raw.trim().slice(0, USER_SEARCH_MAX_LENGTH);
+  const status = search.status === 'active' || search.status === 'inactive' ? search.status : undefined;
+  const deleted = search.deleted === true || search.deleted === 'true' ? true : undefined;
+  return { search: text ? text : undefined, status, deleted };
 }
 
 export interface SetPasswordSearch {

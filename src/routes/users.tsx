@@ -1,0 +1,215 @@
+// The users page (/users): the list (search, status and "show deleted" in the URL), the three stat
+// cards, the Add User / Edit dialog and the per-row actions, each a machine whose effects are
+// provided here. The page asks the server for one page of 100 users (spec 9).
+import { useEffect, useRef } from 'react';
+import { getRouteApi, useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { toast } from 'react-hot-toast';
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import { USERS_FETCH_LIMIT, type PortalUser, type UserStats } from '../domain/users';
+import { createListMachine, type ListLocation } from '../machines/list';
+import { createResourceMachine } from '../machines/resource';
+import { userActionsMachine, type UserActionInput } from '../machines/user-actions';
+import { userFormMachine } from '../machines/user-form';
+import { UserActionDialog, UserFormDialog, type UserActionStep } from '../ui/users/UserDialogs';
+import { UsersView, type UserRowAction, type UserStatusFilter } from '../ui/users/UsersView';
+import { useListState } from './list-state';
+import { outcome } from './outcome';
+import { validateUsersSearch, type UsersSearch } from './search-params';
+import { useActorOptions, useAppServices } from './services';
+import type { Api } from '../api';
+
+const usersListMachine = createListMachine<PortalUser, UserStatusFilter>({
+  id: 'users',
+  defaultQuery: { page: 1, limit: USERS_FETCH_LIMIT, search: '', status: 'all' },
+});
+const userStatsMachine = createResourceMachine<UserStats>('userStats');
+const routeApi = getRouteApi('/app/users');
+
+const locationOf = (search: UsersSearch): ListLocation<UserStatusFilter> => ({ page: 1, search: search.search ?? '', status: search.status ?? 'all' });
+
+type ActionsSnapshot = SnapshotFrom<typeof userActionsMachine>;
+
+/** The action dialog the machine is at, as the view draws it. */
+function actionStep(s: ActionsSnapshot): UserActionStep {
+  const { user, kind, failure } = s.context;
+  if (!user || !kind || !s.hasTag('open')) return { kind: 'closed' };
+  const busy = s.matches({ dialog: 'running' });
+  if (kind === 'block') return { kind: 'block', user, reason: s.context.reason, reasonError: s.context.reasonError, failure, busy };
+  if (kind === 'extend') return { kind: 'extend', user, days: s.context.days, failure, busy };
+  return { kind: 'confirm', action: kind, user, failure, busy };
+}
+
+/** One call of the users API per dialog action. */
+function runAction(api: Api, { kind, uuid, reason, days }: UserActionInput, signal: AbortSignal) {
+  switch (kind) {
+    case 'block':
+      return api.users.block(uuid, reason ?? '', signal);
+    case 'unblock':
+      return api.users.unblock(uuid, signal);
+    case 'extend':
+      return api.users.extendExpiration(uuid, days ?? 0, signal);
+    case 'disableMfa':
+      return api.users.disableMfa(uuid, signal);
+    case 'resetAttempts':
+      return api.users.resetLoginAttempts(uuid, signal);
+    case 'delete':
+      return api.users.remove(uuid, signal);
+    case 'hardDelete':
+      return api.users.hardDelete(uuid, signal);
+    case 'restore':
+      return api.users.restore(uuid, signal);
+  }
+}
+
+export function UsersRoute() {
+  const { api } = useAppServices();
+  const router = useRouter();
+  const actorOptions = useActorOptions();
+  const search = routeApi.useSearch();
+  const location = locationOf(search);
+  const includeDeleted = search.deleted === true;
+  const currentSearch = () => validateUsersSearch(router.state.location.search as Record<string, unknown>);
+  const navigateTo = (next: UsersSearch, replace = false) =>
+    void router.navigate({ to: '/users', search: validateUsersSearch(next as Record<string, unknown>), replace });
+
+  const list = useActorRef(
+    usersListMachine.provide({
+      actors: {
+        load: fromPromise(({ input, signal }) =>
+          outcome(async () => {
+            const result = await api.users.list(
+              {
+                page: input.page,
+                limit: input.limit,
+                search: input.search,
+                ...(input.status === 'all' ? {} : { isActive: input.status === 'active' }),
+                includeDeleted: currentSearch().deleted === true,
+              },
+              signal,
+            );
+            return result.ok ? { ok: true as const, data: { rows: result.data.users, pagination: result.data.pagination } } : result;
+          }),
+        ),
+      },
+      actions: {
+        // A typed search replaces the address; the status filter adds a history entry.
+        publishQuery: (_, query) => {
+          const shown = currentSearch();
+          navigateTo({ ...shown, search: query.search, status: query.status === 'all' ? undefined : query.status }, query.search !== (shown.search ?? ''));
+        },
+        reportLoadFailure: () => {},
+      },
+    }),
+    { ...actorOptions, input: { query: location } },
+  );
+  // The stat cards count every live user, whatever the list shows: the list's answer carries them.
+  const stats = useActorRef(
+    userStatsMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) =>
+          outcome(async () => {
+            const result = await api.users.list({ page: 1, limit: 1 }, signal);
+            return result.ok ? { ok: true as const, data: result.data.stats } : result;
+          }),
+        ),
+      },
+    }),
+    actorOptions,
+  );
+  const refreshAll = () => {
+    list.send({ type: 'user.refresh' });
+    stats.send({ type: stats.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
+  };
+
+  const notify = {
+    notifySuccess: (_: unknown, message: string) => void toast.success(message, { id: 'users' }),
+    notifyFailure: (_: unknown, message: string) => void toast.error(message, { id: 'users' }),
+  };
+  const form = useActorRef(
+    userFormMachine.provide({
+      actors: {
+        createUser: fromPromise(({ input, signal }) => api.users.create(input, signal)),
+        updateUser: fromPromise(({ input, signal }) => api.users.update(input.uuid, input.payload, signal)),
+      },
+      actions: { ...notify, userSaved: () => refreshAll() },
+    }),
+    actorOptions,
+  );
+  const actions = useActorRef(
+    userActionsMachine.provide({
+      actors: {
+        updateUser: fromPromise(({ input, signal }) => api.users.update(input.uuid, input.payload, signal)),
+        runAction: fromPromise(({ input, signal }) => outcome(() => runAction(api, input, signal))),
+      },
+      actions: { ...notify, userChanged: () => refreshAll() },
+    }),
+    actorOptions,
+  );
+
+  const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
+  // "Show deleted" is not part of the list machine's query: when the address changes it, the list
+  // loads again (its load reads the address).
+  const deletedLoaded = useRef(includeDeleted);
+  useEffect(() => {
+    if (deletedLoaded.current === includeDeleted) return;
+    deletedLoaded.current = includeDeleted;
+    list.send({ type: 'user.refresh' });
+  }, [list, includeDeleted]);
+  const statsData = useSelector(stats, (s) => s.context.data);
+  const formOpen = useSelector(form, (s) => s.hasTag('open'));
+  const formBusy = useSelector(form, (s) => s.hasTag('busy'));
+  const formContext = useSelector(form, (s) => s.context);
+  const step = useSelector(actions, actionStep);
+  const togglingUuid = useSelector(actions, (s) => (s.matches('toggling') ? (s.context.user?.uuid ?? null) : null));
+
+  const onAction = (action: UserRowAction, user: PortalUser) => {
+    if (action === 'edit') {
+      form.send({ type: 'user.edit', user });
+      return;
+    }
+    actions.send({ type: `user.${action}`, user } as Parameters<typeof actions.send>[0]);
+  };
+
+  return (
+    <>
+      <UsersView
+        users={rows}
+        total={pagination?.total ?? null}
+        stats={statsData}
+        loading={loading}
+        error={error}
+        searchInput={searchInput}
+        status={query.status}
+        includeDeleted={includeDeleted}
+        togglingUuid={togglingUuid}
+        onSearchInput={(value) => list.send({ type: 'user.searchInput', value })}
+        onStatusChange={(status) => list.send({ type: 'user.status', status })}
+        onIncludeDeletedChange={(value) => navigateTo({ ...currentSearch(), deleted: value ? true : undefined })}
+        onRefresh={refreshAll}
+        onRetry={() => list.send({ type: 'user.retry' })}
+        onAddUser={() => form.send({ type: 'user.create' })}
+        onAction={onAction}
+        onNavigate={(url) => void router.navigate({ href: url })}
+      />
+      <UserFormDialog
+        visible={formOpen}
+        mode={formContext.mode}
+        form={formContext.form}
+        errors={formContext.errors}
+        failure={formContext.failure}
+        busy={formBusy}
+        onField={(field, value) => form.send({ type: 'user.field', field, value })}
+        onSubmit={() => form.send({ type: 'user.submit' })}
+        onCancel={() => form.send({ type: 'user.cancel' })}
+      />
+      <UserActionDialog
+        step={step}
+        onClose={() => actions.send({ type: 'user.close' })}
+        onReason={(value) => actions.send({ type: 'user.reason', value })}
+        onDays={(days) => actions.send({ type: 'user.days', days })}
+        onConfirm={() => actions.send({ type: 'user.confirm' })}
+      />
+    </>
+  );
+}
