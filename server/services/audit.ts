@@ -58,6 +58,11 @@ export interface RequestContext {
   requestId: string | null;
 }
 
+/** The who/where of an audit row, without the rest of a request context. */
+export function auditSource({ actor, ip, requestId }: RequestContext): RequestContext {
+  return { actor, ip, requestId };
+}
+
 /** Actor, IP and request id of a request, for `audit.record({ ...auditContext(request), ... })`. */
 export function auditContext(request: FastifyRequest): RequestContext {
   const principal = request.principal;

@@ -18,12 +18,11 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { CustomerRow, NewCustomerRow } from '../db/schema';
-import { BadRequestError, ConflictError, NotFoundError, VALIDATION_FAILED_MESSAGE, type FieldError } from '../errors';
-import type { AuditService, RequestContext } from './audit';
+import { ConflictError, NotFoundError, type FieldError } from '../errors';
+import { auditSource, type AuditService, type RequestContext } from './audit';
+import { contactFieldsPatch, extendedExpiry, failValidation, optionalText } from './account-fields';
 import type { LinkContext, PasswordSetupService } from './customers-password-setup';
 import { describeActivity } from './dashboard-service';
-
-const DAY_MS = 86_400_000;
 
 /** Server-side messages the domain module does not carry (the client shows them as sent). */
 export const CUSTOMER_SERVER_MESSAGES = {
@@ -119,19 +118,6 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** The who/where of an audit row, without the rest of a request context. */
-function auditSource({ actor, ip, requestId }: RequestContext): RequestContext {
-  return { actor, ip, requestId };
-}
-
-function fail(errors: FieldError[]): never {
-  throw new BadRequestError(errors.length === 1 ? errors[0]!.message : VALIDATION_FAILED_MESSAGE, { errors });
-}
-
-/** Trimmed optional text: '' and whitespace become null. */
-const optionalText = (value: string | null | undefined): string | null | undefined =>
-  value === undefined ? undefined : value === null ? null : value.trim() || null;
-
 export function createCustomersService(deps: {
   db: Db;
   repos: Repositories;
@@ -170,15 +156,7 @@ export function createCustomersService(deps: {
       else if (!isEmailAddress(email) || email.length > L.email) errors.push({ path: 'email', message: CUSTOMER_MESSAGES.emailInvalid });
       else patch.email = email.toLowerCase();
     }
-    for (const [field, label, max] of [
-      ['phone', 'Phone', L.phone],
-      ['address', 'Address', L.address],
-    ] as const) {
-      const value = optionalText(payload[field]);
-      if (value === undefined) continue;
-      if (value !== null && value.length > max) errors.push({ path: field, message: CUSTOMER_MESSAGES.tooLong(label, max) });
-      else patch[field] = value;
-    }
+    Object.assign(patch, contactFieldsPatch(payload, errors));
     const blockedReason = optionalText(payload.blocked_reason);
     if (blockedReason && blockedReason.length > L.blockedReason) {
       errors.push({ path: 'blocked_reason', message: CUSTOMER_MESSAGES.tooLong('Block reason', L.blockedReason) });
@@ -186,7 +164,7 @@ export function createCustomersService(deps: {
       errors.push({ path: 'blocked_reason', message: CUSTOMER_MESSAGES.blockReasonRequired });
     }
     if (payload.is_active !== undefined) patch.isActive = payload.is_active;
-    if (errors.length > 0) fail(errors);
+    if (errors.length > 0) failValidation(errors);
     return { patch, blockedReason };
   }
 
@@ -198,8 +176,8 @@ export function createCustomersService(deps: {
     }
     if (payload.blocked_enabled === false) return { blockedEnabled: false, blockedReason: null, blockedAt: null };
     if (payload.blocked_reason === undefined) return {};
-    if (!current.blockedEnabled) fail([{ path: 'blocked_reason', message: CUSTOMER_SERVER_MESSAGES.reasonWithoutBlock }]);
-    if (!reason) fail([{ path: 'blocked_reason', message: CUSTOMER_MESSAGES.blockReasonRequired }]);
+    if (!current.blockedEnabled) failValidation([{ path: 'blocked_reason', message: CUSTOMER_SERVER_MESSAGES.reasonWithoutBlock }]);
+    if (!reason) failValidation([{ path: 'blocked_reason', message: CUSTOMER_MESSAGES.blockReasonRequired }]);
     return { blockedReason: reason };
   }
 
@@ -256,7 +234,7 @@ export function createCustomersService(deps: {
       const errors = (['company', 'name', 'email', 'expirationDays'] as const).flatMap((path) =>
         fieldErrors[path] ? [{ path, message: fieldErrors[path] }] : [],
       );
-      if (errors.length > 0) fail(errors);
+      if (errors.length > 0) failValidation(errors);
 
       const email = payload.email.trim().toLowerCase();
       const { row, link } = await db.transaction(async (tx) => {
@@ -270,7 +248,7 @@ export function createCustomersService(deps: {
             passwordHash: null,
             // Pending until the customer chooses a password through the link.
             isActive: false,
-            accountExpiresAt: new Date(at.getTime() + payload.expirationDays * DAY_MS),
+            accountExpiresAt: extendedExpiry(null, at, payload.expirationDays),
             createdAt: at,
             updatedAt: at,
           },
@@ -351,9 +329,7 @@ export function createCustomersService(deps: {
       return db.transaction(async (tx) => {
         const at = now();
         const current = await liveOr404(id, tx);
-        // From the later of now and the current expiry: extending never shortens an account.
-        const from = Math.max(at.getTime(), current.accountExpiresAt?.getTime() ?? 0);
-        const accountExpiresAt = new Date(from + days * DAY_MS);
+        const accountExpiresAt = extendedExpiry(current.accountExpiresAt, at, days);
         const written = await repos.customers.update(id, { accountExpiresAt, updatedAt: at }, tx);
         if (!written) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
         await audit.record(

@@ -19,7 +19,8 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { AccountRow, CustomerRow, NewCustomerRow, UserRow } from '../db/schema';
-import { BadRequestError, INVALID_TOKEN_MESSAGE, LockedError, UnauthorizedError, VALIDATION_FAILED_MESSAGE, type FieldError } from '../errors';
+import { INVALID_TOKEN_MESSAGE, LockedError, UnauthorizedError, type FieldError } from '../errors';
+import { contactFieldsPatch, failValidation } from './account-fields';
 import type { AuditService, RequestContext } from './audit';
 import { toAdminUser, toCustomerProfile } from './profiles';
 
@@ -48,14 +49,6 @@ interface AccountKind<Row extends AccountRow> {
   update(id: string, patch: Partial<NewCustomerRow>, tx: Db): Promise<Row | null>;
   recordFailedLogin: Repositories['users']['recordFailedLogin'];
 }
-
-function fail(errors: FieldError[]): never {
-  throw new BadRequestError(errors.length === 1 ? errors[0]!.message : VALIDATION_FAILED_MESSAGE, { errors });
-}
-
-/** Trimmed optional text: '' and whitespace become null. */
-const optionalText = (value: string | null | undefined): string | null | undefined =>
-  value === undefined ? undefined : value === null ? null : value.trim() || null;
 
 function nameErrors(name: string | undefined): FieldError[] {
   const trimmed = (name ?? '').trim();
@@ -117,7 +110,7 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
     const confirmPassword = input.confirmPassword ?? newPassword;
     const fields = [currentPassword, newPassword, ...(input.confirmPassword === undefined ? [] : [input.confirmPassword])];
     const problem = newPasswordProblem(newPassword, confirmPassword, fields);
-    if (problem) fail(passwordErrors(problem, input));
+    if (problem) failValidation(passwordErrors(problem, input));
 
     const current = await account.find(id);
     if (!current) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
@@ -142,9 +135,9 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
           tx,
         );
       });
-      fail([{ path: 'currentPassword', message: SETTINGS_MESSAGES.wrongCurrentPassword }]);
+      failValidation([{ path: 'currentPassword', message: SETTINGS_MESSAGES.wrongCurrentPassword }]);
     }
-    if (newPassword === currentPassword) fail([{ path: 'newPassword', message: SETTINGS_MESSAGES.samePassword }]);
+    if (newPassword === currentPassword) failValidation([{ path: 'newPassword', message: SETTINGS_MESSAGES.samePassword }]);
 
     const passwordHash = await hashPassword(newPassword);
     return db.transaction(async (tx) => {
@@ -162,7 +155,7 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
   return {
     async updateUserProfile(userId, payload, context) {
       const errors = nameErrors(payload.name);
-      if (errors.length > 0) fail(errors);
+      if (errors.length > 0) failValidation(errors);
       return toAdminUser(await updateProfile(users, userId, { name: payload.name.trim() }, context));
     },
 
@@ -181,16 +174,8 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
         else if (company.length > L.company) errors.push({ path: 'company', message: CUSTOMER_MESSAGES.tooLong('Company name', L.company) });
         else patch.company = company;
       }
-      for (const [field, label, max] of [
-        ['phone', 'Phone', L.phone],
-        ['address', 'Address', L.address],
-      ] as const) {
-        const value = optionalText(payload[field]);
-        if (value === undefined) continue;
-        if (value !== null && value.length > max) errors.push({ path: field, message: CUSTOMER_MESSAGES.tooLong(label, max) });
-        else patch[field] = value;
-      }
-      if (errors.length > 0) fail(errors);
+      Object.assign(patch, contactFieldsPatch(payload, errors));
+      if (errors.length > 0) failValidation(errors);
       return toCustomerProfile(await updateProfile(customers, customerId, patch, context));
     },
 

@@ -26,7 +26,7 @@ import type { Repositories } from '../db/repositories';
 import type { TerminalDetailRow, TerminalListRow, TerminalQuery } from '../db/repositories/terminals';
 import type { CustomerRow, UsageCycleRow } from '../db/schema';
 import { ConflictError, NotFoundError } from '../errors';
-import type { AuditService, RequestContext } from './audit';
+import { auditSource, type AuditService, type RequestContext } from './audit';
 import { toSyncJob } from './sync-job-map';
 
 /** Server-side messages the domain module does not carry. */
@@ -238,11 +238,6 @@ export function assignmentRefusal(
   const expiresAt = iso(customer.accountExpiresAt);
   if (expiresAt && expiryState(expiresAt, at) === 'expired') return { kind: 'expired', day: expiresAt.slice(0, 10) };
   return null;
-}
-
-/** The who/where of an audit row, without the rest of a request context. */
-function auditSource({ actor, ip, requestId }: RequestContext): RequestContext {
-  return { actor, ip, requestId };
 }
 
 export function createTerminalsService(deps: { db: Db; repos: Repositories; audit: AuditService; now: Clock }): TerminalsService {

@@ -18,12 +18,11 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { NewUserRow, UserRow } from '../db/schema';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, VALIDATION_FAILED_MESSAGE, type FieldError } from '../errors';
+import { ConflictError, ForbiddenError, NotFoundError, type FieldError } from '../errors';
 import type { MfaService } from './mfa';
-import type { AuditService, RequestContext } from './audit';
+import { auditSource, type AuditService, type RequestContext } from './audit';
+import { extendedExpiry, failValidation } from './account-fields';
 import type { LinkContext, PasswordSetupService } from './customers-password-setup';
-
-const DAY_MS = 86_400_000;
 
 /** Server-side messages the domain module does not carry. */
 export const USER_SERVER_MESSAGES = {
@@ -130,15 +129,10 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-function fail(errors: FieldError[]): never {
-  throw new BadRequestError(errors.length === 1 ? errors[0]!.message : VALIDATION_FAILED_MESSAGE, { errors });
-}
-
 function fieldErrors(errors: Partial<Record<string, string>>): FieldError[] {
   return Object.entries(errors).flatMap(([path, message]) => (message ? [{ path, message }] : []));
 }
 
-const auditSource = ({ actor, ip, requestId }: RequestContext): RequestContext => ({ actor, ip, requestId });
 const isSelf = (context: RequestContext, id: string) => 'id' in context.actor && context.actor.id === id;
 
 interface Change {
@@ -226,7 +220,7 @@ export function createUsersService(deps: {
       const form = { name: input.name ?? '', email: input.email ?? '', role: input.role ?? '', password: input.password ?? '' };
       const errors = fieldErrors(validateUserForm(form, 'create'));
       if (form.password.length > MAX_PASSWORD_LENGTH) errors.push({ path: 'password', message: PASSWORD_MESSAGES.tooLong });
-      if (errors.length > 0) fail(errors);
+      if (errors.length > 0) failValidation(errors);
       const email = form.email.trim().toLowerCase();
       const withPassword = form.password !== '';
       // Hash outside the transaction: PGlite has one connection, and nobody should wait on Argon2.
@@ -276,7 +270,7 @@ export function createUsersService(deps: {
       return change(id, context, liveGuarded, async (current, _at, tx) => {
         const form = { name: payload.name ?? current.name, email: payload.email ?? current.email, role: payload.role ?? current.role };
         const errors = fieldErrors(validateUserForm(form, 'edit'));
-        if (errors.length > 0) fail(errors);
+        if (errors.length > 0) failValidation(errors);
         const patch: Partial<NewUserRow> = { name: form.name.trim(), email: form.email.trim().toLowerCase(), role: form.role as UserRow['role'] };
         if (payload.is_active !== undefined) patch.isActive = payload.is_active;
         const suspends = current.isActive && payload.is_active === false;
@@ -325,9 +319,9 @@ export function createUsersService(deps: {
 
     async block(id, reason, context) {
       const trimmed = reason?.trim() ?? '';
-      if (!trimmed) fail([{ path: 'reason', message: USER_MESSAGES.blockReasonRequired }]);
+      if (!trimmed) failValidation([{ path: 'reason', message: USER_MESSAGES.blockReasonRequired }]);
       if (trimmed.length > USER_FIELD_LIMITS.blockedReason) {
-        fail([{ path: 'reason', message: `Block reason must be at most ${USER_FIELD_LIMITS.blockedReason} characters` }]);
+        failValidation([{ path: 'reason', message: `Block reason must be at most ${USER_FIELD_LIMITS.blockedReason} characters` }]);
       }
       refuseSelf(context, id);
       return change(id, context, liveGuarded, (current, at) => ({
@@ -371,10 +365,8 @@ export function createUsersService(deps: {
 
     async extendExpiration(id, days, context) {
       return change(id, context, live, (current, at) => {
-        // From the later of now and the current expiry: extending never shortens an account.
-        const from = Math.max(at.getTime(), current.accountExpiresAt?.getTime() ?? 0);
         return {
-          patch: { accountExpiresAt: new Date(from + days * DAY_MS) },
+          patch: { accountExpiresAt: extendedExpiry(current.accountExpiresAt, at, days) },
           action: 'user.extended',
           message: (after) => USER_MESSAGES.extended(after.name, days),
           extra: { days },
