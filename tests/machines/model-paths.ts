@@ -84,7 +84,9 @@ export function transitionsTaken<TMachine extends AnyStateMachine>(
   const names = chartTransitions(machine);
   const taken = new Set<string>();
   for (const path of paths) {
-    let previous = machine.getInitialSnapshot(createActor(machine).system as never) as SnapshotFrom<TMachine>;
+    // An unstarted actor already holds the initial snapshot, eventless transitions taken (passing
+    // the actor's system to getInitialSnapshot, which wants an actor scope, skipped those).
+    let previous = createActor(machine).getSnapshot() as SnapshotFrom<TMachine>;
     for (const step of path.steps) {
       for (const definition of machine.getTransitionData(previous as never, step.event as never)) {
         const name = names.get(definition as unknown as TransitionDefinition);
