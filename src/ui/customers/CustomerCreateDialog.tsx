@@ -71,6 +71,47 @@ export const fieldA11y = (id: string, error: string | undefined | null) => ({
 });
 
 /** "Add New Customer" (spec sections 2 and 5). */
+/** The Full Name and Email Address fields every account form starts with (customers, portal users). */
+export function NameEmailFields(props: {
+  ids: { name: string; email: string };
+  form: { name: string; email: string };
+  errors: { name?: string | undefined; email?: string | undefined };
+  busy: boolean;
+  limits?: { name: number; email: number };
+  onField(field: 'name' | 'email', value: string): void;
+}) {
+  const { ids, form, errors, busy } = props;
+  return (
+    <>
+      <FormField id={ids.name} label="Full Name" error={errors.name}>
+        <InputText
+          id={ids.name}
+          name="name"
+          autoComplete="name"
+          {...(props.limits ? { maxLength: props.limits.name } : {})}
+          value={form.name}
+          disabled={busy}
+          onChange={(event) => props.onField('name', event.target.value)}
+          {...fieldA11y(ids.name, errors.name)}
+        />
+      </FormField>
+      <FormField id={ids.email} label="Email Address" error={errors.email}>
+        <InputText
+          id={ids.email}
+          name="email"
+          type="email"
+          autoComplete="email"
+          {...(props.limits ? { maxLength: props.limits.email } : {})}
+          value={form.email}
+          disabled={busy}
+          onChange={(event) => props.onField('email', event.target.value)}
+          {...fieldA11y(ids.email, errors.email)}
+        />
+      </FormField>
+    </>
+  );
+}
+
 export function CustomerCreateDialog(props: CustomerCreateDialogProps) {
   const id = useId();
   const ids = { company: `${id}-company`, name: `${id}-name`, email: `${id}-email`, days: `${id}-days` };
@@ -109,29 +150,7 @@ export function CustomerCreateDialog(props: CustomerCreateDialogProps) {
             {...fieldA11y(ids.company, errors.company)}
           />
         </FormField>
-        <FormField id={ids.name} label="Full Name" error={errors.name}>
-          <InputText
-            id={ids.name}
-            name="name"
-            autoComplete="name"
-            value={form.name}
-            disabled={busy}
-            onChange={(event) => props.onField('name', event.target.value)}
-            {...fieldA11y(ids.name, errors.name)}
-          />
-        </FormField>
-        <FormField id={ids.email} label="Email Address" error={errors.email}>
-          <InputText
-            id={ids.email}
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={form.email}
-            disabled={busy}
-            onChange={(event) => props.onField('email', event.target.value)}
-            {...fieldA11y(ids.email, errors.email)}
-          />
-        </FormField>
+        <NameEmailFields ids={ids} form={form} errors={errors} busy={busy} onField={props.onField} />
         <FormField id={ids.days} label="Account Expiration (Days)" error={errors.expirationDays}>
           <Dropdown
             inputId={ids.days}

@@ -3,12 +3,11 @@
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
-import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { Message } from 'primereact/message';
 import { Password } from 'primereact/password';
 import { CustomerDialog } from '../customers/CustomerDialog';
-import { FormField, fieldA11y } from '../customers/CustomerCreateDialog';
+import { FormField, NameEmailFields, fieldA11y } from '../customers/CustomerCreateDialog';
 import { formatDate } from '../customers/format';
 import type { FieldErrors } from '../../domain/customers';
 import { USER_EXTENSION_DAY_CHOICES, USER_FIELD_LIMITS, USER_ROLES, type PortalUser, type UserFormField } from '../../domain/users';
@@ -63,31 +62,7 @@ export function UserFormDialog(props: UserFormDialogProps) {
     >
       <form id={`${id}-form`} className="dialog-form" onSubmit={submit} noValidate aria-label={header}>
         {props.failure && <Message severity="error" text={props.failure} />}
-        <FormField id={ids.name} label="Full Name" error={errors.name}>
-          <InputText
-            id={ids.name}
-            name="name"
-            autoComplete="name"
-            maxLength={USER_FIELD_LIMITS.name}
-            value={form.name}
-            disabled={busy}
-            onChange={(event) => props.onField('name', event.target.value)}
-            {...fieldA11y(ids.name, errors.name)}
-          />
-        </FormField>
-        <FormField id={ids.email} label="Email Address" error={errors.email}>
-          <InputText
-            id={ids.email}
-            name="email"
-            type="email"
-            autoComplete="email"
-            maxLength={USER_FIELD_LIMITS.email}
-            value={form.email}
-            disabled={busy}
-            onChange={(event) => props.onField('email', event.target.value)}
-            {...fieldA11y(ids.email, errors.email)}
-          />
-        </FormField>
+        <NameEmailFields ids={ids} form={form} errors={errors} busy={busy} limits={USER_FIELD_LIMITS} onField={props.onField} />
         <FormField id={ids.role} label="Role" error={errors.role}>
           <Dropdown
             inputId={ids.role}
