@@ -11,6 +11,7 @@ import { passwordSetupRoutes } from './password-setup';
 import { profileRoutes } from './profile';
 import { providerConsoleRoutes } from './provider-console';
 import { terminalRoutes } from './terminals';
+import { subscriptionRoutes } from './subscriptions';
 import { terminalSyncRoutes } from './terminal-sync';
 import { userRoutes } from './users';
 
@@ -30,4 +31,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(terminalRoutes);
   await app.register(customerTerminalRoutes);
   await app.register(terminalSyncRoutes);
+  await app.register(subscriptionRoutes);
 };

@@ -164,6 +164,11 @@ export function describeActivity(
       return `${who} refreshed a terminal from the provider`;
     case 'terminal.sync_started':
       return `${who} started a terminal sync`;
+    case 'subscription.plan_changed': {
+      const line = typeof after.serviceLineNumber === 'string' ? after.serviceLineNumber : 'a service line';
+      const plan = typeof after.plan === 'string' ? after.plan : 'another plan';
+      return `${who} moved ${line} to the ${plan} plan`;
+    }
     default:
       return `${who}: ${entry.action}`;
   }

@@ -16,6 +16,7 @@ import { createTerminalsService } from './terminals';
 import { createCustomerTerminalsService } from './customer-terminals';
 import { createDemoTerminals } from './demo-terminals';
 import { createTerminalSyncService } from './terminal-sync';
+import { createSubscriptionsService } from './subscriptions';
 import { createPasswordSetupService } from './customers-password-setup';
 import { createDashboardService } from './dashboard-service';
 import { createConsoleProvider, type ProviderAccess } from './console-provider';
@@ -63,5 +64,6 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   const customerTerminals = createCustomerTerminalsService({ repos, audit, now });
   const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
   const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
-  return { tokens, audit, auth, mfa, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, users, profile, terminals, customerTerminals, demoTerminals, terminalSync };
+  const subscriptions = createSubscriptionsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
+  return { tokens, audit, auth, mfa, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, users, profile, terminals, customerTerminals, demoTerminals, terminalSync, subscriptions };
 }

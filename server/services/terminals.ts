@@ -132,7 +132,7 @@ export function dataCapOf(amount: number | null, unit: string | null): DataCap |
 }
 
 /** A cap in GB; spec 9 counts a 1 TB plan as 1,000 GB. Unknown units give null. */
-function capInGB(cap: DataCap | null): number | null {
+export function capInGB(cap: DataCap | null): number | null {
   if (!cap) return null;
   switch (cap.unit.toUpperCase()) {
     case 'GB':

@@ -5,6 +5,7 @@ import { createCustomersRepository } from './customers';
 import { createCustomerTerminalsRepository } from './customer-terminals';
 import { createEmailOutboxRepository } from './email-outbox';
 import { createPasswordSetupTokensRepository } from './password-setup-tokens';
+import { createSubscriptionsRepository } from './subscriptions';
 import { createSyncRunsRepository } from './sync-runs';
 import { createTerminalInventoryRepository } from './terminal-inventory';
 import { createTerminalsRepository } from './terminals';
@@ -24,5 +25,6 @@ export function createRepositories(db: Db) {
     customerTerminals: createCustomerTerminalsRepository(db),
     syncRuns: createSyncRunsRepository(db),
     terminalInventory: createTerminalInventoryRepository(db),
+    subscriptions: createSubscriptionsRepository(db),
   };
 }

@@ -1,0 +1,210 @@
+// Subscriptions for administrators: every live terminal's plan for the cycle containing today
+// (spec 9's overage arithmetic and a forecast, from the domain helpers), the products on offer,
+// and a plan change that goes to the provider first and is written locally only once accepted.
+import {
+  DEFAULT_CURRENCY,
+  forecastCycle,
+  GB_PER_TB,
+  overageCharge,
+  overageGB,
+  planLabel,
+  remainingGB,
+  SUBSCRIPTION_MESSAGES,
+  TERMINAL_TYPES,
+  type SubscriptionListWire,
+  type SubscriptionPlanFilter,
+  type SubscriptionPlanWire,
+  type SubscriptionStatus,
+  type SubscriptionSummary,
+  type SubscriptionWire,
+  type TerminalType,
+} from '../../src/domain/subscriptions';
+import type { Clock } from '../clock';
+import type { Repositories } from '../db/repositories';
+import type { StoredProduct, SubscriptionRow } from '../db/repositories/subscriptions';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
+import { isProviderError } from '../provider/errors';
+import type { AuditService, RequestContext } from './audit';
+import type { ProviderAccess } from './console-provider';
+import { providerFailure } from './provider-failures';
+import { capInGB, dataCapOf, dayOf } from './terminals';
+
+export const SUBSCRIPTION_SERVER_MESSAGES = {
+  listed: 'Subscriptions retrieved successfully',
+  plans: 'Plans retrieved successfully',
+  changeFailed: 'Could not change the plan',
+} as const;
+
+export interface SubscriptionListQuery {
+  page: number;
+  limit: number;
+  search?: string | undefined;
+  plan: SubscriptionPlanFilter;
+  overPlan?: boolean | undefined;
+}
+
+export interface SubscriptionsService {
+  list(query: SubscriptionListQuery): Promise<SubscriptionListWire>;
+  plans(): Promise<SubscriptionPlanWire[]>;
+  changePlan(input: { serviceLineNumber: string; productReferenceId: string }, context: RequestContext): Promise<SubscriptionWire>;
+}
+
+const PLAN_SIZE = /(\d+(?:\.\d+)?)\s*(GB|TB)\b/i;
+const toGB = (amount: number, unit: string) => (unit.toUpperCase() === 'TB' ? amount * GB_PER_TB : amount);
+
+/**
+ * A product's monthly data: the size its name states ("Local Priority 50 GB", "… 1 TB"), else its
+ * first recurring data block (what the provider puts on a line moved to a block plan without
+ * naming one: the simulator's Priority plan gets one 50 GB block), else 0.
+ */
+export function productDataGB(product: Pick<StoredProduct, 'name' | 'raw'>): number {
+  const named = PLAN_SIZE.exec(product.name);
+  if (named) return toGB(Number(named[1]), named[2]!);
+  const raw = product.raw as { dataProducts?: { dataBlockProducts?: { dataAmount?: unknown; dataUnit?: unknown }[] } } | null;
+  const block = raw?.dataProducts?.dataBlockProducts?.[0];
+  if (block && typeof block.dataAmount === 'number') return toGB(block.dataAmount, typeof block.dataUnit === 'string' ? block.dataUnit : 'GB');
+  return 0;
+}
+
+/** The stored model name when it is one of the page's three types ("Standard" is none of them). */
+export function terminalTypeOf(stored: string | null): TerminalType | null {
+  const name = stored?.trim().toLowerCase();
+  return TERMINAL_TYPES.find((type) => type.toLowerCase() === name) ?? null;
+}
+
+export function toSubscription(row: SubscriptionRow, today: string): SubscriptionWire {
+  const monthlyDataGB = row.usageLimitGb ?? capInGB(dataCapOf(row.dataCapAmount, row.dataCapUnit)) ?? 0;
+  const usedGB = row.priorityGb ?? 0;
+  const overage = overageGB(usedGB, monthlyDataGB);
+  const suspended = row.lineActive === false || (row.lineActive === null && !row.active);
+  const status: SubscriptionStatus = suspended ? 'Suspended' : overage > 0 ? 'Over Plan' : 'Active';
+  const billingCycle = row.cycleStart !== null && row.cycleEnd !== null ? { startDate: row.cycleStart, endDate: row.cycleEnd } : null;
+  return {
+    terminalId: row.userTerminalId,
+    serviceLineNumber: row.serviceLineNumber,
+    location: row.location,
+    terminalType: terminalTypeOf(row.terminalType),
+    plan: planLabel(monthlyDataGB),
+    productReferenceId: row.productReferenceId,
+    monthlyDataGB,
+    usedGB,
+    remainingGB: remainingGB(usedGB, monthlyDataGB),
+    overageGB: overage,
+    overageCharges: overageCharge(overage),
+    currency: row.currency ?? DEFAULT_CURRENCY,
+    status,
+    billingCycle,
+    forecast: forecastCycle(usedGB, monthlyDataGB, billingCycle, today),
+    customerName: row.customerName,
+  };
+}
+
+function summarise(all: SubscriptionWire[]): SubscriptionSummary {
+  return {
+    totalTerminals: all.length,
+    plans50GB: all.filter((s) => s.monthlyDataGB === 50).length,
+    plans1TB: all.filter((s) => s.monthlyDataGB === GB_PER_TB).length,
+    overageTerminals: all.filter((s) => s.overageGB > 0).length,
+    totalOverageGB: Math.round(all.reduce((sum, s) => sum + s.overageGB, 0) * 10) / 10,
+  };
+}
+
+const PLAN_FILTERS: Record<SubscriptionPlanFilter, (gb: number) => boolean> = {
+  all: () => true,
+  '50gb': (gb) => gb === 50,
+  '1tb': (gb) => gb === GB_PER_TB,
+  other: (gb) => gb !== 50 && gb !== GB_PER_TB,
+};
+
+function matches(s: SubscriptionWire, query: SubscriptionListQuery): boolean {
+  const term = query.search?.toLowerCase();
+  if (term && ![s.terminalId, s.serviceLineNumber, s.location, s.customerName].some((field) => field?.toLowerCase().includes(term))) return false;
+  if (!PLAN_FILTERS[query.plan](s.monthlyDataGB)) return false;
+  return query.overPlan === undefined || s.overageGB > 0 === query.overPlan;
+}
+
+const byOverage = (a: SubscriptionWire, b: SubscriptionWire) =>
+  Number(b.overageGB > 0) - Number(a.overageGB > 0) ||
+  b.overageGB - a.overageGB ||
+  a.serviceLineNumber.localeCompare(b.serviceLineNumber) ||
+  a.terminalId.localeCompare(b.terminalId);
+
+export function createSubscriptionsService(deps: {
+  repos: Repositories;
+  audit: AuditService;
+  now: Clock;
+  provider: ProviderAccess | null;
+  /** The 503 message when no provider is configured. */
+  noProvider: string;
+}): SubscriptionsService {
+  const { repos, audit, now } = deps;
+  const store = repos.subscriptions;
+
+  return {
+    // The summary covers every live terminal whatever the filters, so the whole inventory is read
+    // once anyway; the figures come from the domain helpers (their rounding is the spec's), and the
+    // filters, order and page are taken from those figures rather than restated in SQL.
+    async list(query) {
+      const today = dayOf(now());
+      const all = (await store.all(today)).map((row) => toSubscription(row, today));
+      const picked = all.filter((s) => matches(s, query)).sort(byOverage);
+      const start = (query.page - 1) * query.limit;
+      return {
+        subscriptions: picked.slice(start, start + query.limit),
+        pagination: { total: picked.length, page: query.page, limit: query.limit, pages: Math.ceil(picked.length / query.limit) },
+        summary: summarise(all),
+      };
+    },
+
+    async plans() {
+      return (await store.liveProducts()).map((product) => ({
+        productReferenceId: product.productReferenceId,
+        name: product.name,
+        monthlyDataGB: productDataGB(product),
+        price: product.price,
+        currency: product.isoCurrencyCode ?? DEFAULT_CURRENCY,
+      }));
+    },
+
+    async changePlan({ serviceLineNumber, productReferenceId }, context) {
+      const today = dayOf(now());
+      const [current] = await store.onLine(serviceLineNumber, today);
+      if (!current) throw new NotFoundError(SUBSCRIPTION_MESSAGES.notFound);
+      const product = await store.findLiveProduct(productReferenceId);
+      if (!product) {
+        throw new BadRequestError(SUBSCRIPTION_MESSAGES.unknownPlan, { errors: [{ path: 'productReferenceId', message: SUBSCRIPTION_MESSAGES.unknownPlan }] });
+      }
+      if (current.productReferenceId === productReferenceId) throw new ConflictError(SUBSCRIPTION_MESSAGES.samePlan);
+      if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
+
+      try {
+        await deps.provider.client().changeServiceLineProduct(serviceLineNumber, productReferenceId);
+      } catch (error) {
+        // A refusal is the provider's answer about this line and product: the admin sees its words.
+        if (isProviderError(error) && error.kind === 'validation') {
+          throw new ConflictError(error.messages.length > 0 ? error.messages.join('; ') : SUBSCRIPTION_SERVER_MESSAGES.changeFailed, { cause: error });
+        }
+        throw providerFailure(error, SUBSCRIPTION_SERVER_MESSAGES.changeFailed);
+      }
+
+      const before = toSubscription(current, today);
+      const monthlyDataGB = productDataGB(product);
+      return store.transaction(async (tx) => {
+        await store.applyPlanChange({ serviceLineNumber, product, monthlyDataGB, today, at: now() }, tx);
+        await audit.record(
+          {
+            ...context,
+            action: 'subscription.plan_changed',
+            targetType: 'service_line',
+            targetId: serviceLineNumber,
+            before: { productReferenceId: before.productReferenceId, plan: before.plan, monthlyDataGB: before.monthlyDataGB },
+            after: { serviceLineNumber, productReferenceId, plan: planLabel(monthlyDataGB), monthlyDataGB },
+          },
+          tx,
+        );
+        const [fresh] = await store.onLine(serviceLineNumber, today, tx);
+        return toSubscription(fresh!, today);
+      });
+    },
+  };
+}
