@@ -5,6 +5,7 @@ import { createCustomerTerminalsApi } from './customer-terminals';
 import { createDashboardApi } from './dashboard';
 import { createMfaApi } from './mfa';
 import { createProviderConsoleApi } from './provider-console';
+import { createSubscriptionsApi } from './subscriptions';
 import { createTerminalsApi } from './terminals';
 import { createUsersApi } from './users';
 
@@ -20,6 +21,7 @@ export function createApi(options: ApiClientOptions) {
     dashboard: createDashboardApi(client),
     mfa: createMfaApi(client),
     providerConsole: createProviderConsoleApi(client),
+    subscriptions: createSubscriptionsApi(client),
     terminals: createTerminalsApi(client),
     users: createUsersApi(client),
   };
