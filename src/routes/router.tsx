@@ -16,8 +16,7 @@ import { FullPageSpinner } from '../ui/common/FullPageSpinner';
 import { ToastArea } from '../ui/common/ToastArea';
 import { AppLayout } from './app-layout';
 import { LoginRoute } from './login';
-import { validateCustomersSearch, validateCustomerTerminalsSearch, validateSetPasswordSearch, validateTerminalsSearch, validateUsersSearch } from './search-params';
-import { placeholderRoute } from './placeholders';
+import { validateCustomersSearch, validateCustomerTerminalsSearch, validateSetPasswordSearch, validateSubscriptionsSearch, validateTerminalsSearch, validateUsersSearch } from './search-params';
 import { redirectIfSignedIn, requireSignedIn, type RouterContext } from './guards';
 
 declare module '@tanstack/react-router' {
@@ -124,7 +123,9 @@ const subscriptionRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/subscription',
   staticData: { adminOnly: true },
-  component: placeholderRoute('/subscription'),
+  // Page, search, plan filter and "over plan" live in the URL.
+  validateSearch: validateSubscriptionsSearch,
+  component: lazyRouteComponent(() => import('./subscriptions'), 'SubscriptionsRoute'),
 });
 
 const settingsRoute = createRoute({

@@ -1,6 +1,7 @@
 // What the URL carries for the pages that read search params. Kept apart from the page modules so
 // the route tree can validate a URL without loading the (lazily loaded) page itself.
 import { CUSTOMER_SEARCH_MAX_LENGTH, CUSTOMER_STATUS_FILTERS, type CustomerStatusFilter } from '../domain/customers';
+import { SUBSCRIPTION_PLAN_FILTERS, SUBSCRIPTION_SEARCH_MAX_LENGTH, type SubscriptionPlanFilter } from '../domain/subscriptions';
 import { USER_SEARCH_MAX_LENGTH } from '../domain/users';
 import { lastTwelveMonths, TERMINAL_ID_PATTERN, TERMINAL_SEARCH_MAX_LENGTH, TERMINAL_STATUS_OPTIONS } from '../domain/terminals';
 
@@ -91,6 +92,30 @@ export function validateUsersSearch(search: Record<string, unknown>): UsersSearc
   const status = search.status === 'active' || search.status === 'inactive' ? search.status : undefined;
   const deleted = search.deleted === true || search.deleted === 'true' ? true : undefined;
   return { search: text ? text : undefined, status, deleted };
+}
+
+/** `/subscription?page=2&search=ast&plan=1tb&over=true`: what the subscriptions list shows (defaults left out). */
+export interface SubscriptionsSearch {
+  page?: number;
+  search?: string;
+  plan?: Exclude<SubscriptionPlanFilter, 'all'>;
+  /** Only terminals over their plan (the banner's "Show them"). */
+  over?: true;
+}
+
+export function validateSubscriptionsSearch(search: Record<string, unknown>): SubscriptionsSearch {
+  const page = typeof search.page === 'number' ? search.page : typeof search.page === 'string' ? Number(search.page) : NaN;
+  const raw = typeof search.search === 'string' ? search.search : typeof search.search === 'number' ? String(search.search) : '';
+  const text = raw.trim().slice(0, SUBSCRIPTION_SEARCH_MAX_LENGTH);
+  const plan = typeof search.plan === 'string' && (SUBSCRIPTION_PLAN_FILTERS as readonly string[]).includes(search.plan) && search.plan !== 'all'
+    ? (search.plan as Exclude<SubscriptionPlanFilter, 'all'>)
+    : undefined;
+  return {
+    page: Number.isInteger(page) && page > 1 && page <= MAX_PAGE ? page : undefined,
+    search: text ? text : undefined,
+    plan,
+    over: search.over === true || search.over === 'true' ? true : undefined,
+  };
 }
 
 export interface SetPasswordSearch {

@@ -6,7 +6,6 @@ import { PAGE_TITLES } from '../../src/domain/navigation';
 import { AdminOnlyNotice } from '../../src/ui/common/AdminOnlyNotice';
 import { FullPageSpinner } from '../../src/ui/common/FullPageSpinner';
 import { PageHeader } from '../../src/ui/common/PageHeader';
-import { PlaceholderPage } from '../../src/ui/common/PlaceholderPage';
 import { ToastArea } from '../../src/ui/common/ToastArea';
 import { renderStrict } from './render';
 
@@ -44,24 +43,6 @@ describe('PageHeader', () => {
   it('omits the breadcrumb when there are no crumbs', () => {
     renderStrict(<PageHeader title="Enterprise Dashboard" breadcrumb={[]} onNavigate={() => {}} />);
     expect(screen.queryByRole('navigation', { name: 'Breadcrumb' })).toBeNull();
-  });
-});
-
-describe('PlaceholderPage', () => {
-  it('states what the page will hold under its real title and breadcrumb, with no figures', () => {
-    renderStrict(
-      <PlaceholderPage
-        title="Terminal Management"
-        breadcrumb={PAGE_TITLES['/terminals'].breadcrumb}
-        description="The terminal inventory kept in step with the provider."
-        onNavigate={() => {}}
-      />,
-    );
-    expect(screen.getByRole('heading', { level: 1, name: 'Terminal Management' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Home' })).toBeTruthy();
-    expect(screen.getByText('The terminal inventory kept in step with the provider.')).toBeTruthy();
-    expect(screen.getByText('Not available yet')).toBeTruthy();
-    expect(screen.queryByRole('table')).toBeNull();
   });
 });
 

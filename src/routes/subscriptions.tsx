@@ -1,0 +1,169 @@
+// Subscriptions (/subscription): every terminal's plan for the current billing cycle (page, search,
+// plan filter and "over plan" in the URL), the five summary cards and the banner, and the Change
+// Plan dialog, each a machine whose effects are provided here. Plan changes go to the provider.
+import { useEffect, useRef } from 'react';
+import { getRouteApi, useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { toast } from 'react-hot-toast';
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import {
+  SUBSCRIPTIONS_PAGE_SIZE,
+  type SubscriptionPlanFilter,
+  type SubscriptionSummary,
+  type SubscriptionWire,
+} from '../domain/subscriptions';
+import { createListMachine, type ListLocation } from '../machines/list';
+import { createResourceMachine } from '../machines/resource';
+import { subscriptionPlanMachine } from '../machines/subscription-plan';
+import { ChangePlanDialog, type ChangePlanStep } from '../ui/subscriptions/ChangePlanDialog';
+import { SubscriptionsView } from '../ui/subscriptions/SubscriptionsView';
+import { useListState } from './list-state';
+import { outcome } from './outcome';
+import { validateSubscriptionsSearch, type SubscriptionsSearch } from './search-params';
+import { useActorOptions, useAppServices } from './services';
+
+const subscriptionsListMachine = createListMachine<SubscriptionWire, SubscriptionPlanFilter>({
+  id: 'subscriptions',
+  defaultQuery: { page: 1, limit: SUBSCRIPTIONS_PAGE_SIZE, search: '', status: 'all' },
+});
+const summaryMachine = createResourceMachine<SubscriptionSummary>('subscriptionSummary');
+const routeApi = getRouteApi('/app/subscription');
+
+const locationOf = (search: SubscriptionsSearch): ListLocation<SubscriptionPlanFilter> => ({
+  page: search.page ?? 1,
+  search: search.search ?? '',
+  status: search.plan ?? 'all',
+});
+
+function dialogStep(s: SnapshotFrom<typeof subscriptionPlanMachine>): ChangePlanStep {
+  if (s.matches('loadingPlans')) return 'loading';
+  return s.matches('choosing') ? 'choose' : 'confirm';
+}
+
+export function SubscriptionsRoute() {
+  const { api } = useAppServices();
+  const router = useRouter();
+  const actorOptions = useActorOptions();
+  const search = routeApi.useSearch();
+  const location = locationOf(search);
+  const overPlan = search.over === true;
+  const currentSearch = () => validateSubscriptionsSearch(router.state.location.search as Record<string, unknown>);
+  const navigateTo = (next: SubscriptionsSearch, replace = false) =>
+    void router.navigate({ to: '/subscription', search: validateSubscriptionsSearch(next as Record<string, unknown>), replace });
+
+  const list = useActorRef(
+    subscriptionsListMachine.provide({
+      actors: {
+        load: fromPromise(({ input, signal }) =>
+          outcome(async () => {
+            const result = await api.subscriptions.list(
+              { page: input.page, limit: input.limit, search: input.search, plan: input.status, overPlan: currentSearch().over === true },
+              signal,
+            );
+            return result.ok ? { ok: true as const, data: { rows: result.data.subscriptions, pagination: result.data.pagination } } : result;
+          }),
+        ),
+      },
+      actions: {
+        // A typed search replaces the address; paging and the plan filter add a history entry.
+        publishQuery: (_, query) => {
+          const shown = currentSearch();
+          navigateTo(
+            { ...shown, page: query.page, search: query.search, plan: query.status === 'all' ? undefined : query.status },
+            query.search !== (shown.search ?? ''),
+          );
+        },
+        reportLoadFailure: () => {},
+      },
+    }),
+    { ...actorOptions, input: { query: location } },
+  );
+  // The cards and the banner count the whole inventory, whatever the page shows.
+  const summary = useActorRef(
+    summaryMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) =>
+          outcome(async () => {
+            const result = await api.subscriptions.list({ page: 1, limit: 1 }, signal);
+            return result.ok ? { ok: true as const, data: result.data.summary } : result;
+          }),
+        ),
+      },
+    }),
+    actorOptions,
+  );
+  const refreshAll = () => {
+    list.send({ type: 'user.refresh' });
+    summary.send({ type: summary.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
+  };
+
+  const plan = useActorRef(
+    subscriptionPlanMachine.provide({
+      actors: {
+        loadPlans: fromPromise(({ signal }) => outcome(() => api.subscriptions.plans(signal))),
+        changePlan: fromPromise(({ input, signal }) =>
+          outcome(() => api.subscriptions.changePlan(input.serviceLineNumber, input.productReferenceId, signal)),
+        ),
+      },
+      actions: {
+        notifySuccess: (_, message) => void toast.success(message, { id: 'subscription-plan' }),
+        notifyFailure: (_, message) => void toast.error(message, { id: 'subscription-plan' }),
+        planChanged: () => refreshAll(),
+      },
+    }),
+    actorOptions,
+  );
+
+  const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
+  // "Over plan" is not part of the list machine's query: when the address changes it, the list
+  // loads again (its load reads the address).
+  const overLoaded = useRef(overPlan);
+  useEffect(() => {
+    if (overLoaded.current === overPlan) return;
+    overLoaded.current = overPlan;
+    list.send({ type: 'user.refresh' });
+  }, [list, overPlan]);
+
+  const summaryData = useSelector(summary, (s) => s.context.data);
+  const dialogOpen = useSelector(plan, (s) => s.hasTag('open'));
+  const dialogBusy = useSelector(plan, (s) => s.hasTag('busy'));
+  const step = useSelector(plan, dialogStep);
+  const dialog = useSelector(plan, (s) => s.context);
+
+  const empty: SubscriptionSummary = { totalTerminals: 0, plans50GB: 0, plans1TB: 0, overageTerminals: 0, totalOverageGB: 0 };
+  return (
+    <>
+      <SubscriptionsView
+        data={pagination ? { subscriptions: rows, pagination, summary: summaryData ?? empty } : null}
+        loading={loading}
+        error={error}
+        search={searchInput}
+        plan={query.status}
+        overPlan={overPlan}
+        page={query.page}
+        onSearch={(value) => list.send({ type: 'user.searchInput', value })}
+        onPlanFilter={(status) => list.send({ type: 'user.status', status })}
+        onOverPlan={(value) => navigateTo({ ...currentSearch(), page: undefined, over: value ? true : undefined })}
+        onPage={(page) => list.send({ type: 'user.page', page })}
+        onRetry={() => list.send({ type: 'user.retry' })}
+        onRefresh={refreshAll}
+        onChangePlan={(subscription) => plan.send({ type: 'user.open', subscription })}
+        onNavigate={(url) => void router.navigate({ href: url })}
+      />
+      <ChangePlanDialog
+        visible={dialogOpen}
+        subscription={dialog.subscription}
+        step={step}
+        plans={dialog.plans}
+        chosen={dialog.chosen}
+        error={dialog.error}
+        busy={dialogBusy}
+        onChoose={(productReferenceId) => plan.send({ type: 'user.choose', productReferenceId })}
+        onNext={() => plan.send({ type: 'user.next' })}
+        onBack={() => plan.send({ type: 'user.back' })}
+        onConfirm={() => plan.send({ type: 'user.confirm' })}
+        onCancel={() => plan.send({ type: 'user.cancel' })}
+      />
+    </>
+  );
+}
