@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     repos: Repositories;
     services: Services;
+    /** `METHOD /api/v1/...` → the access the route declares (filled as routes register). */
+    routeAccess: ReadonlyMap<string, AccessLevel>;
   }
 }
 

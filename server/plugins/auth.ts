@@ -2,7 +2,7 @@
 // `config.auth` stops start-up. Protected routes get a verified principal or an error.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACCOUNT_MESSAGES } from '../../src/domain/auth';
-import { ACCESS_LEVELS, type Principal } from '../auth/principal';
+import { ACCESS_LEVELS, type AccessLevel, type Principal } from '../auth/principal';
 import { AUTH_REQUIRED_MESSAGE, ForbiddenError, INVALID_TOKEN_MESSAGE, UnauthorizedError } from '../errors';
 import type { AuthService } from '../services/auth-service';
 
@@ -19,6 +19,9 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 export function registerAuth(app: FastifyInstance, deps: { auth: AuthService }): void {
   app.decorateRequest('principal', null);
+  // Every /api/v1 route and who may call it, as declared: the authorization matrix is checked against it.
+  const routeAccess = new Map<string, AccessLevel>();
+  app.decorate('routeAccess', routeAccess);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(API_PREFIX)) return;
@@ -27,6 +30,9 @@ export function registerAuth(app: FastifyInstance, deps: { auth: AuthService }):
       throw new Error(
         `Route ${String(route.method)} ${route.url} declares no access: set config.auth to one of ${ACCESS_LEVELS.join(', ')}`,
       );
+    }
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeAccess.set(`${method} ${route.url}`, access);
     }
   });
 

@@ -1,0 +1,78 @@
+// The authorization matrix: every /api/v1 route and who may call it. The server declares access on
+// each route (`config.auth`); this table is the reviewed statement of it, and
+// tests/server/authorization-matrix.test.ts fails when a route is missing here, or declares
+// something else, or admits a caller it should refuse.
+//
+//   public         anyone (sign-in, password-setup links, health)
+//   admin          any signed-in portal user (admin or user role)
+//   administrator  portal users with the admin role only (managing portal users)
+//   customer       the signed-in customer, on their own records only (these routes take no id)
+//   authenticated  any signed-in portal user or customer
+import type { AccessLevel } from '../../server/auth/principal';
+
+export const AUTHORIZATION_MATRIX: Readonly<Record<string, AccessLevel>> = {
+  'DELETE /api/v1/customers/:uuid': 'admin',
+  'DELETE /api/v1/users/:uuid': 'administrator',
+  'DELETE /api/v1/users/:uuid/hard-delete': 'administrator',
+  'GET /api/v1/auth/me': 'admin',
+  'GET /api/v1/customers': 'admin',
+  'GET /api/v1/customers/:uuid': 'admin',
+  'GET /api/v1/customers/:uuid/activity': 'admin',
+  'GET /api/v1/customers/auth/me': 'customer',
+  'GET /api/v1/customers/stats': 'admin',
+  'GET /api/v1/dashboard/summary': 'admin',
+  'GET /api/v1/email-outbox': 'admin',
+  'GET /api/v1/health': 'public',
+  'GET /api/v1/password-setup/:token': 'public',
+  'GET /api/v1/starlink-simulator/health': 'admin',
+  'GET /api/v1/starlink-simulator/service-lines/:serviceLineNumber/details': 'admin',
+  'GET /api/v1/starlink-simulator/service-lines/:serviceLineNumber/usage': 'admin',
+  'GET /api/v1/starlink-simulator/user-terminals': 'admin',
+  'GET /api/v1/subscriptions': 'admin',
+  'GET /api/v1/subscriptions/plans': 'admin',
+  'GET /api/v1/terminals': 'admin',
+  'GET /api/v1/terminals/:id': 'admin',
+  'GET /api/v1/terminals/available': 'admin',
+  'GET /api/v1/terminals/customers/:customerUuid/terminals': 'admin',
+  'GET /api/v1/terminals/customers/:customerUuid/usage': 'admin',
+  'GET /api/v1/terminals/customers/:customerUuid/usage/daily': 'admin',
+  'GET /api/v1/terminals/health': 'admin',
+  'GET /api/v1/terminals/service-line/:sl/usage': 'admin',
+  'GET /api/v1/terminals/sync/job/:id': 'admin',
+  'GET /api/v1/terminals/sync/queue': 'admin',
+  'GET /api/v1/terminals/sync/stats': 'admin',
+  'GET /api/v1/usage/service-line/:sl': 'admin',
+  'GET /api/v1/users': 'administrator',
+  'GET /api/v1/users/:uuid': 'administrator',
+  'PATCH /api/v1/users/:uuid/extend-expiration': 'administrator',
+  'POST /api/v1/auth/login': 'public',
+  'POST /api/v1/auth/login/mfa': 'public',
+  'POST /api/v1/auth/mfa/disable': 'admin',
+  'POST /api/v1/auth/mfa/setup': 'admin',
+  'POST /api/v1/auth/mfa/verify': 'admin',
+  'POST /api/v1/customers': 'admin',
+  'POST /api/v1/customers/:uuid/password-link': 'admin',
+  'POST /api/v1/customers/auth/login': 'public',
+  'POST /api/v1/password-setup': 'public',
+  'POST /api/v1/starlink-simulator/search': 'admin',
+  'POST /api/v1/terminals/:id/assign': 'admin',
+  'POST /api/v1/terminals/:id/refresh': 'admin',
+  'POST /api/v1/terminals/:id/report-issue': 'admin',
+  'POST /api/v1/terminals/customers/assign-terminals': 'admin',
+  'POST /api/v1/terminals/customers/unassign-terminal': 'admin',
+  'POST /api/v1/terminals/sync': 'admin',
+  'POST /api/v1/users': 'administrator',
+  'POST /api/v1/users/:uuid/block': 'administrator',
+  'POST /api/v1/users/:uuid/disable-mfa': 'administrator',
+  'POST /api/v1/users/:uuid/reset-login-attempts': 'administrator',
+  'POST /api/v1/users/:uuid/restore': 'administrator',
+  'POST /api/v1/users/:uuid/unblock': 'administrator',
+  'PUT /api/v1/customers/:uuid': 'admin',
+  'PUT /api/v1/customers/:uuid/extend': 'admin',
+  'PUT /api/v1/customers/change-password': 'customer',
+  'PUT /api/v1/customers/profile': 'customer',
+  'PUT /api/v1/subscriptions/:serviceLineNumber/plan': 'admin',
+  'PUT /api/v1/users/:uuid': 'administrator',
+  'PUT /api/v1/users/change-password': 'admin',
+  'PUT /api/v1/users/profile': 'admin',
+};
