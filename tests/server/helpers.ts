@@ -158,6 +158,25 @@ export interface TestContext {
 
 let accountCounter = 0;
 
+/**
+ * What no answer may ever carry (issue 9 "No leaks"): password hashes, the signing secret, MFA
+ * secrets as stored (encrypted `v1:` boxes) or their columns, backup-code hashes. Every response
+ * a server test receives through the context is scanned; a hit fails the test that asked.
+ */
+const LEAK_MARKERS: readonly (string | RegExp)[] = [
+  '$argon2',
+  TEST_JWT_SECRET,
+  /"(password_?hash|mfa_?secret|mfa_?pending_?secret|code_?hash)"/i,
+  /v1:[A-Za-z0-9_-]{8,}:[A-Za-z0-9_-]{8,}:[A-Za-z0-9_-]{8,}/,
+];
+
+export function assertNoLeak(what: string, body: string): void {
+  for (const marker of LEAK_MARKERS) {
+    const hit = typeof marker === 'string' ? body.includes(marker) : marker.test(body);
+    if (hit) throw new Error(`The answer to ${what} carries something secret (${String(marker)}): ${body.slice(0, 300)}`);
+  }
+}
+
 export async function createTestContext(
   options: { now?: Date | string; env?: Env; provider?: ProviderAccess | null } = {},
 ): Promise<TestContext> {
@@ -216,12 +235,15 @@ export async function createTestContext(
         payload: { email, password },
         ...(loginOptions.ip ? { remoteAddress: loginOptions.ip } : {}),
       });
+      assertNoLeak('login', response.body);
       const body = response.json() as LoginResponse['body'];
       const data = body.data as { token?: string } | undefined;
       return { statusCode: response.statusCode, body, raw: response.body, token: data?.token ?? null };
     },
-    request({ token, headers, ...rest }) {
-      return app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    async request({ token, headers, ...rest }) {
+      const response = await app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+      assertNoLeak(`${rest.method ?? 'GET'} ${rest.url}`, response.body);
+      return response;
     },
     async close() {
       await app.close();
