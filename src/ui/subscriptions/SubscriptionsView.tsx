@@ -193,7 +193,7 @@ export function SubscriptionsView(props: SubscriptionsViewProps) {
               {!props.overPlan && <Button type="button" label={SHOW_THEM} size="small" severity="warning" onClick={() => props.onOverPlan(true)} />}
             </div>
           )}
-          <div className="stat-grid" role="group" aria-label="Subscriptions summary">
+          <div className="stat-grid stat-grid-five" role="group" aria-label="Subscriptions summary">
             <StatCard title="Total Terminals" icon="pi pi-wifi" loading={cardsLoading} value={summary ? count(summary.totalTerminals) : null} />
             <StatCard title="50 GB Plans" icon="pi pi-database" loading={cardsLoading} value={summary ? count(summary.plans50GB) : null} />
             <StatCard title="1 TB Plans" icon="pi pi-server" loading={cardsLoading} value={summary ? count(summary.plans1TB) : null} />
