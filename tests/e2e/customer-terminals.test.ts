@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ASSIGN_MESSAGES, ASSIGN_REASONS, CUSTOMER_USAGE_MESSAGES } from '../../src/domain/customer-terminals';
-import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
 import { lastTwelveMonths } from '../../src/domain/terminals';
-import { launchChromium, signInAsAdminAt, startPortal, type Portal } from './harness';
+import { launchChromium, signInAsAdminAt, startPortal, type Portal, portalApi, waitForUsageRun } from './harness';
 
 let portal: Portal;
 let browser: Browser;
 let context: BrowserContext;
+const api = <T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}) => portalApi<T>(page, portal, path, init);
 
 beforeAll(async () => {
   portal = await startPortal({ SIM_TERMINALS: '40' });
@@ -25,31 +25,6 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-async function api<T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const raw = await page.evaluate((key) => window.localStorage.getItem(key), SESSION_STORAGE_KEY);
-  const token = parsePersistedSession(raw)?.token;
-  const response = await fetch(`${portal.url}/api/v1${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const body = (await response.json()) as { data: T; message: string };
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${body.message}`);
-  return body.data;
-}
-
-/** The start-up sync, the usage run that follows it and the demo's hand-out of terminals have finished. */
-async function waitForFirstSync(page: Page) {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const queue = await api<{ recent: { kind: string; status: string }[] }>(page, '/terminals/sync/queue');
-    const held = await api<{ totalCount: number }>(page, '/terminals?assigned=true&limit=1');
-    if (queue.recent.some((run) => run.kind === 'usage' && run.status === 'succeeded') && held.totalCount > 0) return;
-    if (Date.now() > deadline) throw new Error(`No usage run finished: ${JSON.stringify(queue)}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
 interface Row {
   user_terminal_id: string;
   service_line_number: string;
@@ -59,7 +34,8 @@ describe("a customer's terminals in the browser", () => {
   it('an admin assigns three lines of which one is taken, reads last month, and unassigns one line', async () => {
     const page = await context.newPage();
     await signInAsAdminAt(page, portal, '/customers');
-    await waitForFirstSync(page);
+    // The start-up sync, its usage run and the demo's hand-out of terminals have finished.
+    await waitForUsageRun(page, portal, async () => (await api<{ totalCount: number }>(page, '/terminals?assigned=true&limit=1')).totalCount > 0);
 
     // A customer just signed up, and a line the demo already gave another customer.
     const { customer } = await api<{ customer: { uuid: string; name: string; company: string } }>(page, '/customers', {

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -108,4 +109,32 @@ export async function signInAsAdminAt(page: Page, portal: Portal, path: string):
   await page.waitForURL('**/login?redirect=**');
   await submitLogin(page, portal.admin.email, portal.admin.password);
   await page.waitForURL(`**${path}`);
+}
+
+/** The portal's API as the signed-in page's session: its token from local storage. Non-2xx answers throw. */
+export async function portalApi<T>(page: Page, portal: Portal, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const raw = await page.evaluate((key) => window.localStorage.getItem(key), SESSION_STORAGE_KEY);
+  const token = parsePersistedSession(raw)?.token;
+  const response = await fetch(`${portal.url}/api/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+  });
+  const body = (await response.json()) as { data: T; message: string };
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${body.message}`);
+  return body.data;
+}
+
+/**
+ * Waits for a usage run to have succeeded (it follows every inventory run), and for `also` when
+ * given; polls every half second, fails after `timeoutMs`.
+ */
+export async function waitForUsageRun(page: Page, portal: Portal, also: () => Promise<boolean> = async () => true, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const queue = await portalApi<{ recent: { kind: string; status: string }[] }>(page, portal, '/terminals/sync/queue');
+    if (queue.recent.some((run) => run.kind === 'usage' && run.status === 'succeeded') && (await also())) return;
+    if (Date.now() > deadline) throw new Error(`No usage run finished: ${JSON.stringify(queue)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }

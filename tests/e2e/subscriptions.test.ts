@@ -3,13 +3,13 @@
 // and moves it to a 1 TB plan; the provider applies it and the row follows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionListWire } from '../../src/domain/subscriptions';
-import { launchChromium, signInAsAdminAt, startPortal, type Portal } from './harness';
+import { launchChromium, signInAsAdminAt, startPortal, type Portal, portalApi, waitForUsageRun } from './harness';
 
 let portal: Portal;
 let browser: Browser;
 let context: BrowserContext;
+const api = <T>(page: Page, path: string) => portalApi<T>(page, portal, path);
 
 beforeAll(async () => {
   portal = await startPortal({ SIM_TERMINALS: '80' });
@@ -23,28 +23,11 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-async function api<T>(page: Page, path: string): Promise<T> {
-  const raw = await page.evaluate((key) => window.localStorage.getItem(key), SESSION_STORAGE_KEY);
-  const token = parsePersistedSession(raw)?.token;
-  const response = await fetch(`${portal.url}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await response.json()) as { data: T }).data;
-}
-
-async function waitForUsageRun(page: Page) {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const queue = await api<{ recent: { kind: string; status: string }[] }>(page, '/terminals/sync/queue');
-    if (queue.recent.some((run) => run.kind === 'usage' && run.status === 'succeeded')) return;
-    if (Date.now() > deadline) throw new Error(`No usage run finished: ${JSON.stringify(queue)}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
 describe('subscriptions in the browser', () => {
   it('an admin finds an over-plan terminal from the banner and moves it to a 1 TB plan', async () => {
     const page = await context.newPage();
     await signInAsAdminAt(page, portal, '/home');
-    await waitForUsageRun(page);
+    await waitForUsageRun(page, portal);
     const over = await api<SubscriptionListWire>(page, '/subscriptions?over_plan=true&limit=100');
     expect(over.summary.overageTerminals).toBeGreaterThan(0);
 

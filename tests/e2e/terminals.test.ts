@@ -2,13 +2,13 @@
 // provider simulator: automatic syncs are off, so the inventory is empty until the admin syncs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
 import { TERMINAL_MESSAGES } from '../../src/domain/terminals';
-import { launchChromium, signInAsAdminAt, startPortal, type Portal } from './harness';
+import { launchChromium, signInAsAdminAt, startPortal, type Portal, portalApi, waitForUsageRun } from './harness';
 
 let portal: Portal;
 let browser: Browser;
 let context: BrowserContext;
+const api = <T>(page: Page, path: string) => portalApi<T>(page, portal, path);
 
 beforeAll(async () => {
   // A little provider latency keeps the sync visibly running for a moment.
@@ -22,13 +22,6 @@ afterAll(async () => {
   await browser?.close();
   await portal?.stop();
 });
-
-async function api<T>(page: Page, path: string): Promise<T> {
-  const raw = await page.evaluate((key) => window.localStorage.getItem(key), SESSION_STORAGE_KEY);
-  const token = parsePersistedSession(raw)?.token;
-  const response = await fetch(`${portal.url}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await response.json()) as { data: T }).data;
-}
 
 describe('terminals in the browser', () => {
   it('an admin starts a sync, sees it running, sees the terminals arrive, finds one and reads its usage', async () => {
@@ -48,13 +41,7 @@ describe('terminals in the browser', () => {
     await page.getByText(/Last sync: 120 added/).waitFor();
 
     // The usage run follows the inventory run; wait for it so the usage tab has figures.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const queue = await api<{ recent: { kind: string; status: string }[] }>(page, '/terminals/sync/queue');
-      if (queue.recent.some((run) => run.kind === 'usage' && run.status === 'succeeded')) break;
-      if (Date.now() > deadline) throw new Error(`No usage run finished: ${JSON.stringify(queue)}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await waitForUsageRun(page, portal, undefined, 60_000);
 
     // Find an active terminal by part of its kit serial, as an admin would.
     const listing = await api<{ results: { kit_serial_number: string; service_line_number: string; user_terminal_id: string }[] }>(
