@@ -165,13 +165,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Tier 3: routes.
   await app.register(apiRoutes, { prefix: API_PREFIX });
   if (options.simulator) await app.register(simulatorPlugin, { ...options.simulator, prefix: SIMULATOR_PREFIX });
-  await registerClient(app, config.clientDir);
+  await registerClient(app, config);
 
   return app;
 }
 
 /** Serves the built SPA when there is one, with index.html for client-side routes. */
-async function registerClient(app: FastifyInstance, clientDir: string): Promise<void> {
+async function registerClient(app: FastifyInstance, config: Config): Promise<void> {
+  const { clientDir } = config;
   const hasClient = existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
     await app.register(fastifyStatic, {
@@ -184,14 +185,24 @@ async function registerClient(app: FastifyInstance, clientDir: string): Promise<
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  // Only extension-less GETs outside /api are client routes; a missing /assets/x.js stays a 404.
+  const isClientRoute = (request: FastifyRequest) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = pathname === '/api' || pathname.startsWith('/api/');
     const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
-    // Only extension-less GETs are client routes; a missing /assets/x.js stays a 404.
-    if (hasClient && !isApi && (request.method === 'GET' || request.method === 'HEAD') && !lastSegment.includes('.')) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
+    return hasClient && !isApi && (request.method === 'GET' || request.method === 'HEAD') && !lastSegment.includes('.');
+  };
+  // Scanners walk unknown paths by the thousand; real 404s are throttled per IP, while the page's
+  // own client routes (served index.html from here) are not.
+  const notFoundLimit = app.rateLimit({
+    max: config.notFoundRateLimit,
+    timeWindow: '1 minute',
+    allowList: (request) => isClientRoute(request),
+    errorResponseBuilder: (_request, context) =>
+      new TooManyRequestsError(`Too many requests for unknown paths from this address. Try again in ${context.after}.`),
+  });
+  app.setNotFoundHandler({ preHandler: notFoundLimit }, (request, reply) => {
+    if (isClientRoute(request)) return reply.header('cache-control', 'no-cache').sendFile('index.html');
     return reply.code(404).send(routeNotFound(request));
   });
 }

@@ -26,6 +26,8 @@ export interface Config {
   seedDemo: boolean;
   /** Login attempts per client IP per minute, over both login routes together. */
   loginRateLimit: number;
+  /** Answers of "Route not found" per client IP per minute (probing unknown paths is throttled). */
+  notFoundRateLimit: number;
   logLevel: LogLevel;
   /** Absolute. The built SPA; served when it holds an index.html. */
   clientDir: string;
@@ -118,6 +120,7 @@ const envSchema = z
     ADMIN_PASSWORD: optionalEnv(z.string().min(8, 'must be at least 8 characters').max(256)),
     SEED_DEMO: optionalEnv(envFlag),
     LOGIN_RATE_LIMIT: optionalEnv(wholeNumber(1, 100_000, 'must be a whole number from 1 to 100000')),
+    NOT_FOUND_RATE_LIMIT: optionalEnv(wholeNumber(1, 100_000, 'must be a whole number from 1 to 100000')),
     LOG_LEVEL: optionalEnv(z.enum(LOG_LEVELS)),
     CLIENT_DIR: optionalEnv(z.string()),
     PUBLIC_URL: optionalEnv(z.url('must be an http(s) URL')),
@@ -184,6 +187,7 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     // Demo data suits the zero-setup embedded run, not somebody's PostgreSQL server.
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     loginRateLimit: e.LOGIN_RATE_LIMIT ?? 30,
+    notFoundRateLimit: e.NOT_FOUND_RATE_LIMIT ?? 120,
     logLevel: e.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(cwd, e.CLIENT_DIR ?? 'dist/client'),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,

@@ -2,6 +2,7 @@
 // month usage, daily usage) and of a service line's usage history, each response checked against
 // its type in src/domain/customer-terminals.ts so the OpenAPI document cannot drift from it.
 import { z } from 'zod';
+import { inputText } from './schemas';
 import {
   CUSTOMER_TERMINAL_STATUSES,
   ASSIGN_FAILURE_CODES,
@@ -62,7 +63,7 @@ export const unassignTerminalBodySchema = z.object({ customerUuid, serviceLineNu
 export const customerParamsSchema = z.object({ customerUuid });
 export const lineParamsSchema = z.object({ sl: serviceLine });
 
-const day = (name: string) => z.string({ error: M.day(name) }).refine(isUsageDay, { error: M.day(name) }).optional();
+const day = (name: string) => inputText({ error: M.day(name) }).refine(isUsageDay, { error: M.day(name) }).optional();
 
 const BILLING = ['billing_cycle_start', 'billing_cycle_end'] as const;
 const DATES = ['start_date', 'end_date'] as const;

@@ -2,6 +2,7 @@
 // checked against the domain types. Responses list their fields, so a row's password hash or
 // MFA secret cannot leak even if a handler passed a whole row.
 import { z } from 'zod';
+import { inputText } from './schemas';
 import {
   CUSTOMER_MESSAGES,
   CUSTOMER_STATUS_FILTERS,
@@ -78,9 +79,9 @@ export const activityQuerySchema = z.object({
  */
 export const createCustomerBodySchema = z
   .object({
-    email: z.string({ error: CUSTOMER_MESSAGES.emailInvalid }).optional(),
-    name: z.string({ error: CUSTOMER_MESSAGES.nameRequired }).optional(),
-    company: z.string({ error: CUSTOMER_MESSAGES.companyRequired }).optional(),
+    email: inputText({ error: CUSTOMER_MESSAGES.emailInvalid }).optional(),
+    name: inputText({ error: CUSTOMER_MESSAGES.nameRequired }).optional(),
+    company: inputText({ error: CUSTOMER_MESSAGES.companyRequired }).optional(),
     expirationDays: z.number({ error: CUSTOMER_MESSAGES.expirationRange }).default(DEFAULT_EXPIRATION_DAYS),
     /** The form holds it (spec section 3) but a link is always sent; accepted and ignored. */
     sendPasswordLink: z.boolean().optional(),
@@ -90,14 +91,14 @@ export const createCustomerBodySchema = z
 /** `PUT /customers/{uuid}`: every field optional, snake_case flags as the spec sends them. */
 export const updateCustomerBodySchema = z
   .object({
-    name: z.string().optional(),
-    email: z.string().optional(),
-    company: z.string().optional(),
-    phone: z.string().nullable().optional(),
-    address: z.string().nullable().optional(),
+    name: inputText().optional(),
+    email: inputText().optional(),
+    company: inputText().optional(),
+    phone: inputText().nullable().optional(),
+    address: inputText().nullable().optional(),
     is_active: z.boolean().optional(),
     blocked_enabled: z.boolean().optional(),
-    blocked_reason: z.string().nullable().optional(),
+    blocked_reason: inputText().nullable().optional(),
   })
   .strict();
 
@@ -156,9 +157,9 @@ export const passwordSetupInfoSchema = z.object({
 
 export const passwordSetupBodySchema = z
   .object({
-    token: z.string().optional(),
-    password: z.string().optional(),
-    confirmPassword: z.string().optional(),
+    token: inputText().optional(),
+    password: inputText().optional(),
+    confirmPassword: inputText().optional(),
   })
   .strict();
 

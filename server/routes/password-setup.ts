@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditContext } from '../services/audit';
 import { passwordSetupBodySchema, passwordSetupInfoSchema } from './customers-schemas';
-import { failures, successSchema } from './schemas';
+import { failures, inputText, successSchema } from './schemas';
 
 const tags = ['password setup'];
 
@@ -20,7 +20,7 @@ export const passwordSetupRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Who a password-setup link is for, while it can still be used',
-        params: z.object({ token: z.string() }),
+        params: z.object({ token: inputText() }),
         response: { 200: successSchema(passwordSetupInfoSchema), ...failures(404, 410, 429) },
       },
     },

@@ -1,5 +1,6 @@
 // Response schemas of the provider console endpoints, checked against the domain types.
 import { z } from 'zod';
+import { inputText } from './schemas';
 import type {
   ProviderHealthResponse,
   ServiceLineDetails,
@@ -156,8 +157,7 @@ exact<Exact<z.output<typeof userTerminalsResponseSchema>, UserTerminalsResponse>
 exact<Exact<z.output<typeof providerHealthSchema>, ProviderHealthResponse>>();
 
 /** A service line number as people type it: trimmed, non-empty, a sane length and alphabet. */
-export const serviceLineNumberSchema = z
-  .string({ error: 'Service line number is required' })
+export const serviceLineNumberSchema = inputText({ error: 'Service line number is required' })
   .trim()
   .min(1, 'Service line number is required')
   // Piped, so a blank value reports only that it is required.

@@ -23,6 +23,17 @@ export const successSchema = <T extends z.ZodType>(data: T) =>
 export const failures = <const S extends readonly number[]>(...statuses: S) =>
   Object.fromEntries([400, 500, ...statuses].map((s) => [s, failureSchema])) as Record<400 | 500 | S[number], typeof failureSchema>;
 
+/**
+ * The edge's cap on any text a request carries. The services check each field's own limit
+ * (names 120, passwords 1024, …) with the spec's messages; this cap sits above all of them and only
+ * keeps megabyte strings — and what hashing or searching them would cost — out at the door.
+ */
+export const INPUT_TEXT_MAX = 4096;
+export const INPUT_TEXT_TOO_LONG = `Text must be at most ${INPUT_TEXT_MAX} characters`;
+
+/** A request's text field: `z.string(params)` with the edge's cap. */
+export const inputText = (params?: Parameters<typeof z.string>[0]) => z.string(params).max(INPUT_TEXT_MAX, { error: INPUT_TEXT_TOO_LONG });
+
 const isoDate = z.string();
 
 const accountShape = {

@@ -2,6 +2,7 @@
 // routes, checked against the domain types. Responses list their fields, so a row's password hash
 // or MFA secret cannot leak even if a handler passed a whole row.
 import { z } from 'zod';
+import { inputText } from './schemas';
 import {
   MAX_USER_EXTENSION_DAYS,
   MIN_USER_EXTENSION_DAYS,
@@ -48,45 +49,45 @@ export const userParamsSchema = z.object({ uuid: z.guid({ error: USER_QUERY_MESS
 /** Strings may be missing (they read as empty, so the form's "is required" message answers). */
 export const createUserBodySchema = z
   .object({
-    name: z.string().optional(),
-    email: z.string().optional(),
-    role: z.string().optional(),
-    password: z.string().optional(),
+    name: inputText().optional(),
+    email: inputText().optional(),
+    role: inputText().optional(),
+    password: inputText().optional(),
   })
   .strict();
 
 export const updateUserBodySchema = z
   .object({
-    name: z.string().optional(),
-    email: z.string().optional(),
+    name: inputText().optional(),
+    email: inputText().optional(),
     role: z.enum(USER_ROLES, { error: USER_QUERY_MESSAGES.role }).optional(),
     is_active: z.boolean().optional(),
   })
   .strict();
 
-export const blockUserBodySchema = z.object({ reason: z.string().optional() }).strict();
+export const blockUserBodySchema = z.object({ reason: inputText().optional() }).strict();
 
 export const extendUserBodySchema = z
   .object({ days: wholeNumber(MIN_USER_EXTENSION_DAYS, MAX_USER_EXTENSION_DAYS, USER_QUERY_MESSAGES.days) })
   .strict();
 
-export const profileBodySchema = z.object({ name: z.string() }).strict();
+export const profileBodySchema = z.object({ name: inputText() }).strict();
 
 export const customerProfileBodySchema = z
   .object({
-    name: z.string(),
-    company: z.string().optional(),
-    phone: z.string().nullable().optional(),
-    address: z.string().nullable().optional(),
+    name: inputText(),
+    company: inputText().optional(),
+    phone: inputText().nullable().optional(),
+    address: inputText().nullable().optional(),
   })
   .strict();
 
 /** Missing fields read as empty, so the form's "Please fill in all password fields" answers. */
 export const changePasswordBodySchema = z
   .object({
-    currentPassword: z.string().optional(),
-    newPassword: z.string().optional(),
-    confirmPassword: z.string().optional(),
+    currentPassword: inputText().optional(),
+    newPassword: inputText().optional(),
+    confirmPassword: inputText().optional(),
   })
   .strict();
 

@@ -28,6 +28,7 @@ describe('configuration', () => {
       adminPassword: null,
       seedDemo: true,
       loginRateLimit: 30,
+      notFoundRateLimit: 120,
       logLevel: 'info',
       clientDir: '/srv/portal/dist/client',
       publicUrl: null,
