@@ -15,6 +15,7 @@ import { openDatabase, type Database } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
 import type { CustomerRow, NewCustomerRow, NewUserRow, UserRow } from '../../server/db/schema';
 import { createRepositories } from '../../server/db/repositories';
+import { DEMO_CREDENTIALS } from '../../server/simulator/options';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -166,14 +167,34 @@ let accountCounter = 0;
 const LEAK_MARKERS: readonly (string | RegExp)[] = [
   '$argon2',
   TEST_JWT_SECRET,
+  // The provider's client secret the simulator-backed tests sign in with.
+  DEMO_CREDENTIALS.clientSecret,
   /"(password_?hash|mfa_?secret|mfa_?pending_?secret|code_?hash)"/i,
   /v1:[A-Za-z0-9_-]{8,}:[A-Za-z0-9_-]{8,}:[A-Za-z0-9_-]{8,}/,
 ];
 
-export function assertNoLeak(what: string, body: string): void {
+export function assertNoLeak(what: string, body: string, othersTokens: Iterable<string> = []): void {
   for (const marker of LEAK_MARKERS) {
     const hit = typeof marker === 'string' ? body.includes(marker) : marker.test(body);
     if (hit) throw new Error(`The answer to ${what} carries something secret (${String(marker)}): ${body.slice(0, 300)}`);
+  }
+  for (const token of othersTokens) {
+    if (body.includes(token)) throw new Error(`The answer to ${what} carries another account's session token: ${body.slice(0, 300)}`);
+  }
+}
+
+/**
+ * Every session token a context has seen issued (sign-ins, password changes): an answer may carry
+ * the caller's own fresh token, never anyone else's.
+ */
+class IssuedTokens {
+  private readonly tokens = new Set<string>();
+  record(body: string): void {
+    const token = /"token"\s*:\s*"([^"]{20,})"/.exec(body)?.[1];
+    if (token) this.tokens.add(token);
+  }
+  except(own: string | null | undefined): string[] {
+    return [...this.tokens].filter((token) => token !== own);
   }
 }
 
@@ -187,6 +208,7 @@ export async function createTestContext(
   const app = await buildApp({ config, database, now: clock.now, logger: false, provider: options.provider ?? null });
   await app.ready();
   const repos = createRepositories(database.db);
+  const issued = new IssuedTokens();
 
   const credentials = async (password: string | null | undefined) => {
     const plain = password === undefined ? `Pw-${randomBytes(6).toString('hex')}` : password;
@@ -235,14 +257,16 @@ export async function createTestContext(
         payload: { email, password },
         ...(loginOptions.ip ? { remoteAddress: loginOptions.ip } : {}),
       });
-      assertNoLeak('login', response.body);
+      assertNoLeak('login', response.body, issued.except(null));
+      issued.record(response.body);
       const body = response.json() as LoginResponse['body'];
       const data = body.data as { token?: string } | undefined;
       return { statusCode: response.statusCode, body, raw: response.body, token: data?.token ?? null };
     },
     async request({ token, headers, ...rest }) {
       const response = await app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
-      assertNoLeak(`${rest.method ?? 'GET'} ${rest.url}`, response.body);
+      assertNoLeak(`${rest.method ?? 'GET'} ${rest.url}`, response.body, issued.except(token));
+      issued.record(response.body);
       return response;
     },
     async close() {

@@ -3,6 +3,7 @@
 // password, a customer's profile, a sign-in) must pass it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/passwords';
+import { DEMO_CREDENTIALS } from '../../server/simulator/options';
 import { assertNoLeak, createTestContext, TEST_JWT_SECRET, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -22,6 +23,7 @@ describe('the leak scan', () => {
       JSON.stringify({ data: { user: { password_hash: null } } }),
       JSON.stringify({ data: { codes: [{ code_hash: 'ab' }] } }),
       JSON.stringify({ data: { secret: 'v1:AAAAAAAAAAAA:BBBBBBBBBBBBBBBB:CCCCCCCCCCCCCCCCCCCC' } }),
+      JSON.stringify({ data: { provider: { clientSecret: DEMO_CREDENTIALS.clientSecret } } }),
     ];
     for (const body of samples) expect(() => assertNoLeak('sample', body), body).toThrow(/carries something secret/);
   });
@@ -36,5 +38,25 @@ describe('the leak scan', () => {
       const res = await ctx.request({ method: 'GET', url, token: login.token });
       expect(res.statusCode, url).toBe(200);
     }
+  });
+
+  it("catches another account's session token, and lets the caller's own through", async () => {
+    const first = await ctx.createAdmin();
+    const second = await ctx.createAdmin();
+    const mine = (await ctx.login('admin', first.email, first.password)).token!;
+    const theirs = (await ctx.login('admin', second.email, second.password)).token!;
+    expect(mine).not.toBe(theirs);
+    const sample = (token: string) => JSON.stringify({ data: { token } });
+    expect(() => assertNoLeak('sample', sample(theirs), [theirs])).toThrow(/another account's session token/);
+    expect(() => assertNoLeak('sample', sample(mine), [theirs])).not.toThrow();
+    // A password change answers the caller's fresh token: that one is theirs to have.
+    const changed = await ctx.request({
+      method: 'PUT',
+      url: '/api/v1/users/change-password',
+      token: mine,
+      payload: { currentPassword: first.password, newPassword: 'A-new-Passw0rd!', confirmPassword: 'A-new-Passw0rd!' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().data.token).toEqual(expect.any(String));
   });
 });
