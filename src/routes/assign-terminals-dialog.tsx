@@ -1,19 +1,18 @@
 // The Assign Terminals dialog as a page offers it (a customer's usage page, the customers list's
 // row menu): its assignTerminals actor with the API calls and the toast provided here.
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise } from 'xstate';
 import type { AssignTerminalsResult } from '../domain/customer-terminals';
 import { assignTerminalsMachine, type AssignCustomer } from '../machines/assign-terminals';
 import { AssignTerminalsDialog } from '../ui/customer-terminals/AssignTerminalsDialog';
 import { outcome } from './outcome';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 
 /** `open(customer)` shows the dialog for that customer; `dialog` is the element to render. */
 export function useAssignTerminalsDialog(options: { onAssigned: (result: AssignTerminalsResult) => void }) {
   const { api } = useAppServices();
-  const actorOptions = useActorOptions();
-  const actor = useActorRef(
+  const actor = usePageActor(
     assignTerminalsMachine.provide({
       actors: {
         loadAssigned: fromPromise(({ input, signal }) => outcome(() => api.customerTerminals.assignedTerminals(input, signal))),
@@ -28,7 +27,6 @@ export function useAssignTerminalsDialog(options: { onAssigned: (result: AssignT
         logAssignedFailure: (_, { reason }) => console.warn('Failed to fetch assigned terminals:', reason),
       },
     }),
-    actorOptions,
   );
 
   const visible = useSelector(actor, (s) => s.hasTag('open'));

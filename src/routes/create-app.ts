@@ -6,7 +6,7 @@ import { createApi, NetworkError } from '../api';
 import { createSessionStorage } from '../api/session-storage';
 import { sessionMachine, toPersistedSession, type ConfirmOutcome } from '../machines/session';
 import { createAppRouter } from './router';
-import type { AppServices, Inspect } from './services';
+import type { ActorSeam, AppServices, Inspect } from './services';
 
 export interface CreateAppOptions {
   storage: Storage;
@@ -14,6 +14,8 @@ export interface CreateAppOptions {
   inspect?: Inspect;
   fetch?: typeof globalThis.fetch;
   baseURL?: string;
+  /** Model-based UI runs only (see ActorSeam). */
+  seam?: ActorSeam;
 }
 
 export function createApp(options: CreateAppOptions) {
@@ -28,28 +30,29 @@ export function createApp(options: CreateAppOptions) {
     onUnauthorized: () => session.send({ type: 'api.unauthorized' }),
   });
 
-  const session = createActor(
-    sessionMachine.provide({
-      actors: {
-        restoreSession: fromPromise(async () => storage.restore()),
-        confirmSession: fromPromise(async ({ input, signal }): Promise<ConfirmOutcome> => {
-          try {
-            const result = await api.auth.me(input.userType, input.token, signal);
-            if (result.ok) return { status: 'valid', profile: result.profile };
-            return result.status === 401 || result.status === 403 ? { status: 'rejected' } : { status: 'unreachable' };
-          } catch (error) {
-            if (error instanceof NetworkError) return { status: 'unreachable' };
-            throw error;
-          }
-        }),
-      },
-      actions: {
-        persistSession: ({ context }) => storage.save(toPersistedSession(context)),
-        clearPersistedSession: () => storage.clear(),
-      },
-    }),
-    options.inspect ? { inspect: options.inspect } : {},
-  );
+  const sessionLogic = sessionMachine.provide({
+    actors: {
+      restoreSession: fromPromise(async () => storage.restore()),
+      confirmSession: fromPromise(async ({ input, signal }): Promise<ConfirmOutcome> => {
+        try {
+          const result = await api.auth.me(input.userType, input.token, signal);
+          if (result.ok) return { status: 'valid', profile: result.profile };
+          return result.status === 401 || result.status === 403 ? { status: 'rejected' } : { status: 'unreachable' };
+        } catch (error) {
+          if (error instanceof NetworkError) return { status: 'unreachable' };
+          throw error;
+        }
+      }),
+    },
+    actions: {
+      persistSession: ({ context }) => storage.save(toPersistedSession(context)),
+      clearPersistedSession: () => storage.clear(),
+    },
+  });
+  const session = createActor(options.seam ? options.seam.adapt(sessionLogic) : sessionLogic, {
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+    ...(options.seam?.clock ? { clock: options.seam.clock } : {}),
+  });
 
   const router = createAppRouter({ context: { session }, ...(options.history ? { history: options.history } : {}) });
 
@@ -64,7 +67,7 @@ export function createApp(options: CreateAppOptions) {
   });
   session.start();
 
-  const services: AppServices = { api, session, inspect: options.inspect };
+  const services: AppServices = { api, session, inspect: options.inspect, ...(options.seam ? { seam: options.seam } : {}) };
   return { ...services, services, router };
 }
 

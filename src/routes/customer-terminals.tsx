@@ -4,7 +4,7 @@
 // link keeps them; the machine follows the URL.
 import { useEffect } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise } from 'xstate';
 import type { TerminalUsageRecord } from '../domain/customer-terminals';
@@ -14,7 +14,7 @@ import { CustomerTerminalsView } from '../ui/customer-terminals/CustomerTerminal
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { outcome } from './outcome';
 import { validateCustomerTerminalsSearch, type CustomerTerminalsSearch } from './search-params';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 import { placeholderTerminal, TerminalDetailPanel } from './terminal-detail-panel';
 
 const routeApi = getRouteApi('/app/customer/terminals/$customerUuid');
@@ -65,7 +65,6 @@ function MissingCustomer() {
 function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
   const { api } = useAppServices();
   const router = useRouter();
-  const actorOptions = useActorOptions();
   const search = routeApi.useSearch();
 
   const navigateTo = (next: CustomerTerminalsSearch) =>
@@ -76,7 +75,7 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
     });
   const currentSearch = () => validateCustomerTerminalsSearch(router.state.location.search as Record<string, unknown>);
 
-  const page = useActorRef(
+  const page = usePageActor(
     customerUsageMachine.provide({
       actors: {
         loadCustomer: fromPromise(({ input, signal }) =>
@@ -111,7 +110,7 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         logUsageFailure: (_, { reason }) => console.warn('Failed to load customer usage:', reason),
       },
     }),
-    { ...actorOptions, input: { customerUuid, ...(search.month ? { month: search.month } : {}) } },
+    { input: { customerUuid, ...(search.month ? { month: search.month } : {}) } },
   );
 
   const months = useSelector(page, (s) => s.context.months);

@@ -1,7 +1,7 @@
 // The customers page: the list (page, search and status in the URL), the stat cards, the
 // "Add New Customer" flow and the row actions, each a machine whose effects are provided here.
 import { getRouteApi, useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { NetworkError } from '../api';
@@ -23,7 +23,7 @@ import { ToastMessage } from '../ui/customers/ToastMessage';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 import { validateCustomersSearch, type CustomersSearch } from './search-params';
 
 export { validateCustomersSearch, type CustomersSearch } from './search-params';
@@ -95,11 +95,10 @@ function actionStep(stage: string, context: ActionsSnapshot['context']): Custome
 export function CustomersRoute() {
   const { api } = useAppServices();
   const router = useRouter();
-  const actorOptions = useActorOptions();
   const search = routeApi.useSearch();
   const location = locationOf(search);
 
-  const list = useActorRef(
+  const list = usePageActor(
     customersListMachine.provide({
       actors: {
         load: fromPromise(({ input, signal }) =>
@@ -119,13 +118,12 @@ export function CustomersRoute() {
           void toast.error(message ? CUSTOMER_MESSAGES.fetchFailed(message) : CUSTOMER_MESSAGES.fetchFailedGeneric, { id: 'customers-load' }),
       },
     }),
-    { ...actorOptions, input: { query: location } },
+    { input: { query: location } },
   );
-  const stats = useActorRef(
+  const stats = usePageActor(
     customerStatsMachine.provide({
       actors: { load: fromPromise(({ signal }) => outcome(() => api.customers.stats(signal))) },
     }),
-    actorOptions,
   );
 
   // After every change the list and the stat cards load again. (@xstate/react hands each render's
@@ -135,7 +133,7 @@ export function CustomersRoute() {
     stats.send({ type: stats.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
   };
 
-  const create = useActorRef(
+  const create = usePageActor(
     customerCreateMachine.provide({
       actors: { createCustomer: fromPromise(({ input, signal }) => api.customers.create(input, signal)) },
       actions: {
@@ -148,10 +146,9 @@ export function CustomersRoute() {
         customerCreated: () => refreshAll(),
       },
     }),
-    actorOptions,
   );
 
-  const actions = useActorRef(
+  const actions = usePageActor(
     customerActionsMachine.provide({
       actors: {
         loadDetail: fromPromise(({ input, signal }) =>
@@ -180,7 +177,6 @@ export function CustomersRoute() {
         customerChanged: () => refreshAll(),
       },
     }),
-    actorOptions,
   );
 
   // Handing terminals to a customer changes nothing this list shows, so there is nothing to reload.

@@ -1,10 +1,10 @@
 import { useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import type { DashboardSummary } from '../domain/dashboard';
 import { createResourceMachine } from '../machines/resource';
 import { DashboardView } from '../ui/dashboard/DashboardView';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 
 const dashboardMachine = createResourceMachine<DashboardSummary>('dashboard');
 
@@ -12,7 +12,7 @@ export function HomeRoute() {
   const { api, session } = useAppServices();
   const router = useRouter();
   const profile = useSelector(session, (s) => s.context.profile);
-  const dashboard = useActorRef(
+  const dashboard = usePageActor(
     dashboardMachine.provide({
       actors: {
         load: fromPromise(async ({ signal }) => {
@@ -21,7 +21,6 @@ export function HomeRoute() {
         }),
       },
     }),
-    useActorOptions(),
   );
   const summary = useSelector(dashboard, (s) => s.context.data);
   const loading = useSelector(dashboard, (s) => s.hasTag('loading'));

@@ -1,14 +1,14 @@
 // The login screen: the login machine with the admin and customer attempts and, when the account
 // has MFA on, the code step, provided with the API; a sign-in hands the session its token.
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { loginMachine } from '../machines/login';
 import { LoginView } from '../ui/login/LoginView';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 
 export function LoginRoute() {
   const { api, session } = useAppServices();
-  const login = useActorRef(
+  const login = usePageActor(
     loginMachine.provide({
       actors: {
         adminLogin: fromPromise(({ input, signal }) => api.auth.loginAdmin(input, signal)),
@@ -21,7 +21,6 @@ export function LoginRoute() {
           session.send({ type: 'session.login', token: outcome.token, profile: outcome.profile, userType: outcome.userType }),
       },
     }),
-    useActorOptions(),
   );
   const busy = useSelector(login, (s) => s.hasTag('busy'));
   const error = useSelector(login, (s) => (s.matches('failed') ? s.context.error : null));

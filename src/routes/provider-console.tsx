@@ -1,12 +1,12 @@
 import { useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { NetworkError } from '../api';
 import { CONSOLE_MESSAGES, type ProviderHealthResponse } from '../domain/provider-console';
 import { providerConsoleMachine } from '../machines/provider-console';
 import { createResourceMachine, type LoadOutcome } from '../machines/resource';
 import { ProviderConsoleView } from '../ui/provider-console/ProviderConsoleView';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 
 /** The status line's connection test: load on arrival, Test Connection reloads in place. */
 const providerHealthMachine = createResourceMachine<ProviderHealthResponse>('providerHealth');
@@ -14,18 +14,16 @@ const providerHealthMachine = createResourceMachine<ProviderHealthResponse>('pro
 export function ProviderConsoleRoute() {
   const { api } = useAppServices();
   const router = useRouter();
-  const actorOptions = useActorOptions();
 
-  const consoleActor = useActorRef(
+  const consoleActor = usePageActor(
     providerConsoleMachine.provide({
       actors: {
         search: fromPromise(({ input, signal }) => api.providerConsole.search(input, signal)),
         userTerminals: fromPromise(({ signal }) => api.providerConsole.userTerminals(signal)),
       },
     }),
-    actorOptions,
   );
-  const health = useActorRef(
+  const health = usePageActor(
     providerHealthMachine.provide({
       actors: {
         load: fromPromise(async ({ signal }): Promise<LoadOutcome<ProviderHealthResponse>> => {
@@ -41,7 +39,6 @@ export function ProviderConsoleRoute() {
         }),
       },
     }),
-    actorOptions,
   );
 
   const serviceLineInput = useSelector(consoleActor, (s) => s.context.input);

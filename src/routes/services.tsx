@@ -2,17 +2,29 @@
 // inspector hook. The session actor is created before React renders (the router needs it in its
 // context for guards), so it is handed down here rather than created by `createActorContext`.
 import { createContext, useContext, type ReactNode } from 'react';
-import type { ActorRefFrom, InspectionEvent, Observer } from 'xstate';
+import { useActorRef } from '@xstate/react';
+import type { ActorOptions, ActorRefFrom, AnyStateMachine, InspectionEvent, Observer } from 'xstate';
 import type { Api } from '../api';
 import type { sessionMachine } from '../machines/session';
 
 export type SessionActor = ActorRefFrom<typeof sessionMachine>;
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
+/**
+ * The seam the model-based UI runs (tests/model) use to drive a page's own machine: they replace
+ * the actors the page provides with ones the generated path answers, and give actors a simulated
+ * clock. The app never sets it; every page actor goes through `usePageActor`, so none escapes it.
+ */
+export interface ActorSeam {
+  adapt<TLogic extends AnyStateMachine>(logic: TLogic): TLogic;
+  clock?: ActorOptions<AnyStateMachine>['clock'];
+}
+
 export interface AppServices {
   api: Api;
   session: SessionActor;
   inspect: Inspect | undefined;
+  seam?: ActorSeam;
 }
 
 const AppServicesContext = createContext<AppServices | null>(null);
@@ -27,8 +39,15 @@ export function useAppServices(): AppServices {
   return services;
 }
 
-/** Options for local actors so they show up in the inspector with the app-wide ones. */
-export function useActorOptions(): { inspect?: Inspect } {
-  const { inspect } = useAppServices();
-  return inspect ? { inspect } : {};
+/**
+ * A page's local actor: started with the page, stopped when it leaves, reported to the inspector
+ * with the app-wide ones, and open to the test seam.
+ */
+export function usePageActor<TLogic extends AnyStateMachine>(logic: TLogic, options: ActorOptions<TLogic> = {}): ActorRefFrom<TLogic> {
+  const { inspect, seam } = useAppServices();
+  return useActorRef(seam ? seam.adapt(logic) : logic, {
+    ...(inspect ? { inspect } : {}),
+    ...(seam?.clock ? { clock: seam.clock } : {}),
+    ...options,
+  }) as ActorRefFrom<TLogic>;
 }

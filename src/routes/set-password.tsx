@@ -1,11 +1,11 @@
 // The public page of the emailed password-setup link: `/set-password?token=…`. It sits outside the
 // signed-in layout, so whoever is (or is not) signed in on this browser sees the same page.
 import { getRouteApi, useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { passwordSetupMachine } from '../machines/customer-password-setup';
 import { SetPasswordView, type SetPasswordStage } from '../ui/set-password/SetPasswordView';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 
 export { validateSetPasswordSearch, type SetPasswordSearch } from './search-params';
 
@@ -25,14 +25,14 @@ export function SetPasswordRoute() {
   const { api } = useAppServices();
   const router = useRouter();
   const { token } = routeApi.useSearch();
-  const setup = useActorRef(
+  const setup = usePageActor(
     passwordSetupMachine.provide({
       actors: {
         checkToken: fromPromise(({ input, signal }) => api.passwordSetup.check(input, signal)),
         setPassword: fromPromise(({ input, signal }) => api.passwordSetup.complete(input, signal)),
       },
     }),
-    { ...useActorOptions(), input: { token } },
+    { input: { token } },
   );
   const stage = useSelector(setup, stageOf);
   const account = useSelector(setup, (s) => s.context.account);

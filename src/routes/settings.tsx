@@ -2,7 +2,7 @@
 // MFA card, each a machine whose effects (API calls, toasts, clipboard, session updates) are
 // provided here. Customers see their account and password; MFA is for portal users.
 import { useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { mfaSetupMachine } from '../machines/mfa-setup';
@@ -10,7 +10,7 @@ import { passwordChangeMachine } from '../machines/password-change';
 import type { MfaCardMode } from '../ui/settings/MfaCard';
 import { SettingsView } from '../ui/settings/SettingsView';
 import { outcome } from './outcome';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 
 const MFA_MODES: readonly MfaCardMode[] = ['starting', 'setup', 'verifying', 'confirmingDisable', 'disabling', 'enabled'];
 
@@ -22,11 +22,10 @@ function mfaMode(s: SnapshotFrom<typeof mfaSetupMachine>): MfaCardMode {
 export function SettingsRoute() {
   const { api, session } = useAppServices();
   const router = useRouter();
-  const actorOptions = useActorOptions();
   const profile = useSelector(session, (s) => s.context.profile);
   const userType = useSelector(session, (s) => s.context.userType) ?? 'admin';
 
-  const password = useActorRef(
+  const password = usePageActor(
     passwordChangeMachine.provide({
       actors: {
         changePassword: fromPromise(async ({ input, signal }) => {
@@ -41,10 +40,9 @@ export function SettingsRoute() {
         notifyFailure: (_, message) => void toast.error(message, { id: 'settings-password' }),
       },
     }),
-    actorOptions,
   );
 
-  const mfa = useActorRef(
+  const mfa = usePageActor(
     mfaSetupMachine.provide({
       actors: {
         startSetup: fromPromise(({ signal }) => outcome(() => api.mfa.setup(signal))),
@@ -58,7 +56,7 @@ export function SettingsRoute() {
         mfaChanged: (_, enabled) => session.send({ type: 'profile.update', patch: { mfaEnabled: enabled } }),
       },
     }),
-    { ...actorOptions, input: { mfaEnabled: profile?.mfaEnabled ?? false } },
+    { input: { mfaEnabled: profile?.mfaEnabled ?? false } },
   );
 
   const form = useSelector(password, (s) => s.context.form);

@@ -3,7 +3,7 @@
 // Plan dialog, each a machine whose effects are provided here. Plan changes go to the provider.
 import { useEffect, useRef } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import {
@@ -20,7 +20,7 @@ import { SubscriptionsView } from '../ui/subscriptions/SubscriptionsView';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { validateSubscriptionsSearch, type SubscriptionsSearch } from './search-params';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 
 const subscriptionsListMachine = createListMachine<SubscriptionWire, SubscriptionPlanFilter>({
   id: 'subscriptions',
@@ -43,7 +43,6 @@ function dialogStep(s: SnapshotFrom<typeof subscriptionPlanMachine>): ChangePlan
 export function SubscriptionsRoute() {
   const { api } = useAppServices();
   const router = useRouter();
-  const actorOptions = useActorOptions();
   const search = routeApi.useSearch();
   const location = locationOf(search);
   const overPlan = search.over === true;
@@ -51,7 +50,7 @@ export function SubscriptionsRoute() {
   const navigateTo = (next: SubscriptionsSearch, replace = false) =>
     void router.navigate({ to: '/subscription', search: validateSubscriptionsSearch(next as Record<string, unknown>), replace });
 
-  const list = useActorRef(
+  const list = usePageActor(
     subscriptionsListMachine.provide({
       actors: {
         load: fromPromise(({ input, signal }) =>
@@ -76,10 +75,10 @@ export function SubscriptionsRoute() {
         reportLoadFailure: () => {},
       },
     }),
-    { ...actorOptions, input: { query: location } },
+    { input: { query: location } },
   );
   // The cards and the banner count the whole inventory, whatever the page shows.
-  const summary = useActorRef(
+  const summary = usePageActor(
     summaryMachine.provide({
       actors: {
         load: fromPromise(({ signal }) =>
@@ -90,14 +89,13 @@ export function SubscriptionsRoute() {
         ),
       },
     }),
-    actorOptions,
   );
   const refreshAll = () => {
     list.send({ type: 'user.refresh' });
     summary.send({ type: summary.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
   };
 
-  const plan = useActorRef(
+  const plan = usePageActor(
     subscriptionPlanMachine.provide({
       actors: {
         loadPlans: fromPromise(({ signal }) => outcome(() => api.subscriptions.plans(signal))),
@@ -111,7 +109,6 @@ export function SubscriptionsRoute() {
         planChanged: () => refreshAll(),
       },
     }),
-    actorOptions,
   );
 
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);

@@ -1,14 +1,14 @@
 // The Terminal Details dialog as a route opens it (the terminals list and a customer's usage page):
 // its own terminalDetail actor, started for one terminal and stopped when the dialog closes, with
 // the API calls provided here.
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import type { TerminalListItem } from '../domain/terminals';
 import { terminalDetailMachine } from '../machines/terminal-detail';
 import { TerminalDetailDialog, type TerminalDetailTab } from '../ui/terminals/TerminalDetailDialog';
 import { useNow } from '../ui/common/useNow';
 import { outcome } from './outcome';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 
 /** A record to show while a deep-linked terminal's details load: only its id (and what the caller knows) is known. */
 export function placeholderTerminal(known: Pick<TerminalListItem, 'userTerminalId'> & Partial<TerminalListItem>): TerminalListItem {
@@ -39,9 +39,8 @@ export function TerminalDetailPanel(props: {
   onChanged: () => void;
 }) {
   const { api } = useAppServices();
-  const actorOptions = useActorOptions();
   const now = useNow();
-  const detail = useActorRef(
+  const detail = usePageActor(
     terminalDetailMachine.provide({
       actors: {
         loadDetail: fromPromise(({ input, signal }) => outcome(() => api.terminals.terminalDetail(input, signal))),
@@ -53,7 +52,7 @@ export function TerminalDetailPanel(props: {
       },
       actions: { terminalChanged: () => props.onChanged() },
     }),
-    { ...actorOptions, input: { terminal: props.terminal } },
+    { input: { terminal: props.terminal } },
   );
 
   const terminal = useSelector(detail, (s) => s.context.terminal);

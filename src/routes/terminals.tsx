@@ -3,7 +3,7 @@
 // opens it. Each is a machine whose effects are provided here.
 import { useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise } from 'xstate';
 import {
@@ -23,7 +23,7 @@ import { useListState } from './list-state';
 import { placeholderTerminal, TerminalDetailPanel } from './terminal-detail-panel';
 import { outcome } from './outcome';
 import { validateTerminalsSearch, type TerminalsSearch } from './search-params';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 
 export function locationOf(search: TerminalsSearch): ListLocation<TerminalStatusFilter> {
   return { page: search.page ?? 1, search: search.search ?? '', status: search.status ?? 'all' };
@@ -45,7 +45,6 @@ function finishedText(job: SyncJob): string {
 export function TerminalsRoute() {
   const { api } = useAppServices();
   const router = useRouter();
-  const actorOptions = useActorOptions();
   const search = routeApi.useSearch();
   const location = locationOf(search);
 
@@ -54,7 +53,7 @@ export function TerminalsRoute() {
   const now = useNow();
   const currentSearch = () => validateTerminalsSearch(router.state.location.search as Record<string, unknown>);
 
-  const list = useActorRef(
+  const list = usePageActor(
     terminalsListMachine.provide({
       actors: {
         load: fromPromise(({ input, signal }) =>
@@ -78,11 +77,10 @@ export function TerminalsRoute() {
           void toast.error(TERMINAL_MESSAGES.fetchFailed(message || TERMINAL_MESSAGES.unknownError), { id: 'terminals-load' }),
       },
     }),
-    { ...actorOptions, input: { query: location } },
+    { input: { query: location } },
   );
-  const health = useActorRef(
+  const health = usePageActor(
     fleetHealthMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.fleetHealth(signal))) } }),
-    actorOptions,
   );
 
   const reloadAll = () => {
@@ -90,7 +88,7 @@ export function TerminalsRoute() {
     health.send({ type: health.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
   };
 
-  const sync = useActorRef(
+  const sync = usePageActor(
     terminalSyncMachine.provide({
       actors: {
         loadQueue: fromPromise(({ signal }) => outcome(() => api.terminals.syncQueue(signal))),
@@ -109,7 +107,6 @@ export function TerminalsRoute() {
         },
       },
     }),
-    actorOptions,
   );
 
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);

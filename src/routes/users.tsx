@@ -3,7 +3,7 @@
 // provided here. The page asks the server for one page of 100 users (spec 9).
 import { useEffect, useRef } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { USERS_FETCH_LIMIT, type PortalUser, type UserStats } from '../domain/users';
@@ -16,7 +16,7 @@ import { UsersView, type UserRowAction, type UserStatusFilter } from '../ui/user
 import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { validateUsersSearch, type UsersSearch } from './search-params';
-import { useActorOptions, useAppServices } from './services';
+import { useAppServices, usePageActor } from './services';
 import type { Api } from '../api';
 
 const usersListMachine = createListMachine<PortalUser, UserStatusFilter>({
@@ -65,7 +65,6 @@ function runAction(api: Api, { kind, uuid, reason, days }: UserActionInput, sign
 export function UsersRoute() {
   const { api } = useAppServices();
   const router = useRouter();
-  const actorOptions = useActorOptions();
   const search = routeApi.useSearch();
   const location = locationOf(search);
   const includeDeleted = search.deleted === true;
@@ -73,7 +72,7 @@ export function UsersRoute() {
   const navigateTo = (next: UsersSearch, replace = false) =>
     void router.navigate({ to: '/users', search: validateUsersSearch(next as Record<string, unknown>), replace });
 
-  const list = useActorRef(
+  const list = usePageActor(
     usersListMachine.provide({
       actors: {
         load: fromPromise(({ input, signal }) =>
@@ -101,10 +100,10 @@ export function UsersRoute() {
         reportLoadFailure: () => {},
       },
     }),
-    { ...actorOptions, input: { query: location } },
+    { input: { query: location } },
   );
   // The stat cards count every live user, whatever the list shows: the list's answer carries them.
-  const stats = useActorRef(
+  const stats = usePageActor(
     userStatsMachine.provide({
       actors: {
         load: fromPromise(({ signal }) =>
@@ -115,7 +114,6 @@ export function UsersRoute() {
         ),
       },
     }),
-    actorOptions,
   );
   const refreshAll = () => {
     list.send({ type: 'user.refresh' });
@@ -126,7 +124,7 @@ export function UsersRoute() {
     notifySuccess: (_: unknown, message: string) => void toast.success(message, { id: 'users' }),
     notifyFailure: (_: unknown, message: string) => void toast.error(message, { id: 'users' }),
   };
-  const form = useActorRef(
+  const form = usePageActor(
     userFormMachine.provide({
       actors: {
         createUser: fromPromise(({ input, signal }) => api.users.create(input, signal)),
@@ -134,9 +132,8 @@ export function UsersRoute() {
       },
       actions: { ...notify, userSaved: () => refreshAll() },
     }),
-    actorOptions,
   );
-  const actions = useActorRef(
+  const actions = usePageActor(
     userActionsMachine.provide({
       actors: {
         updateUser: fromPromise(({ input, signal }) => api.users.update(input.uuid, input.payload, signal)),
@@ -144,7 +141,6 @@ export function UsersRoute() {
       },
       actions: { ...notify, userChanged: () => refreshAll() },
     }),
-    actorOptions,
   );
 
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);

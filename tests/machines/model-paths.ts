@@ -28,10 +28,12 @@ const describeEvent = (event: EventObject) =>
 export function pathsCoveringEveryTransition<TMachine extends AnyStateMachine>(
   machine: TMachine,
   events: (snapshot: SnapshotFrom<TMachine>) => readonly EventObject[],
+  { input }: { input?: unknown } = {},
 ): TransitionPath<SnapshotFrom<TMachine>>[] {
   type S = SnapshotFrom<TMachine>;
   const options = {
     events: events as never,
+    ...(input === undefined ? {} : { input: input as never }),
     // A fixture that hits no enabled transition is not a transition worth a path.
     filterEvents: ((snapshot: { can: (event: EventObject) => boolean }, event: EventObject) => snapshot.can(event)) as never,
   };

@@ -1,21 +1,26 @@
 // The whole client (composition root, router, session, pages) signed in as an administrator at a
 // path, over a fake portal API at the fetch seam: what the route tests start from.
 import { createMemoryHistory } from '@tanstack/react-router';
-import { createApp } from '../../src/routes/create-app';
+import { createApp, type CreateAppOptions } from '../../src/routes/create-app';
 import { AppRoot } from '../../src/routes/AppRoot';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { adminProfile } from '../machines/fixtures';
 import { renderStrict } from './render';
 
 /** The fake API must accept the bearer token `admin-token`. */
-export function openSignedInAt(path: string, fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) {
+export function openSignedInAt(
+  path: string,
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,
+  /** The model-based UI runs pass their actor seam and inspection observer here. */
+  extra: Pick<CreateAppOptions, 'seam' | 'inspect'> = {},
+) {
   localStorage.clear();
   localStorage.setItem(
     SESSION_STORAGE_KEY,
     serialisePersistedSession({ token: 'admin-token', profile: adminProfile, userType: 'admin', isAuthenticated: true }),
   );
   const history = createMemoryHistory({ initialEntries: [path] });
-  const app = createApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch });
+  const app = createApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch, ...extra });
   const view = renderStrict(<AppRoot app={app} />);
   const location = () => `${history.location.pathname}${history.location.search}`;
   return { ...view, app, history, location };

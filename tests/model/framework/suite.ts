@@ -1,0 +1,147 @@
+// Turns a model into tests: every generated path runs twice, once against the machine itself and
+// once through the real screen, and each run ends with its coverage check (100 % of states and
+// transitions, less the model's commented exclusions).
+import { act, waitFor as waitForDom } from '@testing-library/react';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createActor, SimulatedClock, waitFor, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type SnapshotFrom } from 'xstate';
+import { serializeSnapshot } from 'xstate/graph';
+import { deferredActors } from '../../machines/model-paths';
+import { delayOf, invokedSources, leafPaths } from './chart';
+import { CoverageRecorder, type RunCoverage } from './coverage';
+import type { MachineModel, ModelSeam, OpenedScreen } from './model';
+import { modelPaths, type ModelPath } from './paths';
+
+type Deferred = ReturnType<typeof deferredActors>;
+
+/** The machine with every invoked actor replaced by one the path settles. */
+function withDeferredActors<M extends AnyStateMachine>(machine: M, deferred: Deferred): M {
+  return machine.provide({ actors: Object.fromEntries(invokedSources(machine).map((src) => [src, deferred.logic])) } as never) as M;
+}
+
+const describeValue = (snapshot: { value: unknown }) => (typeof snapshot.value === 'string' ? snapshot.value : JSON.stringify(snapshot.value));
+
+/** Each leaf of the expected state has its assertion; run them all. */
+async function assertStates(states: Record<string, (...args: never[]) => unknown>, snapshot: AnyMachineSnapshot, ...args: unknown[]) {
+  for (const leaf of leafPaths(snapshot.value)) {
+    const assertion = states[leaf];
+    if (!assertion) throw new Error(`No assertion for state "${leaf}"`);
+    await (assertion as (...a: unknown[]) => unknown)(snapshot, ...args);
+  }
+}
+
+function expectComplete(result: RunCoverage) {
+  expect(result.states.missing, `${result.machine} (${result.run} run): states never reached`).toEqual([]);
+  expect(result.transitions.missing, `${result.machine} (${result.run} run): transitions never taken`).toEqual([]);
+}
+
+async function runOnMachine<M extends AnyStateMachine, S extends OpenedScreen>(model: MachineModel<M, S>, path: ModelPath<M>, recorder: CoverageRecorder) {
+  const deferred = deferredActors();
+  const clock = new SimulatedClock();
+  const logic = withDeferredActors(model.machine, deferred);
+  const isTarget = (actor: AnyActorRef) => (actor as unknown as { logic?: unknown }).logic === logic;
+  const actor = createActor(logic, { clock, inspect: recorder.observer(isTarget), ...(model.input === undefined ? {} : { input: model.input }) } as never);
+  actor.start();
+  try {
+    await assertStates(model.states as never, actor.getSnapshot() as AnyMachineSnapshot);
+    for (const step of path.steps) {
+      const before = actor.getSnapshot() as AnyMachineSnapshot;
+      const delay = delayOf(model.machine, before, step.event);
+      if (delay !== null) clock.increment(delay);
+      else if (!deferred.settle(step.event)) actor.send(step.event as never);
+      const expected = serializeSnapshot(step.state);
+      try {
+        await waitFor(actor, (snapshot) => serializeSnapshot(snapshot as never) === expected, { timeout: 1000 });
+      } catch {
+        throw new Error(`After ${step.event.type} the actor is at ${serializeSnapshot(actor.getSnapshot() as never)}, the model says ${expected}`);
+      }
+      await assertStates(model.states as never, actor.getSnapshot() as AnyMachineSnapshot);
+    }
+  } finally {
+    actor.stop();
+  }
+}
+
+async function runOnScreen<M extends AnyStateMachine, S extends OpenedScreen>(model: MachineModel<M, S>, path: ModelPath<M>, recorder: CoverageRecorder) {
+  const ui = model.ui!;
+  const deferred = deferredActors();
+  const clock = new SimulatedClock();
+  const adapted = new Set<unknown>();
+  const targets: AnyActorRef[] = [];
+  const record = recorder.observer((actor) => adapted.has((actor as unknown as { logic?: unknown }).logic));
+  const seam: ModelSeam = {
+    adapt(logic) {
+      if (logic.id !== model.machine.id) return logic;
+      const replaced = withDeferredActors(logic, deferred);
+      adapted.add(replaced);
+      return replaced;
+    },
+    clock,
+    inspect(event) {
+      // StrictMode creates a spare actor it never starts: only one that has moved counts.
+      if (event.type !== '@xstate.actor' && adapted.has((event.actorRef as unknown as { logic?: unknown }).logic)) {
+        const actor = event.actorRef as AnyActorRef;
+        if (targets.at(-1) !== actor) targets.push(actor);
+      }
+      record(event);
+    },
+  };
+  // The page's actor: the one of this machine that moved last and is still running.
+  const current = () => [...targets].reverse().find((actor) => actor.getSnapshot().status === 'active');
+
+  const screen = await ui.open(seam);
+  try {
+    await waitForDom(() => expect(current(), `the screen never started ${model.machine.id}`).toBeDefined());
+    const initial = current()!.getSnapshot() as AnyMachineSnapshot;
+    await waitForDom(() => assertStates(ui.states as never, initial, screen));
+    for (const step of path.steps) {
+      const actor = current()!;
+      const before = actor.getSnapshot() as AnyMachineSnapshot;
+      const delay = delayOf(model.machine, before, step.event);
+      if (delay !== null) await act(async () => clock.increment(delay));
+      else if (step.event.type.startsWith('xstate.')) {
+        const settled = await act(async () => deferred.settle(step.event));
+        if (!settled) throw new Error(`${step.event.type} is not an actor answer the run can give`);
+      } else {
+        const cause = (ui.events as Record<string, (screen: S, event: EventObject) => Promise<void>>)[step.event.type];
+        if (!cause) throw new Error(`No user action causes ${step.event.type}`);
+        await cause(screen, step.event);
+      }
+      const expected = describeValue(step.state);
+      await waitForDom(() => expect(describeValue(current()!.getSnapshot()), `after ${step.event.type}`).toBe(expected));
+      await waitForDom(() => assertStates(ui.states as never, step.state as AnyMachineSnapshot, screen));
+    }
+  } finally {
+    await screen.close();
+  }
+}
+
+/** Declares the model's machine run and UI run, each path a test, each run closed by its coverage check. */
+export function modelSuite<M extends AnyStateMachine, S extends OpenedScreen>(model: MachineModel<M, S>): void {
+  const paths = modelPaths(model);
+
+  describe(`${model.name}: machine run`, () => {
+    const recorder = new CoverageRecorder(model.name, 'machine', model.machine, model.exclude?.machine);
+    afterAll(() => void recorder.save());
+    it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
+      recorder.paths++;
+      await runOnMachine(model, path as ModelPath<M>, recorder);
+    });
+    it('reached every state and took every transition', () => expectComplete(recorder.result()));
+  });
+
+  describe(`${model.name}: UI run`, () => {
+    const recorder = new CoverageRecorder(model.name, 'ui', model.machine, model.exclude?.ui);
+    afterAll(() => void recorder.save());
+    if (!model.ui) {
+      it('has a UI model', () => expect.fail(`${model.name} has no UI model: add one or exclude its states and transitions with reasons`));
+      return;
+    }
+    it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
+      recorder.paths++;
+      await runOnScreen(model, path as ModelPath<M>, recorder);
+    });
+    it('reached every state and took every transition', () => expectComplete(recorder.result()));
+  });
+}
+
+export type { SnapshotFrom };
