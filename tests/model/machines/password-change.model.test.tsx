@@ -1,7 +1,7 @@
 // Settings → Security → Change Password (passwordChange machine): its generated paths walked on
 // the machine and through the Settings page, plus journeys pinned by hand.
 import { screen, within } from '@testing-library/react';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import { SETTINGS_MESSAGES } from '../../../src/domain/users';
 import { PASSWORD_MESSAGES } from '../../../src/domain/password';
@@ -75,21 +75,23 @@ function problemOf(value: typeof EMPTY_PASSWORD_CHANGE_FORM): string | null {
 modelSuite(passwordChangeModel);
 
 // Pinned by hand: a generated expectation follows a wrong transition; these do not.
-it('pinned: a refused change keeps the form and names the reason; the next one clears it', async () => {
-  const { answer } = scriptedActors();
-  const actor = createActor(
-    passwordChangeMachine.provide({ actors: { changePassword: answer('changePassword', [refused(SETTINGS_MESSAGES.wrongCurrentPassword), ok(null)]) } }),
-  ).start();
-  actor.send(field('currentPassword', 'wrong'));
-  actor.send(field('newPassword', 'new password 1'));
-  actor.send(field('confirmPassword', 'new password 1'));
-  actor.send({ type: 'user.submit' });
-  const refusedOnce = await waitFor(actor, (s) => s.matches('editing'));
-  expect(refusedOnce.context.error).toBe(SETTINGS_MESSAGES.wrongCurrentPassword);
-  expect(refusedOnce.context.form.currentPassword).toBe('wrong');
-  actor.send(field('currentPassword', 'old password'));
-  actor.send({ type: 'user.submit' });
-  expect(actor.getSnapshot().value).toBe('submitting');
-  const changed = await waitFor(actor, (s) => s.matches('editing'));
-  expect(changed.context).toEqual({ form: EMPTY_PASSWORD_CHANGE_FORM, error: null });
+describe('password change (pinned journeys)', () => {
+  it('pinned: a refused change keeps the form and names the reason; the next one clears it', async () => {
+    const { answer } = scriptedActors();
+    const actor = createActor(
+      passwordChangeMachine.provide({ actors: { changePassword: answer('changePassword', [refused(SETTINGS_MESSAGES.wrongCurrentPassword), ok(null)]) } }),
+    ).start();
+    actor.send(field('currentPassword', 'wrong'));
+    actor.send(field('newPassword', 'new password 1'));
+    actor.send(field('confirmPassword', 'new password 1'));
+    actor.send({ type: 'user.submit' });
+    const refusedOnce = await waitFor(actor, (s) => s.matches('editing'));
+    expect(refusedOnce.context.error).toBe(SETTINGS_MESSAGES.wrongCurrentPassword);
+    expect(refusedOnce.context.form.currentPassword).toBe('wrong');
+    actor.send(field('currentPassword', 'old password'));
+    actor.send({ type: 'user.submit' });
+    expect(actor.getSnapshot().value).toBe('submitting');
+    const changed = await waitFor(actor, (s) => s.matches('editing'));
+    expect(changed.context).toEqual({ form: EMPTY_PASSWORD_CHANGE_FORM, error: null });
+  });
 });
