@@ -13,7 +13,7 @@ import type { CustomerRow, NewUserRow, PasswordSetupTokenRow, UserRow } from '..
 import { passwordSetupEmail } from '../email/templates';
 import { AppError, BadRequestError, NotFoundError, type FieldError } from '../errors';
 import type { AuditService, RequestContext } from './audit';
-import type { EmailDelivery, EmailLogger, EmailSender } from './email';
+import type { EmailDelivery, EmailLogger, EmailSender, RecordedEmail } from './email';
 
 const DAY_MS = 86_400_000;
 const TOKEN_BYTES = 32;
@@ -54,6 +54,13 @@ export interface LinkContext extends RequestContext {
   log: EmailLogger;
 }
 
+/** A link's email, recorded in the outbox and waiting for its transaction to commit. */
+export interface RecordedLinkEmail {
+  email: RecordedEmail;
+  /** The live link, for the log when the email does not go out. */
+  url: string;
+}
+
 /** Whose link: a customer's, or a portal user's. */
 type LinkOwner = { kind: 'customer'; row: CustomerRow } | { kind: 'user'; row: UserRow };
 
@@ -62,13 +69,20 @@ export interface PasswordSetupService {
   issue(customerId: string, tx: Db): Promise<IssuedLink>;
   /** The same for a portal user. */
   issueForUser(userId: string, tx: Db): Promise<IssuedLink>;
-  /** Mails the link (outbox + SMTP); never throws for a mail problem. */
-  sendLink(
-    customer: Pick<CustomerRow, 'email' | 'name' | 'company'>,
+  /**
+   * Records the link's email in the outbox inside the caller's transaction (with the account and
+   * the token it carries), so a crash after the commit can never leave an account whose link was
+   * never written down.
+   */
+  recordLink(
+    account: Pick<CustomerRow, 'email' | 'name' | 'company'>,
     link: IssuedLink,
     reason: 'created' | 'reissued',
     context: LinkContext,
-  ): Promise<EmailDelivery | null>;
+    tx: Db,
+  ): Promise<RecordedLinkEmail>;
+  /** Sends a recorded link email (SMTP) after the commit; never throws for a mail problem. */
+  deliverLink(email: RecordedLinkEmail, context: LinkContext): Promise<EmailDelivery>;
   describe(token: string): Promise<PasswordSetupInfo>;
   complete(input: PasswordSetupInput, context: RequestContext): Promise<{ email: string }>;
 }
@@ -127,17 +141,15 @@ export function createPasswordSetupService(deps: {
     issue: (customerId, tx) => issueFor({ customerId }, tx),
     issueForUser: (userId, tx) => issueFor({ userId }, tx),
 
-    async sendLink(customer, link, reason, context) {
+    async recordLink(account, link, reason, context, tx) {
       const base = config.publicUrl ?? context.origin.replace(/\/+$/, '');
       const url = `${base}${SET_PASSWORD_PATH}?token=${encodeURIComponent(link.token)}`;
-      const message = passwordSetupEmail({ name: customer.name, company: customer.company, link: url, expiresAt: link.expiresAt, reason });
-      try {
-        return await email.send({ to: customer.email, ...message }, { log: context.log, logFields: { link: url, requestId: context.requestId } });
-      } catch (error) {
-        // Even the outbox write failed (database trouble): the customer exists; say so in the log.
-        context.log.error({ err: error, to: customer.email, link: url }, 'Password setup email could not be recorded');
-        return null;
-      }
+      const message = passwordSetupEmail({ name: account.name, company: account.company, link: url, expiresAt: link.expiresAt, reason });
+      return { email: await email.record({ to: account.email, ...message }, tx), url };
+    },
+
+    deliverLink({ email: recorded, url }, context) {
+      return email.deliver(recorded, { log: context.log, logFields: { link: url, requestId: context.requestId } });
     },
 
     async describe(token) {

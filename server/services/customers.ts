@@ -237,7 +237,7 @@ export function createCustomersService(deps: {
       if (errors.length > 0) failValidation(errors);
 
       const email = payload.email.trim().toLowerCase();
-      const { row, link } = await db.transaction(async (tx) => {
+      const { row, mail } = await db.transaction(async (tx) => {
         const at = now();
         if (await repos.customers.emailTaken(email, null, tx)) throw new ConflictError(CUSTOMER_MESSAGES.duplicateEmail);
         const created = await repos.customers.create(
@@ -266,14 +266,14 @@ export function createCustomersService(deps: {
           },
           tx,
         );
-        return { row: created.row, link: issued };
+        return { row: created.row, mail: await passwordSetup.recordLink(created.row, issued, 'created', context, tx) };
       });
 
-      const delivery = await passwordSetup.sendLink(row, link, 'created', context);
+      const delivery = await passwordSetup.deliverLink(mail, context);
       const message =
-        delivery && delivery.status !== 'failed'
+        delivery.status !== 'failed'
           ? CUSTOMER_MESSAGES.created(row.email)
-          : CUSTOMER_SERVER_MESSAGES.createdEmailFailed(row.email, delivery?.error ?? 'the outbox could not be written');
+          : CUSTOMER_SERVER_MESSAGES.createdEmailFailed(row.email, delivery.error ?? 'unknown error');
       return { customer: toCustomerListItem(row), message };
     },
 
@@ -348,7 +348,7 @@ export function createCustomersService(deps: {
     },
 
     async sendPasswordLink(id, context) {
-      const { row, link } = await db.transaction(async (tx) => {
+      const { row, link, mail } = await db.transaction(async (tx) => {
         const current = await liveOr404(id, tx);
         if (current.blockedEnabled) throw new ConflictError(CUSTOMER_SERVER_MESSAGES.blockedNoLink);
         const issued = await passwordSetup.issue(id, tx);
@@ -362,13 +362,13 @@ export function createCustomersService(deps: {
           },
           tx,
         );
-        return { row: current, link: issued };
+        return { row: current, link: issued, mail: await passwordSetup.recordLink(current, issued, 'reissued', context, tx) };
       });
-      const delivery = await passwordSetup.sendLink(row, link, 'reissued', context);
+      const delivery = await passwordSetup.deliverLink(mail, context);
       const message =
-        delivery && delivery.status !== 'failed'
+        delivery.status !== 'failed'
           ? CUSTOMER_SERVER_MESSAGES.linkSent(row.email)
-          : CUSTOMER_SERVER_MESSAGES.linkFailed(row.email, delivery?.error ?? 'the outbox could not be written');
+          : CUSTOMER_SERVER_MESSAGES.linkFailed(row.email, delivery.error ?? 'unknown error');
       return { data: { email: row.email, expiresAt: link.expiresAt.toISOString() }, message };
     },
   };

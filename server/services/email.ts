@@ -1,8 +1,11 @@
-// Outgoing email. Every message is first recorded in email_outbox, then sent through SMTP when
-// SMTP_URL is set; the row keeps when it left or why it did not. Sending never throws: a mail
-// server that is down must not undo the change that wanted to send the message.
+// Outgoing email. Every message is first recorded in email_outbox — inside the transaction of the
+// change that wants it, so a change is never committed without its message nor a message without
+// its change — then, after the commit, sent through SMTP when SMTP_URL is set; the row keeps when
+// it left or why it did not. Delivery never throws: a mail server that is down must not undo the
+// change that wanted to send the message.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock';
+import type { Db } from '../db/client';
 import type { EmailOutboxRepository } from '../db/repositories/email-outbox';
 import type { EmailOutboxRow } from '../db/schema';
 import type { MailTransport } from '../email/transport';
@@ -32,9 +35,19 @@ export interface EmailDelivery {
   error: string | null;
 }
 
+/** A message recorded in the outbox, waiting for its transaction to commit before it is sent. */
+export interface RecordedEmail extends OutgoingEmail {
+  outboxId: number;
+}
+
 export interface EmailSender {
-  /** Records, sends when it can, logs. `logFields` (e.g. the link) are logged only when it was not sent. */
-  send(email: OutgoingEmail, options: { log: EmailLogger; logFields?: Record<string, unknown> }): Promise<EmailDelivery>;
+  /** Records the message in the outbox, in `tx` (the transaction of the change it belongs to). */
+  record(email: OutgoingEmail, tx?: Db): Promise<RecordedEmail>;
+  /**
+   * Sends a recorded message when it can (after the commit), logs, never throws. `logFields` (e.g.
+   * the link) are logged only when it was not sent.
+   */
+  deliver(email: RecordedEmail, options: { log: EmailLogger; logFields?: Record<string, unknown> }): Promise<EmailDelivery>;
 }
 
 export interface EmailOutboxService {
@@ -52,30 +65,34 @@ export function createEmailSender(deps: {
 }): EmailSender {
   const { outbox, transport, from, now } = deps;
   return {
-    async send(email, { log, logFields = {} }) {
-      const row = await outbox.insert({ recipient: email.to, subject: email.subject, bodyText: email.text, createdAt: now() });
-      const delivered = { outboxId: row.id, to: email.to, subject: email.subject };
+    async record(email, tx) {
+      const row = await outbox.insert({ recipient: email.to, subject: email.subject, bodyText: email.text, createdAt: now() }, tx);
+      return { ...email, outboxId: row.id };
+    },
+
+    async deliver(email, { log, logFields = {} }) {
+      const delivered = { outboxId: email.outboxId, to: email.to, subject: email.subject };
       // `logFields` (e.g. the live link) go to the log only when the email did not go out, so an
       // operator can pass it on by hand; a delivered link stays out of the logs.
       const fields = { ...delivered, ...logFields };
       if (!transport) {
         log.info(fields, 'Email recorded in the outbox (no SMTP_URL, not sent)');
-        return { outboxId: row.id, status: 'recorded', error: null };
+        return { outboxId: email.outboxId, status: 'recorded', error: null };
       }
       try {
         await transport.sendMail({ from, to: email.to, subject: email.subject, text: email.text });
-        await outbox.markSent(row.id, now());
+        await outbox.markSent(email.outboxId, now());
         log.info(delivered, 'Email sent');
-        return { outboxId: row.id, status: 'sent', error: null };
+        return { outboxId: email.outboxId, status: 'sent', error: null };
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH) || 'Unknown error';
         log.warn({ ...fields, err: error }, 'Email could not be sent; recorded in the outbox with the error');
         try {
-          await outbox.markFailed(row.id, message);
+          await outbox.markFailed(email.outboxId, message);
         } catch (recordError) {
-          log.error({ outboxId: row.id, err: recordError }, 'Could not record the email error');
+          log.error({ outboxId: email.outboxId, err: recordError }, 'Could not record the email error');
         }
-        return { outboxId: row.id, status: 'failed', error: message };
+        return { outboxId: email.outboxId, status: 'failed', error: message };
       }
     },
   };

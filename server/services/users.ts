@@ -226,7 +226,7 @@ export function createUsersService(deps: {
       // Hash outside the transaction: PGlite has one connection, and nobody should wait on Argon2.
       const passwordHash = withPassword ? await hashPassword(form.password) : null;
 
-      const { row, link } = await db.transaction(async (tx) => {
+      const { row, mail } = await db.transaction(async (tx) => {
         const at = now();
         if (await repos.users.emailTaken(email, null, tx)) throw new ConflictError(USER_MESSAGES.duplicateEmail);
         const created = await repos.users.insert(
@@ -254,15 +254,16 @@ export function createUsersService(deps: {
           },
           tx,
         );
-        return { row: created, link: issued };
+        const mail = issued ? await passwordSetup.recordLink({ email: created.email, name: created.name, company: '' }, issued, 'created', context, tx) : null;
+        return { row: created, mail };
       });
 
-      if (!link) return { user: toUserWire(row), message: USER_MESSAGES.created(row.email) };
-      const delivery = await passwordSetup.sendLink({ email: row.email, name: row.name, company: '' }, link, 'created', context);
+      if (!mail) return { user: toUserWire(row), message: USER_MESSAGES.created(row.email) };
+      const delivery = await passwordSetup.deliverLink(mail, context);
       const message =
-        delivery && delivery.status !== 'failed'
+        delivery.status !== 'failed'
           ? USER_MESSAGES.createdWithLink(row.email)
-          : USER_SERVER_MESSAGES.createdEmailFailed(row.email, delivery?.error ?? 'the outbox could not be written');
+          : USER_SERVER_MESSAGES.createdEmailFailed(row.email, delivery.error ?? 'unknown error');
       return { user: toUserWire(row), message };
     },
 
