@@ -3,7 +3,8 @@
 // Every call goes: rate limiter (sliding minute, default 240 < the provider's 250) → bearer token
 // (cached, renewed early, renewed once more on a 401) → fetch with a per-request timeout combined
 // with the caller's signal → on 429, 5xx or a dropped connection, back-off with full jitter and
-// try again, up to `maxRetries` → the envelope checked with zod → typed result or typed error.
+// try again, up to `maxRetries` for 429s and as many again for 5xx and dropped connections →
+// the envelope checked with zod → typed result or typed error.
 // Lists page from 0 until `isLastPage` and dedupe by id; when fewer distinct records came back
 // than `totalCount` said (page order moved under us) the listing is read again, and the result
 // says whether it is complete.
@@ -74,7 +75,12 @@ export interface ProviderClientOptions {
   requestsPerMinute?: number;
   /** Per request (each attempt), default 15000. */
   timeoutMs?: number;
-  /** Retries after a 429, 5xx or dropped connection; default 5. */
+  /**
+   * Retries after 5xx answers and dropped connections, and as many again after 429s; default 5.
+   * Apart because a 429 says the provider is up and did nothing: a rate-limit burst must not
+   * spend the budget meant for real failures (with one budget, a sync under 30 % 5xx plus 429
+   * bursts failed about one run in three).
+   */
   maxRetries?: number;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
@@ -338,6 +344,7 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
 
     let attempts = 0;
     let retries = 0;
+    let rateLimitRetries = 0;
     let renewedToken = false;
     const finish = (status: number | null, error: string | null) =>
       record({ ...label, status, durationMs: performance.now() - started, attempts, startedAt, error });
@@ -383,11 +390,11 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
           tokens.invalidate(token);
           continue;
         }
-        if (answer.status === 429 && retries < maxRetries) {
-          retries += 1;
+        if (answer.status === 429 && rateLimitRetries < maxRetries) {
+          rateLimitRetries += 1;
           // The limit is per account: everyone on this client waits, not only this call.
           const retryAfter = Number(answer.headers.get('retry-after'));
-          const ms = Math.max(backoffDelay(retries), Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, backoffMaxMs) : 0);
+          const ms = Math.max(backoffDelay(rateLimitRetries), Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, backoffMaxMs) : 0);
           limiter.pause(ms);
           continue;
         }

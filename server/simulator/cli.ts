@@ -40,7 +40,8 @@ async function main(): Promise<void> {
         : `  fleet          ${sim.fleet.size} terminals`,
       `  example line   ${sim.fleet.knownServiceLineNumber}`,
       `  rate limit     ${options.rateLimitPerMinute ? `${options.rateLimitPerMinute} requests/minute` : 'off'}`,
-      `  faults         latency ${faults.latencyMs} ms, 429 ${faults.rate429}, 5xx ${faults.rate5xx}, drop ${faults.dropRate}, shuffle pages ${faults.shufflePages ? 'on' : 'off'}`,
+      `  faults         latency ${faults.latencyMs} ms, spikes ${faults.spikeRate} × ${faults.spikeMs} ms, 429 ${faults.rate429}, ` +
+        `429 bursts ${faults.burst429Rate} × ${faults.burst429Length}, 5xx ${faults.rate5xx}, drop ${faults.dropRate}, shuffle pages ${faults.shufflePages ? 'on' : 'off'}`,
     ].join('\n'),
   );
 

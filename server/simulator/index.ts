@@ -20,7 +20,7 @@ export {
   type SimulatorOptions,
 } from './options';
 export { PAGE_SIZE, USAGE_DEFAULT_LIMIT, USAGE_MAX_LIMIT, simulatorPlugin, type SimulatorPluginOptions } from './plugin';
-export { createSimulator, type Simulator } from './runtime';
+export { createSimulator, type Simulator, type SimulatorStats } from './runtime';
 export type * from './wire';
 
 export const DEFAULT_PREFIX = '/api';
@@ -42,6 +42,8 @@ export interface RunningSimulator {
   credentials: SimulatorCredentials;
   fleet: Fleet;
   setFaults(faults: Partial<Faults>): void;
+  /** Expires every token issued so far (see Simulator.expireTokens). */
+  expireTokens(): number;
   close(): Promise<void>;
   simulator: Simulator;
   app: FastifyInstance;
@@ -64,6 +66,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     credentials: { ...simulator.credentials },
     fleet: simulator.fleet,
     setFaults: (faults) => simulator.setFaults(faults),
+    expireTokens: () => simulator.expireTokens(),
     close: () => app.close(),
     simulator,
     app,

@@ -7,8 +7,20 @@ import { ConfigError, type Env } from '../config';
 export interface Faults {
   /** Delay before every /public/v2 answer, in ms. */
   latencyMs: number;
+  /** Share (0–1) of requests held back a further `spikeMs`: latency spikes on top of `latencyMs`. */
+  spikeRate: number;
+  /** How long a latency spike lasts, in ms (default 2000). */
+  spikeMs: number;
   /** Share (0–1) of requests answered 429 whatever the rate limit says. */
   rate429: number;
+  /**
+   * Share (0–1) of requests that start a 429 burst: that request and the next
+   * `burst429Length - 1` ones, whoever sends them, get the account's "rate limit exceeded" 429,
+   * as when the provider's own limit trips. Dropped requests never reach it and do not count.
+   */
+  burst429Rate: number;
+  /** Requests in one 429 burst, the one that starts it included (default 10). */
+  burst429Length: number;
   /** Share (0–1) answered 500, 502 or 503. */
   rate5xx: number;
   /** Share (0–1) whose connection is destroyed without an answer. */
@@ -20,7 +32,18 @@ export interface Faults {
   shufflePages: boolean;
 }
 
-export const NO_FAULTS: Readonly<Faults> = Object.freeze({ latencyMs: 0, rate429: 0, rate5xx: 0, dropRate: 0, shufflePages: false });
+/** Nothing injected; a spike or burst, once given a rate, has these lengths unless told others. */
+export const NO_FAULTS: Readonly<Faults> = Object.freeze({
+  latencyMs: 0,
+  spikeRate: 0,
+  spikeMs: 2_000,
+  rate429: 0,
+  burst429Rate: 0,
+  burst429Length: 10,
+  rate5xx: 0,
+  dropRate: 0,
+  shufflePages: false,
+});
 
 export interface SimulatorCredentials {
   clientId: string;
@@ -58,14 +81,21 @@ export const PROVIDER_TOKEN_RATE_LIMIT_PER_15_MINUTES = 1000;
 
 /** Checks a partial set of faults; throws RangeError naming the bad field. */
 export function validateFaults(faults: Partial<Faults>): Partial<Faults> {
-  for (const name of ['rate429', 'rate5xx', 'dropRate'] as const) {
+  for (const name of ['spikeRate', 'rate429', 'burst429Rate', 'rate5xx', 'dropRate'] as const) {
     const value = faults[name];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0 && value <= 1)) {
       throw new RangeError(`faults.${name} must be a number from 0 to 1 (got ${value})`);
     }
   }
-  if (faults.latencyMs !== undefined && !(Number.isFinite(faults.latencyMs) && faults.latencyMs >= 0 && faults.latencyMs <= 600_000)) {
-    throw new RangeError(`faults.latencyMs must be from 0 to 600000 (got ${faults.latencyMs})`);
+  for (const name of ['latencyMs', 'spikeMs'] as const) {
+    const value = faults[name];
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0 && value <= 600_000)) {
+      throw new RangeError(`faults.${name} must be from 0 to 600000 (got ${value})`);
+    }
+  }
+  const length = faults.burst429Length;
+  if (length !== undefined && !(Number.isInteger(length) && length >= 1 && length <= 100_000)) {
+    throw new RangeError(`faults.burst429Length must be a whole number from 1 to 100000 (got ${length})`);
   }
   return faults;
 }
@@ -86,7 +116,11 @@ const envSchema = z.object({
   SIM_TERMINALS: optionalEnv(wholeNumber(1, 1_000_000)),
   SIM_RATE_LIMIT: optionalEnv(rateLimit),
   SIM_LATENCY_MS: optionalEnv(wholeNumber(0, 60_000)),
+  SIM_SPIKE_RATE: optionalEnv(share),
+  SIM_SPIKE_MS: optionalEnv(wholeNumber(0, 60_000)),
   SIM_429_RATE: optionalEnv(share),
+  SIM_429_BURST_RATE: optionalEnv(share),
+  SIM_429_BURST_LENGTH: optionalEnv(wholeNumber(1, 100_000)),
   SIM_5XX_RATE: optionalEnv(share),
   SIM_DROP_RATE: optionalEnv(share),
   SIM_SHUFFLE_PAGES: optionalEnv(envFlag),
@@ -114,7 +148,11 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
   if (e.SIM_CLIENT_ID && e.SIM_CLIENT_SECRET) options.credentials = { clientId: e.SIM_CLIENT_ID, clientSecret: e.SIM_CLIENT_SECRET };
   const faults: Partial<Faults> = {};
   if (e.SIM_LATENCY_MS !== undefined) faults.latencyMs = e.SIM_LATENCY_MS;
+  if (e.SIM_SPIKE_RATE !== undefined) faults.spikeRate = e.SIM_SPIKE_RATE;
+  if (e.SIM_SPIKE_MS !== undefined) faults.spikeMs = e.SIM_SPIKE_MS;
   if (e.SIM_429_RATE !== undefined) faults.rate429 = e.SIM_429_RATE;
+  if (e.SIM_429_BURST_RATE !== undefined) faults.burst429Rate = e.SIM_429_BURST_RATE;
+  if (e.SIM_429_BURST_LENGTH !== undefined) faults.burst429Length = e.SIM_429_BURST_LENGTH;
   if (e.SIM_5XX_RATE !== undefined) faults.rate5xx = e.SIM_5XX_RATE;
   if (e.SIM_DROP_RATE !== undefined) faults.dropRate = e.SIM_DROP_RATE;
   if (e.SIM_SHUFFLE_PAGES !== undefined) faults.shufflePages = e.SIM_SHUFFLE_PAGES;

@@ -7,7 +7,7 @@
 // leaks in, and every answer — errors included — is the provider's envelope.
 //
 // Order of checks on /public/v2, like a gateway in front of the real service: injected faults
-// (latency, dropped connection, 429, 5xx) → bearer token (401) → per-account rate limit (429)
+// (latency and its spikes, dropped connection, 429 burst, 429, 5xx) → bearer token (401) → per-account rate limit (429)
 // → JSON content type on POST/PUT (403) → the route (400 / 404 / 422 / 200). Faults hit only
 // /public/v2 routes: the token endpoint and unknown paths always answer straight.
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -251,8 +251,8 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
 // ---- The gate in front of /public/v2 ----------------------------------------------------------
 
 async function injectFaults(sim: Simulator, reply: FastifyReply) {
-  const { latencyMs } = sim.faults();
-  if (latencyMs > 0) await sleep(latencyMs);
+  const delayMs = sim.rollDelay();
+  if (delayMs > 0) await sleep(delayMs);
   const fault = sim.rollFaults();
   if (fault.kind === 'drop') {
     // No answer at all: the client sees a reset socket, as with a flaky network.
@@ -261,10 +261,14 @@ async function injectFaults(sim: Simulator, reply: FastifyReply) {
     reply.raw.destroy();
     return reply;
   }
-  if (fault.kind === 'tooManyRequests') return reply.code(429).send(failure('Too many requests. Please try again later.'));
+  if (fault.kind === 'tooManyRequests') {
+    return reply.code(429).send(failure(fault.burst ? RATE_LIMIT_MESSAGE : 'Too many requests. Please try again later.'));
+  }
   if (fault.kind === 'serverError') return sendServerError(reply, fault.status);
   return undefined;
 }
+
+const RATE_LIMIT_MESSAGE = 'Rate limit exceeded for this account.';
 
 const TOKEN_MESSAGES = {
   missing: 'Authorization header with a Bearer token is required',
@@ -284,7 +288,7 @@ async function requireToken(sim: Simulator, request: FastifyRequest, reply: Fast
 
 async function enforceRateLimit(sim: Simulator, reply: FastifyReply) {
   // The real limit answers 429 without Retry-After; clients must back off on their own.
-  if (!sim.takeApiRequest()) return reply.code(429).send(failure('Rate limit exceeded for this account.'));
+  if (!sim.takeApiRequest()) return reply.code(429).send(failure(RATE_LIMIT_MESSAGE));
   return undefined;
 }
 

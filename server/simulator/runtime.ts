@@ -1,5 +1,6 @@
 // The simulator's moving parts besides the fleet: access tokens, rate-limit windows and fault
-// decisions. Routes ask it yes/no questions; it holds no HTTP objects.
+// decisions, and counts of what it did (for tests to see that a fault really happened). Routes
+// ask it yes/no questions; it holds no HTTP objects.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createFleet, stableOrderKey, type Fleet } from './fleet';
 import { hashString, mix, prng } from './random';
@@ -18,10 +19,32 @@ import {
 export type FaultDecision =
   | { kind: 'none' }
   | { kind: 'drop' }
-  | { kind: 'tooManyRequests' }
+  /** `burst`: part of a 429 burst, answered like the account's own rate limit. */
+  | { kind: 'tooManyRequests'; burst: boolean }
   | { kind: 'serverError'; status: 500 | 502 | 503 };
 
 export type TokenCheck = 'ok' | 'missing' | 'invalid' | 'expired';
+
+/** Running totals since the simulator started; `stats()` hands out a copy. */
+export interface SimulatorStats {
+  /** Requests that reached /public/v2 (faulted ones included). */
+  apiRequests: number;
+  /** Tokens handed out by the token endpoint. */
+  tokensIssued: number;
+  /** 401s answered to a token that had expired (naturally or through `expireTokens`). */
+  expiredTokenRefusals: number;
+  /** Requests held back by a latency spike. */
+  spikes: number;
+  /** Connections destroyed without an answer. */
+  drops: number;
+  /** Stand-alone injected 429s (`rate429`). */
+  random429s: number;
+  /** 429 bursts started, and the 429s answered inside them. */
+  bursts: number;
+  burst429s: number;
+  /** Injected 500, 502 and 503 answers. */
+  serverErrors: number;
+}
 
 export interface IssuedToken {
   access_token: string;
@@ -39,11 +62,20 @@ export interface Simulator {
   /** null when the client id or secret is wrong. */
   issueToken(clientId: string, clientSecret: string): IssuedToken | null;
   checkToken(authorization: string | undefined): TokenCheck;
+  /**
+   * Every token issued so far expires now, as if the clock had passed their lifetime: the next
+   * /public/v2 call with one gets the provider's 401 "The access token has expired". Answers how
+   * many live tokens it expired. Tokens issued afterwards are not affected.
+   */
+  expireTokens(): number;
   /** Counts one /public/v2 request against the account's minute; false when over the limit. */
   takeApiRequest(): boolean;
   /** Counts one token request against the caller's 15 minutes; false when over the limit. */
   takeTokenRequest(ip: string): boolean;
+  /** Once per /public/v2 request, first (it counts them): how long to hold it back, `latencyMs` plus `spikeMs` when it spikes. */
+  rollDelay(): number;
   rollFaults(): FaultDecision;
+  stats(): SimulatorStats;
   /** Where each index sits in shuffled page order (stable for the simulator's life). */
   pageOrderKey(index: number): number;
   /** Randomness for the order within a page (seeded; a new draw per request). */
@@ -96,12 +128,27 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   // Separate streams, so turning page shuffles on does not change which requests fail.
   const seedHash = hashString(seed);
   const faultRandom = prng(mix(seedHash, 0x6661756c));
+  const spikeRandom = prng(mix(seedHash, 0x7370696b));
+  const burstRandom = prng(mix(seedHash, 0x62757273));
   const pageRandom = prng(mix(seedHash, 0x70616765));
   const pageOrderKey = stableOrderKey(seed);
 
   const tokens = new Map<string, number>();
   const apiWindow = rateLimit === null ? null : new SlidingWindow(rateLimit, 60_000);
   const tokenWindows = new Map<string, SlidingWindow>();
+  /** Requests still owed 429 in the current burst. */
+  let burstLeft = 0;
+  const counts: SimulatorStats = {
+    apiRequests: 0,
+    tokensIssued: 0,
+    expiredTokenRefusals: 0,
+    spikes: 0,
+    drops: 0,
+    random429s: 0,
+    bursts: 0,
+    burst429s: 0,
+    serverErrors: 0,
+  };
 
   return {
     fleet,
@@ -110,13 +157,18 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     faults: () => faults,
     setFaults(partial) {
       faults = { ...faults, ...validateFaults(partial) };
+      // Turning bursts off ends the one under way too: "no more 429s" should mean it at once.
+      if (faults.burst429Rate === 0) burstLeft = 0;
+      burstLeft = Math.min(burstLeft, faults.burst429Length);
     },
     issueToken(clientId, clientSecret) {
       if (!sameSecret(clientId, credentials.clientId) || !sameSecret(clientSecret, credentials.clientSecret)) return null;
       const nowMs = now().getTime();
-      for (const [token, expiresAt] of tokens) if (expiresAt <= nowMs) tokens.delete(token);
+      // Kept for a lifetime after expiry, so a late caller still hears "expired", not "invalid".
+      for (const [token, expiresAt] of tokens) if (expiresAt + ttlSeconds * 1000 <= nowMs) tokens.delete(token);
       const accessToken = randomBytes(32).toString('base64url');
       tokens.set(accessToken, nowMs + ttlSeconds * 1000);
+      counts.tokensIssued += 1;
       return { access_token: accessToken, token_type: 'Bearer', expires_in: ttlSeconds, scope: TOKEN_SCOPE };
     },
     checkToken(authorization) {
@@ -124,7 +176,20 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       if (!match) return authorization ? 'invalid' : 'missing';
       const expiresAt = tokens.get(match[1]!);
       if (expiresAt === undefined) return 'invalid';
-      return expiresAt > now().getTime() ? 'ok' : 'expired';
+      if (expiresAt > now().getTime()) return 'ok';
+      counts.expiredTokenRefusals += 1;
+      return 'expired';
+    },
+    expireTokens() {
+      const nowMs = now().getTime();
+      let expired = 0;
+      for (const [token, expiresAt] of tokens) {
+        if (expiresAt > nowMs) {
+          tokens.set(token, nowMs);
+          expired += 1;
+        }
+      }
+      return expired;
     },
     takeApiRequest: () => (apiWindow ? apiWindow.take(now().getTime()) : true),
     takeTokenRequest(ip) {
@@ -133,14 +198,42 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       if (!window) tokenWindows.set(ip, (window = new SlidingWindow(tokenRateLimit, 15 * 60_000)));
       return window.take(now().getTime());
     },
+    rollDelay() {
+      counts.apiRequests += 1;
+      // One draw a request from a stream of its own, so spikes never change which requests fail.
+      const spike = spikeRandom() < faults.spikeRate && faults.spikeMs > 0;
+      if (spike) counts.spikes += 1;
+      return faults.latencyMs + (spike ? faults.spikeMs : 0);
+    },
     rollFaults() {
-      // Always four draws, so one request's dice never shift the next request's.
+      // Always four draws (and one for bursts, on its own stream), so one request's dice never
+      // shift the next request's, and turning bursts on leaves the other faults where they were.
       const [drop, tooMany, serverError, which] = [faultRandom(), faultRandom(), faultRandom(), faultRandom()];
-      if (drop < faults.dropRate) return { kind: 'drop' };
-      if (tooMany < faults.rate429) return { kind: 'tooManyRequests' };
-      if (serverError < faults.rate5xx) return { kind: 'serverError', status: which < 0.5 ? 500 : which < 0.8 ? 503 : 502 };
+      const burstStart = burstRandom();
+      if (drop < faults.dropRate) {
+        counts.drops += 1;
+        return { kind: 'drop' };
+      }
+      if (burstLeft === 0 && burstStart < faults.burst429Rate) {
+        burstLeft = faults.burst429Length;
+        counts.bursts += 1;
+      }
+      if (burstLeft > 0) {
+        burstLeft -= 1;
+        counts.burst429s += 1;
+        return { kind: 'tooManyRequests', burst: true };
+      }
+      if (tooMany < faults.rate429) {
+        counts.random429s += 1;
+        return { kind: 'tooManyRequests', burst: false };
+      }
+      if (serverError < faults.rate5xx) {
+        counts.serverErrors += 1;
+        return { kind: 'serverError', status: which < 0.5 ? 500 : which < 0.8 ? 503 : 502 };
+      }
       return { kind: 'none' };
     },
+    stats: () => ({ ...counts }),
     pageOrderKey,
     pageRandom: () => pageRandom(),
   };

@@ -188,6 +188,28 @@ describe('provider client: token', () => {
     expect(client.usage()).toMatchObject({ requests: 2, retries: 1, tokenRequests: 2 });
   });
 
+  it('renews a token that expired under several calls in flight once, and sends each call again once with it', async () => {
+    const line = { serviceLineNumber: 'AST-1', productReferenceId: 'p', active: true };
+    const held: (() => void)[] = [];
+    // The provider's "expired" 401s go out only once all four calls were sent with the old token.
+    const expiredUntilRenewed: Reply = (req, res) => {
+      if (req.headers.authorization === 'Bearer tok-2') return ok(line)(req, res);
+      const refuse = json(
+        401,
+        { errors: [{ errorMessage: 'The access token has expired', memberNames: [] }], warnings: null, information: null, isValid: false },
+        { 'www-authenticate': 'Bearer error="invalid_token", error_description="The access token has expired"' },
+      );
+      held.push(() => refuse(req, res));
+      if (held.length === 4) for (const send of held.splice(0)) send();
+    };
+    const f = await fake({ 'GET /api/public/v2/service-lines/AST-1': expiredUntilRenewed });
+    const { client } = clientFor(f);
+    await expect(Promise.all(Array.from({ length: 4 }, () => client.getServiceLine('AST-1')))).resolves.toHaveLength(4);
+    expect(f.tokens()).toHaveLength(2);
+    expect(f.api().map((s) => s.headers.authorization)).toEqual([...Array(4).fill('Bearer tok-1'), ...Array(4).fill('Bearer tok-2')]);
+    expect(client.usage()).toMatchObject({ requests: 8, retries: 4, tokenRequests: 2 });
+  });
+
   it('gives up with ProviderAuthError when the renewed token is refused too', async () => {
     const f = await fake({ 'GET /api/public/v2/service-lines/AST-1': json(401, {}) });
     const { client } = clientFor(f);
@@ -352,6 +374,25 @@ describe('provider client: retries', () => {
     // Each 429 pauses the limiter by random() × 1000 × 2^(n-1); the retry waits there.
     expect(sleeps).toEqual([500, 1_000, 2_000]);
     expect(client.usage()).toMatchObject({ requests: 4, retries: 3, throttledMs: 3_500 });
+  });
+
+  it('keeps the 5xx retries for 5xx: a 429 burst before them does not use them up (a sync under trouble failed so)', async () => {
+    const line = { serviceLineNumber: 'AST-1', productReferenceId: 'p', active: true };
+    const burstThenFailures = [...Array<Reply>(3).fill(json(429, {})), json(503, {}), drop, json(500, {}), json(429, {}), ok(line)];
+    const f = await fake({ 'GET /api/public/v2/service-lines/AST-1': burstThenFailures });
+    const { client } = clientFor(f, { maxRetries: 4 });
+    await expect(client.getServiceLine('AST-1')).resolves.toMatchObject(line);
+    expect(client.usage()).toMatchObject({ requests: 8, retries: 7 });
+  });
+
+  it('still gives up when either budget runs out, mixed with the other kind', async () => {
+    const f = await fake({
+      'GET /api/public/v2/service-lines/AST-1': [json(429, {}), json(503, {}), json(503, {}), json(429, {}), json(503, {})],
+      'GET /api/public/v2/service-lines/AST-2': [json(503, {}), json(429, {}), json(429, {}), json(503, {}), json(429, {})],
+    });
+    const { client } = clientFor(f, { maxRetries: 2 });
+    await expect(client.getServiceLine('AST-1')).rejects.toMatchObject({ name: 'ProviderUnavailableError', status: 503, attempts: 5 });
+    await expect(client.getServiceLine('AST-2')).rejects.toMatchObject({ name: 'ProviderRateLimitError', status: 429, attempts: 5 });
   });
 
   it('retries a 429 on a reboot (the provider did not act on it)', async () => {

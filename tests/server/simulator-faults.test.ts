@@ -1,6 +1,9 @@
-// Injected faults (429s, 5xx, dropped connections, latency) and the real per-account rate limit.
+// Injected faults (429s and 429 bursts, 5xx, dropped connections, latency and latency spikes),
+// expiring the issued tokens at run time, the SIM_* variables for them, and the real per-account
+// rate limit.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../server/simulator/index';
+import { ConfigError } from '../../server/config';
+import { simulatorOptionsFromEnv, startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../server/simulator/index';
 import { expectResponseMatches } from './openapi-contract';
 
 const running: RunningSimulator[] = [];
@@ -18,15 +21,38 @@ async function start(options: StartSimulatorOptions = {}) {
   });
   const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
   /** The status of GET /account, or 'dropped' when the connection died without an answer. */
-  const account = async (): Promise<{ status: number | 'dropped'; body?: string; headers?: Headers }> => {
+  const account = async (bearer = token): Promise<{ status: number | 'dropped'; body?: string; headers?: Headers }> => {
     try {
-      const response = await fetch(`${sim.baseUrl}/public/v2/account`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${sim.baseUrl}/public/v2/account`, { headers: { authorization: `Bearer ${bearer}` } });
       return { status: response.status, body: await response.text(), headers: response.headers };
     } catch {
       return { status: 'dropped' };
     }
   };
-  return { sim, account };
+  return { sim, account, token };
+}
+
+async function newToken(sim: RunningSimulator): Promise<string> {
+  const response = await fetch(sim.tokenUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** Lengths of the runs of consecutive 429s, in order. */
+function runsOf429(seen: (number | 'dropped')[]): number[] {
+  const runs: number[] = [];
+  let current = 0;
+  for (const status of [...seen, 0]) {
+    if (status === 429) current += 1;
+    else if (current > 0) {
+      runs.push(current);
+      current = 0;
+    }
+  }
+  return runs;
 }
 
 async function statuses(account: () => Promise<{ status: number | 'dropped' }>, count: number) {
@@ -78,8 +104,92 @@ describe('injected faults', () => {
     expect(performance.now() - t0).toBeGreaterThanOrEqual(115);
   });
 
+  it('holds about the configured share of requests back by the spike on top of the latency', async () => {
+    const { sim, account } = await start({ faults: { latencyMs: 20, spikeRate: 0.3, spikeMs: 400 } });
+    // At once, so the file waits for one spike, not for every one of them.
+    const timings = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const t0 = performance.now();
+        const { status } = await account();
+        return { status, ms: performance.now() - t0 };
+      }),
+    );
+    expect(timings.every((t) => t.status === 200 && t.ms >= 15)).toBe(true);
+    const { spikes } = sim.simulator.stats();
+    expect(spikes / timings.length).toBeGreaterThan(0.1);
+    expect(spikes / timings.length).toBeLessThan(0.5);
+    // Each spike the simulator rolled was a real wait on the wire…
+    expect(timings.filter((t) => t.ms >= 415).length).toBeGreaterThanOrEqual(spikes);
+    // …and the exception: most answers came with the plain latency.
+    const sorted = timings.map((t) => t.ms).sort((x, y) => x - y);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(400);
+  });
+
+  it('spikes on its own dice: the same seed fails the same requests with or without spikes', async () => {
+    const faults = { rate429: 0.2, rate5xx: 0.2 };
+    const plain = await start({ seed: 'spike-dice', faults });
+    const spiky = await start({ seed: 'spike-dice', faults: { ...faults, spikeRate: 0.5, spikeMs: 1 } });
+    expect(await statuses(spiky.account, 40)).toEqual(await statuses(plain.account, 40));
+    expect(spiky.sim.simulator.stats().spikes).toBeGreaterThan(0);
+  });
+
+  it('answers 429 in bursts of the configured length, like a tripped rate limit, then lets requests through', async () => {
+    const { sim, account } = await start({ seed: 'bursts', faults: { burst429Rate: 0.05, burst429Length: 6 } });
+    const answers: { status: number | 'dropped'; body?: string; headers?: Headers }[] = [];
+    for (let i = 0; i < 240; i++) answers.push(await account());
+    const seen = answers.map((a) => a.status);
+    const runs = runsOf429(seen);
+    const stats = sim.simulator.stats();
+    expect(stats.bursts).toBeGreaterThanOrEqual(3);
+    expect(stats.burst429s).toBe(seen.filter((s) => s === 429).length);
+    // A burst that ends just as the next starts makes one longer run; one still under way at the
+    // end is cut short.
+    const whole = seen.at(-1) === 429 ? runs.slice(0, -1) : runs;
+    expect(whole.length).toBeGreaterThanOrEqual(3);
+    for (const run of whole) expect(run % 6).toBe(0);
+    expect(seen.every((s) => s === 200 || s === 429)).toBe(true);
+    for (const answer of answers.filter((a) => a.status === 429)) {
+      expect(answer.headers?.get('retry-after')).toBeNull();
+      const body = JSON.parse(answer.body!) as { errors: { errorMessage: string }[] };
+      expectResponseMatches('GET', '/public/v2/account', 429, body);
+      expect(body.errors[0]!.errorMessage).toBe('Rate limit exceeded for this account.');
+    }
+  });
+
+  it('hits every caller of the account with a burst, and turning bursts off ends the one under way', async () => {
+    const { sim, account } = await start({ faults: { burst429Rate: 1, burst429Length: 50 } });
+    const other = await newToken(sim);
+    expect((await account()).status).toBe(429);
+    expect((await account(other)).status).toBe(429);
+    expect(sim.simulator.stats()).toMatchObject({ bursts: 1, burst429s: 2 });
+    sim.setFaults({ burst429Rate: 0 });
+    expect((await account()).status).toBe(200);
+    expect((await account(other)).status).toBe(200);
+  });
+
+  it('expires every issued token at run time: the provider\'s 401 "expired", until a new token is asked for', async () => {
+    const { sim, account, token } = await start();
+    expect((await account()).status).toBe(200);
+    expect(sim.expireTokens()).toBe(1);
+    const refused = await account();
+    expect(refused.status).toBe(401);
+    expect(refused.headers?.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="The access token has expired"');
+    const body = JSON.parse(refused.body!) as { errors: { errorMessage: string }[] };
+    expectResponseMatches('GET', '/public/v2/account', 401, body);
+    expect(body.errors[0]!.errorMessage).toBe('The access token has expired');
+
+    const fresh = await newToken(sim);
+    expect((await account(fresh)).status).toBe(200);
+    // Still "expired" (not "invalid") after a new token was issued, for callers that were slower.
+    expect(JSON.parse((await account(token)).body!).errors[0].errorMessage).toBe('The access token has expired');
+    expect(sim.simulator.stats()).toMatchObject({ tokensIssued: 2, expiredTokenRefusals: 2 });
+    // Nothing live left to expire but the new one.
+    expect(sim.expireTokens()).toBe(1);
+    expect(sim.expireTokens()).toBe(0);
+  });
+
   it('fails the same requests again with the same seed, so fault tests are repeatable', async () => {
-    const faults = { rate429: 0.2, rate5xx: 0.2, dropRate: 0.1 };
+    const faults = { rate429: 0.2, rate5xx: 0.2, dropRate: 0.1, burst429Rate: 0.05, burst429Length: 3 };
     const first = await start({ seed: 'repeat', faults });
     const second = await start({ seed: 'repeat', faults });
     const other = await start({ seed: 'another', faults });
@@ -97,6 +207,39 @@ describe('injected faults', () => {
     expect((await account()).status).toBe(200);
     expect(() => sim.setFaults({ rate5xx: 1.5 })).toThrow(RangeError);
     expect(() => sim.setFaults({ latencyMs: -1 })).toThrow(RangeError);
+  });
+
+  it('rejects a bad spike or burst naming the field, and leaves the faults as they were', async () => {
+    const { sim } = await start();
+    expect(() => sim.setFaults({ spikeRate: 1.2 })).toThrow(/faults\.spikeRate must be a number from 0 to 1/);
+    expect(() => sim.setFaults({ spikeMs: -5 })).toThrow(/faults\.spikeMs must be from 0 to 600000/);
+    expect(() => sim.setFaults({ burst429Rate: Number.NaN })).toThrow(/faults\.burst429Rate must be a number from 0 to 1/);
+    for (const length of [0, 2.5, 200_000]) {
+      expect(() => sim.setFaults({ burst429Length: length })).toThrow(RangeError);
+      expect(() => sim.setFaults({ burst429Length: length })).toThrow(/faults\.burst429Length/);
+    }
+    await expect(startSimulator({ faults: { spikeRate: -0.1 } })).rejects.toThrow(/faults\.spikeRate/);
+    expect(sim.simulator.faults()).toMatchObject({ spikeRate: 0, spikeMs: 2_000, burst429Rate: 0, burst429Length: 10 });
+  });
+
+  it('reads spikes and bursts from SIM_* variables, and names a bad one', () => {
+    expect(
+      simulatorOptionsFromEnv({ SIM_SPIKE_RATE: '0.1', SIM_SPIKE_MS: '2000', SIM_429_BURST_RATE: '0.02', SIM_429_BURST_LENGTH: '12' }),
+    ).toEqual({ faults: { spikeRate: 0.1, spikeMs: 2000, burst429Rate: 0.02, burst429Length: 12 } });
+    const attempt = () => simulatorOptionsFromEnv({ SIM_SPIKE_RATE: '2', SIM_SPIKE_MS: 'long', SIM_429_BURST_RATE: '-1', SIM_429_BURST_LENGTH: '0' });
+    expect(attempt).toThrow(ConfigError);
+    const message = (() => {
+      try {
+        attempt();
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toContain('SIM_SPIKE_RATE: must be a number from 0 to 1 (got "2")');
+    expect(message).toContain('SIM_SPIKE_MS: must be a whole number from 0 to 60000 (got "long")');
+    expect(message).toContain('SIM_429_BURST_RATE: must be a number from 0 to 1 (got "-1")');
+    expect(message).toContain('SIM_429_BURST_LENGTH: must be a whole number from 1 to 100000 (got "0")');
   });
 
   it('leaves the token endpoint out of the fault injection', async () => {
