@@ -3,13 +3,11 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { NetworkError } from '../../src/api/client';
 import {
   providerConsoleMachine,
-  type ProviderConsoleEvent,
   type SearchResult,
   type TerminalsResult,
 } from '../../src/machines/provider-console';
 import { CONSOLE_MESSAGES } from '../../src/domain/provider-console';
 import { notFoundResponse, searchResponse, terminalsResponse } from '../fixtures/provider-console';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 
 const found = searchResponse;
 const missing = notFoundResponse;
@@ -166,86 +164,5 @@ describe('provider console machine (actor)', () => {
     expect(signals.map((signal) => signal.aborted)).toEqual([false, false]);
     actor.stop();
     expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
-  });
-});
-
-/** Every event the console takes, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in ProviderConsoleEvent['type']]: Extract<ProviderConsoleEvent, { type: K }>[] } = {
-  'user.type': [type('SL-12345-67890'), type('  ')],
-  'user.search': [search],
-  'user.loadTerminals': [loadTerminals],
-};
-// One fixture per guarded branch of each invoke.
-const actorResults = [
-  { type: 'xstate.done.actor.search', output: ok(found) },
-  { type: 'xstate.done.actor.search', output: ok(missing) },
-  { type: 'xstate.done.actor.search', output: refused(502, 'Provider unavailable') },
-  { type: 'xstate.error.actor.search', error: new NetworkError('fetch failed') },
-  { type: 'xstate.error.actor.search', error: new Error('boom') },
-  { type: 'xstate.done.actor.userTerminals', output: ok(terminals) },
-  { type: 'xstate.done.actor.userTerminals', output: refused(504, 'Provider timed out') },
-  { type: 'xstate.error.actor.userTerminals', error: new NetworkError('fetch failed') },
-  { type: 'xstate.error.actor.userTerminals', error: new Error('boom') },
-];
-const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
-
-describe('provider console machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(providerConsoleMachine, allEvents);
-
-  it('the model reaches every state of the chart', () => {
-    const values = new Set<string>();
-    for (const terminalsState of ['idle', 'loading', 'loaded', 'failed']) {
-      for (const searchState of ['idle', 'searching', 'found', 'notFound', 'failed']) {
-        values.add(JSON.stringify({ terminals: terminalsState, search: searchState }));
-      }
-    }
-    expect(reachableStateValues(providerConsoleMachine, allEvents)).toEqual(values);
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(providerConsoleMachine).values());
-    // root: 1 (user.type); terminals: idle 1, loading 4, loaded 1, failed 1; search: idle 1, searching 5, found/notFound/failed 1 each
-    expect(all.size).toBe(17);
-    expect(transitionsTaken(providerConsoleMachine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const actor = await replayPath(
-      (deferred) => providerConsoleMachine.provide({ actors: { search: deferred.logic, userTerminals: deferred.logic } }),
-      path,
-    );
-    const snapshot = actor.getSnapshot();
-    // What the view reads stays consistent with where the chart is.
-    expect(snapshot.context.searchResult !== null).toBe(snapshot.matches({ search: 'found' }) || snapshot.matches({ search: 'notFound' }));
-    expect(snapshot.context.searchError !== null).toBe(snapshot.matches({ search: 'failed' }));
-    expect(snapshot.context.terminals !== null).toBe(snapshot.matches({ terminals: 'loaded' }));
-    expect(snapshot.context.terminalsError !== null).toBe(snapshot.matches({ terminals: 'failed' }));
-  });
-});
-
-describe('provider console machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('load terminals, search a known line, search a missing one, then a provider failure ends with the error and the terminals kept', async () => {
-    const { actor } = startConsole([ok(found), ok(missing), refused(502, 'Provider unavailable')], [ok(terminals)]);
-    actor.send(loadTerminals);
-    await waitFor(actor, (s) => s.matches({ terminals: 'loaded' }));
-    actor.send(type('SL-12345-67890'));
-    actor.send(search);
-    await waitFor(actor, (s) => s.matches({ search: 'found' }));
-    actor.send(type('SL-00000-00000'));
-    actor.send(search);
-    await waitFor(actor, (s) => s.matches({ search: 'notFound' }));
-    actor.send(search);
-    await waitFor(actor, (s) => s.matches({ search: 'failed' }));
-    const snapshot = actor.getSnapshot();
-    expect(snapshot.value).toEqual({ terminals: 'loaded', search: 'failed' });
-    expect(snapshot.context).toEqual({
-      input: 'SL-00000-00000',
-      query: 'SL-00000-00000',
-      terminals,
-      terminalsError: null,
-      searchResult: null,
-      searchError: 'Provider unavailable',
-    });
   });
 });

@@ -1,16 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor, type SnapshotFrom } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import {
   subscriptionPlanMachine,
   type ChangePlanOutcome,
   type ChangePlanRequest,
   type PlansOutcome,
-  type SubscriptionPlanEvent,
 } from '../../src/machines/subscription-plan';
 import { FALLBACK_LOAD_ERROR } from '../../src/machines/resource';
 import { SUBSCRIPTION_MESSAGES } from '../../src/domain/subscriptions';
 import { plan1TB, plan50, SL, subscription } from '../fixtures/subscriptions-client';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
 
 const current = subscription();
@@ -42,7 +40,6 @@ function startDialog(answers: Answers = {}) {
   return { actor, calls, called, notifySuccess, notifyFailure, planChanged };
 }
 
-type Snapshot = SnapshotFrom<typeof subscriptionPlanMachine>;
 const open = { type: 'user.open', subscription: current } as const;
 const choose = (productReferenceId: string) => ({ type: 'user.choose', productReferenceId }) as const;
 const next = { type: 'user.next' } as const;
@@ -153,84 +150,5 @@ describe('subscription plan machine: changing', () => {
     actor.send(cancel);
     actor.send(open);
     expect(actor.getSnapshot().context).toMatchObject({ plans: [], chosen: null, error: null });
-  });
-});
-
-/** Every event the dialog takes, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in SubscriptionPlanEvent['type']]: Extract<SubscriptionPlanEvent, { type: K }>[] } = {
-  'user.open': [open],
-  'user.choose': [choose(plan50.productReferenceId), choose(plan1TB.productReferenceId)],
-  'user.next': [next],
-  'user.back': [back],
-  'user.confirm': [confirm],
-  'user.cancel': [cancel],
-};
-// One fixture per guarded branch of each invoke.
-const actorResults = [
-  { type: 'xstate.done.actor.loadPlans', output: ok([plan50, plan1TB]) },
-  { type: 'xstate.done.actor.loadPlans', output: refused('') },
-  { type: 'xstate.error.actor.loadPlans', error: new Error('boom') },
-  { type: 'xstate.done.actor.changePlan', output: ok(changed) },
-  { type: 'xstate.done.actor.changePlan', output: refused('Refused') },
-  { type: 'xstate.error.actor.changePlan', error: new Error('boom') },
-];
-const everyEvent = () => [...Object.values(eventFixtures).flat(), ...actorResults];
-
-describe('subscription plan machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(subscriptionPlanMachine, everyEvent);
-
-  it('the model reaches every state the dialog can be in', () => {
-    expect(reachableStateValues(subscriptionPlanMachine, everyEvent)).toEqual(new Set(['closed', 'loadingPlans', 'choosing', 'confirming', 'changing']));
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(subscriptionPlanMachine).values());
-    // closed: open; loadingPlans: cancel, 2 done + error; choosing: choose, next, cancel;
-    // confirming: confirm, back, cancel; changing: 2 done + error
-    expect(all.size).toBe(14);
-    expect(transitionsTaken(subscriptionPlanMachine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const planChanged = vi.fn();
-    const notifyFailure = vi.fn();
-    const actor = await replayPath(
-      (deferred) =>
-        subscriptionPlanMachine.provide({
-          actors: { loadPlans: deferred.logic, changePlan: deferred.logic },
-          actions: { planChanged: (_, s) => planChanged(s), notifyFailure: (_, message) => notifyFailure(message) },
-        }),
-      path,
-    );
-    const snapshot = actor.getSnapshot() as Snapshot;
-    actor.stop();
-    // What the view reads stays consistent with where the chart is.
-    expect(snapshot.hasTag('busy')).toBe(snapshot.matches('changing'));
-    expect(snapshot.hasTag('open')).toBe(snapshot.value !== 'closed');
-    if (snapshot.matches('confirming') || snapshot.matches('changing')) {
-      expect(snapshot.context.chosen).toBe(plan1TB.productReferenceId);
-    }
-    if (snapshot.context.chosen !== null) expect(snapshot.context.chosen).not.toBe(current.productReferenceId);
-    const answers = path.steps.map((step) => step.event).filter((event) => /^xstate\.(done|error)\.actor\.changePlan$/.test(event.type));
-    const successes = answers.filter((event) => 'output' in event && (event.output as ChangePlanOutcome).ok).length;
-    expect(planChanged).toHaveBeenCalledTimes(successes);
-    expect(notifyFailure).toHaveBeenCalledTimes(answers.length - successes);
-  });
-});
-
-describe('subscription plan machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('choose, back, choose again, a refusal, then success: one change toast and one reload', async () => {
-    const { actor, calls, notifySuccess, planChanged } = await toConfirming({ change: [refused('Busy'), ok(changed)] });
-    actor.send(back);
-    actor.send(next);
-    actor.send(confirm);
-    await waitFor(actor, (s) => s.matches('confirming') && s.context.error !== null);
-    actor.send(confirm);
-    const snapshot = await waitFor(actor, (s) => s.matches('closed'));
-    expect(snapshot.context).toMatchObject({ subscription: current, chosen: plan1TB.productReferenceId, error: null });
-    expect(calls.map((c) => c.name)).toEqual(['loadPlans', 'changePlan', 'changePlan']);
-    expect(notifySuccess).toHaveBeenCalledOnce();
-    expect(planChanged).toHaveBeenCalledExactlyOnceWith(changed);
   });
 });

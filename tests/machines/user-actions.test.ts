@@ -10,7 +10,6 @@ import {
 import type { SaveOutcome, UpdateUserInput } from '../../src/machines/user-form';
 import type { LoadOutcome } from '../../src/machines/resource';
 import { DEFAULT_USER_EXTENSION_DAYS, USER_MESSAGES, type PortalUser } from '../../src/domain/users';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
 import { portalUserFixture } from '../fixtures/portal-users';
 
@@ -214,87 +213,5 @@ describe('userBlockReasonProblem', () => {
     expect(userBlockReasonProblem('  ')).toBe(USER_MESSAGES.blockReasonRequired);
     expect(userBlockReasonProblem('x'.repeat(501))).toBe('Block reason must be at most 500 characters');
     expect(userBlockReasonProblem(` ${'x'.repeat(500)} `)).toBeNull();
-  });
-});
-
-/** Every event the row actions take, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in UserActionsEvent['type']]: Extract<UserActionsEvent, { type: K }>[] } = {
-  'user.toggleActive': [toggle(user)],
-  'user.block': [{ type: 'user.block', user }],
-  'user.extend': [{ type: 'user.extend', user }],
-  'user.unblock': [{ type: 'user.unblock', user: blocked }],
-  'user.disableMfa': [{ type: 'user.disableMfa', user: withMfa }],
-  'user.resetAttempts': [{ type: 'user.resetAttempts', user }],
-  'user.delete': [{ type: 'user.delete', user }],
-  'user.hardDelete': [{ type: 'user.hardDelete', user }],
-  'user.restore': [{ type: 'user.restore', user: deleted }],
-  'user.reason': [reason('Left the company')],
-  'user.days': [days(180)],
-  'user.confirm': [confirm],
-  'user.cancel': [cancel],
-  'user.close': [close],
-};
-const actorResults = [
-  { type: 'xstate.done.actor.updateUser', output: ok(suspended) },
-  { type: 'xstate.done.actor.updateUser', output: refused(USER_MESSAGES.selfRefused) },
-  { type: 'xstate.error.actor.updateUser', error: new TypeError('fetch failed') },
-  { type: 'xstate.done.actor.runAction', output: ok(null) },
-  { type: 'xstate.done.actor.runAction', output: refused(USER_MESSAGES.lastAdminRefused) },
-  { type: 'xstate.error.actor.runAction', error: new TypeError('fetch failed') },
-];
-const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
-
-describe('user actions machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(userActionsMachine, allEvents);
-
-  it('the model reaches every state of the chart', () => {
-    expect(reachableStateValues(userActionsMachine, allEvents)).toEqual(
-      new Set(['closed', 'toggling', '{"dialog":"reason"}', '{"dialog":"days"}', '{"dialog":"confirming"}', '{"dialog":"running"}']),
-    );
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(userActionsMachine).values());
-    // closed 9; toggling 2 + 1; reason 5; days 4; confirming 3; running 1 + 3 done, 3 error
-    expect(all.size).toBe(31);
-    expect(transitionsTaken(userActionsMachine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const userChanged = vi.fn();
-    const actor = await replayPath(
-      (deferred) =>
-        userActionsMachine.provide({
-          actors: { updateUser: deferred.logic, runAction: deferred.logic },
-          actions: { userChanged: () => userChanged() },
-        }),
-      path,
-    );
-    // The list reloads exactly after each change that went through.
-    const changes = path.steps.filter(({ event, state }) => /^xstate\.done\.actor\./.test(event.type) && state.value === 'closed' && (event as { output?: { ok: boolean } }).output?.ok);
-    expect(userChanged).toHaveBeenCalledTimes(changes.length);
-    expect(actor.getSnapshot().hasTag('open')).toBe(typeof actor.getSnapshot().value === 'object');
-  });
-});
-
-describe('user actions machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('block refused, cancelled; extend by 30; suspend: two changes, the dialog closed', async () => {
-    const { actor, called, userChanged } = startActions({ run: [refused(USER_MESSAGES.selfRefused), ok(user)] });
-    actor.send({ type: 'user.block', user });
-    actor.send(reason('Too many failed payments'));
-    actor.send(confirm);
-    expect((await waitFor(actor, (s) => s.matches({ dialog: 'reason' }) && s.context.failure !== null)).context.failure).toBe(USER_MESSAGES.selfRefused);
-    actor.send(cancel);
-    actor.send({ type: 'user.extend', user });
-    expect(actor.getSnapshot().context).toMatchObject({ reason: '', failure: null, days: DEFAULT_USER_EXTENSION_DAYS });
-    actor.send(days(30));
-    actor.send(confirm);
-    await waitFor(actor, (s) => s.matches('closed'));
-    actor.send(toggle(user));
-    const end = await waitFor(actor, (s) => s.matches('closed') && called('updateUser').length === 1);
-    expect(end.value).toBe('closed');
-    expect(called('runAction').map((c) => (c.input as UserActionInput).kind)).toEqual(['block', 'extend']);
-    expect(userChanged).toHaveBeenCalledTimes(2);
   });
 });

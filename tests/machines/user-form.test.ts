@@ -5,10 +5,8 @@ import {
   userFormMachine,
   type SaveOutcome,
   type UpdateUserInput,
-  type UserFormEvent,
 } from '../../src/machines/user-form';
 import { USER_MESSAGES, type CreateUserPayload, type PortalUser, type UserFormField } from '../../src/domain/users';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
 import { portalUserFixture } from '../fixtures/portal-users';
 
@@ -193,77 +191,5 @@ describe('user form machine: Edit', () => {
     expect(actor.getSnapshot().value).toBe('closed');
     actor.send(create);
     expect(actor.getSnapshot().context).toMatchObject({ mode: 'create', uuid: null, form: EMPTY_USER_FORM });
-  });
-});
-
-/** Every event the dialogs take, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in UserFormEvent['type']]: Extract<UserFormEvent, { type: K }>[] } = {
-  'user.create': [create],
-  'user.edit': [edit()],
-  'user.field': [field('name', 'Lia Souza'), field('email', 'lia.souza@example.com')],
-  'user.submit': [submit],
-  'user.cancel': [cancel],
-};
-const actorResults = [
-  { type: 'xstate.done.actor.createUser', output: ok(created) },
-  { type: 'xstate.done.actor.createUser', output: refusal(409, USER_MESSAGES.duplicateEmail) },
-  { type: 'xstate.error.actor.createUser', error: new TypeError('fetch failed') },
-  { type: 'xstate.done.actor.updateUser', output: ok(existing) },
-  { type: 'xstate.done.actor.updateUser', output: refusal(409, USER_MESSAGES.duplicateEmail) },
-  { type: 'xstate.error.actor.updateUser', error: new TypeError('fetch failed') },
-];
-const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
-
-describe('user form machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(userFormMachine, allEvents);
-
-  it('the model reaches every state of the chart', () => {
-    expect(reachableStateValues(userFormMachine, allEvents)).toEqual(
-      new Set(['closed', 'editing', '{"submitting":"creating"}', '{"submitting":"updating"}']),
-    );
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(userFormMachine).values());
-    // closed 2; editing: field, 2 submit branches, cancel; creating 2 + 1; updating 2 + 1
-    expect(all.size).toBe(12);
-    expect(transitionsTaken(userFormMachine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const userSaved = vi.fn();
-    const actor = await replayPath(
-      (deferred) =>
-        userFormMachine.provide({
-          actors: { createUser: deferred.logic, updateUser: deferred.logic },
-          actions: { userSaved: (_, user) => userSaved(user) },
-        }),
-      path,
-    );
-    // The page reloads exactly after each save that went through.
-    const saves = path.steps.filter(({ event, state }) => /^xstate\.done\.actor\./.test(event.type) && state.value === 'closed');
-    expect(userSaved).toHaveBeenCalledTimes(saves.length);
-    expect(actor.getSnapshot().hasTag('open')).toBe(actor.getSnapshot().value !== 'closed');
-  });
-});
-
-describe('user form machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('Add User with a taken email, fixed, saved; then Edit and save: two saves, the dialog closed', async () => {
-    const { actor, called, userSaved } = startForm({ create: [refusal(409, USER_MESSAGES.duplicateEmail), ok(created)] });
-    fillNewUser(actor);
-    actor.send(submit);
-    expect((await waitFor(actor, (s) => s.matches('editing'))).context.errors.email).toBe(USER_MESSAGES.duplicateEmail);
-    actor.send(field('email', 'lia.souza2@example.com'));
-    expect(actor.getSnapshot().context.errors.email).toBeUndefined();
-    actor.send(submit);
-    await waitFor(actor, (s) => s.matches('closed'));
-    actor.send(edit(created));
-    actor.send(submit);
-    const end = await waitFor(actor, (s) => s.matches('closed') && called('updateUser').length === 1);
-    expect(end.value).toBe('closed');
-    expect(called('createUser').map((c) => (c.input as CreateUserPayload).email)).toEqual(['lia.souza@example.com', 'lia.souza2@example.com']);
-    expect(called('updateUser')[0]!.input).toEqual({ uuid: created.uuid, payload: { name: created.name, email: created.email, role: 'admin' } });
-    expect(userSaved).toHaveBeenCalledTimes(2);
   });
 });

@@ -250,6 +250,8 @@ export function UsersView(props: UsersViewProps) {
           <DataTable
             value={users}
             dataKey="uuid"
+            // The Actions cell also reads togglingUuid, which PrimeReact's cell memo (row data only) misses.
+            cellMemo={false}
             loading={props.loading}
             emptyMessage={filtered ? 'No users match the search or filter' : 'No users yet'}
             className="users-table"
