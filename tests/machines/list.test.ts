@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
-import { createListMachine, SEARCH_DEBOUNCE_MS, type ListEvent, type ListPage, type ListQuery } from '../../src/machines/list';
+import { createListMachine, SEARCH_DEBOUNCE_MS, type ListPage, type ListQuery } from '../../src/machines/list';
 import { FALLBACK_LOAD_ERROR, type LoadOutcome } from '../../src/machines/resource';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 
 type Row = { id: string };
 type Status = 'all' | 'active' | 'blocked';
@@ -198,108 +197,5 @@ describe('list machine (actor)', () => {
     actor.send({ type: 'user.page', page: 1.5 });
     expect(ready(actor.getSnapshot())).toBe(true);
     expect(loads).toHaveLength(1);
-  });
-});
-
-const DEBOUNCED = 'xstate.after.searchDebounce.things.searchBox.debouncing';
-
-// The fixtures keep the context space small (the walk is over value and context): the URL and the
-// paginator both ask for page 2, loads and reloads answer the same rows, and refusals say the
-// fallback message.
-/** Every event the list takes, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in ListEvent<Status>['type']]: Extract<ListEvent<Status>, { type: K }>[] } = {
-  'query.change': [{ type: 'query.change', query: { page: 2, search: '', status: 'all' } }],
-  'user.page': [{ type: 'user.page', page: 2 }],
-  'user.status': [{ type: 'user.status', status: 'active' }],
-  'user.searchInput': [{ type: 'user.searchInput', value: 'acme' }],
-  'searchBox.settled': [{ type: 'searchBox.settled' }],
-  'user.retry': [{ type: 'user.retry' }],
-  'user.refresh': [{ type: 'user.refresh' }],
-};
-const actorResults = [
-  { type: 'xstate.done.actor.load', output: page(['a']) },
-  { type: 'xstate.done.actor.load', output: refused(FALLBACK_LOAD_ERROR) },
-  { type: 'xstate.error.actor.load', error: new Error('boom') },
-  { type: 'xstate.done.actor.reload', output: page(['a']) },
-  { type: 'xstate.done.actor.reload', output: refused(FALLBACK_LOAD_ERROR) },
-  { type: 'xstate.error.actor.reload', error: new Error('boom') },
-  { type: DEBOUNCED },
-];
-const { 'query.change': urlChanges, 'user.page': pages, 'user.status': statuses, 'user.searchInput': typing, ...rest } = eventFixtures;
-/** Query changes are offered only from the default query, so the walk changes one thing at a time. */
-const allEvents = (snapshot: { context: { query: ListQuery<Status>; searchInput: string } }) => {
-  const { query, searchInput } = snapshot.context;
-  const defaultQuery = query.page === 1 && query.search === '' && query.status === 'all';
-  const pristine = defaultQuery && searchInput === '';
-  return [
-    ...(pristine ? [...urlChanges, ...pages, ...statuses] : []),
-    // Typing the same text again still restarts the pause.
-    ...(defaultQuery ? typing : []),
-    ...Object.values(rest).flat(),
-    ...actorResults,
-  ];
-};
-
-describe('list machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(machine, allEvents);
-
-  it('the model reaches every state of the chart', () => {
-    const values = [...reachableStateValues(machine, allEvents)].map((v) => JSON.parse(v) as { data: unknown; searchBox: string });
-    const data = new Set(values.map((v) => JSON.stringify(v.data)));
-    const box = new Set(values.map((v) => v.searchBox));
-    expect(data).toEqual(new Set(['"loading"', '"failed"', '{"ready":"idle"}', '{"ready":"refreshing"}']));
-    expect(box).toEqual(new Set(['idle', 'debouncing']));
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(machine).values());
-    // data: 4 (URL, page, status, settled); loading: refresh + 2 done + error; idle: 1;
-    // refreshing: refresh + 2 done + error; failed: 2; searchBox: 1; idle: 1; debouncing: 2
-    expect(all.size).toBe(19);
-    expect(transitionsTaken(machine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const published = vi.fn();
-    await replayPath(
-      (deferred) =>
-        machine.provide({
-          actors: { load: deferred.logic },
-          actions: { publishQuery: (_, location) => published(location) },
-          // The debounce only ever ends by the path's own event.
-          delays: { searchDebounce: 60_000 },
-        }),
-      path,
-    );
-  });
-});
-
-describe('list machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('load fails, Try Again, page 2, filter, search: ends on page 1 of the filtered search with one publish per choice', async () => {
-    const clock = new SimulatedClock();
-    const { actor, loads, published } = startList(
-      [refused('Down'), page(['a'], 30), page(['k'], 30, 2), page(['x'], 3), page(['y'], 1)],
-      { clock },
-    );
-    await waitFor(actor, (s) => s.matches({ data: 'failed' }));
-    actor.send({ type: 'user.retry' });
-    await waitFor(actor, ready);
-    actor.send({ type: 'user.page', page: 2 });
-    await waitFor(actor, ready);
-    actor.send({ type: 'user.status', status: 'blocked' });
-    await waitFor(actor, ready);
-    actor.send({ type: 'user.searchInput', value: 'north' });
-    clock.increment(SEARCH_DEBOUNCE_MS);
-    const snapshot = await waitFor(actor, ready);
-    expect(snapshot.value).toEqual({ data: { ready: 'idle' }, searchBox: 'idle' });
-    expect(snapshot.context.query).toEqual({ page: 1, limit: 10, search: 'north', status: 'blocked' });
-    expect(snapshot.context.rows).toEqual([{ id: 'y' }]);
-    expect(loads).toHaveLength(5);
-    expect(published.mock.calls.map(([location]) => location)).toEqual([
-      { page: 2, limit: 10, search: '', status: 'all' },
-      { page: 1, limit: 10, search: '', status: 'blocked' },
-      { page: 1, limit: 10, search: 'north', status: 'blocked' },
-    ]);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { createResourceMachine, FALLBACK_LOAD_ERROR, type LoadOutcome, type ResourceEvent } from '../../src/machines/resource';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
+import { createResourceMachine, FALLBACK_LOAD_ERROR, type LoadOutcome } from '../../src/machines/resource';
 
 const machine = createResourceMachine<{ total: number }>('summary');
 
@@ -47,39 +46,5 @@ describe('resource machine (actor)', () => {
     expect(actor.getSnapshot().hasTag('refreshing')).toBe(true);
     const snapshot = await waitFor(actor, (s) => s.matches({ ready: 'idle' }) && s.context.error !== null);
     expect(snapshot.context).toEqual({ data: { total: 1 }, error: 'Timed out' });
-  });
-});
-
-const eventFixtures: { [K in ResourceEvent['type']]: Extract<ResourceEvent, { type: K }>[] } = {
-  'user.retry': [{ type: 'user.retry' }],
-  'user.refresh': [{ type: 'user.refresh' }],
-};
-const actorResults = [
-  { type: 'xstate.done.actor.load', output: { ok: true, data: { total: 2 } } },
-  { type: 'xstate.done.actor.load', output: { ok: false, message: 'Nope' } },
-  { type: 'xstate.error.actor.load', error: new Error('boom') },
-  { type: 'xstate.done.actor.reload', output: { ok: true, data: { total: 5 } } },
-  { type: 'xstate.done.actor.reload', output: { ok: false, message: 'Stale' } },
-  { type: 'xstate.error.actor.reload', error: new Error('boom') },
-];
-const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
-
-describe('resource machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(machine, allEvents);
-
-  it('the model reaches every state of the chart', () => {
-    expect(reachableStateValues(machine, allEvents)).toEqual(
-      new Set(['loading', 'failed', '{"ready":"idle"}', '{"ready":"refreshing"}']),
-    );
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(machine).values());
-    expect(all.size).toBe(8);
-    expect(transitionsTaken(machine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    await replayPath((deferred) => machine.provide({ actors: { load: deferred.logic } }), path);
   });
 });

@@ -41,6 +41,11 @@ export interface UiModel<M extends AnyStateMachine, S extends OpenedScreen = Ope
   events: { [K in EventType<M>]: (screen: S, event: EventOfType<M, K>) => Promise<void> };
   /** What the user sees in each state (Testing Library queries; retried until the DOM settles). */
   states: StateAssertions<M, [S]>;
+  /**
+   * Whether the screen offers the user a way to send `event` in `snapshot` (the control is on
+   * screen). A path with a step it refuses is walked by the machine run only. Default: always.
+   */
+  drivable?: (snapshot: SnapshotFrom<M>, event: EventOf<M>) => boolean;
 }
 
 /** A state or transition that cannot be driven, with the reason. Keep the list short. */

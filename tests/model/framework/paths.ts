@@ -4,7 +4,7 @@
 import { createActor, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type SnapshotFrom } from 'xstate';
 import { pathsCoveringEveryTransition, type TransitionPath } from '../../machines/model-paths';
 import { leafPaths, pendingDelays, transitionName } from './chart';
-import type { MachineModel } from './model';
+import type { MachineModel, OpenedScreen } from './model';
 
 export type ModelPath<M extends AnyStateMachine> = TransitionPath<SnapshotFrom<M>>;
 
@@ -38,14 +38,27 @@ function pathFootprint<M extends AnyStateMachine>(machine: M, path: ModelPath<M>
   return seen;
 }
 
+/** Every user event of the path is one the screen offers where the path sends it. */
+function isDrivable<M extends AnyStateMachine>(machine: M, path: ModelPath<M>, input: unknown, drivable: (snapshot: AnyMachineSnapshot, event: EventObject) => boolean): boolean {
+  let previous = createActor(machine as AnyStateMachine, input === undefined ? {} : { input }).getSnapshot() as AnyMachineSnapshot;
+  for (const step of path.steps) {
+    if (!step.event.type.startsWith('xstate.') && !drivable(previous, step.event)) return false;
+    previous = step.state as AnyMachineSnapshot;
+  }
+  return true;
+}
+
 /**
  * The paths both runs walk: from all of them, shortest first, each one that reaches a state or
  * takes a chart transition no path before it did. Every state and transition the exhaustive set
  * reaches is still reached, by far fewer paths — which is what makes a walk through the real
  * screen for each of them affordable.
  */
-export function modelPaths<M extends AnyStateMachine>(model: Pick<MachineModel<M>, 'events' | 'actorResults' | 'machine' | 'input'>): ModelPath<M>[] {
-  const candidates = allPaths(model).sort((a, b) => a.steps.length - b.steps.length);
+export function modelPaths<M extends AnyStateMachine, S extends OpenedScreen = OpenedScreen>(model: Pick<MachineModel<M, S>, 'events' | 'actorResults' | 'machine' | 'input' | 'ui'>): ModelPath<M>[] {
+  const drivable = model.ui?.drivable;
+  const candidates = allPaths(model)
+    .filter((path) => !drivable || isDrivable(model.machine, path, model.input, drivable as (snapshot: AnyMachineSnapshot, event: EventObject) => boolean))
+    .sort((a, b) => a.steps.length - b.steps.length);
   const covered = new Set<string>();
   const chosen: ModelPath<M>[] = [];
   for (const path of candidates) {

@@ -13,6 +13,9 @@ import { allPaths, modelPaths, type ModelPath } from './paths';
 
 type Deferred = ReturnType<typeof deferredActors>;
 
+/** How long the screen may take to settle after a step: generous, as CI's two cores are shared. */
+const SETTLE = { timeout: 5000 };
+
 /** The machine with every invoked actor replaced by one the path settles. */
 function withDeferredActors<M extends AnyStateMachine>(machine: M, deferred: Deferred): M {
   return machine.provide({ actors: Object.fromEntries(invokedSources(machine).map((src) => [src, deferred.logic])) } as never) as M;
@@ -90,9 +93,9 @@ async function runOnScreen<M extends AnyStateMachine, S extends OpenedScreen>(mo
 
   const screen = await ui.open(seam);
   try {
-    await waitForDom(() => expect(current(), `the screen never started ${model.machine.id}`).toBeDefined());
+    await waitForDom(() => expect(current(), `the screen never started ${model.machine.id}`).toBeDefined(), SETTLE);
     const initial = current()!.getSnapshot() as AnyMachineSnapshot;
-    await waitForDom(() => assertStates(ui.states as never, initial, screen));
+    await waitForDom(() => assertStates(ui.states as never, initial, screen), SETTLE);
     for (const step of path.steps) {
       const actor = current()!;
       const before = actor.getSnapshot() as AnyMachineSnapshot;
@@ -107,8 +110,8 @@ async function runOnScreen<M extends AnyStateMachine, S extends OpenedScreen>(mo
         await cause(screen, step.event);
       }
       const expected = describeValue(step.state);
-      await waitForDom(() => expect(describeValue(current()!.getSnapshot()), `after ${step.event.type}`).toBe(expected));
-      await waitForDom(() => assertStates(ui.states as never, step.state as AnyMachineSnapshot, screen));
+      await waitForDom(() => expect(describeValue(current()!.getSnapshot()), `after ${step.event.type}`).toBe(expected), SETTLE);
+      await waitForDom(() => assertStates(ui.states as never, step.state as AnyMachineSnapshot, screen), SETTLE);
     }
   } finally {
     await screen.close();

@@ -3,7 +3,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
-import { SETTINGS_MESSAGES } from '../../../src/domain/users';
+import { SETTINGS_MESSAGES, type ChangePasswordPayload } from '../../../src/domain/users';
+import type { LoadOutcome } from '../../../src/machines/resource';
 import { PASSWORD_MESSAGES } from '../../../src/domain/password';
 import { EMPTY_PASSWORD_CHANGE_FORM, passwordChangeMachine, type PasswordChangeField } from '../../../src/machines/password-change';
 import { ok, refused, scriptedActors } from '../../machines/scripted-actors';
@@ -79,7 +80,7 @@ describe('password change (pinned journeys)', () => {
   it('pinned: a refused change keeps the form and names the reason; the next one clears it', async () => {
     const { answer } = scriptedActors();
     const actor = createActor(
-      passwordChangeMachine.provide({ actors: { changePassword: answer('changePassword', [refused(SETTINGS_MESSAGES.wrongCurrentPassword), ok(null)]) } }),
+      passwordChangeMachine.provide({ actors: { changePassword: answer<LoadOutcome<unknown>, ChangePasswordPayload>('changePassword', [refused(SETTINGS_MESSAGES.wrongCurrentPassword), ok(null)]) } }),
     ).start();
     actor.send(field('currentPassword', 'wrong'));
     actor.send(field('newPassword', 'new password 1'));
