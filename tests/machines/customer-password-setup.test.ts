@@ -1,16 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
-import {
-  PASSWORD_SETUP_MESSAGES,
-  passwordSetupMachine,
-  type CheckResult,
-  type CompleteResult,
-  type PasswordSetupContext,
-  type PasswordSetupEvent,
-} from '../../src/machines/customer-password-setup';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { PASSWORD_SETUP_MESSAGES, passwordSetupMachine, type CheckResult, type CompleteResult } from '../../src/machines/customer-password-setup';
 import { CUSTOMER_MESSAGES } from '../../src/domain/customers';
 import { PASSWORD_MESSAGES } from '../../src/domain/password';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 
 const account = { email: 'ops@northwind.example', name: 'Nina Park', company: 'Northwind Shipping', expiresAt: '2026-11-27T10:00:00.000Z' };
 const ok = <T>(data: T) => ({ ok: true as const, status: 200, data, message: 'ok' });
@@ -119,84 +111,5 @@ describe('password setup machine (actor)', () => {
     actor.send({ type: 'user.submit' });
     const gone = await waitFor(actor, (s) => s.matches('gone'));
     expect(gone.context).toMatchObject({ linkMessage: CUSTOMER_MESSAGES.setupTokenExpired, password: '', confirmPassword: '' });
-  });
-});
-
-/** Every event the page takes, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in PasswordSetupEvent['type']]: Extract<PasswordSetupEvent, { type: K }>[] } = {
-  'user.field': [type('password', 'correct horse'), type('confirmPassword', 'correct horse')],
-  'user.submit': [{ type: 'user.submit' }],
-  'user.retry': [{ type: 'user.retry' }],
-};
-const actorResults = [
-  { type: 'xstate.done.actor.checkToken', output: ok(account) },
-  { type: 'xstate.done.actor.checkToken', output: refused(404, 'Unknown') },
-  { type: 'xstate.done.actor.checkToken', output: refused(410, 'Used') },
-  { type: 'xstate.done.actor.checkToken', output: refused(503, 'Down') },
-  { type: 'xstate.error.actor.checkToken', error: new TypeError('fetch failed') },
-  { type: 'xstate.done.actor.setPassword', output: ok({ email: account.email }) },
-  { type: 'xstate.done.actor.setPassword', output: refused(410, 'Used') },
-  { type: 'xstate.done.actor.setPassword', output: refused(404, 'Unknown') },
-  { type: 'xstate.done.actor.setPassword', output: refused(400, 'Too common') },
-  { type: 'xstate.error.actor.setPassword', error: new TypeError('fetch failed') },
-];
-const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
-/** The same chart and implementations, started as if from a link carrying a token. */
-const withToken = () =>
-  createMachine(
-    { ...passwordSetupMachine.config, context: { ...startContext, token: 'tok-model' } },
-    passwordSetupMachine.implementations as never,
-  ) as unknown as typeof passwordSetupMachine;
-const startContext: PasswordSetupContext = {
-  token: '',
-  account: null,
-  password: '',
-  confirmPassword: '',
-  problem: null,
-  linkMessage: null,
-  email: null,
-};
-
-describe('password setup machine (model paths)', () => {
-  // The walk starts from a link with a token; a link without one is pinned above.
-  const machine = withToken();
-  const modelEvents = allEvents;
-  const paths = pathsCoveringEveryTransition(machine, modelEvents);
-
-  it('the model reaches every state of the chart', () => {
-    expect(reachableStateValues(machine, modelEvents)).toEqual(
-      new Set(['invalid', 'checking', 'checkFailed', 'gone', 'ready', 'submitting', 'done']),
-    );
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(machine).values());
-    // checking: 4 done + 1 error; checkFailed: 1; ready: field + 2 submit branches; submitting: 4 done + 1 error
-    expect(all.size).toBe(14);
-    expect(transitionsTaken(machine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    await replayPath((deferred) => machine.provide({ actors: { checkToken: deferred.logic, setPassword: deferred.logic } }), path);
-  });
-});
-
-describe('password setup machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('check fails, retry, mismatched passwords, fixed, set: ends done with the address', async () => {
-    const { actor, submitted } = startSetup('tok', [new TypeError('offline'), ok(account)]);
-    await waitFor(actor, (s) => s.matches('checkFailed'));
-    actor.send({ type: 'user.retry' });
-    await waitFor(actor, (s) => s.matches('ready'));
-    actor.send(type('password', 'correct horse'));
-    actor.send(type('confirmPassword', 'correct horsf'));
-    actor.send({ type: 'user.submit' });
-    expect(actor.getSnapshot().context.problem).toBe(PASSWORD_MESSAGES.mismatch);
-    actor.send(type('confirmPassword', 'correct horse'));
-    actor.send({ type: 'user.submit' });
-    const done = await waitFor(actor, (s) => s.status === 'done');
-    expect(done.value).toBe('done');
-    expect(done.context.email).toBe(account.email);
-    expect(submitted).toHaveBeenCalledOnce();
   });
 });

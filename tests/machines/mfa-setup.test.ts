@@ -1,10 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, waitFor } from 'xstate';
-import { mfaSetupMachine, type MfaSetupEvent } from '../../src/machines/mfa-setup';
+import { createActor, waitFor } from 'xstate';
+import { mfaSetupMachine } from '../../src/machines/mfa-setup';
 import { FALLBACK_LOAD_ERROR, type LoadOutcome } from '../../src/machines/resource';
 import { MFA_MESSAGES, type MfaDisablePayload, type MfaSetupWire, type MfaVerifyPayload, type MfaVerifyWire } from '../../src/domain/mfa';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
-import { ok, refused, scriptedActors, withFixedContext, type Answer } from './scripted-actors';
+import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
 
 const secret: MfaSetupWire = {
   secret: 'JBSWY3DPEHPK3PXP',
@@ -232,110 +231,5 @@ describe('mfa setup machine: enabled and disabling', () => {
     actor.send(cancel);
     expect(actor.getSnapshot().value).toBe('enabled');
     expect(actor.getSnapshot().context.proof).toEqual({ code: '', password: '' });
-  });
-});
-
-/**
- * The chart as a profile without MFA opens it. The walk starts past the start state's eventless
- * choice (pinned above): model-paths replays from an initial snapshot that does not resolve it.
- */
-const modelMachine = createMachine(
-  {
-    ...withFixedContext(mfaSetupMachine, () => ({
-      mfaEnabled: false,
-      setup: null,
-      code: '',
-      backupCodes: null,
-      proof: { code: '', password: '' },
-      error: null,
-    })).config,
-    initial: 'disabled',
-  },
-  mfaSetupMachine.implementations as never,
-) as unknown as typeof mfaSetupMachine;
-
-/** Every event the card takes, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in MfaSetupEvent['type']]: Extract<MfaSetupEvent, { type: K }>[] } = {
-  'user.enable': [enable],
-  'user.code': [typeCode('12 34 56 7'), typeCode('12a')],
-  'user.verify': [verify],
-  'user.cancel': [cancel],
-  'user.copy': [{ type: 'user.copy', text: secret.secret }],
-  'user.disable': [disable],
-  'user.proof': [{ type: 'user.proof', code: '123456' }, { type: 'user.proof', password: 'correct horse' }],
-  'user.confirm': [confirm],
-};
-const actorResults = [
-  { type: 'xstate.done.actor.startSetup', output: ok(secret) },
-  { type: 'xstate.done.actor.startSetup', output: refused('Setup failed') },
-  { type: 'xstate.error.actor.startSetup', error: new TypeError('fetch failed') },
-  { type: 'xstate.done.actor.verifyCode', output: ok({ backupCodes }) },
-  { type: 'xstate.done.actor.verifyCode', output: refused(MFA_MESSAGES.wrongCode) },
-  { type: 'xstate.error.actor.verifyCode', error: new TypeError('fetch failed') },
-  { type: 'xstate.done.actor.disableMfa', output: ok(null) },
-  { type: 'xstate.done.actor.disableMfa', output: refused('Invalid password') },
-  { type: 'xstate.error.actor.disableMfa', error: new TypeError('fetch failed') },
-];
-const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
-
-describe('mfa setup machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(modelMachine, allEvents);
-
-  it('the model reaches every state of the chart', () => {
-    expect(reachableStateValues(modelMachine, allEvents)).toEqual(
-      new Set(['disabled', 'starting', 'setup', 'verifying', 'enabled', 'confirmingDisable', 'disabling']),
-    );
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(modelMachine).values());
-    // disabled 1; starting 2 + 1; setup 4; verifying 2 + 1; enabled 2; confirmingDisable 4; disabling 2 + 1
-    expect(all.size).toBe(20);
-    expect(transitionsTaken(modelMachine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const mfaChanged = vi.fn();
-    const actor = await replayPath(
-      (deferred) =>
-        modelMachine.provide({
-          actors: { startSetup: deferred.logic, verifyCode: deferred.logic, disableMfa: deferred.logic },
-          actions: { mfaChanged: (_, enabled) => mfaChanged(enabled) },
-        }),
-      path,
-    );
-    // The session hears of a change exactly at each step that turned MFA on or off.
-    const changes = path.steps.flatMap(({ event, state }) =>
-      event.type === 'xstate.done.actor.verifyCode' && state.value === 'enabled'
-        ? [[true]]
-        : event.type === 'xstate.done.actor.disableMfa' && state.value === 'disabled'
-          ? [[false]]
-          : [],
-    );
-    expect(mfaChanged.mock.calls).toEqual(changes);
-    expect(actor.getSnapshot().hasTag('busy')).toBe(['starting', 'verifying', 'disabling'].includes(actor.getSnapshot().value as string));
-  });
-});
-
-describe('mfa setup machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('enable, a wrong code, the right code, copy a backup code, disable with the password: ends disabled', async () => {
-    const { actor, notifySuccess, notifyFailure, mfaChanged } = startCard(false, { verify: [refused(MFA_MESSAGES.wrongCode), ok({ backupCodes })] });
-    actor.send(enable);
-    await waitFor(actor, (s) => s.matches('setup'));
-    actor.send(typeCode('111111'));
-    actor.send(verify);
-    await waitFor(actor, (s) => s.matches('setup') && notifyFailure.mock.calls.length === 1);
-    actor.send(typeCode('222222'));
-    actor.send(verify);
-    expect((await waitFor(actor, (s) => s.matches('enabled'))).context.backupCodes).toEqual(backupCodes);
-    actor.send({ type: 'user.copy', text: backupCodes[0]! });
-    actor.send(disable);
-    actor.send({ type: 'user.proof', password: 'correct horse' });
-    actor.send(confirm);
-    const end = await waitFor(actor, (s) => s.matches('disabled'));
-    expect(end.context).toMatchObject({ backupCodes: null, setup: null, code: '' });
-    expect(mfaChanged.mock.calls).toEqual([[true], [false]]);
-    expect(notifySuccess.mock.calls).toEqual([[MFA_MESSAGES.enabled], [MFA_MESSAGES.copied], [MFA_MESSAGES.disabled]]);
   });
 });

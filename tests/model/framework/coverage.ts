@@ -40,6 +40,10 @@ export class CoverageRecorder {
       if (event.type === '@xstate.microstep') {
         for (const definition of (event as unknown as { _transitions: Parameters<typeof transitionName>[0][] })._transitions) {
           this.transitions.add(transitionName(definition));
+          // A transient state (left by an eventless transition in the same macrostep) is never seen
+          // resting in a snapshot; taking its way out is what shows the actor was there.
+          const source = definition.source as { type: string; path: string[] };
+          if (definition.eventType === '' && (source.type === 'atomic' || source.type === 'final')) this.states.add(source.path.join('.'));
         }
         this.reached(event.snapshot as AnyMachineSnapshot);
       }

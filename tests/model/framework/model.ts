@@ -36,7 +36,7 @@ export interface UiModel<M extends AnyStateMachine, S extends OpenedScreen = Ope
    * Renders the real screen that runs this machine (the route, over a fake API), passing `seam`
    * to the app so the page's actor runs with the path's answers and the simulated clock.
    */
-  open(seam: ModelSeam): Promise<S> | S;
+  open(seam: ModelSeam, input: InputFrom<M> | undefined): Promise<S> | S;
   /** The user action that causes each event: a click, typing, a key. */
   events: { [K in EventType<M>]: (screen: S, event: EventOfType<M, K>) => Promise<void> };
   /** What the user sees in each state (Testing Library queries; retried until the DOM settles). */
@@ -59,7 +59,10 @@ export interface MachineModel<M extends AnyStateMachine, S extends OpenedScreen 
   /** The machine's name in the coverage table and docs/machines (usually its file in src/machines). */
   name: string;
   machine: M;
+  /** The input the page starts the actor with. */
   input?: InputFrom<M>;
+  /** Or several, when the page starts it differently (each gets its own paths; `ui.open` receives it). */
+  inputs?: readonly InputFrom<M>[];
   events: EventFixtures<M>;
   /**
    * What the invoked actors answer on the paths: `done(id, output)` / `failed(id, error)` events.

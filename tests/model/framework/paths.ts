@@ -6,7 +6,15 @@ import { pathsCoveringEveryTransition, type TransitionPath } from '../../machine
 import { leafPaths, pendingDelays, transitionName } from './chart';
 import type { MachineModel, OpenedScreen } from './model';
 
-export type ModelPath<M extends AnyStateMachine> = TransitionPath<SnapshotFrom<M>>;
+/** A path, and the input the actor starts with on it. */
+export type ModelPath<M extends AnyStateMachine> = TransitionPath<SnapshotFrom<M>> & { input?: unknown };
+
+type PathModel<M extends AnyStateMachine> = Pick<MachineModel<M>, 'events' | 'actorResults' | 'machine' | 'input' | 'inputs'>;
+
+/** The inputs the actor is started with: each gets its own paths. */
+export function modelInputs<M extends AnyStateMachine>(model: Pick<MachineModel<M>, 'input' | 'inputs'>): unknown[] {
+  return model.inputs && model.inputs.length > 0 ? [...model.inputs] : [model.input];
+}
 
 export function modelEvents<M extends AnyStateMachine>(model: Pick<MachineModel<M>, 'events' | 'actorResults' | 'machine'>) {
   const fixed: EventObject[] = [...(Object.values(model.events) as EventObject[][]).flat(), ...(model.actorResults ?? [])];
@@ -17,17 +25,27 @@ export function modelEvents<M extends AnyStateMachine>(model: Pick<MachineModel<
 }
 
 /**
- * Every path xstate/graph finds to each (state, context) and one transition on from it: the
- * exhaustive set, cheap to replay on the machine alone.
+ * Every path xstate/graph finds to each (state, context) and one transition on from it, for each
+ * input the actor may start with: the exhaustive set, cheap to replay on the machine alone.
  */
-export function allPaths<M extends AnyStateMachine>(model: Pick<MachineModel<M>, 'events' | 'actorResults' | 'machine' | 'input'>): ModelPath<M>[] {
-  // The graph walks the machine as the app starts it: with its input.
-  return pathsCoveringEveryTransition(model.machine, modelEvents(model), { input: model.input });
+export function allPaths<M extends AnyStateMachine>(model: PathModel<M>): ModelPath<M>[] {
+  const inputs = modelInputs(model);
+  return inputs.flatMap((input, index) => {
+    const label = (description: string) => (inputs.length > 1 ? `[input ${index + 1}] ${description}` : description);
+    // With several inputs, each start is a path of its own: an input may lead (eventlessly) to a
+    // state no event leaves, which no transition path would show.
+    const start = createActor(model.machine as AnyStateMachine, input === undefined ? {} : { input }).getSnapshot() as SnapshotFrom<M>;
+    const starts: ModelPath<M>[] = inputs.length > 1 ? [{ description: label(`start ⇒ ${leafPaths((start as AnyMachineSnapshot).value).join(', ')}`), steps: [], input }] : [];
+    // The graph walks the machine as the app starts it: with its input.
+    const walked = pathsCoveringEveryTransition(model.machine, modelEvents(model), { input }).map((path): ModelPath<M> => ({ ...path, input, description: label(path.description) }));
+    return [...starts, ...walked];
+  });
 }
 
 /** The chart transitions and leaf states a path goes through (eventless hops are counted by the run itself). */
-function pathFootprint<M extends AnyStateMachine>(machine: M, path: ModelPath<M>, input: unknown): Set<string> {
+function pathFootprint<M extends AnyStateMachine>(machine: M, path: ModelPath<M>): Set<string> {
   const seen = new Set<string>();
+  const { input } = path;
   let previous = createActor(machine as AnyStateMachine, input === undefined ? {} : { input }).getSnapshot() as AnyMachineSnapshot;
   for (const leaf of leafPaths(previous.value)) seen.add(`state ${leaf}`);
   for (const step of path.steps) {
@@ -39,7 +57,8 @@ function pathFootprint<M extends AnyStateMachine>(machine: M, path: ModelPath<M>
 }
 
 /** Every user event of the path is one the screen offers where the path sends it. */
-function isDrivable<M extends AnyStateMachine>(machine: M, path: ModelPath<M>, input: unknown, drivable: (snapshot: AnyMachineSnapshot, event: EventObject) => boolean): boolean {
+function isDrivable<M extends AnyStateMachine>(machine: M, path: ModelPath<M>, drivable: (snapshot: AnyMachineSnapshot, event: EventObject) => boolean): boolean {
+  const { input } = path;
   let previous = createActor(machine as AnyStateMachine, input === undefined ? {} : { input }).getSnapshot() as AnyMachineSnapshot;
   for (const step of path.steps) {
     if (!step.event.type.startsWith('xstate.') && !drivable(previous, step.event)) return false;
@@ -54,15 +73,15 @@ function isDrivable<M extends AnyStateMachine>(machine: M, path: ModelPath<M>, i
  * reaches is still reached, by far fewer paths — which is what makes a walk through the real
  * screen for each of them affordable.
  */
-export function modelPaths<M extends AnyStateMachine, S extends OpenedScreen = OpenedScreen>(model: Pick<MachineModel<M, S>, 'events' | 'actorResults' | 'machine' | 'input' | 'ui'>): ModelPath<M>[] {
+export function modelPaths<M extends AnyStateMachine, S extends OpenedScreen = OpenedScreen>(model: Pick<MachineModel<M, S>, 'events' | 'actorResults' | 'machine' | 'input' | 'inputs' | 'ui'>): ModelPath<M>[] {
   const drivable = model.ui?.drivable;
   const candidates = allPaths(model)
-    .filter((path) => !drivable || isDrivable(model.machine, path, model.input, drivable as (snapshot: AnyMachineSnapshot, event: EventObject) => boolean))
+    .filter((path) => !drivable || isDrivable(model.machine, path, drivable as (snapshot: AnyMachineSnapshot, event: EventObject) => boolean))
     .sort((a, b) => a.steps.length - b.steps.length);
   const covered = new Set<string>();
   const chosen: ModelPath<M>[] = [];
   for (const path of candidates) {
-    const footprint = pathFootprint(model.machine, path, model.input);
+    const footprint = pathFootprint(model.machine, path);
     if ([...footprint].some((item) => !covered.has(item))) {
       chosen.push(path);
       for (const item of footprint) covered.add(item);

@@ -1,6 +1,7 @@
 // Opening a page for a UI run: the whole client (router, session, page) signed in as an
 // administrator, over a small fake portal API that answers by "METHOD /path" and 404s the rest.
 import { cleanup } from '@testing-library/react';
+import type { AdminUser } from '../../../src/domain/auth';
 import { adminProfile } from '../../machines/fixtures';
 import { openSignedInAt } from '../../ui/open-app';
 import type { ModelSeam, OpenedScreen } from './model';
@@ -10,7 +11,7 @@ export type FakeAnswer = { status?: number; body: unknown } | ((request: { url: 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** `{ 'GET /api/v1/users': { body: {...} } }`; /auth/me answers the signed-in administrator. */
-export function fakePortalApi(answers: Record<string, FakeAnswer> = {}) {
+export function fakePortalApi(answers: Record<string, FakeAnswer> = {}, profile: AdminUser = adminProfile) {
   const calls: string[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
@@ -18,7 +19,7 @@ export function fakePortalApi(answers: Record<string, FakeAnswer> = {}) {
     calls.push(`${key}${url.search}`);
     if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const answer = answers[key] ?? (key === 'GET /api/v1/auth/me' ? { body: { success: true, message: 'ok', data: { user: adminProfile } } } : undefined);
+    const answer = answers[key] ?? (key === 'GET /api/v1/auth/me' ? { body: { success: true, message: 'ok', data: { user: profile } } } : undefined);
     if (!answer) return json(404, { success: false, message: `Route not found: ${key}` });
     const { status = 200, body: out } = typeof answer === 'function' ? answer({ url, body }) : answer;
     return json(status, out);
@@ -28,10 +29,10 @@ export function fakePortalApi(answers: Record<string, FakeAnswer> = {}) {
 
 export type PageScreen = OpenedScreen & ReturnType<typeof openSignedInAt> & { calls: string[] };
 
-/** The page at `path`, signed in, with the run's seam. */
-export function openPage(path: string, seam: ModelSeam, answers: Record<string, FakeAnswer> = {}): PageScreen {
-  const api = fakePortalApi(answers);
-  const opened = openSignedInAt(path, api.fetch, { seam, inspect: seam.inspect });
+/** The page at `path`, signed in (as the fixture administrator unless `profile` says otherwise), with the run's seam. */
+export function openPage(path: string, seam: ModelSeam, answers: Record<string, FakeAnswer> = {}, profile: AdminUser = adminProfile): PageScreen {
+  const api = fakePortalApi(answers, profile);
+  const opened = openSignedInAt(path, api.fetch, { seam, inspect: seam.inspect, profile });
   return {
     ...opened,
     calls: api.calls,

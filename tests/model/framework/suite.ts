@@ -42,7 +42,7 @@ async function runOnMachine<M extends AnyStateMachine, S extends OpenedScreen>(m
   const clock = new SimulatedClock();
   const logic = withDeferredActors(model.machine, deferred);
   const isTarget = (actor: AnyActorRef) => (actor as unknown as { logic?: unknown }).logic === logic;
-  const actor = createActor(logic, { clock, inspect: recorder.observer(isTarget), ...(model.input === undefined ? {} : { input: model.input }) } as never);
+  const actor = createActor(logic, { clock, inspect: recorder.observer(isTarget), ...(path.input === undefined ? {} : { input: path.input }) } as never);
   actor.start();
   try {
     await assertStates(model.states as never, actor.getSnapshot() as AnyMachineSnapshot);
@@ -88,10 +88,11 @@ async function runOnScreen<M extends AnyStateMachine, S extends OpenedScreen>(mo
       record(event);
     },
   };
-  // The page's actor: the one of this machine that moved last and is still running.
-  const current = () => [...targets].reverse().find((actor) => actor.getSnapshot().status === 'active');
+  // The page's actor: the one of this machine that moved last and is not stopped (one that reached
+  // a final state is 'done' and still the page's).
+  const current = () => [...targets].reverse().find((actor) => actor.getSnapshot().status !== 'stopped');
 
-  const screen = await ui.open(seam);
+  const screen = await ui.open(seam, path.input as never);
   try {
     await waitForDom(() => expect(current(), `the screen never started ${model.machine.id}`).toBeDefined(), SETTLE);
     const initial = current()!.getSnapshot() as AnyMachineSnapshot;
