@@ -20,7 +20,7 @@ import { createRepositories } from './db/repositories';
 import { TooManyRequestsError } from './errors';
 import { createSyncJobs, type SyncJobsOptions } from './jobs';
 import { API_PREFIX, registerAuth } from './plugins/auth';
-import { BODY_LIMIT_BYTES, registerErrorHandler, routeNotFound } from './plugins/error-handler';
+import { BODY_LIMIT_BYTES, frameworkErrors, registerErrorHandler, rejectUnstorableText, routeNotFound } from './plugins/error-handler';
 import { apiRoutes } from './routes';
 import { createServices } from './services';
 import type { ProviderAccess } from './services/console-provider';
@@ -74,6 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.logLevel, serializers: { req: serializeRequest } },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
+    frameworkErrors,
     // A hop count becomes the function proxy-addr would build: trust the nearest N hops.
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
@@ -83,6 +84,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  app.addHook('preValidation', rejectUnstorableText);
 
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -184,6 +184,11 @@ export function createSubscriptionsService(deps: {
         if (isProviderError(error) && error.kind === 'validation') {
           throw new ConflictError(error.messages.length > 0 ? error.messages.join('; ') : SUBSCRIPTION_SERVER_MESSAGES.changeFailed, { cause: error });
         }
+        // So is "no such line": ours is out of step with the provider (a sync will catch up), not a
+        // provider fault, so a 409 rather than a 502 (found by the fuzz tests).
+        if (isProviderError(error) && error.kind === 'not-found') {
+          throw new ConflictError((providerFailure(error, SUBSCRIPTION_SERVER_MESSAGES.changeFailed) as Error).message, { cause: error });
+        }
         throw providerFailure(error, SUBSCRIPTION_SERVER_MESSAGES.changeFailed);
       }
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from './helpers';
 
@@ -100,6 +101,41 @@ describe('error responses', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
+  });
+});
+
+describe('requests the fuzz tests found answered outside the envelope or with a 500', () => {
+  it('answers a path with a malformed percent-escape with 400 in the envelope, not Fastify\'s own body', async () => {
+    for (const url of ['/api/v1/users/%zz', '/api/v1/terminals/%E0%A4%A/assign']) {
+      const res = await ctx.request({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toEqual({ success: false, message: 'Malformed URL: a percent-escape does not decode', requestId: res.headers['x-request-id'] });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('answers a path segment over 100 characters with 414 in the envelope', async () => {
+    const res = await ctx.request({ method: 'GET', url: `/api/v1/password-setup/${'a'.repeat(101)}` });
+    expect(res.statusCode).toBe(414);
+    expect(res.json()).toEqual({ success: false, message: 'A path segment is too long', requestId: res.headers['x-request-id'] });
+  });
+
+  it('refuses NUL characters and unpaired surrogates anywhere in a request with 400 before anything is written (they were 500s from the database)', async () => {
+    const audits = async () => Number(((await ctx.database.db.execute(sql`SELECT count(*) AS n FROM audit_log`)) as unknown as { rows: { n: unknown }[] }).rows[0]!.n);
+    const before = await audits();
+    const requests = [
+      { method: 'POST' as const, url: '/api/v1/auth/login', payload: { email: 'a\u0000b@test.local', password: 'pw' } },
+      { method: 'POST' as const, url: '/api/v1/auth/login', payload: '{"email":"\\ud800@test.local","password":"pw"}', headers: { 'content-type': 'application/json' } },
+      { method: 'POST' as const, url: '/api/v1/auth/login', payload: '{"email":"a@test.local","password":"pw","\\udc00":1}', headers: { 'content-type': 'application/json' } },
+      { method: 'GET' as const, url: '/api/v1/password-setup/a%00b' },
+      { method: 'GET' as const, url: '/api/v1/health?q=x%00' },
+    ];
+    for (const request of requests) {
+      const res = await ctx.request(request);
+      expect(res.statusCode, request.url).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, message: 'Text may not contain NUL characters or unpaired surrogates' });
+    }
+    expect(await audits()).toBe(before);
   });
 });
 

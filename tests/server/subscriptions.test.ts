@@ -247,6 +247,18 @@ describe('changing a plan through the provider', () => {
     expect(await audits()).toEqual([]);
   });
 
+  it('answers 409, not 502, for a line we hold that the provider does not know, and changes nothing (a fuzz-test finding)', async () => {
+    const unknownLine = 'AST-424242-00000-42';
+    await insertServiceLines(ctx.database.db, [{ serviceLineNumber: unknownLine, productReferenceId: 'SUB-METERED-50GB' }]);
+    await insertTerminals(ctx.database.db, [terminalRow({ userTerminalId: idOf(42), serviceLineNumber: unknownLine, productReferenceId: 'SUB-METERED-50GB' })]);
+    const res = await change(unknownLine, 'SUB-METERED-1TB');
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ success: false, message: expect.stringContaining('the provider does not know it') });
+    const product = await ctx.database.db.execute(sql`SELECT product_reference_id AS p FROM service_lines WHERE service_line_number = ${unknownLine}`);
+    expect((product as unknown as { rows: { p: string }[] }).rows).toEqual([{ p: 'SUB-METERED-50GB' }]);
+    expect(await audits()).toEqual([]);
+  });
+
   it('answers 404 for a line without a live terminal, 400 for an unknown product or a malformed line, 409 for the same plan', async () => {
     expect((await change('AST-999999-99999-99', 'SUB-METERED-1TB')).json()).toMatchObject({ success: false, message: SUBSCRIPTION_MESSAGES.notFound });
     expect((await change('AST-999999-99999-99', 'SUB-METERED-1TB')).statusCode).toBe(404);
