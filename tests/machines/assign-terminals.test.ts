@@ -5,12 +5,10 @@ import {
   type AssignCustomer,
   type AssignedOutcome,
   type AssignOutcome,
-  type AssignTerminalsEvent,
 } from '../../src/machines/assign-terminals';
 import { ASSIGN_MESSAGES, ASSIGN_REASONS, type AssignTerminalsPayload, type AssignTerminalsResult } from '../../src/domain/customer-terminals';
 import { NetworkError } from '../../src/api/client';
 import { CUSTOMER_UUID, assignedTerminal } from '../fixtures/customer-terminals-client';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
 
 const customer: AssignCustomer = { uuid: CUSTOMER_UUID, name: 'Nina Park', email: 'ops@northwind.example', company: 'Northwind Shipping' };
@@ -255,108 +253,5 @@ describe('assign terminals machine: assigning', () => {
     expect(stale?.signal.aborted).toBe(true);
     expect(fresh?.signal.aborted).toBe(false);
     expect(snapshot.context.assigned).toEqual([first, second]);
-  });
-});
-
-/** Every event the dialog takes, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in AssignTerminalsEvent['type']]: Extract<AssignTerminalsEvent, { type: K }>[] } = {
-  'user.open': [open()],
-  'user.input': [input(''), input('AST-622190-48211-07, AST-000000-00000-00')],
-  'user.submit': [submit],
-  'user.close': [close],
-  'terminals.assigned': [{ type: 'terminals.assigned' }],
-};
-// One fixture per guarded branch of each invoke.
-const actorResults = [
-  { type: 'xstate.done.actor.loadAssigned', output: ok([first]) },
-  { type: 'xstate.done.actor.loadAssigned', output: refused('') },
-  { type: 'xstate.error.actor.loadAssigned', error: new Error('boom') },
-  { type: 'xstate.done.actor.assignTerminals', output: ok(partial) },
-  { type: 'xstate.done.actor.assignTerminals', output: ok(noneAssigned) },
-  { type: 'xstate.done.actor.assignTerminals', output: refused('') },
-  { type: 'xstate.error.actor.assignTerminals', error: new Error('boom') },
-];
-const everyEvent = () => [...Object.values(eventFixtures).flat(), ...actorResults];
-
-/**
- * Pruned so the walk stays small: the assigned list answers once per opening before anything is
- * submitted, typing happens only into an empty box, and a second answer comes only on a fresh one.
- */
-function pathEvents(snapshot: Snapshot) {
-  const { text, result, error } = snapshot.context;
-  const fresh = result === null && error === null;
-  return [
-    ...eventFixtures['user.open'],
-    ...(text === '' ? eventFixtures['user.input'] : []),
-    ...eventFixtures['user.submit'],
-    ...eventFixtures['user.close'],
-    ...(fresh ? eventFixtures['terminals.assigned'] : []),
-    ...actorResults.filter((event) => fresh || event.type.endsWith('assignTerminals')),
-  ];
-}
-
-describe('assign terminals machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(assignTerminalsMachine, pathEvents);
-
-  it('the model reaches every state the dialog can be in', () => {
-    const values = new Set(['closed']);
-    for (const assigned of ['loading', 'loaded']) {
-      for (const form of ['editing', 'submitting']) values.add(JSON.stringify({ open: { assigned, form } }));
-    }
-    expect(reachableStateValues(assignTerminalsMachine, everyEvent)).toEqual(values);
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(assignTerminalsMachine).values());
-    // closed: open; assigned.loading: 2 done + error + reload; loaded: reload;
-    // form.editing: input, 2 submit, close; submitting: 3 done + error
-    expect(all.size).toBe(14);
-    expect(transitionsTaken(assignTerminalsMachine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const terminalsAssigned = vi.fn();
-    const notifyFailure = vi.fn();
-    const actor = await replayPath(
-      (deferred) =>
-        assignTerminalsMachine.provide({
-          actors: { loadAssigned: deferred.logic, assignTerminals: deferred.logic },
-          actions: { terminalsAssigned: (_, result) => terminalsAssigned(result), notifyFailure: (_, message) => notifyFailure(message) },
-        }),
-      path,
-    );
-    const snapshot = actor.getSnapshot() as Snapshot;
-    actor.stop();
-    // What the view reads stays consistent with where the chart is.
-    expect(snapshot.hasTag('busy')).toBe(snapshot.matches({ open: { form: 'submitting' } }));
-    expect(snapshot.hasTag('open')).toBe(snapshot.value !== 'closed');
-    if (snapshot.value !== 'closed') expect(snapshot.context.customer).toEqual(customer);
-    if (snapshot.hasTag('busy')) expect(snapshot.context.error).toBeNull();
-    const answers = path.steps.map((step) => step.event).filter((event) => /^xstate\.(done|error)\.actor\.assignTerminals$/.test(event.type));
-    const successes = answers.filter((event) => 'output' in event && (event.output as AssignOutcome).ok).length;
-    expect(terminalsAssigned).toHaveBeenCalledTimes(successes);
-    expect(notifyFailure).toHaveBeenCalledTimes(answers.length - successes);
-  });
-});
-
-describe('assign terminals machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('empty submit, a refusal, then a partial success: box cleared, result shown, list refetched twice', async () => {
-    const { actor, calls } = startDialog({
-      assigned: [ok([first]), ok([first, second])],
-      assign: [refused('Provider unavailable'), ok(partial)],
-    });
-    actor.send(open());
-    await waitFor(actor, settled);
-    actor.send(submit);
-    actor.send(input('AST-622190-48211-07 AST-000000-00000-00'));
-    actor.send(submit);
-    await waitFor(actor, (s) => settled(s) && s.context.error !== null);
-    actor.send(submit);
-    await waitFor(actor, (s) => s.context.result !== null);
-    const snapshot = await waitFor(actor, settled);
-    expect(snapshot.value).toEqual({ open: { assigned: 'loaded', form: 'editing' } });
-    expect(snapshot.context).toEqual({ customer, text: '', result: partial, error: null, assigned: [first, second] });
-    expect(calls.map((c) => c.name)).toEqual(['loadAssigned', 'assignTerminals', 'assignTerminals', 'loadAssigned']);
   });
 });

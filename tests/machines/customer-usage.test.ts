@@ -2,9 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor, type SnapshotFrom } from 'xstate';
 import {
   customerUsageMachine,
-  initialUsageContext,
   type CustomerUsageData,
-  type CustomerUsageEvent,
   type CustomerUsageInput,
   type CustomerUsageOutcome,
   type CustomerUsageRequest,
@@ -16,8 +14,7 @@ import { CUSTOMER_USAGE_MESSAGES, type CustomerDailyUsage, type UnassignTerminal
 import { TERMINAL_MESSAGES } from '../../src/domain/terminals';
 import { NetworkError } from '../../src/api/client';
 import { CUSTOMER_UUID, usageRecord } from '../fixtures/customer-terminals-client';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
-import { ok, refused, scriptedActors, withFixedContext, type Answer } from './scripted-actors';
+import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 const customer: UsageCustomer = { uuid: CUSTOMER_UUID, name: 'Nina Park', company: 'Northwind Shipping', email: 'ops@northwind.example' };
@@ -304,161 +301,5 @@ describe('customer usage machine: unassigning a line', () => {
     expect(calls.map((c) => c.signal.aborted)).toEqual([false, false, false]);
     actor.stop();
     expect(calls.map((c) => c.signal.aborted)).toEqual([true, true, true]);
-  });
-});
-
-const modelMachine = withFixedContext(customerUsageMachine, () => initialUsageContext({ customerUuid: CUSTOMER_UUID, now: NOW }));
-
-/** Every event the page takes, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in CustomerUsageEvent['type']]: Extract<CustomerUsageEvent, { type: K }>[] } = {
-  'user.retry': [retry],
-  'user.selectMonth': [selectMonth('2026-10')],
-  'user.refresh': [refresh],
-  'user.search': [{ type: 'user.search', value: 'rotterdam' }],
-  'user.status': [{ type: 'user.status', status: 'Active' }],
-  'user.sort': [{ type: 'user.sort', sort: { field: 'usage', order: -1 } }],
-  'user.unassign': [unassign(SL1)],
-  'user.confirm': [confirm],
-  'user.cancel': [cancel],
-  'terminals.changed': [changed],
-};
-// One fixture per guarded branch of each invoke. Refusals carry no message, so a refusal and a
-// thrown error leave the same context.
-const loaded = {
-  customer: { type: 'xstate.done.actor.loadCustomer', output: ok(customer) },
-  usage: { type: 'xstate.done.actor.loadUsage', output: ok(november) },
-  unassign: { type: 'xstate.done.actor.unassignTerminal', output: ok(unassigned) },
-};
-const otherResults = {
-  customer: [{ type: 'xstate.done.actor.loadCustomer', output: refused('') }, { type: 'xstate.error.actor.loadCustomer', error: new Error('boom') }],
-  usage: [{ type: 'xstate.done.actor.loadUsage', output: refused('') }, { type: 'xstate.error.actor.loadUsage', error: new Error('boom') }],
-  unassign: [
-    { type: 'xstate.done.actor.unassignTerminal', output: refused('') },
-    { type: 'xstate.error.actor.unassignTerminal', error: new Error('boom') },
-  ],
-};
-const { 'user.search': searches, 'user.status': statuses, 'user.sort': sorts, ...chartEvents } = eventFixtures;
-const tableInputs = [...searches, ...statuses, ...sorts];
-// The table inputs change no state, only context: left out of the walk over state values.
-const everyChartEvent = () => [
-  ...Object.values(chartEvents).flat(),
-  ...Object.values(loaded),
-  ...Object.values(otherResults).flat(),
-];
-
-/**
- * The paths' events, pruned so the walk stays small (three regions multiply): a failed load
- * happens only on the untouched page; a month, a change or an unassignment comes only on the
- * current month with nothing being unassigned; the table inputs only on the settled page.
- */
-function pathEvents(snapshot: Snapshot) {
-  const { month, search, status, sort, unassignTarget } = snapshot.context;
-  const untouched = month === '2026-11' && unassignTarget === null && snapshot.matches({ unassign: 'idle' });
-  const tablePristine = search === '' && status === 'all' && sort === null;
-  const calm = untouched && tablePristine && snapshot.matches({ customer: 'loaded', usage: 'loaded' });
-  return [
-    ...chartEvents['user.retry'],
-    ...chartEvents['user.refresh'],
-    ...chartEvents['user.confirm'],
-    ...chartEvents['user.cancel'],
-    ...(untouched ? [...chartEvents['user.selectMonth'], ...chartEvents['terminals.changed'], ...chartEvents['user.unassign']] : []),
-    ...(calm ? tableInputs : []),
-    loaded.customer,
-    loaded.usage,
-    loaded.unassign,
-    ...(untouched && tablePristine ? [...otherResults.customer, ...otherResults.usage] : []),
-    ...otherResults.unassign,
-  ];
-}
-
-describe('customer usage machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(modelMachine, pathEvents);
-
-  it('the model reaches every combination of the three regions', () => {
-    const values = new Set<string>();
-    for (const customerState of ['loading', 'loaded', 'failed']) {
-      for (const usageState of ['loading', 'loaded', 'refreshing']) {
-        for (const unassignState of ['idle', 'confirming', 'unassigning']) {
-          values.add(JSON.stringify({ customer: customerState, usage: usageState, unassign: unassignState }));
-        }
-      }
-    }
-    expect(reachableStateValues(modelMachine, everyChartEvent)).toEqual(values);
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(modelMachine).values());
-    // root: search, status, sort (3); customer.loading: 2 done + error, failed: retry (4);
-    // usage.loading: 2 done + error + month + change, loaded: month + refresh + change,
-    // refreshing: 2 done + error + month + change (13);
-    // unassign.idle: unassign, confirming: confirm + cancel, unassigning: 2 done + error (6)
-    expect(all.size).toBe(26);
-    expect(transitionsTaken(modelMachine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const notifySuccess = vi.fn();
-    const terminalsChanged = vi.fn();
-    const actor = await replayPath(
-      (deferred) =>
-        modelMachine.provide({
-          actors: { loadCustomer: deferred.logic, loadUsage: deferred.logic, unassignTerminal: deferred.logic },
-          actions: { notifySuccess: (_, message) => notifySuccess(message), terminalsChanged: () => terminalsChanged() },
-        }),
-      path,
-    );
-    const snapshot = actor.getSnapshot() as Snapshot;
-    actor.stop();
-    // What the view reads stays consistent with where the chart is.
-    expect(snapshot.context.customerError !== null).toBe(snapshot.matches({ customer: 'failed' }));
-    expect(snapshot.context.customer !== null).toBe(snapshot.matches({ customer: 'loaded' }));
-    expect(snapshot.context.unassignTarget !== null).toBe(!snapshot.matches({ unassign: 'idle' }));
-    expect(snapshot.hasTag('busy')).toBe(snapshot.matches({ unassign: 'unassigning' }));
-    // Nothing of another month, or of before a change, shows under the loading spinner.
-    if (snapshot.hasTag('loadingUsage')) expect(snapshot.context.records).toEqual([]);
-    const unassignments = path.steps.filter((step) => step.event === loaded.unassign).length;
-    expect(terminalsChanged).toHaveBeenCalledTimes(unassignments);
-    expect(notifySuccess).toHaveBeenCalledTimes(unassignments);
-  });
-});
-
-describe('customer usage machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('customer fails then loads on Try Again, October is chosen, a line is unassigned: October reloaded without it', async () => {
-    const octoberAfter: CustomerUsageData = { records: [], daily: october.daily };
-    const { actor, calls, notifySuccess } = openPage({
-      customer: [refused('Customer not found'), ok(customer)],
-      usage: [ok(november), ok(october), ok(octoberAfter)],
-    });
-    await waitFor(actor, settled);
-    actor.send(retry);
-    await waitFor(actor, settled);
-    actor.send(selectMonth('2026-10'));
-    await waitFor(actor, settled);
-    actor.send(unassign(SL1));
-    actor.send(confirm);
-    await waitFor(actor, (s) => settled(s) && notifySuccess.mock.calls.length > 0);
-    const snapshot = actor.getSnapshot();
-    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', unassign: 'idle' });
-    expect(snapshot.context).toMatchObject({ customer, customerError: null, month: '2026-10', records: [], daily: october.daily, unassignTarget: null });
-    expect(calls.map((c) => c.name)).toEqual(['loadCustomer', 'loadUsage', 'loadCustomer', 'loadUsage', 'unassignTerminal', 'loadUsage']);
-    expect(calls.filter((c) => c.name === 'loadUsage').map((c) => (c.input as CustomerUsageRequest).month)).toEqual([11, 10, 10]);
-  });
-
-  it('filters set while loading, a cancelled then a refused unassignment: rows, filters and page unchanged', async () => {
-    const { actor, called, notifyFailure } = openPage({ unassign: [refused('Provider unavailable')] });
-    actor.send({ type: 'user.status', status: 'Active' });
-    actor.send({ type: 'user.search', value: 'AST-5' });
-    await waitFor(actor, settled);
-    actor.send(unassign(SL2));
-    actor.send(cancel);
-    actor.send(unassign(SL1));
-    actor.send(confirm);
-    await waitFor(actor, (s) => settled(s) && notifyFailure.mock.calls.length > 0);
-    const snapshot = actor.getSnapshot();
-    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', unassign: 'idle' });
-    expect(snapshot.context).toMatchObject({ status: 'Active', search: 'AST-5', sort: null, records: november.records, unassignTarget: null });
-    expect(called('unassignTerminal').map((c) => c.input)).toEqual([{ customerUuid: CUSTOMER_UUID, serviceLineNumber: SL1 }]);
-    expect(notifyFailure).toHaveBeenCalledExactlyOnceWith('Failed to unassign terminal: Provider unavailable');
   });
 });

@@ -1,13 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
 import {
   TERMINAL_DETAIL_MESSAGES,
-  initialDetailContext,
   terminalDetailMachine,
   type DetailOutcome,
   type RefreshOutcome,
   type ReportOutcome,
-  type TerminalDetailEvent,
   type TerminalDetailInput,
   type UsageOutcome,
   type UsageRequest,
@@ -15,7 +13,6 @@ import {
 import { NetworkError } from '../../src/api/client';
 import { TERMINAL_MESSAGES } from '../../src/domain/terminals';
 import { terminalDetailFixture, terminalFixture, usageFixture } from '../fixtures/terminals-client';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 const terminal = terminalFixture();
@@ -266,162 +263,5 @@ describe('terminal detail machine: Refresh Data and Report Issue', () => {
     expect(calls.map((c) => c.signal.aborted)).toEqual([false, false, false]);
     actor.stop();
     expect(calls.map((c) => c.signal.aborted)).toEqual([true, true, true]);
-  });
-});
-
-// The model walks one opening of the fixture terminal: the harness starts machines without input,
-// so this copy of the chart has its context fixed to that opening.
-const modelMachine = createMachine(
-  { ...terminalDetailMachine.config, context: () => initialDetailContext({ terminal, now: NOW }) } as never,
-  terminalDetailMachine.implementations as never,
-) as unknown as typeof terminalDetailMachine;
-
-/** Every event the dialog takes, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in TerminalDetailEvent['type']]: Extract<TerminalDetailEvent, { type: K }>[] } = {
-  'user.selectMonth': [selectMonth('2026-10')],
-  'user.retry': [retry],
-  'user.refresh': [refresh],
-  'user.reportIssue': [reportIssue('Dish down')],
-  'user.dismissNotice': [dismiss],
-  'terminal.refreshed': [{ type: 'terminal.refreshed' }],
-};
-// One fixture per guarded branch of each invoke. Refusals carry no message, so a refusal and a
-// thrown error leave the same context; the refresh answers the record's own status for the same reason.
-const loaded = {
-  detail: { type: 'xstate.done.actor.loadDetail', output: ok(detail) },
-  usage: { type: 'xstate.done.actor.loadUsage', output: ok(usage) },
-  refresh: { type: 'xstate.done.actor.refreshTerminal', output: ok({ ...refreshed, syncStatus: terminal.syncStatus, lastSyncedAt: terminal.lastSyncedAt }) },
-  report: { type: 'xstate.done.actor.reportIssue', output: ok({ reported: true }) },
-};
-const otherResults = {
-  detail: [{ type: 'xstate.done.actor.loadDetail', output: refused('') }, { type: 'xstate.error.actor.loadDetail', error: new Error('boom') }],
-  usage: [
-    { type: 'xstate.done.actor.loadUsage', output: ok(noUsage) },
-    { type: 'xstate.done.actor.loadUsage', output: refused('') },
-    { type: 'xstate.error.actor.loadUsage', error: new Error('boom') },
-  ],
-  action: [
-    { type: 'xstate.done.actor.refreshTerminal', output: refused('') },
-    { type: 'xstate.error.actor.refreshTerminal', error: new Error('boom') },
-    { type: 'xstate.done.actor.reportIssue', output: refused('') },
-    { type: 'xstate.error.actor.reportIssue', error: new Error('boom') },
-  ],
-};
-const everyEvent = () => [...Object.values(eventFixtures).flat(), ...Object.values(loaded), ...Object.values(otherResults).flat()];
-
-/**
- * The paths' events, pruned so the walk stays small (three regions multiply): the detail answers
- * before the usage, the actions answer only once both have; a month or a reload comes only on
- * the current month with no notice, the Actions buttons only on the fully loaded dialog; and the
- * failures of a load happen before any action.
- */
-function pathEvents(snapshot: Snapshot) {
-  const { notice, month, issueNote } = snapshot.context;
-  const pristine = notice === null && month === '2026-11' && issueNote === '' && snapshot.matches({ action: 'idle' });
-  const detailSettled = !snapshot.matches({ detail: 'loading' });
-  const bothSettled = detailSettled && !snapshot.matches({ usage: 'loading' });
-  const calm = pristine && snapshot.matches({ detail: 'loaded', usage: 'loaded' });
-  const { 'user.retry': retries, 'user.dismissNotice': dismissals, 'user.selectMonth': months, 'terminal.refreshed': reloads, ...acts } =
-    eventFixtures;
-  return [
-    ...retries,
-    ...dismissals,
-    ...(pristine ? [...months, ...reloads] : []),
-    ...(calm ? Object.values(acts).flat() : []),
-    loaded.detail,
-    ...(pristine ? otherResults.detail : []),
-    ...(detailSettled ? [loaded.usage, ...(pristine ? otherResults.usage : [])] : []),
-    ...(bothSettled ? [loaded.refresh, loaded.report, ...otherResults.action] : []),
-  ];
-}
-
-describe('terminal detail machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(modelMachine, pathEvents);
-
-  it('the model reaches every combination of the three regions', () => {
-    const values = new Set<string>();
-    for (const detailState of ['loading', 'loaded', 'fallback']) {
-      for (const usageState of ['loading', 'loaded', 'empty', 'failed']) {
-        for (const actionState of ['idle', 'refreshing', 'reporting']) {
-          values.add(JSON.stringify({ detail: detailState, usage: usageState, action: actionState }));
-        }
-      }
-    }
-    expect(reachableStateValues(modelMachine, everyEvent)).toEqual(values);
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(modelMachine).values());
-    // root: dismiss 1; detail: loading 2 done + error + refreshed, loaded: refreshed, fallback: retry + refreshed;
-    // usage: loading 3 done + error + month + refreshed, loaded and empty: month + refreshed each,
-    // failed: month + refreshed + retry; action.idle: refresh, reportIssue; refreshing and reporting: 2 done + error each
-    expect(all.size).toBe(29);
-    expect(transitionsTaken(modelMachine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const changed = vi.fn();
-    const actor = await replayPath(
-      (deferred) =>
-        modelMachine.provide({
-          actors: { loadDetail: deferred.logic, loadUsage: deferred.logic, refreshTerminal: deferred.logic, reportIssue: deferred.logic },
-          actions: { terminalChanged: () => changed() },
-        }),
-      path,
-    );
-    const snapshot = actor.getSnapshot() as Snapshot;
-    actor.stop();
-    // What the view reads stays consistent with where the chart is.
-    expect(snapshot.context.detailError !== null).toBe(snapshot.matches({ detail: 'fallback' }));
-    if (snapshot.matches({ detail: 'loaded' })) expect(snapshot.context.detail).not.toBeNull();
-    expect(snapshot.context.usageError !== null).toBe(snapshot.matches({ usage: 'failed' }));
-    if (snapshot.matches({ usage: 'loaded' })) expect(snapshot.context.usage?.currentBillingCycle).not.toBeNull();
-    expect(snapshot.hasTag('busy')).toBe(!snapshot.matches({ action: 'idle' }));
-    expect(changed).toHaveBeenCalledTimes(path.steps.filter((step) => step.event === loaded.refresh).length);
-  });
-});
-
-describe('terminal detail machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('detail fails then loads on Try Again, October has no usage, Refresh Data reloads both: loaded detail, empty October, success notice', async () => {
-    const { actor, calls } = openDetail({
-      detail: [refused(TERMINAL_MESSAGES.terminalNotFound), ok(detail), ok(detail)],
-      usage: [ok(usage), ok(noUsage), ok(noUsage)],
-    });
-    await waitFor(actor, settled);
-    actor.send(retry);
-    await waitFor(actor, settled);
-    actor.send(selectMonth('2026-10'));
-    await waitFor(actor, settled);
-    actor.send(refresh);
-    await waitFor(actor, (s) => settled(s) && s.context.notice !== null);
-    const snapshot = actor.getSnapshot();
-    expect(snapshot.value).toEqual({ detail: 'loaded', usage: 'empty', action: 'idle' });
-    expect(snapshot.context).toMatchObject({
-      terminal: { ...terminal, syncStatus: 'synced', lastSyncedAt: refreshed.lastSyncedAt },
-      detail,
-      detailError: null,
-      month: '2026-10',
-      usage: noUsage,
-      usageError: null,
-      notice: { kind: 'success', text: TERMINAL_DETAIL_MESSAGES.refreshed },
-    });
-    expect(calls.map((c) => c.name)).toEqual(['loadDetail', 'loadUsage', 'loadDetail', 'loadUsage', 'refreshTerminal', 'loadDetail', 'loadUsage']);
-  });
-
-  it('usage fails, a report fails then succeeds: usage still failed, note cleared, success notice', async () => {
-    const { actor } = openDetail({ usage: [refused('Usage store unavailable')], report: [refused('Try later'), ok({ reported: true })] });
-    await waitFor(actor, settled);
-    actor.send(reportIssue('Dish down'));
-    await waitFor(actor, (s) => settled(s) && s.context.notice !== null);
-    actor.send(reportIssue('Dish down'));
-    await waitFor(actor, (s) => settled(s) && s.context.notice?.kind === 'success');
-    const snapshot = actor.getSnapshot();
-    expect(snapshot.value).toEqual({ detail: 'loaded', usage: 'failed', action: 'idle' });
-    expect(snapshot.context).toMatchObject({
-      usageError: 'Usage store unavailable',
-      issueNote: '',
-      notice: { kind: 'success', text: TERMINAL_DETAIL_MESSAGES.issueReported },
-    });
   });
 });

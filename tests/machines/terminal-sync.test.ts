@@ -5,12 +5,10 @@ import {
   type SyncJobOutcome,
   type SyncQueueOutcome,
   type SyncStartOutcome,
-  type TerminalSyncEvent,
 } from '../../src/machines/terminal-sync';
 import { NetworkError } from '../../src/api/client';
 import { SYNC_POLL_INTERVAL_MS, SYNC_POLL_TIMEOUT_MS, TERMINAL_MESSAGES, type SyncJob } from '../../src/domain/terminals';
 import { syncJobFixture, syncQueueFixture } from '../fixtures/terminals-client';
-import { chartTransitions, pathsCoveringEveryTransition, reachableStateValues, replayPath, transitionsTaken } from './model-paths';
 
 const queued = syncJobFixture();
 const running = syncJobFixture({ status: 'running', phase: 'Reading user terminals (page 3)', progress: 40, startedAt: '2026-11-20T10:00:01.000Z' });
@@ -264,107 +262,5 @@ describe('terminal sync machine: running', () => {
     expect(actor.getSnapshot().context.notice).toBeNull();
     await advance(SYNC_POLL_INTERVAL_MS);
     expect(polls()).toHaveLength(1);
-  });
-});
-
-const POLL_DUE = 'xstate.after.pollInterval.terminalSync.running.waiting';
-const TIMED_OUT = 'xstate.after.pollTimeout.terminalSync.running';
-
-/** Every event the sync machine takes, with fixtures. A new event fails to compile here. */
-const eventFixtures: { [K in TerminalSyncEvent['type']]: Extract<TerminalSyncEvent, { type: K }>[] } = {
-  'user.sync': [sync],
-  'user.dismissNotice': [dismiss],
-};
-// One fixture per guarded branch of each invoke, and the two timers.
-const actorResults = [
-  { type: 'xstate.done.actor.loadQueue', output: ok(syncQueueFixture(running)) },
-  { type: 'xstate.done.actor.loadQueue', output: nothingRunning },
-  { type: 'xstate.done.actor.loadQueue', output: refused(500, 'Database unavailable') },
-  { type: 'xstate.error.actor.loadQueue', error: new NetworkError('fetch failed') },
-  { type: 'xstate.done.actor.startSync', output: started(queued, 'Sync queued') },
-  { type: 'xstate.done.actor.startSync', output: alreadyRunning },
-  { type: 'xstate.done.actor.startSync', output: refused(503, 'Provider credentials are not configured') },
-  { type: 'xstate.error.actor.startSync', error: new Error('boom') },
-  { type: 'xstate.done.actor.pollJob', output: ok(running) },
-  { type: 'xstate.done.actor.pollJob', output: ok(succeeded) },
-  { type: 'xstate.done.actor.pollJob', output: refused(404, 'Sync job not found') },
-  { type: 'xstate.error.actor.pollJob', error: new NetworkError('socket hang up') },
-  { type: POLL_DUE },
-  { type: TIMED_OUT },
-];
-const allEvents = () => [...Object.values(eventFixtures).flat(), ...actorResults];
-
-describe('terminal sync machine (model paths)', () => {
-  const paths = pathsCoveringEveryTransition(terminalSyncMachine, allEvents);
-
-  it('the model reaches every state of the chart', () => {
-    expect(reachableStateValues(terminalSyncMachine, allEvents)).toEqual(
-      new Set(['checking', 'idle', 'starting', '{"running":"waiting"}', '{"running":"polling"}']),
-    );
-  });
-
-  it('the paths take every transition written in the chart', () => {
-    const all = new Set(chartTransitions(terminalSyncMachine).values());
-    // root: dismiss 1; checking: 2 done + error; idle: sync 1; starting: 3 done + error;
-    // running: timeout 1; waiting: interval 1; polling: 2 done + error
-    expect(all.size).toBe(14);
-    expect(transitionsTaken(terminalSyncMachine, paths)).toEqual(all);
-  });
-
-  it.each(paths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-    const reloads = vi.fn();
-    const actor = await replayPath(
-      (deferred) =>
-        terminalSyncMachine.provide({
-          actors: { loadQueue: deferred.logic, startSync: deferred.logic, pollJob: deferred.logic },
-          actions: { reloadList: () => reloads() },
-          // The timers only ever fire by the path's own events.
-          delays: { pollInterval: 3_600_000, pollTimeout: 7_200_000 },
-        }),
-      path,
-    );
-    const snapshot = actor.getSnapshot() as Snapshot;
-    actor.stop();
-    // What the view reads stays consistent with where the chart is.
-    expect(snapshot.hasTag('syncing')).toBe(snapshot.matches('running'));
-    expect(snapshot.can(sync)).toBe(snapshot.matches('idle'));
-    if (snapshot.matches('running')) expect(snapshot.context.job?.status).toMatch(/^(queued|running)$/);
-    if (snapshot.context.notice?.kind === 'error') expect(snapshot.matches('idle')).toBe(true);
-    expect(reloads).toHaveBeenCalledTimes(path.steps.filter((step) => step.event.type === POLL_DUE).length);
-  });
-});
-
-describe('terminal sync machine (pinned journeys)', () => {
-  // Pinned by hand: generated expectations would move with a wrong transition, these do not.
-  it('a reload finds a sync running, two polls later it succeeds: idle, no notice, list reloaded twice, one notification', async () => {
-    const { actor, advance, reloadList, notifyFinished } = startSync({ queue: [ok(syncQueueFixture(running))], poll: [ok(running), ok(succeeded)] });
-    await waitFor(actor, isWaiting);
-    await advance(SYNC_POLL_INTERVAL_MS * 5);
-    const snapshot = actor.getSnapshot();
-    expect(snapshot.value).toBe('idle');
-    expect(snapshot.context).toEqual({ job: succeeded, notice: null });
-    expect(reloadList).toHaveBeenCalledTimes(2);
-    expect(notifyFinished).toHaveBeenCalledExactlyOnceWith(succeeded);
-  });
-
-  it('already running, dismissed, started again, the job fails on its first poll: idle with the failed job and no notice', async () => {
-    const { actor, advance, calls } = startSync({ start: [alreadyRunning, started(queued, 'Sync queued')], poll: [ok(failed)] });
-    await waitFor(actor, isIdle);
-    actor.send(sync);
-    await waitFor(actor, (s) => s.context.notice?.kind === 'info');
-    actor.send(dismiss);
-    actor.send(sync);
-    await waitFor(actor, isWaiting);
-    await advance(SYNC_POLL_INTERVAL_MS);
-    expect(actor.getSnapshot().value).toBe('idle');
-    expect(actor.getSnapshot().context).toEqual({ job: failed, notice: null });
-    expect(calls.map((c) => c.name)).toEqual(['loadQueue', 'startSync', 'startSync', 'pollJob']);
-  });
-
-  it('a sync started, then five minutes of a job that never ends: idle, no notice, the last job read kept', async () => {
-    const { actor, advance } = await startedSync({ poll: [ok(running)] });
-    await advance(SYNC_POLL_TIMEOUT_MS);
-    expect(actor.getSnapshot().value).toBe('idle');
-    expect(actor.getSnapshot().context).toEqual({ job: running, notice: null });
   });
 });

@@ -439,7 +439,18 @@ function StatusTab({ basics, detail, now }: { basics: Basics; detail: TerminalDe
 
 // ---- Actions -------------------------------------------------------------------------------
 
-function ReportIssueForm({ reporting, onSubmit, onCancel }: { reporting: boolean; onSubmit(note: string): void; onCancel(): void }) {
+function ReportIssueForm({
+  reporting,
+  busy,
+  onSubmit,
+  onCancel,
+}: {
+  reporting: boolean;
+  /** Either action runs: a report cannot be sent now. */
+  busy: boolean;
+  onSubmit(note: string): void;
+  onCancel(): void;
+}) {
   const id = useId();
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -486,7 +497,7 @@ function ReportIssueForm({ reporting, onSubmit, onCancel }: { reporting: boolean
           label={reporting ? REPORT_ISSUE_TEXTS.sending : REPORT_ISSUE_TEXTS.submit}
           icon="pi pi-send"
           loading={reporting}
-          disabled={reporting}
+          disabled={busy}
         />
       </div>
     </form>
@@ -501,6 +512,8 @@ function ActionsTab(props: {
   notice: TerminalDetailNotice | null;
 }) {
   const [reportOpen, setReportOpen] = useState(false);
+  // The dialog runs one action at a time: while either runs, neither button starts the other.
+  const busy = props.refreshing || props.reporting;
   // A report that went through closes (and so clears) the form: adjust state when the notice changes.
   const [seenNotice, setSeenNotice] = useState(props.notice);
   if (props.notice !== seenNotice) {
@@ -522,7 +535,7 @@ function ActionsTab(props: {
           icon="pi pi-refresh"
           outlined
           loading={props.refreshing}
-          disabled={props.refreshing}
+          disabled={busy}
           aria-busy={props.refreshing || undefined}
           onClick={props.onRefresh}
         />
@@ -533,12 +546,12 @@ function ActionsTab(props: {
           outlined
           severity="warning"
           aria-expanded={reportOpen}
-          disabled={reportOpen}
+          disabled={reportOpen || busy}
           onClick={() => setReportOpen(true)}
         />
       </div>
       {reportOpen && (
-        <ReportIssueForm reporting={props.reporting} onSubmit={props.onReportIssue} onCancel={() => setReportOpen(false)} />
+        <ReportIssueForm reporting={props.reporting} busy={busy} onSubmit={props.onReportIssue} onCancel={() => setReportOpen(false)} />
       )}
     </div>
   );

@@ -1,13 +1,16 @@
 // The paths a model's runs walk: xstate/graph's shortest path to every state, extended by every
 // enabled transition out of it, over the model's event fixtures, the invoked actors' answers and
 // the delayed events each state waits for.
-import { createActor, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type SnapshotFrom } from 'xstate';
 import { pathsCoveringEveryTransition, type TransitionPath } from '../../machines/model-paths';
-import { leafPaths, pendingDelays, transitionName } from './chart';
+import { invokedSources, leafPaths, pendingDelays, transitionName } from './chart';
 import type { MachineModel, OpenedScreen } from './model';
 
 /** A path, and the input the actor starts with on it. */
 export type ModelPath<M extends AnyStateMachine> = TransitionPath<SnapshotFrom<M>> & { input?: unknown };
+
+/** Whether the screen offers the user action that sends `event` in `snapshot` (`ui.drivable`). */
+type Drivable = (snapshot: AnyMachineSnapshot, event: EventObject) => boolean;
 
 type PathModel<M extends AnyStateMachine> = Pick<MachineModel<M>, 'events' | 'actorResults' | 'machine' | 'input' | 'inputs'>;
 
@@ -28,8 +31,15 @@ export function modelEvents<M extends AnyStateMachine>(model: Pick<MachineModel<
  * Every path xstate/graph finds to each (state, context) and one transition on from it, for each
  * input the actor may start with: the exhaustive set, cheap to replay on the machine alone.
  */
-export function allPaths<M extends AnyStateMachine>(model: PathModel<M>): ModelPath<M>[] {
+export function allPaths<M extends AnyStateMachine>(model: PathModel<M>, drivable?: Drivable): ModelPath<M>[] {
   const inputs = modelInputs(model);
+  const events = modelEvents(model);
+  // For the UI run the graph itself walks only the user events the screen offers: it keeps one
+  // (shortest) path per state, so filtering its paths afterwards would drop every state whose
+  // shortest path goes through a step the screen does not offer, however else the screen gets there.
+  const offered = drivable
+    ? (snapshot: SnapshotFrom<M>) => events(snapshot).filter((event) => event.type.startsWith('xstate.') || drivable(snapshot as AnyMachineSnapshot, event))
+    : events;
   return inputs.flatMap((input, index) => {
     const label = (description: string) => (inputs.length > 1 ? `[input ${index + 1}] ${description}` : description);
     // With several inputs, each start is a path of its own: an input may lead (eventlessly) to a
@@ -37,34 +47,43 @@ export function allPaths<M extends AnyStateMachine>(model: PathModel<M>): ModelP
     const start = createActor(model.machine as AnyStateMachine, input === undefined ? {} : { input }).getSnapshot() as SnapshotFrom<M>;
     const starts: ModelPath<M>[] = inputs.length > 1 ? [{ description: label(`start ⇒ ${leafPaths((start as AnyMachineSnapshot).value).join(', ')}`), steps: [], input }] : [];
     // The graph walks the machine as the app starts it: with its input.
-    const walked = pathsCoveringEveryTransition(model.machine, modelEvents(model), { input }).map((path): ModelPath<M> => ({ ...path, input, description: label(path.description) }));
+    const walked = pathsCoveringEveryTransition(model.machine, offered, { input }).map((path): ModelPath<M> => ({ ...path, input, description: label(path.description) }));
     return [...starts, ...walked];
   });
 }
 
-/** The chart transitions and leaf states a path goes through (eventless hops are counted by the run itself). */
+/**
+ * The chart transitions and leaf states a path goes through, read as the runs' coverage reads them:
+ * from a replay's own microsteps, so what a step raises (and its eventless hops) counts as well as
+ * the transition its event takes. The replay's invoked actors never settle: the path's answers and
+ * timers are sent as the events they stand for.
+ */
 function pathFootprint<M extends AnyStateMachine>(machine: M, path: ModelPath<M>): Set<string> {
   const seen = new Set<string>();
   const { input } = path;
-  let previous = createActor(machine as AnyStateMachine, input === undefined ? {} : { input }).getSnapshot() as AnyMachineSnapshot;
-  for (const leaf of leafPaths(previous.value)) seen.add(`state ${leaf}`);
+  const hanging = fromPromise(() => new Promise<never>(() => {}));
+  const logic = machine.provide({ actors: Object.fromEntries(invokedSources(machine).map((src) => [src, hanging])) } as never) as AnyStateMachine;
+  const reached = (snapshot: AnyMachineSnapshot) => {
+    for (const leaf of leafPaths(snapshot.value)) seen.add(`state ${leaf}`);
+  };
+  const actor: AnyActorRef = createActor(logic, {
+    clock: new SimulatedClock(),
+    ...(input === undefined ? {} : { input }),
+    // The root actor's own microsteps, its initial eventless ones (sent while it is created) included.
+    inspect: (event: InspectionEvent) => {
+      if (event.type !== '@xstate.microstep' || event.actorRef.sessionId !== event.rootId) return;
+      for (const definition of (event as unknown as { _transitions: Parameters<typeof transitionName>[0][] })._transitions) seen.add(transitionName(definition));
+      reached(event.snapshot as AnyMachineSnapshot);
+    },
+  } as never);
+  actor.start();
+  reached(actor.getSnapshot() as AnyMachineSnapshot);
   for (const step of path.steps) {
-    for (const definition of machine.getTransitionData(previous as never, step.event as never)) seen.add(transitionName(definition as never));
-    previous = step.state as AnyMachineSnapshot;
-    for (const leaf of leafPaths(previous.value)) seen.add(`state ${leaf}`);
+    actor.send(step.event);
+    reached(actor.getSnapshot() as AnyMachineSnapshot);
   }
+  actor.stop();
   return seen;
-}
-
-/** Every user event of the path is one the screen offers where the path sends it. */
-function isDrivable<M extends AnyStateMachine>(machine: M, path: ModelPath<M>, drivable: (snapshot: AnyMachineSnapshot, event: EventObject) => boolean): boolean {
-  const { input } = path;
-  let previous = createActor(machine as AnyStateMachine, input === undefined ? {} : { input }).getSnapshot() as AnyMachineSnapshot;
-  for (const step of path.steps) {
-    if (!step.event.type.startsWith('xstate.') && !drivable(previous, step.event)) return false;
-    previous = step.state as AnyMachineSnapshot;
-  }
-  return true;
 }
 
 /**
@@ -74,10 +93,7 @@ function isDrivable<M extends AnyStateMachine>(machine: M, path: ModelPath<M>, d
  * screen for each of them affordable.
  */
 export function modelPaths<M extends AnyStateMachine, S extends OpenedScreen = OpenedScreen>(model: Pick<MachineModel<M, S>, 'events' | 'actorResults' | 'machine' | 'input' | 'inputs' | 'ui'>): ModelPath<M>[] {
-  const drivable = model.ui?.drivable;
-  const candidates = allPaths(model)
-    .filter((path) => !drivable || isDrivable(model.machine, path, drivable as (snapshot: AnyMachineSnapshot, event: EventObject) => boolean))
-    .sort((a, b) => a.steps.length - b.steps.length);
+  const candidates = allPaths(model, model.ui?.drivable as Drivable | undefined).sort((a, b) => a.steps.length - b.steps.length);
   const covered = new Set<string>();
   const chosen: ModelPath<M>[] = [];
   for (const path of candidates) {

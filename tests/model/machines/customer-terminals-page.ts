@@ -1,0 +1,47 @@
+// The fake portal API a customer's terminals page (/customer/terminals/{uuid}) needs, for the models
+// of the machines that run on it (customerUsage, assignTerminals): whichever machine a run drives
+// has its actors answered by the path, and the other one talks to these answers.
+import { vi } from 'vitest';
+import type { TerminalUsageRecord } from '../../../src/domain/customer-terminals';
+import { CUSTOMER_UUID, assignedTerminal, usageRecord } from '../../fixtures/customer-terminals-client';
+import type { FakeAnswer } from '../framework/screen';
+
+/** The customer as the page's header (and the Assign Terminals dialog) shows it. */
+export const PAGE_CUSTOMER = { uuid: CUSTOMER_UUID, name: 'Nina Park', company: 'Northwind Shipping', email: 'ops@northwind.example' };
+export const PAGE_PATH = `/customer/terminals/${CUSTOMER_UUID}`;
+
+/** The line the customer holds, and the one the fake server assigns when asked. */
+export const HELD_LINE = 'AST-511274-31364-54';
+export const FREE_LINE = 'AST-622190-48211-07';
+
+const ok = (data: unknown, message = 'ok') => ({ body: { success: true, message, data } });
+const base = `/api/v1/terminals/customers/${CUSTOMER_UUID}`;
+
+export const pageRecords: TerminalUsageRecord[] = [usageRecord({ used: 300, total: 1000 }, { serviceLineNumber: HELD_LINE })];
+
+export function customerPageAnswers(): Record<string, FakeAnswer> {
+  return {
+    [`GET /api/v1/customers/${CUSTOMER_UUID}`]: ok({
+      customer: { ...PAGE_CUSTOMER, isActive: true, blockedEnabled: false, mfaEnabled: false, accountExpiresAt: null },
+    }),
+    [`GET ${base}/usage`]: ok(pageRecords),
+    [`GET ${base}/usage/daily`]: ({ url }) => ok([{ date: url.searchParams.get('start_date'), priorityGB: 4.5, standardGB: 1.25 }]),
+    [`GET ${base}/terminals`]: ok([assignedTerminal({ serviceLine: HELD_LINE })]),
+    'POST /api/v1/terminals/customers/assign-terminals': ({ body }) => {
+      const lines = (body as { serviceLineNumbers: string[] }).serviceLineNumbers;
+      return ok({ assigned: lines, failed: [], total: lines.length });
+    },
+  };
+}
+
+/**
+ * Spec 8: the page only logs a failed usage or assigned-terminals fetch. The runs answer many of
+ * them on purpose; those lines are dropped (the spy is restored after each test), any other kept.
+ */
+export function muteExpectedFetchLogs() {
+  const warn = console.warn.bind(console);
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    if (typeof args[0] === 'string' && /^Failed to (load customer usage|fetch assigned terminals):/.test(args[0])) return;
+    warn(...args);
+  });
+}
