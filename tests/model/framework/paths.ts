@@ -2,7 +2,7 @@
 // enabled transition out of it, over the model's event fixtures, the invoked actors' answers and
 // the delayed events each state waits for.
 import { createActor, fromPromise, SimulatedClock, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type SnapshotFrom } from 'xstate';
-import { pathsCoveringEveryTransition, type TransitionPath } from '../../machines/model-paths';
+import { pathsCoveringEveryTransition, type TransitionPath } from './graph';
 import { invokedSources, leafPaths, pendingDelays, transitionName } from './chart';
 import type { MachineModel, OpenedScreen } from './model';
 

@@ -5,7 +5,7 @@ import { act, waitFor as waitForDom } from '@testing-library/react';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock, waitFor, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type SnapshotFrom } from 'xstate';
 import { serializeSnapshot } from 'xstate/graph';
-import { deferredActors } from '../../machines/model-paths';
+import { deferredActors } from './graph';
 import { delayOf, invokedSources, leafPaths } from './chart';
 import { CoverageRecorder, type RunCoverage } from './coverage';
 import type { MachineModel, ModelSeam, OpenedScreen } from './model';

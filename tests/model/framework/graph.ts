@@ -1,10 +1,8 @@
-// Model-based path testing over xstate/graph, shared by every machine's path test.
-//
-// The machine's own pure transition function is walked with a typed fixture table of events
-// (invoked actors' results are the `xstate.done.actor.<id>` / `xstate.error.actor.<id>` events).
-// For every transition found, the shortest path to its source state plus that transition is
-// replayed against a real actor whose invoked actors are deferreds resolved by those same events.
-import { createActor, fromPromise, waitFor, type AnyActorRef, type AnyStateMachine, type EventObject, type SnapshotFrom } from 'xstate';
+// The walk over xstate/graph: the machine's own pure transition function, fed a model's events
+// (invoked actors' results are the `xstate.done.actor.<id>` / `xstate.error.actor.<id>` events);
+// for every transition found, the shortest path to its source state plus that transition. And the
+// deferred actors a run answers those results through.
+import { fromPromise, type AnyStateMachine, type EventObject, type SnapshotFrom } from 'xstate';
 import { getAdjacencyMap, getShortestPaths, serializeSnapshot } from 'xstate/graph';
 
 export interface PathStep<TSnapshot> {
@@ -61,54 +59,6 @@ export function pathsCoveringEveryTransition<TMachine extends AnyStateMachine>(
   return paths;
 }
 
-type TransitionDefinition = { source: { id: string }; eventType: string };
-
-/** Every transition written in the chart (each guarded branch counts), named `source.id: event #branch`. */
-export function chartTransitions(machine: AnyStateMachine): Map<TransitionDefinition, string> {
-  const names = new Map<TransitionDefinition, string>();
-  const visit = (node: AnyStateMachine['root']) => {
-    for (const [eventType, definitions] of node.transitions) {
-      definitions.forEach((definition: TransitionDefinition, index: number) => {
-        names.set(definition, `${node.id}: ${eventType} #${index + 1}`);
-      });
-    }
-    for (const child of Object.values(node.states)) visit(child as AnyStateMachine['root']);
-  };
-  visit(machine.root);
-  return names;
-}
-
-/** The chart transitions the paths take, by the names of `chartTransitions`. */
-export function transitionsTaken<TMachine extends AnyStateMachine>(
-  machine: TMachine,
-  paths: TransitionPath<SnapshotFrom<TMachine>>[],
-): Set<string> {
-  const names = chartTransitions(machine);
-  const taken = new Set<string>();
-  for (const path of paths) {
-    // An unstarted actor already holds the initial snapshot, eventless transitions taken (passing
-    // the actor's system to getInitialSnapshot, which wants an actor scope, skipped those).
-    let previous = createActor(machine).getSnapshot() as SnapshotFrom<TMachine>;
-    for (const step of path.steps) {
-      for (const definition of machine.getTransitionData(previous as never, step.event as never)) {
-        const name = names.get(definition as unknown as TransitionDefinition);
-        if (name) taken.add(name);
-      }
-      previous = step.state;
-    }
-  }
-  return taken;
-}
-
-/** Every state value the machine can be in, as the inspector would list them (leaf paths). */
-export function reachableStateValues<TMachine extends AnyStateMachine>(
-  machine: TMachine,
-  events: (snapshot: SnapshotFrom<TMachine>) => readonly EventObject[],
-): Set<string> {
-  const adjacency = getAdjacencyMap(machine, { events: events as never });
-  return new Set(Object.values(adjacency).map(({ state }) => describeValue(state as SnapshotFrom<TMachine>)));
-}
-
 /** Invoked actors the test resolves by hand, keyed by invoke id. */
 export function deferredActors() {
   const pending = new Map<string, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
@@ -135,28 +85,4 @@ export function deferredActors() {
       return true;
     },
   };
-}
-
-/**
- * Replays a path on a real actor (the machine with its invoked actors replaced by deferreds) and
- * checks after each step that the actor is where the model says, context included.
- */
-export async function replayPath<TMachine extends AnyStateMachine>(
-  createMachine: (deferred: ReturnType<typeof deferredActors>) => TMachine,
-  path: TransitionPath<SnapshotFrom<TMachine>>,
-): Promise<AnyActorRef> {
-  const deferred = deferredActors();
-  const actor = createActor(createMachine(deferred)).start();
-  for (const step of path.steps) {
-    if (!deferred.settle(step.event)) actor.send(step.event as never);
-    const expected = serializeSnapshot(step.state);
-    try {
-      await waitFor(actor, (snapshot) => serializeSnapshot(snapshot) === expected, { timeout: 1000 });
-    } catch {
-      throw new Error(
-        `After ${step.event.type} the actor is at ${serializeSnapshot(actor.getSnapshot())}, the model says ${expected}`,
-      );
-    }
-  }
-  return actor;
 }
