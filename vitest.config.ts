@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -5,6 +6,10 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Vitest keeps one core free by default, which on CI's two cores means one file at a time; the
+    // tiers wait on the database and the DOM as much as on the CPU, so two workers finish in about
+    // two thirds of the time (5 min 20 s against 8 min for npm test).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -7,6 +8,8 @@ export default defineConfig({
   plugins: [react()],
   test: {
     name: 'model',
+    // As in vitest.config.ts: two workers even on two cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     environment: 'happy-dom',
     include: ['tests/model/**/*.model.test.{ts,tsx}'],
     setupFiles: ['tests/ui/setup.ts'],
