@@ -61,6 +61,7 @@ export function TerminalDetailPanel(props: {
   const fallback = useSelector(detail, (s) => (s.matches({ detail: 'fallback' }) ? s.context.detailError : null));
   const usage = useSelector(detail, (s) => (s.matches({ usage: 'loaded' }) ? s.context.usage : null));
   const usageLoading = useSelector(detail, (s) => s.hasTag('loadingUsage'));
+  const usageError = useSelector(detail, (s) => (s.matches({ usage: 'failed' }) ? s.context.usageError : null));
   const months = useSelector(detail, (s) => s.context.months);
   const month = useSelector(detail, (s) => s.context.month);
   const refreshing = useSelector(detail, (s) => s.hasTag('refreshing'));
@@ -76,6 +77,8 @@ export function TerminalDetailPanel(props: {
       fallback={fallback === null ? null : { message: fallback }}
       usage={usage}
       usageLoading={usageLoading}
+      usageError={usageError}
+      onRetry={() => detail.send({ type: 'user.retry' })}
       months={months}
       month={month}
       onMonth={(value) => detail.send({ type: 'user.selectMonth', value })}
@@ -84,6 +87,7 @@ export function TerminalDetailPanel(props: {
       onReportIssue={(note) => detail.send({ type: 'user.reportIssue', note })}
       reporting={reporting}
       notice={notice}
+      onDismissNotice={() => detail.send({ type: 'user.dismissNotice' })}
       onClose={props.onClose}
       now={now}
       {...(props.initialTab ? { initialTab: props.initialTab } : {})}

@@ -23,13 +23,14 @@ const assigned = terminalItem({
 const unassigned = terminalItem({ userTerminalId: 'UT-0009', serviceLineNumber: 'AST-0009', active: false });
 
 function renderDialog(props: Partial<TerminalDetailDialogProps> = {}) {
-  const callbacks = { onMonth: vi.fn(), onRefresh: vi.fn(), onReportIssue: vi.fn(), onClose: vi.fn() };
+  const callbacks = { onMonth: vi.fn(), onRefresh: vi.fn(), onReportIssue: vi.fn(), onClose: vi.fn(), onRetry: vi.fn(), onDismissNotice: vi.fn() };
   const all: TerminalDetailDialogProps = {
     open: true,
     terminal: assigned,
     detail: terminalDetail(),
     loading: false,
     fallback: null,
+    usageError: null,
     usage: serviceLineUsage(),
     usageLoading: false,
     months,
@@ -95,6 +96,12 @@ describe('TerminalDetailDialog: frame and overview', () => {
     const warning = within(dialog()).getByText(TERMINAL_MESSAGES.basicInfoWarning).closest('.terminal-warning') as HTMLElement;
     expect(warning.textContent).toContain('Failed to load terminal details');
     expect(field(overview(), 'Kit Serial')).toBe('KIT-0001');
+  });
+
+  it('offers Try Again beside the warning, which asks to load again', async () => {
+    const { user, onRetry } = renderDialog({ detail: null, fallback: { message: TERMINAL_MESSAGES.detailFailed } });
+    await user.click(within(dialog()).getByRole('button', { name: 'Try Again' }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
   });
 
   it('has five tabs, opens on Information, and switches tab on click', async () => {
@@ -244,6 +251,15 @@ describe('TerminalDetailDialog: Usage', () => {
     expect(within(panel).getByRole('heading', { name: 'No Usage Data Available' })).toBeTruthy();
     expect(within(panel).getByText(TERMINAL_MESSAGES.noUsageAssigned)).toBeTruthy();
     expect(within(panel).queryByRole('region', { name: 'Current Billing Cycle Usage' })).toBeNull();
+  });
+
+  it('a month that failed to load says why and offers Try Again, rather than passing for an empty month', async () => {
+    const { user, onRetry } = renderDialog({ usage: null, usageError: 'Failed to load usage data' });
+    const panel = await openTab(user, 'Usage');
+    expect(within(panel).getByRole('alert').textContent).toContain('Failed to load usage data');
+    expect(within(panel).queryByRole('heading', { name: 'No Usage Data Available' })).toBeNull();
+    await user.click(within(panel).getByRole('button', { name: 'Try Again' }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
   });
 
   it('without usage says so with the unassigned message for a terminal with no owner', async () => {
@@ -416,5 +432,12 @@ describe('TerminalDetailDialog: Actions', () => {
     expect(within(dialog()).queryByRole('form')).toBeNull();
     await user.click(within(dialog()).getByRole('button', { name: 'Report Issue' }));
     expect((within(dialog()).getByLabelText('Describe the issue') as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it("the notice of the last action can be dismissed", async () => {
+    const { user, onDismissNotice } = renderDialog({ notice: { kind: 'success', text: 'Terminal data refreshed' } });
+    const panel = await openTab(user, 'Actions');
+    await user.click(within(panel).getByRole('button', { name: 'Dismiss' }));
+    expect(onDismissNotice).toHaveBeenCalledTimes(1);
   });
 });

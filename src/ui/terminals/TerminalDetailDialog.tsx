@@ -75,8 +75,12 @@ export interface TerminalDetailDialogProps {
   /** `GET /api/v1/terminals/{id}`; null while loading or when it failed. */
   detail: TerminalDetail | null;
   loading: boolean;
-  /** The detail fetch failed: a warning card, and the basic record is shown. */
+  /** The detail fetch failed: a warning card with Try Again, and the basic record is shown. */
   fallback: { message: string } | null;
+  /** Why the month's usage could not be loaded (shown with Try Again); null unless it failed. */
+  usageError: string | null;
+  /** Try Again: loads what failed (the detail, the usage, or both) again. */
+  onRetry(): void;
   /** The chosen month's usage; null while loading or when none was fetched. */
   usage: ServiceLineUsageWire | null;
   usageLoading: boolean;
@@ -89,6 +93,7 @@ export interface TerminalDetailDialogProps {
   reporting: boolean;
   /** The outcome of Refresh Data or Report Issue. */
   notice: TerminalDetailNotice | null;
+  onDismissNotice(): void;
   onClose(): void;
   now: number;
   /** The tab shown on opening (Information unless said otherwise). */
@@ -308,6 +313,8 @@ function UsageTab(props: {
   months: MonthOption[];
   month: string;
   onMonth(value: string): void;
+  error: string | null;
+  onRetry(): void;
 }) {
   const { usage, detail } = props;
   const cap = usage?.dataCap ?? detail?.dataCap ?? null;
@@ -335,7 +342,16 @@ function UsageTab(props: {
               ]}
             />
           </Section>
-          {cycle ? (
+          {props.error ? (
+            // A failed month is not an empty one: say so, and offer it again.
+            <div className="terminal-warning" role="alert">
+              <i className="pi pi-exclamation-triangle" aria-hidden="true" />
+              <div>
+                <h3 className="terminal-warning-title">{props.error}</h3>
+              </div>
+              <Button type="button" label="Try Again" icon="pi pi-refresh" size="small" outlined onClick={props.onRetry} />
+            </div>
+          ) : cycle ? (
             <BillingCycle cycle={cycle} />
           ) : (
             <EmptyNotice icon="pi pi-chart-bar" title={TERMINAL_MESSAGES.noUsageTitle}>
@@ -510,6 +526,7 @@ function ActionsTab(props: {
   reporting: boolean;
   onReportIssue(note: string): void;
   notice: TerminalDetailNotice | null;
+  onDismissNotice(): void;
 }) {
   const [reportOpen, setReportOpen] = useState(false);
   // The dialog runs one action at a time: while either runs, neither button starts the other.
@@ -526,6 +543,7 @@ function ActionsTab(props: {
         <div className={`terminal-notice terminal-notice-${props.notice.kind}`} role={props.notice.kind === 'error' ? 'alert' : 'status'}>
           <i className={props.notice.kind === 'error' ? 'pi pi-times-circle' : 'pi pi-check-circle'} aria-hidden="true" />
           <p className="terminal-notice-text">{props.notice.text}</p>
+          <Button type="button" icon="pi pi-times" text rounded size="small" aria-label="Dismiss" onClick={props.onDismissNotice} />
         </div>
       )}
       <div className="terminal-actions">
@@ -571,6 +589,7 @@ function DialogBody(props: TerminalDetailDialogProps) {
             <h3 className="terminal-warning-title">{TERMINAL_MESSAGES.basicInfoWarning}</h3>
             <p>{props.fallback.message}</p>
           </div>
+          <Button type="button" label="Try Again" icon="pi pi-refresh" size="small" outlined onClick={props.onRetry} />
         </div>
       )}
       {props.loading && (
@@ -599,6 +618,8 @@ function DialogBody(props: TerminalDetailDialogProps) {
                 months={props.months}
                 month={props.month}
                 onMonth={props.onMonth}
+                error={props.usageError}
+                onRetry={props.onRetry}
               />
             </TabPanel>
             <TabPanel header={TAB_TITLES.status}>
@@ -616,6 +637,7 @@ function DialogBody(props: TerminalDetailDialogProps) {
                 reporting={props.reporting}
                 onReportIssue={props.onReportIssue}
                 notice={props.notice}
+                onDismissNotice={props.onDismissNotice}
               />
             </TabPanel>
           </TabView>
