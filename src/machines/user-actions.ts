@@ -65,7 +65,6 @@ export type UserActionsEvent =
   | { type: 'user.reason'; value: string }
   | { type: 'user.days'; days: number }
   | { type: 'user.confirm' }
-  | { type: 'user.cancel' }
   | { type: 'user.close' };
 
 /** The block dialog's reason: required, at most 500 characters. */
@@ -218,7 +217,6 @@ export const userActionsMachine = setup({
           on: {
             'user.reason': { actions: { type: 'storeReason', params: ({ event }) => event.value } },
             'user.confirm': [{ guard: 'isReasonValid', target: 'running' }, { actions: 'storeReasonError' }],
-            'user.cancel': '#userActions.closed',
             'user.close': '#userActions.closed',
           },
         },
@@ -226,14 +224,12 @@ export const userActionsMachine = setup({
           on: {
             'user.days': { guard: { type: 'isAllowedDays', params: ({ event }) => event.days }, actions: { type: 'storeDays', params: ({ event }) => event.days } },
             'user.confirm': 'running',
-            'user.cancel': '#userActions.closed',
             'user.close': '#userActions.closed',
           },
         },
         confirming: {
           on: {
             'user.confirm': 'running',
-            'user.cancel': '#userActions.closed',
             'user.close': '#userActions.closed',
           },
         },

@@ -24,7 +24,6 @@ const deleted = portalUserFixture({ uuid: 'user-deleted', name: 'Dora Deleted', 
 const suspended = { ...user, isActive: false };
 
 const confirm = { type: 'user.confirm' } as const;
-const cancel = { type: 'user.cancel' } as const;
 const close = { type: 'user.close' } as const;
 const reason = (value: string) => ({ type: 'user.reason', value }) as const;
 const days = (value: number) => ({ type: 'user.days', days: value }) as const;
@@ -85,7 +84,6 @@ export const userActionsModel = defineModel<typeof userActionsMachine, PageScree
     'user.reason': [reason('Left the company')],
     'user.days': [days(180)],
     'user.confirm': [confirm],
-    'user.cancel': [cancel],
     'user.close': [close],
   },
   actorResults: [
@@ -162,9 +160,6 @@ export const userActionsModel = defineModel<typeof userActionsMachine, PageScree
         const kind = openKind();
         await pointer.click(dialogButton(kind, DIALOGS[kind].button));
       },
-      // The page sends user.close for Cancel: the walk ends closed as the model says, but the chart's
-      // user.cancel transitions are never taken (excluded below).
-      'user.cancel': async ({ user: pointer }) => pointer.click(dialogButton(openKind(), 'Cancel')),
       'user.close': async ({ user: pointer }) => pointer.click(dialogOf(openKind()).getByRole('button', { name: 'Close' })),
     },
     states: {
@@ -203,16 +198,6 @@ export const userActionsModel = defineModel<typeof userActionsMachine, PageScree
       },
     },
   },
-  exclude: {
-    ui: {
-      transitions: {
-        // The page's Cancel button and the × icon both send user.close; the chart's user.cancel has no control.
-        'userActions.dialog.reason: user.cancel #1': 'the page sends user.close for Cancel (see user.close)',
-        'userActions.dialog.days: user.cancel #1': 'the page sends user.close for Cancel (see user.close)',
-        'userActions.dialog.confirming: user.cancel #1': 'the page sends user.close for Cancel (see user.close)',
-      },
-    },
-  },
 });
 
 modelSuite(userActionsModel);
@@ -245,7 +230,7 @@ describe('user actions machine (pinned journeys)', () => {
     actor.send(reason('Too many failed payments'));
     actor.send(confirm);
     expect((await waitFor(actor, (s) => s.matches({ dialog: 'reason' }) && s.context.failure !== null)).context.failure).toBe(USER_MESSAGES.selfRefused);
-    actor.send(cancel);
+    actor.send(close);
     actor.send({ type: 'user.extend', user });
     expect(actor.getSnapshot().context).toMatchObject({ reason: '', failure: null, days: DEFAULT_USER_EXTENSION_DAYS });
     actor.send(days(30));
