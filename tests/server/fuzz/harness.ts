@@ -17,7 +17,7 @@
 // FUZZ_TRACE=<part of a route> prints every case of the routes it matches.
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../../server/auth/passwords';
 import { totpCode } from '../../../server/auth/totp';
 import type { AccessLevel } from '../../../server/auth/principal';
@@ -637,3 +637,32 @@ export function describeStats(stats: RouteStats): string {
   const { total, requests, checksums } = stats.ms;
   return `${stats.route}: ${stats.cases} cases, ${stats.reachedService} past validation, accounts ${stats.actorsUsed}, full checksums ${stats.fullChecksums}, [${statuses}], ${Math.round(total)} ms (requests ${Math.round(requests)}, checksums ${Math.round(checksums)})`;
 }
+
+/**
+ * Declares one fuzz file's tests: its own world (database, accounts, data), then every route of
+ * the file, each a test. The routes are spread over a few files only so Vitest runs them in parallel.
+ */
+export function fuzzFile(file: FuzzFile, title: string): void {
+  let world: FuzzWorld;
+  beforeAll(async () => {
+    world = await createFuzzWorld();
+  }, 120_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  describe(`fuzzing ${title}`, () => {
+    it.each(routesOfFile(file))(
+      '%s never answers 5xx, refuses in the error envelope and writes nothing when it refuses',
+      async (route) => {
+        const stats = await fuzzRoute(world, route);
+        if (process.env.FUZZ_VERBOSE) console.log(describeStats(stats));
+        expect(stats.cases).toBeGreaterThanOrEqual(FUZZ_RUNS);
+        // Generated requests that all stop at validation would prove little about the services.
+        if (FUZZ_RUNS >= 50) expect(stats.reachedService, describeStats(stats)).toBeGreaterThan(0);
+      },
+      routeTimeout,
+    );
+  });
+}
+
