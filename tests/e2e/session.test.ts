@@ -123,3 +123,48 @@ describe('the XState inspector', () => {
     expect(bodies.some((body) => body.includes('stately.ai'))).toBe(true);
   });
 });
+
+describe('hardening, as the browser sees it (issue 9)', () => {
+  it('runs the whole portal and the API docs under the CSP without one violation, and the server names no framework', async () => {
+    // Recorded in the page from the first script on: every blocked inline script, eval or foreign load.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+    });
+    const violations = async () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+
+    const login = await page.goto(`${portal.url}/login`);
+    const headers = login!.headers();
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['x-powered-by']).toBeUndefined();
+    expect(headers.server).toBeUndefined();
+    await submitLogin(page, portal.admin.email, portal.admin.password);
+    await page.waitForURL('**/home');
+    await page.getByText('Total Customers').waitFor();
+    expect(await violations()).toEqual([]);
+
+    for (const [path, heading] of [
+      ['/customers', 'Customer Management'],
+      ['/terminals', /Terminals/],
+      ['/settings', 'Settings'],
+    ] as const) {
+      await page.goto(`${portal.url}${path}`);
+      await page.getByRole('heading', { name: heading }).first().waitFor();
+      expect(await violations(), path).toEqual([]);
+    }
+
+    await page.goto(`${portal.url}/api/docs/`);
+    await page.locator('.swagger-ui').first().waitFor();
+    expect(await violations(), '/api/docs').toEqual([]);
+
+    // The listener does see a violation: an inline script the CSP must block.
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.inlineRan = true';
+      document.body.append(script);
+    });
+    await expect.poll(violations).toHaveLength(1);
+    expect(await page.evaluate(() => (window as unknown as { inlineRan?: boolean }).inlineRan)).toBeUndefined();
+  });
+});
