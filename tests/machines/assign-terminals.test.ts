@@ -1,57 +1,14 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor, type SnapshotFrom } from 'xstate';
-import {
-  assignTerminalsMachine,
-  type AssignCustomer,
-  type AssignedOutcome,
-  type AssignOutcome,
-} from '../../src/machines/assign-terminals';
-import { ASSIGN_MESSAGES, ASSIGN_REASONS, type AssignTerminalsPayload, type AssignTerminalsResult } from '../../src/domain/customer-terminals';
+import { describe, expect, it } from 'vitest';
+import { waitFor, type SnapshotFrom } from 'xstate';
+import type { AssignCustomer, assignTerminalsMachine } from '../../src/machines/assign-terminals';
+import { ASSIGN_MESSAGES } from '../../src/domain/customer-terminals';
 import { NetworkError } from '../../src/api/client';
-import { CUSTOMER_UUID, assignedTerminal } from '../fixtures/customer-terminals-client';
-import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
+import { CUSTOMER_UUID } from '../fixtures/customer-terminals-client';
+import { ok, refused } from './scripted-actors';
+import { first, noneAssigned, partial, second, startDialog } from './starters/assign-terminals';
 
 const customer: AssignCustomer = { uuid: CUSTOMER_UUID, name: 'Nina Park', email: 'ops@northwind.example', company: 'Northwind Shipping' };
 const other: AssignCustomer = { uuid: '0b1c2d3e-4f50-4617-8829-3a4b5c6d7e8f', name: 'Omar Reyes', email: 'it@harbour.example', company: 'Harbour Lines' };
-const first = assignedTerminal();
-const second = assignedTerminal({ deviceId: 'UT-0002C4D5', serviceLine: 'AST-622190-48211-07', kitSerialNumber: 'KIT-300513' });
-
-const partial: AssignTerminalsResult = {
-  assigned: ['AST-622190-48211-07'],
-  failed: [{ serviceLineNumber: 'AST-000000-00000-00', reason: ASSIGN_REASONS.notFound, code: 'not_found' }],
-  total: 2,
-};
-const noneAssigned: AssignTerminalsResult = {
-  assigned: [],
-  failed: [{ serviceLineNumber: 'AST-511274-31364-54', reason: ASSIGN_REASONS.alreadyAssigned, code: 'already_assigned' }],
-  total: 1,
-};
-
-interface Answers {
-  assigned?: Array<Answer<AssignedOutcome>>;
-  assign?: Array<Answer<AssignOutcome>>;
-}
-
-function startDialog(answers: Answers = {}) {
-  const { calls, called, answer } = scriptedActors();
-  const logAssignedFailure = vi.fn();
-  const notifyFailure = vi.fn();
-  const terminalsAssigned = vi.fn();
-  const actor = createActor(
-    assignTerminalsMachine.provide({
-      actors: {
-        loadAssigned: answer<AssignedOutcome, string>('loadAssigned', answers.assigned ?? [ok([first])]),
-        assignTerminals: answer<AssignOutcome, AssignTerminalsPayload>('assignTerminals', answers.assign ?? [ok(partial)]),
-      },
-      actions: {
-        logAssignedFailure: (_, failure) => logAssignedFailure(failure.reason),
-        notifyFailure: (_, message) => notifyFailure(message),
-        terminalsAssigned: (_, result) => terminalsAssigned(result),
-      },
-    }),
-  ).start();
-  return { actor, calls, called, logAssignedFailure, notifyFailure, terminalsAssigned };
-}
 
 type Snapshot = SnapshotFrom<typeof assignTerminalsMachine>;
 const settled = (s: Snapshot) => s.hasTag('open') && !s.hasTag('loadingAssigned') && !s.hasTag('busy');

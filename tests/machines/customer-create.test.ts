@@ -1,54 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
-import { customerCreateMachine, type CreateResult } from '../../src/machines/customer-create';
-import { CUSTOMER_MESSAGES, type CustomerListItem } from '../../src/domain/customers';
-import { customerFixture } from '../fixtures/customers';
-
-const created = customerFixture({ isActive: false, hasPassword: false, accountExpiresAt: '2027-11-20T10:00:00.000Z', createdAt: '2026-11-20T10:00:00.000Z' });
-
-const ok = (data: CustomerListItem): CreateResult => ({ ok: true, status: 201, data, message: 'Customer created' });
-const refused = (status: number, message: string, errors?: { path: string; message: string }[]): CreateResult => ({
-  ok: false,
-  status,
-  message,
-  ...(errors ? { errors } : {}),
-});
-
-type Answer = CreateResult | Error | 'hang';
-
-function startCreate(answers: Answer[] = [ok(created)]) {
-  const payloads = vi.fn();
-  const notifyCreated = vi.fn();
-  const notifyFailure = vi.fn();
-  const customerCreated = vi.fn();
-  const actor = createActor(
-    customerCreateMachine.provide({
-      actors: {
-        createCustomer: fromPromise(async ({ input }) => {
-          payloads(input);
-          const answer = answers[Math.min(payloads.mock.calls.length - 1, answers.length - 1)]!;
-          if (answer === 'hang') return new Promise<never>(() => {});
-          if (answer instanceof Error) throw answer;
-          return answer;
-        }),
-      },
-      actions: {
-        notifyCreated: (_, notice) => notifyCreated(notice),
-        notifyFailure: (_, message) => notifyFailure(message),
-        customerCreated: (_, customer) => customerCreated(customer),
-      },
-    }),
-  ).start();
-  return { actor, payloads, notifyCreated, notifyFailure, customerCreated };
-}
-
-const field = (name: 'company' | 'name' | 'email', value: string) => ({ type: 'user.field', field: name, value }) as const;
-function fill(actor: ReturnType<typeof startCreate>['actor']) {
-  actor.send({ type: 'user.open' });
-  actor.send(field('company', ' Northwind Shipping '));
-  actor.send(field('name', 'Nina Park'));
-  actor.send(field('email', 'ops@northwind.example '));
-}
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import { CUSTOMER_MESSAGES } from '../../src/domain/customers';
+import { created, field, fill, refused, startCreate } from './starters/customer-create';
 
 describe('customer create machine (actor)', () => {
   it('opens on an empty form with 365 days, creates the customer with the trimmed payload, and announces it', async () => {

@@ -1,33 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
-import { PASSWORD_SETUP_MESSAGES, passwordSetupMachine, type CheckResult, type CompleteResult } from '../../src/machines/customer-password-setup';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import { PASSWORD_SETUP_MESSAGES, type CheckResult } from '../../src/machines/customer-password-setup';
 import { CUSTOMER_MESSAGES } from '../../src/domain/customers';
 import { PASSWORD_MESSAGES } from '../../src/domain/password';
-
-const account = { email: 'ops@northwind.example', name: 'Nina Park', company: 'Northwind Shipping', expiresAt: '2026-11-27T10:00:00.000Z' };
-const ok = <T>(data: T) => ({ ok: true as const, status: 200, data, message: 'ok' });
-const refused = (status: number, message: string) => ({ ok: false as const, status, message });
-
-type Answer<T> = T | Error;
-
-function startSetup(token: string | null, checks: Array<Answer<CheckResult>>, completes: Array<Answer<CompleteResult>> = [ok({ email: account.email })]) {
-  const checked = vi.fn();
-  const submitted = vi.fn();
-  const pick = <T>(answers: Array<Answer<T>>, call: number) => {
-    const answer = answers[Math.min(call, answers.length - 1)]!;
-    return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
-  };
-  const actor = createActor(
-    passwordSetupMachine.provide({
-      actors: {
-        checkToken: fromPromise(async ({ input }) => (checked(input), pick(checks, checked.mock.calls.length - 1))),
-        setPassword: fromPromise(async ({ input }) => (submitted(input), pick(completes, submitted.mock.calls.length - 1))),
-      },
-    }),
-    { input: { token } },
-  ).start();
-  return { actor, checked, submitted };
-}
+import { account, ok, refused, startSetup } from './starters/customer-password-setup';
 
 const type = (field: 'password' | 'confirmPassword', value: string) => ({ type: 'user.field', field, value }) as const;
 

@@ -1,54 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor } from 'xstate';
-import { mfaSetupMachine } from '../../src/machines/mfa-setup';
-import { FALLBACK_LOAD_ERROR, type LoadOutcome } from '../../src/machines/resource';
-import { MFA_MESSAGES, type MfaDisablePayload, type MfaSetupWire, type MfaVerifyPayload, type MfaVerifyWire } from '../../src/domain/mfa';
-import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
-
-const secret: MfaSetupWire = {
-  secret: 'JBSWY3DPEHPK3PXP',
-  otpauthUri: 'otpauth://totp/Admin%20Portal:ana.lima%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Admin%20Portal',
-  qrCodeDataUrl: 'data:image/png;base64,iVBORw0KGgo=',
-};
-const backupCodes = ['AB2C-DE3F', 'GH4J-KL5M', 'NP6Q-RS7T', 'UV8W-XY9Z', 'A2B3-C4D5', 'E6F7-G8H9', 'J2K3-L4M5', 'N6P7-Q8R9'];
-
-interface Answers {
-  start?: ReadonlyArray<Answer<LoadOutcome<MfaSetupWire>>>;
-  verify?: ReadonlyArray<Answer<LoadOutcome<MfaVerifyWire>>>;
-  disable?: ReadonlyArray<Answer<LoadOutcome<unknown>>>;
-}
-
-function startCard(mfaEnabled: boolean, answers: Answers = {}) {
-  const { calls, called, answer } = scriptedActors();
-  const copyText = vi.fn();
-  const notifySuccess = vi.fn();
-  const notifyFailure = vi.fn();
-  const mfaChanged = vi.fn();
-  const actor = createActor(
-    mfaSetupMachine.provide({
-      actors: {
-        startSetup: answer<LoadOutcome<MfaSetupWire>, unknown>('startSetup', answers.start ?? [ok(secret)]),
-        verifyCode: answer<LoadOutcome<MfaVerifyWire>, MfaVerifyPayload>('verifyCode', answers.verify ?? [ok({ backupCodes })]),
-        disableMfa: answer<LoadOutcome<unknown>, MfaDisablePayload>('disableMfa', answers.disable ?? [ok(null)]),
-      },
-      actions: {
-        copyText: (_, text) => copyText(text),
-        notifySuccess: (_, message) => notifySuccess(message),
-        notifyFailure: (_, message) => notifyFailure(message),
-        mfaChanged: (_, enabled) => mfaChanged(enabled),
-      },
-    }),
-    { input: { mfaEnabled } },
-  ).start();
-  return { actor, calls, called, copyText, notifySuccess, notifyFailure, mfaChanged };
-}
-
-const enable = { type: 'user.enable' } as const;
-const verify = { type: 'user.verify' } as const;
-const cancel = { type: 'user.cancel' } as const;
-const disable = { type: 'user.disable' } as const;
-const confirm = { type: 'user.confirm' } as const;
-const typeCode = (value: string) => ({ type: 'user.code', value }) as const;
+import { waitFor } from 'xstate';
+import { FALLBACK_LOAD_ERROR } from '../../src/machines/resource';
+import { MFA_MESSAGES } from '../../src/domain/mfa';
+import { refused } from './scripted-actors';
+import { backupCodes, cancel, confirm, disable, enable, secret, startCard, typeCode, verify, type Answers } from './starters/mfa-setup';
 
 async function inSetup(answers: Answers = {}) {
   const card = startCard(false, answers);

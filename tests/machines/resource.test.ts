@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { waitFor } from 'xstate';
 import { createResourceMachine, FALLBACK_LOAD_ERROR, type LoadOutcome } from '../../src/machines/resource';
+import { startResource } from './starters/resource';
 
 const machine = createResourceMachine<{ total: number }>('summary');
-
-function start(results: Array<LoadOutcome<{ total: number }> | Error>) {
-  let call = 0;
-  return createActor(
-    machine.provide({
-      actors: {
-        load: fromPromise(async () => {
-          const result = results[Math.min(call++, results.length - 1)]!;
-          if (result instanceof Error) throw result;
-          return result;
-        }),
-      },
-    }),
-  ).start();
-}
+const start = (results: Array<LoadOutcome<{ total: number }> | Error>) => startResource(machine, results);
 
 describe('resource machine (actor)', () => {
   it('loads, then shows the data', async () => {

@@ -1,51 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor } from 'xstate';
-import {
-  subscriptionPlanMachine,
-  type ChangePlanOutcome,
-  type ChangePlanRequest,
-  type PlansOutcome,
-} from '../../src/machines/subscription-plan';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
 import { FALLBACK_LOAD_ERROR } from '../../src/machines/resource';
 import { SUBSCRIPTION_MESSAGES } from '../../src/domain/subscriptions';
-import { plan1TB, plan50, SL, subscription } from '../fixtures/subscriptions-client';
-import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
-
-const current = subscription();
-const changed = subscription({ plan: '1 TB', productReferenceId: plan1TB.productReferenceId, monthlyDataGB: 1000, status: 'Active' });
-
-interface Answers {
-  plans?: Array<Answer<PlansOutcome>>;
-  change?: Array<Answer<ChangePlanOutcome>>;
-}
-
-function startDialog(answers: Answers = {}) {
-  const { calls, called, answer } = scriptedActors();
-  const notifySuccess = vi.fn();
-  const notifyFailure = vi.fn();
-  const planChanged = vi.fn();
-  const actor = createActor(
-    subscriptionPlanMachine.provide({
-      actors: {
-        loadPlans: answer<PlansOutcome, void>('loadPlans', answers.plans ?? [ok([plan50, plan1TB])]),
-        changePlan: answer<ChangePlanOutcome, ChangePlanRequest>('changePlan', answers.change ?? [ok(changed)]),
-      },
-      actions: {
-        notifySuccess: (_, message) => notifySuccess(message),
-        notifyFailure: (_, message) => notifyFailure(message),
-        planChanged: (_, s) => planChanged(s),
-      },
-    }),
-  ).start();
-  return { actor, calls, called, notifySuccess, notifyFailure, planChanged };
-}
-
-const open = { type: 'user.open', subscription: current } as const;
-const choose = (productReferenceId: string) => ({ type: 'user.choose', productReferenceId }) as const;
-const next = { type: 'user.next' } as const;
-const back = { type: 'user.back' } as const;
-const confirm = { type: 'user.confirm' } as const;
-const cancel = { type: 'user.cancel' } as const;
+import { plan1TB, plan50, SL } from '../fixtures/subscriptions-client';
+import { refused } from './scripted-actors';
+import { back, cancel, changed, choose, confirm, current, next, open, startDialog, type Answers } from './starters/subscription-plan';
 
 async function toConfirming(answers: Answers = {}) {
   const started = startDialog(answers);

@@ -1,73 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
-import {
-  TERMINAL_DETAIL_MESSAGES,
-  terminalDetailMachine,
-  type DetailOutcome,
-  type RefreshOutcome,
-  type ReportOutcome,
-  type TerminalDetailInput,
-  type UsageOutcome,
-  type UsageRequest,
-} from '../../src/machines/terminal-detail';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import { TERMINAL_DETAIL_MESSAGES, type DetailOutcome, type UsageRequest } from '../../src/machines/terminal-detail';
 import { NetworkError } from '../../src/api/client';
 import { TERMINAL_MESSAGES } from '../../src/domain/terminals';
-import { terminalDetailFixture, terminalFixture, usageFixture } from '../fixtures/terminals-client';
+import { terminalFixture, usageFixture } from '../fixtures/terminals-client';
+import { ok, refused, type Answer } from './scripted-actors';
+import { detail, dismiss, noUsage, openDetail, refresh, refreshed, reportIssue, retry, selectMonth, settled, terminal, usage } from './starters/terminal-detail';
 
-const NOW = new Date('2026-11-20T10:00:00.000Z');
-const terminal = terminalFixture();
-const detail = terminalDetailFixture({ syncStatus: 'pending', nickname: 'North yard (fresh)' });
-const usage = usageFixture();
-const noUsage = usageFixture({ currentBillingCycle: null, rawUsageRecords: [] });
-const refreshed = { userTerminalId: terminal.userTerminalId, syncStatus: 'synced' as const, lastSyncedAt: '2026-11-20T10:05:00.000Z' };
-
-const ok = <T>(data: T) => ({ ok: true as const, data });
-const refused = (message: string) => ({ ok: false as const, message });
-
-type Answer<T> = T | Error | 'hang';
-interface Answers {
-  detail?: Array<Answer<DetailOutcome>>;
-  usage?: Array<Answer<UsageOutcome>>;
-  refresh?: Array<Answer<RefreshOutcome>>;
-  report?: Array<Answer<ReportOutcome>>;
-}
-
-function openDetail(answers: Answers = {}, input: Partial<TerminalDetailInput> = {}) {
-  const calls: Array<{ name: string; input: unknown; signal: AbortSignal }> = [];
-  const terminalChanged = vi.fn();
-  const answer = <T, I>(name: string, list: Array<Answer<T>>) =>
-    fromPromise<T, I>(async ({ input: given, signal }) => {
-      calls.push({ name, input: given, signal });
-      const made = calls.filter((c) => c.name === name).length;
-      const next = list[Math.min(made - 1, list.length - 1)]!;
-      if (next === 'hang') return new Promise<never>(() => {});
-      if (next instanceof Error) throw next;
-      return next;
-    });
-  const actor = createActor(
-    terminalDetailMachine.provide({
-      actors: {
-        loadDetail: answer<DetailOutcome, string>('loadDetail', answers.detail ?? [ok(detail)]),
-        loadUsage: answer<UsageOutcome, UsageRequest>('loadUsage', answers.usage ?? [ok(usage)]),
-        refreshTerminal: answer<RefreshOutcome, string>('refreshTerminal', answers.refresh ?? [ok(refreshed)]),
-        reportIssue: answer<ReportOutcome, { userTerminalId: string; note: string }>('reportIssue', answers.report ?? [ok({ reported: true })]),
-      },
-      actions: { terminalChanged: () => terminalChanged() },
-    }),
-    { input: { terminal, now: NOW, ...input } },
-  ).start();
-  const called = (name: string) => calls.filter((c) => c.name === name);
-  return { actor, calls, called, terminalChanged };
-}
-
-type Snapshot = SnapshotFrom<typeof terminalDetailMachine>;
-const settled = (s: Snapshot) => !s.hasTag('loadingDetail') && !s.hasTag('loadingUsage') && !s.hasTag('busy');
 const november: UsageRequest = { serviceLineNumber: terminal.serviceLineNumber, year: 2026, month: 11 };
-const retry = { type: 'user.retry' } as const;
-const refresh = { type: 'user.refresh' } as const;
-const dismiss = { type: 'user.dismissNotice' } as const;
-const selectMonth = (value: string) => ({ type: 'user.selectMonth', value }) as const;
-const reportIssue = (note: string) => ({ type: 'user.reportIssue', note }) as const;
 
 describe('terminal detail machine: opening', () => {
   it('shows the list record at once and loads the detail and the current month of usage side by side', async () => {

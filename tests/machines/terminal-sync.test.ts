@@ -1,77 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
-import {
-  terminalSyncMachine,
-  type SyncJobOutcome,
-  type SyncQueueOutcome,
-  type SyncStartOutcome,
-} from '../../src/machines/terminal-sync';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import type { SyncQueueOutcome } from '../../src/machines/terminal-sync';
 import { NetworkError } from '../../src/api/client';
-import { SYNC_POLL_INTERVAL_MS, SYNC_POLL_TIMEOUT_MS, TERMINAL_MESSAGES, type SyncJob } from '../../src/domain/terminals';
-import { syncJobFixture, syncQueueFixture } from '../fixtures/terminals-client';
-
-const queued = syncJobFixture();
-const running = syncJobFixture({ status: 'running', phase: 'Reading user terminals (page 3)', progress: 40, startedAt: '2026-11-20T10:00:01.000Z' });
-const succeeded = syncJobFixture({ status: 'succeeded', progress: 100, finishedAt: '2026-11-20T10:02:00.000Z', counts: { added: 2, updated: 5, unchanged: 90, removed: 0, failed: 0 } });
-const failed = syncJobFixture({ status: 'failed', message: 'Provider unavailable', finishedAt: '2026-11-20T10:01:00.000Z' });
-
-const ok = <T>(data: T, message = 'ok') => ({ ok: true as const, status: 200, data, message });
-const refused = (status: number, message: string) => ({ ok: false as const, status, message });
-const nothingRunning: SyncQueueOutcome = ok(syncQueueFixture(null, [succeeded]));
-const started = (job: SyncJob = queued, message = 'Sync queued'): SyncStartOutcome => ({ ok: true, data: job, message });
-const alreadyRunning = refused(409, 'A terminal sync is already running');
-
-type Answer<T> = T | Error | 'hang';
-interface Answers {
-  queue?: Array<Answer<SyncQueueOutcome>>;
-  start?: Array<Answer<SyncStartOutcome>>;
-  poll?: Array<Answer<SyncJobOutcome>>;
-}
-
-function startSync(answers: Answers = {}) {
-  const clock = new SimulatedClock();
-  const calls: Array<{ name: string; input: unknown; signal: AbortSignal }> = [];
-  const reloadList = vi.fn();
-  const notifyFinished = vi.fn();
-  const answer = <T, I>(name: string, list: Array<Answer<T>>) =>
-    fromPromise<T, I>(async ({ input, signal }) => {
-      calls.push({ name, input, signal });
-      const made = calls.filter((c) => c.name === name).length;
-      const next = list[Math.min(made - 1, list.length - 1)]!;
-      if (next === 'hang') return new Promise<never>(() => {});
-      if (next instanceof Error) throw next;
-      return next;
-    });
-  const actor = createActor(
-    terminalSyncMachine.provide({
-      actors: {
-        loadQueue: answer<SyncQueueOutcome, unknown>('loadQueue', answers.queue ?? [nothingRunning]),
-        startSync: answer<SyncStartOutcome, unknown>('startSync', answers.start ?? [started()]),
-        pollJob: answer<SyncJobOutcome, string>('pollJob', answers.poll ?? [ok(running)]),
-      },
-      actions: {
-        reloadList: () => reloadList(),
-        notifyFinished: (_, job) => notifyFinished(job),
-      },
-    }),
-    { clock },
-  ).start();
-  const polls = () => calls.filter((c) => c.name === 'pollJob');
-  /** Moves the clock on in poll-sized steps, letting each poll answer before the next. */
-  const advance = async (ms: number) => {
-    for (let left = ms; left > 0; left -= SYNC_POLL_INTERVAL_MS) {
-      clock.increment(Math.min(left, SYNC_POLL_INTERVAL_MS));
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-  };
-  return { actor, clock, calls, polls, advance, reloadList, notifyFinished };
-}
-
-type Snapshot = SnapshotFrom<typeof terminalSyncMachine>;
-const isIdle = (s: Snapshot) => s.matches('idle');
-const isWaiting = (s: Snapshot) => s.matches({ running: 'waiting' });
-const sync = { type: 'user.sync' } as const;
-const dismiss = { type: 'user.dismissNotice' } as const;
+import { SYNC_POLL_INTERVAL_MS, SYNC_POLL_TIMEOUT_MS, TERMINAL_MESSAGES } from '../../src/domain/terminals';
+import { syncQueueFixture } from '../fixtures/terminals-client';
+import { alreadyRunning, dismiss, failedJob, isIdle, isWaiting, ok, queued, refused, running, started, startSync, succeeded, sync, type Answer, type Answers } from './starters/terminal-sync';
 
 async function startedSync(answers: Answers = {}) {
   const harness = startSync(answers);
@@ -209,10 +142,10 @@ describe('terminal sync machine: running', () => {
   });
 
   it('a failed job ends the same way, and the app hears it failed', async () => {
-    const { actor, advance, notifyFinished } = await startedSync({ poll: [ok(failed)] });
+    const { actor, advance, notifyFinished } = await startedSync({ poll: [ok(failedJob)] });
     await advance(SYNC_POLL_INTERVAL_MS);
     expect(actor.getSnapshot().value).toBe('idle');
-    expect(notifyFinished).toHaveBeenCalledExactlyOnceWith(failed);
+    expect(notifyFinished).toHaveBeenCalledExactlyOnceWith(failedJob);
   });
 
   it('a refused poll or one without an answer is tried again at the next interval', async () => {

@@ -1,17 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor } from 'xstate';
-import {
-  userActionsMachine,
-  userBlockReasonProblem,
-  type UserActionInput,
-  type UserActionKind,
-  type UserActionsEvent,
-} from '../../src/machines/user-actions';
-import type { SaveOutcome, UpdateUserInput } from '../../src/machines/user-form';
-import type { LoadOutcome } from '../../src/machines/resource';
+import { waitFor } from 'xstate';
+import { userBlockReasonProblem, type UserActionKind, type UserActionsEvent } from '../../src/machines/user-actions';
 import { DEFAULT_USER_EXTENSION_DAYS, USER_MESSAGES, type PortalUser } from '../../src/domain/users';
-import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
+import { refused } from './scripted-actors';
 import { portalUserFixture } from '../fixtures/portal-users';
+import { close, confirm, days, reason, startActions, toggle } from './starters/user-actions';
 
 const user = portalUserFixture();
 const admin = portalUserFixture({ uuid: 'admin-1', name: 'Ana Lima', role: 'admin' });
@@ -19,38 +12,6 @@ const suspended = portalUserFixture({ isActive: false });
 const blocked = portalUserFixture({ blockedEnabled: true, blockedReason: 'Left the company' });
 const withMfa = portalUserFixture({ mfaEnabled: true });
 const deleted = portalUserFixture({ deletedAt: '2026-11-21T09:00:00.000Z' });
-
-interface Answers {
-  update?: ReadonlyArray<Answer<SaveOutcome<PortalUser>>>;
-  run?: ReadonlyArray<Answer<LoadOutcome<PortalUser | null>>>;
-}
-
-function startActions(answers: Answers = {}) {
-  const { called, answer } = scriptedActors();
-  const notifySuccess = vi.fn();
-  const notifyFailure = vi.fn();
-  const userChanged = vi.fn();
-  const actor = createActor(
-    userActionsMachine.provide({
-      actors: {
-        updateUser: answer<SaveOutcome<PortalUser>, UpdateUserInput>('updateUser', answers.update ?? [ok(user)]),
-        runAction: answer<LoadOutcome<PortalUser | null>, UserActionInput>('runAction', answers.run ?? [ok(null)]),
-      },
-      actions: {
-        notifySuccess: (_, message) => notifySuccess(message),
-        notifyFailure: (_, message) => notifyFailure(message),
-        userChanged: () => userChanged(),
-      },
-    }),
-  ).start();
-  return { actor, called, notifySuccess, notifyFailure, userChanged };
-}
-
-const confirm = { type: 'user.confirm' } as const;
-const close = { type: 'user.close' } as const;
-const reason = (value: string) => ({ type: 'user.reason', value }) as const;
-const days = (value: number) => ({ type: 'user.days', days: value }) as const;
-const toggle = (who: PortalUser) => ({ type: 'user.toggleActive', user: who }) as const;
 
 describe('user actions machine: Suspend / Activate', () => {
   it.each([

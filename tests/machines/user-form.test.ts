@@ -1,54 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor } from 'xstate';
-import {
-  EMPTY_USER_FORM,
-  userFormMachine,
-  type SaveOutcome,
-  type UpdateUserInput,
-} from '../../src/machines/user-form';
-import { USER_MESSAGES, type CreateUserPayload, type PortalUser, type UserFormField } from '../../src/domain/users';
-import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
+import { waitFor } from 'xstate';
+import { EMPTY_USER_FORM } from '../../src/machines/user-form';
+import { USER_MESSAGES } from '../../src/domain/users';
 import { portalUserFixture } from '../fixtures/portal-users';
-
-const existing = portalUserFixture();
-const created = portalUserFixture({ uuid: 'new-user', name: 'Lia Souza', email: 'lia.souza@example.com', role: 'admin', hasPassword: false });
-const refusal = (status: number, message: string, errors?: { path: string; message: string }[]): SaveOutcome<PortalUser> => ({
-  ...refused(message),
-  status,
-  ...(errors ? { errors } : {}),
-});
-
-interface Answers {
-  create?: ReadonlyArray<Answer<SaveOutcome<PortalUser>>>;
-  update?: ReadonlyArray<Answer<SaveOutcome<PortalUser>>>;
-}
-
-function startForm(answers: Answers = {}) {
-  const { called, answer } = scriptedActors();
-  const notifySuccess = vi.fn();
-  const notifyFailure = vi.fn();
-  const userSaved = vi.fn();
-  const actor = createActor(
-    userFormMachine.provide({
-      actors: {
-        createUser: answer<SaveOutcome<PortalUser>, CreateUserPayload>('createUser', answers.create ?? [ok(created)]),
-        updateUser: answer<SaveOutcome<PortalUser>, UpdateUserInput>('updateUser', answers.update ?? [ok({ ...existing, name: 'Rui M. Costa' })]),
-      },
-      actions: {
-        notifySuccess: (_, message) => notifySuccess(message),
-        notifyFailure: (_, message) => notifyFailure(message),
-        userSaved: (_, user) => userSaved(user),
-      },
-    }),
-  ).start();
-  return { actor, called, notifySuccess, notifyFailure, userSaved };
-}
-
-const create = { type: 'user.create' } as const;
-const edit = (user: PortalUser = existing) => ({ type: 'user.edit', user }) as const;
-const field = (name: UserFormField, value: string) => ({ type: 'user.field', field: name, value }) as const;
-const submit = { type: 'user.submit' } as const;
-const cancel = { type: 'user.cancel' } as const;
+import { cancel, create, created, edit, existing, field, refusal, startForm, submit } from './starters/user-form';
 
 function fillNewUser(actor: ReturnType<typeof startForm>['actor'], password = '') {
   actor.send(create);

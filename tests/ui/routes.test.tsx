@@ -6,17 +6,9 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { createApp } from '../../src/routes/create-app';
 import { AppRoot } from '../../src/routes/AppRoot';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
-import type { DashboardSummary } from '../../src/domain/dashboard';
+import { summary } from '../fixtures/dashboard';
 import { adminProfile, customerProfile } from '../machines/fixtures';
 import { renderStrict } from './render';
-
-const summary: DashboardSummary = {
-  totalCustomers: 24,
-  activeTerminals: null,
-  systemUsers: 48,
-  providerHealth: { status: 'Not connected', checkedAt: null, detail: 'No provider configured yet' },
-  recentActivity: [],
-};
 
 interface FakeOptions {
   adminPassword?: string;

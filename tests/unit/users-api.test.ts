@@ -3,28 +3,11 @@ import { normalisePortalUser, userListSearchParams, userStatsOf } from '../../sr
 import { UNEXPECTED_RESPONSE } from '../../src/api/client';
 import { USERS_FETCH_LIMIT, type UserWire } from '../../src/domain/users';
 import { apiAnswering, envelope } from '../fixtures/api-fetch';
-import { portalUserFixture } from '../fixtures/portal-users';
+import { portalUserFixture, userWireOf } from '../fixtures/portal-users';
 
 const user = portalUserFixture({ role: 'admin', mfaEnabled: true, failedLoginAttempts: 2, lockedUntil: '2026-11-21T00:00:00.000Z' });
 
-const wire: UserWire = {
-  uuid: user.uuid,
-  name: user.name,
-  email: user.email,
-  role: user.role,
-  is_active: user.isActive,
-  blocked_enabled: user.blockedEnabled,
-  blocked_reason: user.blockedReason,
-  mfa_enabled: user.mfaEnabled,
-  last_login: user.lastLogin,
-  created_at: user.createdAt!,
-  updated_at: user.updatedAt!,
-  account_expires_at: user.accountExpiresAt,
-  failed_login_attempts: user.failedLoginAttempts,
-  locked_until: user.lockedUntil,
-  deleted_at: user.deletedAt,
-  has_password: user.hasPassword,
-};
+const wire: UserWire = userWireOf(user);
 
 const camel = {
   uuid: user.uuid,

@@ -3,18 +3,12 @@
 // to a fake API), plus journeys pinned by hand.
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createActor, waitFor, type SnapshotFrom } from 'xstate';
-import {
-  ASSIGN_MESSAGES,
-  ASSIGN_REASONS,
-  validateAssignInput,
-  type AssignTerminalsPayload,
-  type AssignTerminalsResult,
-} from '../../../src/domain/customer-terminals';
-import { assignTerminalsMachine, type AssignCustomer, type AssignedOutcome, type AssignOutcome } from '../../../src/machines/assign-terminals';
+import { waitFor, type SnapshotFrom } from 'xstate';
+import { ASSIGN_MESSAGES, validateAssignInput } from '../../../src/domain/customer-terminals';
+import { assignTerminalsMachine, type AssignCustomer } from '../../../src/machines/assign-terminals';
 import { ASSIGNED_LOADING_TEXT } from '../../../src/ui/customer-terminals/AssignTerminalsDialog';
-import { assignedTerminal } from '../../fixtures/customer-terminals-client';
-import { ok, refused, scriptedActors, type Answer } from '../../machines/scripted-actors';
+import { ok, refused } from '../../machines/scripted-actors';
+import { first, noneAssigned, partial, second, startDialog } from '../../machines/starters/assign-terminals';
 import { defineModel, done, failed, type UiModel } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -22,19 +16,6 @@ import { customerPageAnswers, muteExpectedFetchLogs, PAGE_CUSTOMER, PAGE_PATH } 
 
 // The customer as the page hands it to the dialog.
 const customer: AssignCustomer = PAGE_CUSTOMER;
-const first = assignedTerminal();
-const second = assignedTerminal({ deviceId: 'UT-0002C4D5', serviceLine: 'AST-622190-48211-07', kitSerialNumber: 'KIT-300513' });
-const partial: AssignTerminalsResult = {
-  assigned: ['AST-622190-48211-07'],
-  failed: [{ serviceLineNumber: 'AST-000000-00000-00', reason: ASSIGN_REASONS.notFound, code: 'not_found' }],
-  total: 2,
-};
-const noneAssigned: AssignTerminalsResult = {
-  assigned: [],
-  failed: [{ serviceLineNumber: 'AST-511274-31364-54', reason: ASSIGN_REASONS.alreadyAssigned, code: 'already_assigned' }],
-  total: 1,
-};
-
 const open = (who: AssignCustomer = customer) => ({ type: 'user.open', customer: who }) as const;
 const input = (value: string) => ({ type: 'user.input', value }) as const;
 const submit = { type: 'user.submit' } as const;
@@ -168,25 +149,6 @@ export const assignTerminalsModel = defineModel<typeof assignTerminalsMachine, P
 });
 
 modelSuite(assignTerminalsModel);
-
-interface Answers {
-  assigned?: Array<Answer<AssignedOutcome>>;
-  assign?: Array<Answer<AssignOutcome>>;
-}
-
-function startDialog(answers: Answers = {}) {
-  const { calls, answer } = scriptedActors();
-  const actor = createActor(
-    assignTerminalsMachine.provide({
-      actors: {
-        loadAssigned: answer<AssignedOutcome, string>('loadAssigned', answers.assigned ?? [ok([first])]),
-        assignTerminals: answer<AssignOutcome, AssignTerminalsPayload>('assignTerminals', answers.assign ?? [ok(partial)]),
-      },
-      actions: { logAssignedFailure: () => {}, notifyFailure: () => {}, terminalsAssigned: () => {} },
-    }),
-  ).start();
-  return { actor, calls };
-}
 
 const settled = (s: Snapshot) => s.hasTag('open') && !s.hasTag('loadingAssigned') && !s.hasTag('busy');
 

@@ -1,26 +1,16 @@
 // Customers → Add Customer (customerCreate machine): its generated paths walked on the machine and
 // through the "Add New Customer" dialog on /customers, plus journeys pinned by hand.
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
-import { CUSTOMER_MESSAGES, validateCreateCustomer, type CustomerListItem } from '../../../src/domain/customers';
-import { customerCreateMachine, type CreateResult, type TextField } from '../../../src/machines/customer-create';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import { CUSTOMER_MESSAGES, validateCreateCustomer } from '../../../src/domain/customers';
+import { customerCreateMachine, type TextField } from '../../../src/machines/customer-create';
 import { daysLabel } from '../../../src/ui/customers/format';
 import { customerFixture } from '../../fixtures/customers';
+import { created, field, fill, ok, refused, startCreate } from '../../machines/starters/customer-create';
 import { defineModel, done, failed } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
-
-const created = customerFixture({ isActive: false, hasPassword: false, accountExpiresAt: '2027-11-20T10:00:00.000Z', createdAt: '2026-11-20T10:00:00.000Z' });
-
-const ok = (data: CustomerListItem): CreateResult => ({ ok: true, status: 201, data, message: 'Customer created' });
-const refused = (status: number, message: string, errors?: { path: string; message: string }[]): CreateResult => ({
-  ok: false,
-  status,
-  message,
-  ...(errors ? { errors } : {}),
-});
-const field = (name: TextField, value: string) => ({ type: 'user.field', field: name, value }) as const;
 
 const LABELS: Record<TextField, string> = { company: 'Company Name', name: 'Full Name', email: 'Email Address' };
 const DIALOG = 'Add New Customer';
@@ -142,35 +132,6 @@ export const customerCreateModel = defineModel<typeof customerCreateMachine, Pag
 });
 
 modelSuite(customerCreateModel);
-
-type Answer = CreateResult | Error | 'hang';
-
-function startCreate(answers: Answer[] = [ok(created)]) {
-  const payloads = vi.fn();
-  const notifyCreated = vi.fn();
-  const actor = createActor(
-    customerCreateMachine.provide({
-      actors: {
-        createCustomer: fromPromise(async ({ input }) => {
-          payloads(input);
-          const answer = answers[Math.min(payloads.mock.calls.length - 1, answers.length - 1)]!;
-          if (answer === 'hang') return new Promise<never>(() => {});
-          if (answer instanceof Error) throw answer;
-          return answer;
-        }),
-      },
-      actions: { notifyCreated: (_, notice) => notifyCreated(notice) },
-    }),
-  ).start();
-  return { actor, payloads, notifyCreated };
-}
-
-function fill(actor: ReturnType<typeof startCreate>['actor']) {
-  actor.send({ type: 'user.open' });
-  actor.send(field('company', ' Northwind Shipping '));
-  actor.send(field('name', 'Nina Park'));
-  actor.send(field('email', 'ops@northwind.example '));
-}
 
 describe('customer create machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.

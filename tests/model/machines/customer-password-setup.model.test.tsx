@@ -2,10 +2,11 @@
 // paths walked on the machine and through the page a new customer opens from the emailed link,
 // plus journeys pinned by hand.
 import { configure, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
-import { passwordSetupMachine, type CheckResult, type CompleteResult } from '../../../src/machines/customer-password-setup';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import { passwordSetupMachine } from '../../../src/machines/customer-password-setup';
 import { PASSWORD_MESSAGES, newPasswordProblem } from '../../../src/domain/password';
+import { account, ok, refused, startSetup } from '../../machines/starters/customer-password-setup';
 import { defineModel, done, failed } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -15,9 +16,6 @@ import { modelSuite } from '../framework/suite';
 configure({ asyncUtilTimeout: 5_000 });
 
 const TOKEN = 'tok-model';
-const account = { email: 'ops@northwind.example', name: 'Nina Park', company: 'Northwind Shipping', expiresAt: '2026-11-27T10:00:00.000Z' };
-const ok = <T,>(data: T) => ({ ok: true as const, status: 200, data, message: 'ok' });
-const refused = (status: number, message: string) => ({ ok: false as const, status, message });
 const field = (name: 'password' | 'confirmPassword', value: string) => ({ type: 'user.field', field: name, value }) as const;
 
 const LABELS = { password: 'New password', confirmPassword: 'Confirm password' } as const;
@@ -145,27 +143,6 @@ export const passwordSetupModel = defineModel<typeof passwordSetupMachine, PageS
 });
 
 modelSuite(passwordSetupModel);
-
-type AnswerOf<T> = T | Error;
-
-function startSetup(token: string | null, checks: Array<AnswerOf<CheckResult>>, completes: Array<AnswerOf<CompleteResult>> = [ok({ email: account.email })]) {
-  const checked = vi.fn();
-  const submitted = vi.fn();
-  const pick = <T,>(answers: Array<AnswerOf<T>>, call: number) => {
-    const answer = answers[Math.min(call, answers.length - 1)]!;
-    return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
-  };
-  const actor = createActor(
-    passwordSetupMachine.provide({
-      actors: {
-        checkToken: fromPromise(async ({ input }) => (checked(input), pick(checks, checked.mock.calls.length - 1))),
-        setPassword: fromPromise(async ({ input }) => (submitted(input), pick(completes, submitted.mock.calls.length - 1))),
-      },
-    }),
-    { input: { token } },
-  ).start();
-  return { actor, checked, submitted };
-}
 
 describe('password setup (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.

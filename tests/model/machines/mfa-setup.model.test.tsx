@@ -1,14 +1,14 @@
 // Settings → Security → Multi-Factor Authentication (mfaSetup machine): its generated paths walked on
 // the machine and through the card of an administrator who has MFA off, plus journeys pinned by hand.
 import { configure, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor } from 'xstate';
-import { MFA_MESSAGES, isCompleteMfaCode, type MfaDisablePayload, type MfaSetupWire, type MfaVerifyPayload, type MfaVerifyWire } from '../../../src/domain/mfa';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import { MFA_MESSAGES, isCompleteMfaCode } from '../../../src/domain/mfa';
 import { mfaSetupMachine } from '../../../src/machines/mfa-setup';
-import type { LoadOutcome } from '../../../src/machines/resource';
 import { ENABLED_TEXT, QR_ALT } from '../../../src/ui/settings/MfaCard';
 import { adminProfile } from '../../machines/fixtures';
-import { ok, refused, scriptedActors } from '../../machines/scripted-actors';
+import { ok, refused } from '../../machines/scripted-actors';
+import { backupCodes, cancel, confirm, disable, enable, secret, startCard, typeCode, verify } from '../../machines/starters/mfa-setup';
 import { defineModel, done, failed } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -16,20 +16,6 @@ import { modelSuite } from '../framework/suite';
 // The walk crosses lazily imported routes; on two busy CI cores a first render can take longer than
 // Testing Library's default second, which every wait of the run (the framework's too) uses.
 configure({ asyncUtilTimeout: 5_000 });
-
-const secret: MfaSetupWire = {
-  secret: 'JBSWY3DPEHPK3PXP',
-  otpauthUri: 'otpauth://totp/Admin%20Portal:ana.lima%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Admin%20Portal',
-  qrCodeDataUrl: 'data:image/png;base64,iVBORw0KGgo=',
-};
-const backupCodes = ['AB2C-DE3F', 'GH4J-KL5M', 'NP6Q-RS7T', 'UV8W-XY9Z', 'A2B3-C4D5', 'E6F7-G8H9', 'J2K3-L4M5', 'N6P7-Q8R9'];
-
-const enable = { type: 'user.enable' } as const;
-const verify = { type: 'user.verify' } as const;
-const cancel = { type: 'user.cancel' } as const;
-const disable = { type: 'user.disable' } as const;
-const confirm = { type: 'user.confirm' } as const;
-const typeCode = (value: string) => ({ type: 'user.code', value }) as const;
 
 const card = () => within(screen.getByRole('region', { name: MFA_MESSAGES.title }));
 const setupForm = () => within(screen.getByRole('form', { name: 'Set up multi-factor authentication' }));
@@ -194,25 +180,7 @@ modelSuite(mfaSetupModel);
 describe('mfa setup (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.
   it('enable, a wrong code, the right code, copy a backup code, disable with the password: ends disabled', async () => {
-    const { answer } = scriptedActors();
-    const notifySuccess = vi.fn();
-    const notifyFailure = vi.fn();
-    const mfaChanged = vi.fn();
-    const actor = createActor(
-      mfaSetupMachine.provide({
-        actors: {
-          startSetup: answer<LoadOutcome<MfaSetupWire>, unknown>('startSetup', [ok(secret)]),
-          verifyCode: answer<LoadOutcome<MfaVerifyWire>, MfaVerifyPayload>('verifyCode', [refused(MFA_MESSAGES.wrongCode), ok({ backupCodes })]),
-          disableMfa: answer<LoadOutcome<unknown>, MfaDisablePayload>('disableMfa', [ok(null)]),
-        },
-        actions: {
-          notifySuccess: (_, message) => notifySuccess(message),
-          notifyFailure: (_, message) => notifyFailure(message),
-          mfaChanged: (_, enabled) => mfaChanged(enabled),
-        },
-      }),
-      { input: { mfaEnabled: false } },
-    ).start();
+    const { actor, notifySuccess, notifyFailure, mfaChanged } = startCard(false, { verify: [refused(MFA_MESSAGES.wrongCode), ok({ backupCodes })] });
     actor.send(enable);
     await waitFor(actor, (s) => s.matches('setup'));
     actor.send(typeCode('111111'));

@@ -5,11 +5,12 @@
 // walked there.) Generated paths on the machine and through the page, plus journeys pinned by hand.
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { waitFor } from 'xstate';
 import { CONSOLE_MESSAGES, type ProviderHealthResponse } from '../../../src/domain/provider-console';
 import { createResourceMachine, FALLBACK_LOAD_ERROR, type LoadOutcome } from '../../../src/machines/resource';
 import { milliseconds } from '../../../src/ui/provider-console/format';
 import { health } from '../../fixtures/provider-console';
+import { startResource } from '../../machines/starters/resource';
 import { defineModel, done, failed } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -99,25 +100,10 @@ export const resourceModel = defineModel<typeof providerHealthMachine, PageScree
 
 modelSuite(resourceModel);
 
-function start(results: Array<LoadOutcome<ProviderHealthResponse> | Error>) {
-  let call = 0;
-  return createActor(
-    providerHealthMachine.provide({
-      actors: {
-        load: fromPromise(async () => {
-          const result = results[Math.min(call++, results.length - 1)]!;
-          if (result instanceof Error) throw result;
-          return result;
-        }),
-      },
-    }),
-  ).start();
-}
-
 describe('resource machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.
   it('fails, Try Again loads, a refused refresh keeps the data with its reason, the next refresh clears it', async () => {
-    const actor = start([new Error('boom'), loaded(health), refusedWith('Timed out'), loaded(degraded)]);
+    const actor = startResource(providerHealthMachine, [new Error('boom'), loaded(health), refusedWith('Timed out'), loaded(degraded)]);
     expect((await waitFor(actor, (s) => s.matches('failed'))).context).toEqual({ data: null, error: FALLBACK_LOAD_ERROR });
     actor.send({ type: 'user.retry' });
     await waitFor(actor, (s) => s.matches({ ready: 'idle' }));

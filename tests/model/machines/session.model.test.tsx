@@ -7,12 +7,12 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { toast } from 'react-hot-toast';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { DashboardSummary } from '../../../src/domain/dashboard';
 import { MFA_MESSAGES } from '../../../src/domain/mfa';
 import { SESSION_STORAGE_KEY, parsePersistedSession, type PersistedSession } from '../../../src/domain/session';
 import { sessionMachine, type ConfirmOutcome, type SessionEvent } from '../../../src/machines/session';
 import { AppRoot } from '../../../src/routes/AppRoot';
 import { createApp } from '../../../src/routes/create-app';
+import { summary } from '../../fixtures/dashboard';
 import { adminProfile } from '../../machines/fixtures';
 import { renderStrict } from '../../ui/render';
 import { defineModel, done, failed, type EventOfType, type ModelSeam, type OpenedScreen } from '../framework/model';
@@ -31,13 +31,6 @@ const login: Login = { type: 'session.login', token: 'new-token', profile: { ...
 const renew: Renew = { type: 'session.renew', token: 'renewed-token', profile: { ...adminProfile, name: 'Ana Renewed' } };
 const confirmed: ConfirmOutcome = { status: 'valid', profile: { ...adminProfile, name: 'Ana Server' } };
 
-const summary: DashboardSummary = {
-  totalCustomers: 24,
-  activeTerminals: null,
-  systemUsers: 48,
-  providerHealth: { status: 'Not connected', checkedAt: null, detail: 'No provider configured yet' },
-  recentActivity: [],
-};
 const ok = (data: unknown) => ({ body: { success: true, message: 'ok', data } });
 
 /**

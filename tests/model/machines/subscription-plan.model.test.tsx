@@ -1,33 +1,20 @@
 // Subscriptions → Change Plan (subscriptionPlan machine): its generated paths walked on the machine
 // and through the /subscription page (one terminal on the 50 GB plan), plus journeys pinned by hand.
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
 import { SUBSCRIPTION_MESSAGES } from '../../../src/domain/subscriptions';
 import { FALLBACK_LOAD_ERROR } from '../../../src/machines/resource';
-import {
-  subscriptionPlanMachine,
-  type ChangePlanOutcome,
-  type ChangePlanRequest,
-  type PlansOutcome,
-} from '../../../src/machines/subscription-plan';
+import { subscriptionPlanMachine } from '../../../src/machines/subscription-plan';
 import { CHANGING_TEXT, PLANS_LOADING_TEXT } from '../../../src/ui/subscriptions/ChangePlanDialog';
-import { plan1TB, plan50, SL, subscription, subscriptionPage } from '../../fixtures/subscriptions-client';
-import { ok, refused, scriptedActors, type Answer } from '../../machines/scripted-actors';
+import { plan1TB, plan50, SL, subscriptionPage } from '../../fixtures/subscriptions-client';
+import { ok, refused } from '../../machines/scripted-actors';
+import { back, cancel, changed, choose, confirm, current, next, open, startDialog } from '../../machines/starters/subscription-plan';
 import { defineModel, done, failed } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
 
-const current = subscription();
-const changed = subscription({ plan: '1 TB', productReferenceId: plan1TB.productReferenceId, monthlyDataGB: 1000, status: 'Active' });
 const PLAN_LABELS: Record<string, RegExp> = { [plan50.productReferenceId]: /^Standard 50 GB/, [plan1TB.productReferenceId]: /^Priority 1 TB/ };
-
-const open = { type: 'user.open', subscription: current } as const;
-const choose = (productReferenceId: string) => ({ type: 'user.choose', productReferenceId }) as const;
-const next = { type: 'user.next' } as const;
-const back = { type: 'user.back' } as const;
-const confirm = { type: 'user.confirm' } as const;
-const cancel = { type: 'user.cancel' } as const;
 
 const dialog = () => within(screen.getByRole('dialog', { name: SUBSCRIPTION_MESSAGES.changePlan }));
 const button = (name: string) => dialog().getByRole('button', { name }) as HTMLButtonElement;
@@ -146,30 +133,6 @@ export const subscriptionPlanModel = defineModel<typeof subscriptionPlanMachine,
 });
 
 modelSuite(subscriptionPlanModel);
-
-interface Answers {
-  plans?: Array<Answer<PlansOutcome>>;
-  change?: Array<Answer<ChangePlanOutcome>>;
-}
-
-function startDialog(answers: Answers = {}) {
-  const { calls, answer } = scriptedActors();
-  const notifySuccess = vi.fn();
-  const planChanged = vi.fn();
-  const actor = createActor(
-    subscriptionPlanMachine.provide({
-      actors: {
-        loadPlans: answer<PlansOutcome, void>('loadPlans', answers.plans ?? [ok([plan50, plan1TB])]),
-        changePlan: answer<ChangePlanOutcome, ChangePlanRequest>('changePlan', answers.change ?? [ok(changed)]),
-      },
-      actions: {
-        notifySuccess: (_, message) => notifySuccess(message),
-        planChanged: (_, s) => planChanged(s),
-      },
-    }),
-  ).start();
-  return { actor, calls, notifySuccess, planChanged };
-}
 
 describe('subscription plan machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.

@@ -4,21 +4,14 @@
 // tabs, the usage on the Usage tab, the actions on the Actions tab.
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createActor, waitFor, type SnapshotFrom } from 'xstate';
+import { waitFor } from 'xstate';
 import { lastTwelveMonths, TERMINAL_MESSAGES } from '../../../src/domain/terminals';
-import {
-  TERMINAL_DETAIL_MESSAGES,
-  terminalDetailMachine,
-  type DetailOutcome,
-  type RefreshOutcome,
-  type ReportOutcome,
-  type UsageOutcome,
-  type UsageRequest,
-} from '../../../src/machines/terminal-detail';
+import { TERMINAL_DETAIL_MESSAGES, terminalDetailMachine } from '../../../src/machines/terminal-detail';
 import { REPORT_ISSUE_TEXTS } from '../../../src/ui/terminals/TerminalDetailDialog';
-import { terminalDetailFixture, terminalFixture, terminalRowWire, usageFixture } from '../../fixtures/terminals-client';
+import { terminalDetailFixture, terminalFixture, terminalRowWire } from '../../fixtures/terminals-client';
 import { fleetHealth } from '../../fixtures/terminals-ui';
-import { ok, refused, scriptedActors, type Answer } from '../../machines/scripted-actors';
+import { ok, refused } from '../../machines/scripted-actors';
+import { dismiss, noUsage, openDetail, refresh, refreshed, reportIssue, retry, selectMonth, settled, usage } from '../../machines/starters/terminal-detail';
 import { defineModel, done, failed, type UiModel } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -45,19 +38,9 @@ const rows = [
   }),
 ];
 const detail = terminalDetailFixture();
-const usage = usageFixture();
-const noUsage = usageFixture({ currentBillingCycle: null, rawUsageRecords: [] });
 // The route gives the dialog no `now`: its months are this month's twelve, here and on the page.
 const months = lastTwelveMonths(new Date());
 const lastMonth = months[1]!;
-
-const selectMonth = (value: string) => ({ type: 'user.selectMonth', value }) as const;
-const retry = { type: 'user.retry' } as const;
-const refresh = { type: 'user.refresh' } as const;
-const reportIssue = (note: string) => ({ type: 'user.reportIssue', note }) as const;
-const dismiss = { type: 'user.dismissNotice' } as const;
-
-type Snapshot = SnapshotFrom<typeof terminalDetailMachine>;
 
 const dialog = () => within(screen.getByRole('dialog', { name: TERMINAL_MESSAGES.detailTitle }));
 const button = (name: string) => dialog().getByRole('button', { name }) as HTMLButtonElement;
@@ -273,35 +256,6 @@ export const terminalDetailModel = defineModel<typeof terminalDetailMachine, Pag
 });
 
 modelSuite(terminalDetailModel);
-
-interface Answers {
-  detail?: Array<Answer<DetailOutcome>>;
-  usage?: Array<Answer<UsageOutcome>>;
-  refresh?: Array<Answer<RefreshOutcome>>;
-  report?: Array<Answer<ReportOutcome>>;
-}
-
-const NOW = new Date('2026-11-20T10:00:00.000Z');
-const refreshed = { userTerminalId: terminal.userTerminalId, syncStatus: 'synced' as const, lastSyncedAt: '2026-11-20T10:05:00.000Z' };
-
-function openDetail(answers: Answers = {}) {
-  const { calls, answer } = scriptedActors();
-  const actor = createActor(
-    terminalDetailMachine.provide({
-      actors: {
-        loadDetail: answer<DetailOutcome, string>('loadDetail', answers.detail ?? [ok(detail)]),
-        loadUsage: answer<UsageOutcome, UsageRequest>('loadUsage', answers.usage ?? [ok(usage)]),
-        refreshTerminal: answer<RefreshOutcome, string>('refreshTerminal', answers.refresh ?? [ok(refreshed)]),
-        reportIssue: answer<ReportOutcome, { userTerminalId: string; note: string }>('reportIssue', answers.report ?? [ok({ reported: true })]),
-      },
-      actions: { terminalChanged: () => {} },
-    }),
-    { input: { terminal, now: NOW } },
-  ).start();
-  return { actor, calls };
-}
-
-const settled = (s: Snapshot) => !s.hasTag('loadingDetail') && !s.hasTag('loadingUsage') && !s.hasTag('busy');
 
 describe('terminal detail machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.

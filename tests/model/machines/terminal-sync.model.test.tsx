@@ -2,35 +2,16 @@
 // machine and through the /terminals page (one terminal in the list), the poll timers driven by the
 // simulated clock, plus journeys pinned by hand.
 import { screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
 import { SYNC_POLL_INTERVAL_MS, SYNC_POLL_TIMEOUT_MS, TERMINAL_MESSAGES, type SyncJob } from '../../../src/domain/terminals';
-import { terminalSyncMachine, type SyncJobOutcome, type SyncQueueOutcome, type SyncStartOutcome } from '../../../src/machines/terminal-sync';
-import { syncJobFixture, syncQueueFixture, terminalRowWire } from '../../fixtures/terminals-client';
+import { terminalSyncMachine } from '../../../src/machines/terminal-sync';
+import { syncQueueFixture, terminalRowWire } from '../../fixtures/terminals-client';
 import { fleetHealth } from '../../fixtures/terminals-ui';
+import { alreadyRunning, dismiss, failedJob, isIdle, isWaiting, nothingRunning, ok, queued, refused, running, started, startSync, succeeded, sync, type Snapshot } from '../../machines/starters/terminal-sync';
 import { defineModel, done, failed, type UiModel } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
-
-const queued = syncJobFixture();
-const running = syncJobFixture({ status: 'running', phase: 'Reading user terminals (page 3)', progress: 40, startedAt: '2026-11-20T10:00:01.000Z' });
-const succeeded = syncJobFixture({
-  status: 'succeeded',
-  progress: 100,
-  finishedAt: '2026-11-20T10:02:00.000Z',
-  counts: { added: 2, updated: 5, unchanged: 90, removed: 0, failed: 0 },
-});
-const failedJob = syncJobFixture({ status: 'failed', message: 'Provider unavailable', finishedAt: '2026-11-20T10:01:00.000Z' });
-
-const ok = <T,>(data: T, message = 'ok') => ({ ok: true as const, status: 200, data, message });
-const refused = (status: number, message: string) => ({ ok: false as const, status, message });
-const nothingRunning: SyncQueueOutcome = ok(syncQueueFixture(null, [succeeded]));
-const started = (job: SyncJob = queued, message = 'Sync queued'): SyncStartOutcome => ({ ok: true, data: job, message });
-const alreadyRunning = refused(409, 'A terminal sync is already running');
-const sync = { type: 'user.sync' } as const;
-const dismiss = { type: 'user.dismissNotice' } as const;
-
-type Snapshot = SnapshotFrom<typeof terminalSyncMachine>;
 
 const syncButton = () => screen.getByRole('button', { name: /^(Sync from the provider|Syncing\.\.\.)$/ }) as HTMLButtonElement;
 const runningCard = () => screen.queryByRole('status', { name: TERMINAL_MESSAGES.syncRunningTitle });
@@ -160,50 +141,6 @@ export const terminalSyncModel = defineModel<typeof terminalSyncMachine, SyncScr
 });
 
 modelSuite(terminalSyncModel);
-
-type Answer<T> = T | Error | 'hang';
-interface Answers {
-  queue?: Array<Answer<SyncQueueOutcome>>;
-  start?: Array<Answer<SyncStartOutcome>>;
-  poll?: Array<Answer<SyncJobOutcome>>;
-}
-
-function startSync(answers: Answers = {}) {
-  const clock = new SimulatedClock();
-  const calls: Array<{ name: string; input: unknown }> = [];
-  const reloadList = vi.fn();
-  const notifyFinished = vi.fn();
-  const answer = <T, I>(name: string, list: Array<Answer<T>>) =>
-    fromPromise<T, I>(async ({ input }) => {
-      calls.push({ name, input });
-      const next = list[Math.min(calls.filter((c) => c.name === name).length - 1, list.length - 1)]!;
-      if (next === 'hang') return new Promise<never>(() => {});
-      if (next instanceof Error) throw next;
-      return next;
-    });
-  const actor = createActor(
-    terminalSyncMachine.provide({
-      actors: {
-        loadQueue: answer<SyncQueueOutcome, unknown>('loadQueue', answers.queue ?? [nothingRunning]),
-        startSync: answer<SyncStartOutcome, unknown>('startSync', answers.start ?? [started()]),
-        pollJob: answer<SyncJobOutcome, string>('pollJob', answers.poll ?? [ok(running)]),
-      },
-      actions: { reloadList: () => reloadList(), notifyFinished: (_, job) => notifyFinished(job) },
-    }),
-    { clock },
-  ).start();
-  /** Moves the clock on in poll-sized steps, letting each poll answer before the next. */
-  const advance = async (ms: number) => {
-    for (let left = ms; left > 0; left -= SYNC_POLL_INTERVAL_MS) {
-      clock.increment(Math.min(left, SYNC_POLL_INTERVAL_MS));
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-  };
-  return { actor, calls, advance, reloadList, notifyFinished };
-}
-
-const isIdle = (s: Snapshot) => s.matches('idle');
-const isWaiting = (s: Snapshot) => s.matches({ running: 'waiting' });
 
 describe('terminal sync machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.

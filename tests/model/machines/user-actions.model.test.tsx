@@ -3,14 +3,13 @@
 // an active user with failed sign-ins, a blocked one, one with MFA and a deleted one), plus
 // journeys pinned by hand.
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
 import { DEFAULT_USER_EXTENSION_DAYS, USER_EXTENSION_DAY_CHOICES, USER_MESSAGES, type PortalUser } from '../../../src/domain/users';
 import { userActionsMachine, userBlockReasonProblem, type UserActionInput, type UserActionKind } from '../../../src/machines/user-actions';
-import type { SaveOutcome, UpdateUserInput } from '../../../src/machines/user-form';
-import type { LoadOutcome } from '../../../src/machines/resource';
 import { portalUserFixture } from '../../fixtures/portal-users';
-import { ok, refused, scriptedActors, type Answer } from '../../machines/scripted-actors';
+import { ok, refused } from '../../machines/scripted-actors';
+import { close, confirm, days, reason, startActions, toggle } from '../../machines/starters/user-actions';
 import { defineModel, done, failed } from '../framework/model';
 import type { PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -22,12 +21,6 @@ const blocked = portalUserFixture({ uuid: 'user-blocked', name: 'Bea Blocked', e
 const withMfa = portalUserFixture({ uuid: 'user-mfa', name: 'Mia Mfa', email: 'mia@example.com', mfaEnabled: true });
 const deleted = portalUserFixture({ uuid: 'user-deleted', name: 'Dora Deleted', email: 'dora@example.com', deletedAt: '2026-11-21T09:00:00.000Z' });
 const suspended = { ...user, isActive: false };
-
-const confirm = { type: 'user.confirm' } as const;
-const close = { type: 'user.close' } as const;
-const reason = (value: string) => ({ type: 'user.reason', value }) as const;
-const days = (value: number) => ({ type: 'user.days', days: value }) as const;
-const toggle = (who: PortalUser) => ({ type: 'user.toggleActive', user: who }) as const;
 
 /** Each dialog as the user sees it: its title, its menu item, its button and the button's busy label. */
 const DIALOGS: Record<UserActionKind, { header: string; menu: string; button: string; busy: string }> = {
@@ -202,30 +195,10 @@ export const userActionsModel = defineModel<typeof userActionsMachine, PageScree
 
 modelSuite(userActionsModel);
 
-interface Answers {
-  update?: ReadonlyArray<Answer<SaveOutcome<PortalUser>>>;
-  run?: ReadonlyArray<Answer<LoadOutcome<PortalUser | null>>>;
-}
-
-function startActions(answers: Answers = {}) {
-  const { called, answer } = scriptedActors();
-  const userChanged = vi.fn();
-  const actor = createActor(
-    userActionsMachine.provide({
-      actors: {
-        updateUser: answer<SaveOutcome<PortalUser>, UpdateUserInput>('updateUser', answers.update ?? [ok(user)]),
-        runAction: answer<LoadOutcome<PortalUser | null>, UserActionInput>('runAction', answers.run ?? [ok(null)]),
-      },
-      actions: { userChanged: () => userChanged() },
-    }),
-  ).start();
-  return { actor, called, userChanged };
-}
-
 describe('user actions machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.
   it('block refused, cancelled; extend by 30; suspend: two changes, the dialog closed', async () => {
-    const { actor, called, userChanged } = startActions({ run: [refused(USER_MESSAGES.selfRefused), ok(user)] });
+    const { actor, called, userChanged } = startActions({ run: [refused(USER_MESSAGES.selfRefused), ok(user)] }, user);
     actor.send({ type: 'user.block', user });
     actor.send(reason('Too many failed payments'));
     actor.send(confirm);

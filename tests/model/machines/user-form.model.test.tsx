@@ -2,30 +2,16 @@
 // through the /users page (one user listed, whose row's Edit opens the form), plus journeys pinned
 // by hand.
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor } from 'xstate';
-import { USER_MESSAGES, validateUserForm, type CreateUserPayload, type PortalUser, type UserFormField } from '../../../src/domain/users';
-import { userFormMachine, type SaveOutcome, type UpdateUserInput } from '../../../src/machines/user-form';
-import { portalUserFixture } from '../../fixtures/portal-users';
-import { ok, refused, scriptedActors, type Answer } from '../../machines/scripted-actors';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import { USER_MESSAGES, validateUserForm, type CreateUserPayload, type UserFormField } from '../../../src/domain/users';
+import { userFormMachine } from '../../../src/machines/user-form';
+import { ok } from '../../machines/scripted-actors';
+import { cancel, create, created, edit, existing, field, refusal, startForm, submit } from '../../machines/starters/user-form';
 import { defineModel, done, failed } from '../framework/model';
 import type { PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
 import { openUsersPage } from './users-page';
-
-const existing = portalUserFixture();
-const created = portalUserFixture({ uuid: 'new-user', name: 'Lia Souza', email: 'lia.souza@example.com', role: 'admin', hasPassword: false });
-const refusal = (status: number, message: string, errors?: { path: string; message: string }[]): SaveOutcome<PortalUser> => ({
-  ...refused(message),
-  status,
-  ...(errors ? { errors } : {}),
-});
-
-const create = { type: 'user.create' } as const;
-const edit = (user: PortalUser = existing) => ({ type: 'user.edit', user }) as const;
-const field = (name: UserFormField, value: string) => ({ type: 'user.field', field: name, value }) as const;
-const submit = { type: 'user.submit' } as const;
-const cancel = { type: 'user.cancel' } as const;
 
 const LABELS: Record<UserFormField, string> = { name: 'Full Name', email: 'Email Address', role: 'Role', password: 'Initial Password (optional)' };
 const HEADERS = { create: 'Add User', edit: 'Edit User' } as const;
@@ -128,26 +114,6 @@ export const userFormModel = defineModel<typeof userFormMachine, PageScreen>({
 });
 
 modelSuite(userFormModel);
-
-interface Answers {
-  create?: ReadonlyArray<Answer<SaveOutcome<PortalUser>>>;
-  update?: ReadonlyArray<Answer<SaveOutcome<PortalUser>>>;
-}
-
-function startForm(answers: Answers = {}) {
-  const { called, answer } = scriptedActors();
-  const userSaved = vi.fn();
-  const actor = createActor(
-    userFormMachine.provide({
-      actors: {
-        createUser: answer<SaveOutcome<PortalUser>, CreateUserPayload>('createUser', answers.create ?? [ok(created)]),
-        updateUser: answer<SaveOutcome<PortalUser>, UpdateUserInput>('updateUser', answers.update ?? [ok({ ...existing, name: 'Rui M. Costa' })]),
-      },
-      actions: { userSaved: (_, user) => userSaved(user) },
-    }),
-  ).start();
-  return { actor, called, userSaved };
-}
 
 describe('user form machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.

@@ -1,31 +1,10 @@
 // The /users page as the user-form and user-actions models open it: the users their event fixtures
 // name are the rows the fake API lists, so a fixture's user is a row the walk can click.
 import { screen } from '@testing-library/react';
-import type { PortalUser, UserListWire, UserWire } from '../../../src/domain/users';
+import type { PortalUser, UserListWire } from '../../../src/domain/users';
+import { userWireOf } from '../../fixtures/portal-users';
 import type { ModelSeam } from '../framework/model';
 import { openPage, type FakeAnswer, type PageScreen } from '../framework/screen';
-
-/** The wire form of a client-side user: what `GET /users` answers for it. */
-export function userWireOf(user: PortalUser): UserWire {
-  return {
-    uuid: user.uuid,
-    name: user.name,
-    email: user.email,
-    role: user.role,
-    is_active: user.isActive,
-    blocked_enabled: user.blockedEnabled,
-    blocked_reason: user.blockedReason,
-    mfa_enabled: user.mfaEnabled,
-    last_login: user.lastLogin,
-    created_at: user.createdAt ?? '',
-    updated_at: user.updatedAt ?? '',
-    account_expires_at: user.accountExpiresAt,
-    failed_login_attempts: user.failedLoginAttempts,
-    locked_until: user.lockedUntil,
-    deleted_at: user.deletedAt,
-    has_password: user.hasPassword,
-  };
-}
 
 /** Opens /users listing `users` (the first one's row is on screen when this returns). */
 export async function openUsersPage(seam: ModelSeam, users: readonly PortalUser[], path = '/users'): Promise<PageScreen> {
