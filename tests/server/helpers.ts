@@ -281,3 +281,13 @@ export async function createTestContext(
   };
   return context;
 }
+
+/** The message `attempt` throws ('' when it does not), for tests that check several lines of one error. */
+export function thrownMessage(attempt: () => unknown): string {
+  try {
+    attempt();
+    return '';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../server/config';
 import { simulatorOptionsFromEnv, startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../server/simulator/index';
 import { expectResponseMatches } from './openapi-contract';
+import { thrownMessage } from './helpers';
 
 const running: RunningSimulator[] = [];
 afterEach(async () => {
@@ -228,14 +229,7 @@ describe('injected faults', () => {
     ).toEqual({ faults: { spikeRate: 0.1, spikeMs: 2000, burst429Rate: 0.02, burst429Length: 12 } });
     const attempt = () => simulatorOptionsFromEnv({ SIM_SPIKE_RATE: '2', SIM_SPIKE_MS: 'long', SIM_429_BURST_RATE: '-1', SIM_429_BURST_LENGTH: '0' });
     expect(attempt).toThrow(ConfigError);
-    const message = (() => {
-      try {
-        attempt();
-        return '';
-      } catch (error) {
-        return (error as Error).message;
-      }
-    })();
+    const message = thrownMessage(attempt);
     expect(message).toContain('SIM_SPIKE_RATE: must be a number from 0 to 1 (got "2")');
     expect(message).toContain('SIM_SPIKE_MS: must be a whole number from 0 to 60000 (got "long")');
     expect(message).toContain('SIM_429_BURST_RATE: must be a number from 0 to 1 (got "-1")');

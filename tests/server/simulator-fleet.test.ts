@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../server/config';
 import { createFleet, modelOf, simulatorOptionsFromEnv, startSimulator, PLANS } from '../../server/simulator/index';
+import { thrownMessage } from './helpers';
 
 const NOW = new Date('2026-03-18T10:30:00.000Z');
 const now = () => NOW;
@@ -227,14 +228,7 @@ describe('environment', () => {
     const attempt = () =>
       simulatorOptionsFromEnv({ SIM_TERMINALS: 'lots', SIM_429_RATE: '1.5', SIM_SHUFFLE_PAGES: 'sometimes', SIM_CLIENT_SECRET: 'hidden-value' });
     expect(attempt).toThrow(ConfigError);
-    const message = (() => {
-      try {
-        attempt();
-        return '';
-      } catch (error) {
-        return (error as Error).message;
-      }
-    })();
+    const message = thrownMessage(attempt);
     expect(message).toContain('SIM_TERMINALS: must be a whole number from 1 to 1000000 (got "lots")');
     expect(message).toContain('SIM_429_RATE: must be a number from 0 to 1 (got "1.5")');
     expect(message).toContain('SIM_SHUFFLE_PAGES: must be 1 or 0');
