@@ -13,7 +13,7 @@ import type { CustomerRow, NewUserRow, PasswordSetupTokenRow, UserRow } from '..
 import { passwordSetupEmail } from '../email/templates';
 import { AppError, BadRequestError, NotFoundError, type FieldError } from '../errors';
 import type { AuditService, RequestContext } from './audit';
-import type { EmailDelivery, EmailLogger, EmailSender, RecordedEmail } from './email';
+import type { EmailLogger, EmailSender, RecordedEmail } from './email';
 
 const DAY_MS = 86_400_000;
 const TOKEN_BYTES = 32;
@@ -81,8 +81,11 @@ export interface PasswordSetupService {
     context: LinkContext,
     tx: Db,
   ): Promise<RecordedLinkEmail>;
-  /** Sends a recorded link email (SMTP) after the commit; never throws for a mail problem. */
-  deliverLink(email: RecordedLinkEmail, context: LinkContext): Promise<EmailDelivery>;
+  /**
+   * Sends a recorded link email (SMTP) after the commit and answers what to tell the
+   * administrator: `say.sent`, or `say.failed` with the mail error. Never throws for a mail problem.
+   */
+  deliverLink(email: RecordedLinkEmail, context: LinkContext, say: { sent: string; failed: (error: string) => string }): Promise<string>;
   describe(token: string): Promise<PasswordSetupInfo>;
   complete(input: PasswordSetupInput, context: RequestContext): Promise<{ email: string }>;
 }
@@ -148,8 +151,9 @@ export function createPasswordSetupService(deps: {
       return { email: await email.record({ to: account.email, ...message }, tx), url };
     },
 
-    deliverLink({ email: recorded, url }, context) {
-      return email.deliver(recorded, { log: context.log, logFields: { link: url, requestId: context.requestId } });
+    async deliverLink({ email: recorded, url }, context, say) {
+      const delivery = await email.deliver(recorded, { log: context.log, logFields: { link: url, requestId: context.requestId } });
+      return delivery.status === 'failed' ? say.failed(delivery.error ?? 'unknown error') : say.sent;
     },
 
     async describe(token) {

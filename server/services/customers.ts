@@ -269,11 +269,10 @@ export function createCustomersService(deps: {
         return { row: created.row, mail: await passwordSetup.recordLink(created.row, issued, 'created', context, tx) };
       });
 
-      const delivery = await passwordSetup.deliverLink(mail, context);
-      const message =
-        delivery.status !== 'failed'
-          ? CUSTOMER_MESSAGES.created(row.email)
-          : CUSTOMER_SERVER_MESSAGES.createdEmailFailed(row.email, delivery.error ?? 'unknown error');
+      const message = await passwordSetup.deliverLink(mail, context, {
+        sent: CUSTOMER_MESSAGES.created(row.email),
+        failed: (error) => CUSTOMER_SERVER_MESSAGES.createdEmailFailed(row.email, error),
+      });
       return { customer: toCustomerListItem(row), message };
     },
 
@@ -364,11 +363,10 @@ export function createCustomersService(deps: {
         );
         return { row: current, link: issued, mail: await passwordSetup.recordLink(current, issued, 'reissued', context, tx) };
       });
-      const delivery = await passwordSetup.deliverLink(mail, context);
-      const message =
-        delivery.status !== 'failed'
-          ? CUSTOMER_SERVER_MESSAGES.linkSent(row.email)
-          : CUSTOMER_SERVER_MESSAGES.linkFailed(row.email, delivery.error ?? 'unknown error');
+      const message = await passwordSetup.deliverLink(mail, context, {
+        sent: CUSTOMER_SERVER_MESSAGES.linkSent(row.email),
+        failed: (error) => CUSTOMER_SERVER_MESSAGES.linkFailed(row.email, error),
+      });
       return { data: { email: row.email, expiresAt: link.expiresAt.toISOString() }, message };
     },
   };

@@ -259,11 +259,10 @@ export function createUsersService(deps: {
       });
 
       if (!mail) return { user: toUserWire(row), message: USER_MESSAGES.created(row.email) };
-      const delivery = await passwordSetup.deliverLink(mail, context);
-      const message =
-        delivery.status !== 'failed'
-          ? USER_MESSAGES.createdWithLink(row.email)
-          : USER_SERVER_MESSAGES.createdEmailFailed(row.email, delivery.error ?? 'unknown error');
+      const message = await passwordSetup.deliverLink(mail, context, {
+        sent: USER_MESSAGES.createdWithLink(row.email),
+        failed: (error) => USER_SERVER_MESSAGES.createdEmailFailed(row.email, error),
+      });
       return { user: toUserWire(row), message };
     },
 
