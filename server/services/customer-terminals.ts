@@ -19,12 +19,12 @@ import {
   type UnassignTerminalResult,
 } from '../../src/domain/customer-terminals';
 import { CUSTOMER_MESSAGES } from '../../src/domain/customers';
-import type { Clock } from '../clock';
+import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { CustomerUsageRow, CyclePick, LockedTerminal } from '../db/repositories/customer-terminals';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { AuditService, RequestContext } from './audit';
-import { assignmentRefusal, billingCycle, dataCapOf, dayOf, iso, ownerOf, round2, TERMINAL_SERVER_MESSAGES, toDailyRecord } from './terminals';
+import { assignmentRefusal, billingCycle, dataCapOf, dayOf, ownerOf, round2, TERMINAL_SERVER_MESSAGES, toDailyRecord } from './terminals';
 
 export const CUSTOMER_TERMINAL_SERVER_MESSAGES = {
   assigned: (assigned: number, total: number) => `${assigned} of ${total} service line${total === 1 ? '' : 's'} assigned`,
@@ -232,7 +232,7 @@ export function createCustomerTerminalsService(deps: { repos: Repositories; audi
         assignedTo: customer.id,
         kitSerialNumber: row.kitSerialNumber,
         // Every assignment has its moment (the table's check); the fallback only satisfies the type.
-        assignedAt: iso(row.assignedAt) ?? '',
+        assignedAt: isoOrNull(row.assignedAt) ?? '',
       }));
     },
 

@@ -14,7 +14,7 @@ import {
   type UpdateCustomerPayload,
 } from '../../src/domain/customers';
 import type { ActivityEntry } from '../../src/domain/dashboard';
-import type { Clock } from '../clock';
+import { isoOrNull, type Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { CustomerRow, NewCustomerRow } from '../db/schema';
@@ -65,8 +65,6 @@ export interface CustomersService {
   sendPasswordLink(id: string, context: LinkContext): Promise<{ data: { email: string; expiresAt: string }; message: string }>;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-
 /** Row → the API's customer. Only listed fields leave the server: no hash, no MFA secret. */
 export function toCustomerListItem(row: CustomerRow): CustomerListItem {
   return {
@@ -79,10 +77,10 @@ export function toCustomerListItem(row: CustomerRow): CustomerListItem {
     isActive: row.isActive,
     blockedEnabled: row.blockedEnabled,
     blockedReason: row.blockedReason,
-    blockedAt: iso(row.blockedAt),
+    blockedAt: isoOrNull(row.blockedAt),
     mfaEnabled: row.mfaEnabled,
-    accountExpiresAt: iso(row.accountExpiresAt),
-    lastLogin: iso(row.lastLogin),
+    accountExpiresAt: isoOrNull(row.accountExpiresAt),
+    lastLogin: isoOrNull(row.lastLogin),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     hasPassword: row.passwordHash !== null,
@@ -337,8 +335,8 @@ export function createCustomersService(deps: {
             action: 'customer.extended',
             targetType: 'customer',
             targetId: id,
-            before: { email: current.email, accountExpiresAt: iso(current.accountExpiresAt) },
-            after: { email: written.email, accountExpiresAt: iso(written.accountExpiresAt), days },
+            before: { email: current.email, accountExpiresAt: isoOrNull(current.accountExpiresAt) },
+            after: { email: written.email, accountExpiresAt: isoOrNull(written.accountExpiresAt), days },
           },
           tx,
         );

@@ -4,7 +4,7 @@
 // it left or why it did not. Delivery never throws: a mail server that is down must not undo the
 // change that wanted to send the message.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../clock';
+import { isoOrNull, type Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { EmailOutboxRepository } from '../db/repositories/email-outbox';
 import type { EmailOutboxRow } from '../db/schema';
@@ -104,7 +104,7 @@ export function toOutboxMessage(row: EmailOutboxRow): EmailOutboxMessage {
     subject: row.subject,
     text: row.bodyText,
     createdAt: row.createdAt.toISOString(),
-    sentAt: row.sentAt ? row.sentAt.toISOString() : null,
+    sentAt: isoOrNull(row.sentAt),
     error: row.error,
   };
 }

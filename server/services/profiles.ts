@@ -1,8 +1,7 @@
 // Rows → the API's profile shapes. Only listed fields leave the server: no hash, no MFA secret.
 import type { AdminUser, CustomerProfile } from '../../src/domain/auth';
 import type { AccountRow, CustomerRow, UserRow } from '../db/schema';
-
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+import { isoOrNull } from '../clock';
 
 function accountFields(row: AccountRow): Omit<AdminUser, 'role'> {
   return {
@@ -11,13 +10,13 @@ function accountFields(row: AccountRow): Omit<AdminUser, 'role'> {
     name: row.name,
     isActive: row.isActive,
     mfaEnabled: row.mfaEnabled,
-    accountExpiresAt: iso(row.accountExpiresAt),
+    accountExpiresAt: isoOrNull(row.accountExpiresAt),
     blockedEnabled: row.blockedEnabled,
     blockedReason: row.blockedReason,
-    blockedAt: iso(row.blockedAt),
+    blockedAt: isoOrNull(row.blockedAt),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    lastLogin: iso(row.lastLogin),
+    lastLogin: isoOrNull(row.lastLogin),
     lastIp: row.lastIp,
   };
 }

@@ -2,8 +2,7 @@
 // route that shows a run: the sync endpoints and the fleet health summary.
 import type { SyncJob } from '../../src/domain/terminals';
 import type { SyncRunRow } from '../db/schema';
-
-const isoOrNull = (value: Date | null) => (value ? value.toISOString() : null);
+import { isoOrNull } from '../clock';
 
 export function toSyncJob(row: SyncRunRow): SyncJob {
   return {

@@ -20,7 +20,7 @@ import {
   type TerminalSyncStatus,
 } from '../../src/domain/terminals';
 import { CUSTOMER_MESSAGES } from '../../src/domain/customers';
-import type { Clock } from '../clock';
+import { isoOrNull, type Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { TerminalDetailRow, TerminalListRow, TerminalQuery } from '../db/repositories/terminals';
@@ -100,7 +100,6 @@ export interface TerminalsService {
   serviceLineUsage(serviceLineNumber: string, period: UsagePeriod | null): Promise<ServiceLineUsageWire>;
 }
 
-export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 /** The UTC calendar day of a moment, as `date` columns hold it. */
 export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
@@ -116,8 +115,8 @@ export function toTerminalRow(row: TerminalListRow): TerminalRowWire {
     assigned_to: row.assignedCustomerId,
     assigned_to_customer: row.assignedCustomerId ? row.customerName : null,
     sync_status: row.syncStatus,
-    last_synced_at: iso(row.lastSyncedAt),
-    data_cap_updated_at: iso(row.dataCapUpdatedAt),
+    last_synced_at: isoOrNull(row.lastSyncedAt),
+    data_cap_updated_at: isoOrNull(row.dataCapUpdatedAt),
     updated_at: row.updatedAt.toISOString(),
     condition: row.condition,
     terminal_type: row.terminalType,
@@ -171,15 +170,15 @@ export function toTerminalDetail(row: TerminalDetailRow): TerminalDetailWire {
         ? {
             active: row.line.active,
             productReferenceId: row.line.productReferenceId,
-            startDate: iso(row.line.startDate),
-            endDate: iso(row.line.endDate),
+            startDate: isoOrNull(row.line.startDate),
+            endDate: isoOrNull(row.line.endDate),
             addressReferenceId: row.line.addressReferenceId,
           }
         : null,
     address,
     telemetry: row.telemetry
         ? {
-            reportedAt: iso(row.telemetry.reportedAt),
+            reportedAt: isoOrNull(row.telemetry.reportedAt),
             // The provider reports 0–1; the portal speaks percent (one decimal).
             signalQuality: row.telemetry.signalQuality === null ? null : round1(row.telemetry.signalQuality * 100),
             uptimeSeconds: row.telemetry.uptimeSeconds,
@@ -192,7 +191,7 @@ export function toTerminalDetail(row: TerminalDetailRow): TerminalDetailWire {
           }
         : null,
     syncError: row.syncError,
-    removedAt: iso(row.removedAt),
+    removedAt: isoOrNull(row.removedAt),
   };
 }
 
@@ -235,7 +234,7 @@ export function assignmentRefusal(
   at: Date,
 ): { kind: 'blocked'; reason: string | null } | { kind: 'expired'; day: string } | null {
   if (customer.blockedEnabled) return { kind: 'blocked', reason: customer.blockedReason };
-  const expiresAt = iso(customer.accountExpiresAt);
+  const expiresAt = isoOrNull(customer.accountExpiresAt);
   if (expiresAt && expiryState(expiresAt, at) === 'expired') return { kind: 'expired', day: expiresAt.slice(0, 10) };
   return null;
 }
@@ -424,7 +423,7 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
         serviceLineNumber,
         status: active ? 'Active' : 'Inactive',
         owner: ownerOf(terminal),
-        lastSyncedAt: iso(terminal?.lastSyncedAt ?? line?.syncedAt ?? null),
+        lastSyncedAt: isoOrNull(terminal?.lastSyncedAt ?? line?.syncedAt ?? null),
         dataCap,
         currentBillingCycle: cycle ? billingCycle(cycle, dataCap) : null,
         plan: terminal?.plan ?? line?.productName ?? null,

@@ -14,7 +14,7 @@ import {
   type UserWire,
 } from '../../src/domain/users';
 import { hashPassword } from '../auth/passwords';
-import type { Clock } from '../clock';
+import { isoOrNull, type Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { NewUserRow, UserRow } from '../db/schema';
@@ -64,8 +64,6 @@ export interface UsersService {
   resetLoginAttempts(id: string, context: RequestContext): Promise<UserChange>;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-
 /** Row → the users list's snake_case user. Only listed fields leave the server. */
 export function toUserWire(row: UserRow): UserWire {
   return {
@@ -77,13 +75,13 @@ export function toUserWire(row: UserRow): UserWire {
     blocked_enabled: row.blockedEnabled,
     blocked_reason: row.blockedReason,
     mfa_enabled: row.mfaEnabled,
-    last_login: iso(row.lastLogin),
+    last_login: isoOrNull(row.lastLogin),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
-    account_expires_at: iso(row.accountExpiresAt),
+    account_expires_at: isoOrNull(row.accountExpiresAt),
     failed_login_attempts: row.failedLoginAttempts,
-    locked_until: iso(row.lockedUntil),
-    deleted_at: iso(row.deletedAt),
+    locked_until: isoOrNull(row.lockedUntil),
+    deleted_at: isoOrNull(row.deletedAt),
     has_password: row.passwordHash !== null,
   };
 }

@@ -5,6 +5,7 @@ import { EXPIRING_SOON_DAYS, type CustomerStats, type CustomerStatusFilter } fro
 import type { Db } from '../client';
 import { customers, type CustomerRow, type NewCustomerRow } from '../schema';
 import { createAccountLoginStore } from './accounts';
+import { isoOrNull } from '../../clock';
 
 const DAY_MS = 86_400_000;
 const UNIQUE_VIOLATION = '23505';
@@ -159,7 +160,6 @@ export function createCustomersRepository(db: Db) {
     async insertBulk(rows: BulkCustomerRow[], tx: Db = db): Promise<number> {
       if (rows.length === 0) return 0;
       const col = <T>(pick: (r: BulkCustomerRow) => T) => sql.param(rows.map(pick));
-      const iso = (d: Date | null) => (d ? d.toISOString() : null);
       const result = await tx.execute(sql`
         INSERT INTO customers (email, name, company, is_active, blocked_enabled, blocked_reason, blocked_at,
                                mfa_enabled, account_expires_at, created_at, updated_at)
@@ -170,7 +170,7 @@ export function createCustomersRepository(db: Db) {
           ${col((r) => r.email)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.company)}::text[],
           ${col((r) => String(r.isActive))}::text[], ${col((r) => String(r.blockedEnabled))}::text[],
           ${col((r) => r.blockedReason)}::text[], ${col((r) => String(r.mfaEnabled))}::text[],
-          ${col((r) => iso(r.accountExpiresAt))}::text[], ${col((r) => iso(r.createdAt))}::text[]
+          ${col((r) => isoOrNull(r.accountExpiresAt))}::text[], ${col((r) => isoOrNull(r.createdAt))}::text[]
         ) AS u(email, name, company, is_active, blocked_enabled, blocked_reason, mfa_enabled, account_expires_at, created_at)`);
       return (result as unknown as { affectedRows?: number; rowCount?: number }).affectedRows ??
         (result as unknown as { rowCount?: number }).rowCount ?? rows.length;
