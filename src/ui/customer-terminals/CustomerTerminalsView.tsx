@@ -5,7 +5,6 @@ import { useId, useState, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent, type DataTableSortEvent } from 'primereact/datatable';
-import { Dialog } from 'primereact/dialog';
 import { ProgressBar } from 'primereact/progressbar';
 import { Skeleton } from 'primereact/skeleton';
 import { Tag } from 'primereact/tag';
@@ -37,6 +36,7 @@ import { DailyUsageChart } from '../common/DailyUsageChart';
 import { ErrorCard } from '../common/ErrorCard';
 import { PageHeader } from '../common/PageHeader';
 import { SearchFilterBar } from '../common/SearchFilterBar';
+import { CustomerDialog } from '../customers/CustomerDialog';
 import { calendarDay, count, DASH, percent } from '../terminals/format';
 import '../customers/customers.css';
 import './customer-terminals.css';
@@ -339,17 +339,11 @@ function UnassignDialog(props: CustomerTerminalsViewProps & { customerName: stri
   const target = props.unassign;
   const busy = target?.busy ?? false;
   return (
-    <Dialog
+    <CustomerDialog
       header={UNASSIGN_DIALOG_TITLE}
       visible={target !== null}
-      onHide={() => {
-        if (!busy) props.onCancelUnassign();
-      }}
-      closable={!busy}
-      closeOnEscape={!busy}
-      className="customer-dialog"
-      modal
-      blockScroll
+      busy={busy}
+      onClose={props.onCancelUnassign}
       footer={
         <div className="dialog-footer">
           <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancelUnassign} />
@@ -365,7 +359,7 @@ function UnassignDialog(props: CustomerTerminalsViewProps & { customerName: stri
       }
     >
       {target && <p>{CUSTOMER_USAGE_MESSAGES.unassignConfirm(target.serviceLineNumber, props.customerName)}</p>}
-    </Dialog>
+    </CustomerDialog>
   );
 }
 

@@ -3,11 +3,11 @@
 // Renders props and calls callbacks; the steps are the subscription plan machine's states.
 import { useId } from 'react';
 import { Button } from 'primereact/button';
-import { Dialog } from 'primereact/dialog';
 import { Message } from 'primereact/message';
 import { RadioButton } from 'primereact/radiobutton';
 import { planLabel, SUBSCRIPTION_MESSAGES, type SubscriptionPlanWire, type SubscriptionWire } from '../../domain/subscriptions';
 import { DASH } from '../common/format';
+import { CustomerDialog } from '../customers/CustomerDialog';
 import { money } from './format';
 import './subscriptions.css';
 
@@ -82,17 +82,11 @@ export function ChangePlanDialog(props: ChangePlanDialogProps) {
   const chosen = props.plans.find((p) => p.productReferenceId === props.chosen) ?? null;
   const confirming = step === 'confirm' && subscription !== null && chosen !== null;
   return (
-    <Dialog
+    <CustomerDialog
       header={SUBSCRIPTION_MESSAGES.changePlan}
       visible={props.visible}
-      onHide={() => {
-        if (!busy) props.onCancel();
-      }}
-      closable={!busy}
-      closeOnEscape={!busy}
-      className="customer-dialog"
-      modal
-      blockScroll
+      busy={busy}
+      onClose={props.onCancel}
       footer={
         <div className="dialog-footer">
           <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancel} />
@@ -135,6 +129,6 @@ export function ChangePlanDialog(props: ChangePlanDialogProps) {
       {step === 'choose' && <PlanList {...props} />}
       {confirming && <Confirmation subscription={subscription} plan={chosen} />}
       {props.error && <Message severity="error" text={props.error} className="dialog-message" />}
-    </Dialog>
+    </CustomerDialog>
   );
 }
