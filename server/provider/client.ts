@@ -9,7 +9,14 @@
 // than `totalCount` said (page order moved under us) the listing is read again, and the result
 // says whether it is complete.
 //
+// Writes are never resent blindly. A write that sets a state is resent after a 5xx or a dropped
+// connection; one that adds something only when it cannot have reached the provider; and a create
+// whose answer was lost (a timeout, a 5xx, a connection dropped after sending) is first looked for
+// — by the key it carries, or as what changed since before it was sent — and only sent again when
+// it is not there, so nothing is ever created twice.
+//
 // Share one client per provider account: the limit lives in it.
+import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   ProviderAuthError,
@@ -25,26 +32,40 @@ import {
 } from './errors';
 import { describeNetworkError, exchange, isConnectFailure, raceSignal, type Exchange } from './http';
 import { createRateLimiter, defaultSleep, type RateLimiter, type Sleep } from './limiter';
+import { pathOf, providerOperations as op, USAGE_MAX_LIMIT, type addressBody, type PathParams, type ProviderOperation } from './operations';
 import {
-  accountSchema,
-  addressSchema,
-  dataUsageSchema,
   envelope,
   errorBodySchema,
   paginated,
-  productSchema,
-  serviceLineSchema,
   serviceResponseSchema,
-  telemetryContentSchema,
   userLacksPermissionSchema,
-  userTerminalSchema,
   type ProviderAccount,
   type ProviderAddress,
+  type ProviderOptIn,
+  type ProviderPartialPeriod,
+  type ProviderAccountBalance,
+  type ProviderContact,
+  type ProviderDataPool,
+  type ProviderDataPoolUsage,
+  type ProviderInvoiceDetail,
+  type ProviderInvoiceSummary,
+  type ProviderManagedAccount,
+  type ProviderManagedAccountTree,
+  type ProviderManagedCustomer,
   type ProviderDataUsage,
   type ProviderProduct,
   type ProviderServiceLine,
   type ProviderTelemetry,
   type ProviderUserTerminal,
+  // Routers and terminal configuration.
+  type ProviderAddedLocalContent,
+  type ProviderAvailableL2VpnCircuit,
+  type ProviderConfigRef,
+  type ProviderLocalContent,
+  type ProviderRouter,
+  type ProviderRouterConfig,
+  type ProviderSandboxClient,
+  type ProviderTlsConfig,
 } from './schemas';
 import { createTokenSource } from './token';
 
@@ -61,7 +82,7 @@ export const PROVIDER_DEFAULTS = {
   /** Readings of a listing when fewer distinct records came back than `totalCount`. */
   maxListingPasses: 3,
   /** Data usage page size: the provider allows up to 250 (default 50). */
-  dataUsageLimit: 250,
+  dataUsageLimit: USAGE_MAX_LIMIT,
 } as const;
 
 export interface ProviderClientOptions {
@@ -132,6 +153,62 @@ export interface UserTerminalFilters {
 export interface AddressFilters {
   /** Only these address reference ids (sent as a repeated key). */
   addressIds?: string[];
+  /** Only addresses whose metadata is exactly this. */
+  metadata?: string;
+}
+
+export interface ServiceLineFilters {
+  /** Only the lines at this address. */
+  addressReferenceId?: string;
+  /** A line number or terminal id exactly, or part of a nickname. */
+  searchString?: string;
+}
+
+/** An address to create or replace (the table's body). Its metadata is the client's: it carries the key a lost answer is found by. */
+export type AddressInput = Omit<z.input<typeof addressBody>, 'metadata'>;
+
+export interface DataBlockOrder {
+  productId: string;
+  count: number;
+}
+
+export interface ServiceLineCreation {
+  addressReferenceId: string;
+  productReferenceId: string;
+  /** Priority plans: the recurring blocks (one kind). */
+  recurringDataBlocks?: DataBlockOrder[];
+}
+
+export interface ContactInput {
+  firstName: string;
+  lastName: string;
+  roles: string[];
+  email: string;
+  phoneNumber: string;
+  locale: string;
+}
+
+export interface ManagedCustomerInput {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  /** ISO 639-1. */
+  locale: string;
+  businessName?: string | null;
+}
+
+export interface ManagedAccountFilters {
+  ancestorAccountNumber?: string;
+  searchString?: string;
+  accountNumbers?: string[];
+  /** 1: the accounts directly under the ancestor. */
+  maxDepth?: number;
+}
+
+/** Options of a create: `key` finds the object after a lost answer (default: a fresh random key). */
+export interface CreateOptions extends RequestOptions {
+  key?: string;
 }
 
 export interface DataUsageQuery {
@@ -201,6 +278,8 @@ export interface ProviderUsage {
 
 export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | null | undefined;
 export type QueryParams = Record<string, QueryValue>;
+/** The query an operation of the table takes: only the parameter names it declares. */
+type OperationQuery<O extends { query?: Record<string, unknown> }> = { [K in keyof NonNullable<O['query']>]?: QueryValue };
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 export interface StarlinkClient {
@@ -211,7 +290,7 @@ export interface StarlinkClient {
   getAddress(addressReferenceId: string, options?: RequestOptions): Promise<ProviderAddress>;
   /** Every address of the account (or the ones asked for), 100 a page. */
   listAddresses(filters?: AddressFilters, options?: RequestOptions): Promise<ProviderList<ProviderAddress>>;
-  listServiceLines(options?: RequestOptions): Promise<ProviderList<ProviderServiceLine>>;
+  listServiceLines(options?: RequestOptions & ServiceLineFilters): Promise<ProviderList<ProviderServiceLine>>;
   getServiceLine(serviceLineNumber: string, options?: RequestOptions): Promise<ProviderServiceLine>;
   listUserTerminals(filters?: UserTerminalFilters, options?: RequestOptions): Promise<ProviderList<ProviderUserTerminal>>;
   queryDataUsage(query?: DataUsageQuery, options?: RequestOptions & { limit?: number }): Promise<ProviderList<ProviderDataUsage>>;
@@ -220,6 +299,94 @@ export interface StarlinkClient {
   detachTerminal(serviceLineNumber: string, userTerminalId: string, options?: RequestOptions): Promise<ProviderMutationResult>;
   rebootTerminal(userTerminalId: string, options?: RequestOptions): Promise<ProviderMutationResult>;
   queryTelemetry(userTerminalIds?: string[], options?: RequestOptions): Promise<ProviderTelemetryResult>;
+
+  /** Creates an address; its metadata holds `options.key`, by which a lost answer is found. */
+  createAddress(address: AddressInput, options?: CreateOptions): Promise<ProviderAddress>;
+  updateAddress(addressReferenceId: string, address: AddressInput, options?: RequestOptions): Promise<ProviderAddress>;
+  /** Creates an active line; after a lost answer the address's lines are read for the one it made. */
+  createServiceLine(creation: ServiceLineCreation, options?: RequestOptions): Promise<ProviderServiceLine>;
+  /** Ends a line now, or (default) at the end of its billing cycle. */
+  deactivateServiceLine(serviceLineNumber: string, end: { endNow: boolean; reason?: string }, options?: RequestOptions): Promise<ProviderMutationResult>;
+  setServiceLineNickname(serviceLineNumber: string, nickname: string, options?: RequestOptions): Promise<ProviderMutationResult>;
+  setServiceLinePublicIp(serviceLineNumber: string, publicIp: boolean, options?: RequestOptions): Promise<ProviderMutationResult>;
+  optInPriorityData(serviceLineNumber: string, options?: RequestOptions): Promise<ProviderOptIn>;
+  optOutPriorityData(serviceLineNumber: string, options?: RequestOptions): Promise<ProviderOptIn>;
+  setRecurringDataBlocks(
+    serviceLineNumber: string,
+    change: { recurringDataBlocks: DataBlockOrder[]; applyToCurrentMonth?: boolean },
+    options?: RequestOptions,
+  ): Promise<ProviderMutationResult>;
+  /** Buys one-time blocks; after a lost answer the line's top-ups are counted before buying again. */
+  topUpServiceLine(serviceLineNumber: string, block: DataBlockOrder, options?: RequestOptions): Promise<ProviderMutationResult>;
+  listPartialPeriods(serviceLineNumber: string, options?: RequestOptions): Promise<ProviderPartialPeriod[]>;
+  /** Adds a kit (by user terminal id, kit or dish serial) to the account; after a lost answer the account is searched for it. */
+  addUserTerminal(deviceId: string, options?: RequestOptions): Promise<ProviderMutationResult>;
+  removeUserTerminal(deviceId: string, options?: RequestOptions): Promise<ProviderMutationResult>;
+
+  // Billing, contacts, managed accounts, data pools.
+  /** Invoices, newest first (one per billing cycle). */
+  listInvoices(options?: RequestOptions): Promise<ProviderList<ProviderInvoiceSummary>>;
+  getInvoice(invoiceId: string, options?: RequestOptions): Promise<ProviderInvoiceDetail>;
+  getBalance(options?: RequestOptions): Promise<ProviderAccountBalance>;
+  listContacts(options?: RequestOptions): Promise<ProviderList<ProviderContact>>;
+  /** Adds a contact; after a lost answer the contacts are searched for its email. */
+  createContact(contact: ContactInput, options?: RequestOptions): Promise<ProviderContact>;
+  updateContact(subjectId: string, change: { roles?: string[]; phoneNumber?: string }, options?: RequestOptions): Promise<ProviderContact>;
+  deleteContact(subjectId: string, options?: RequestOptions): Promise<ProviderMutationResult>;
+  /**
+   * Creates a managed customer account; after a lost answer the managed accounts are read for the
+   * new one (found that way, its service account secret is not known: null).
+   */
+  createManagedCustomer(customer: ManagedCustomerInput, options?: RequestOptions): Promise<ProviderManagedCustomer>;
+  getManagedAccountTree(ancestorAccountNumber?: string, options?: RequestOptions): Promise<ProviderManagedAccountTree>;
+  /** Every managed account that matches, page after page by cursor. */
+  listManagedAccounts(filters?: ManagedAccountFilters, options?: RequestOptions): Promise<ProviderManagedAccount[]>;
+  listDataPools(filters?: { productReferenceId?: string; dataPoolIds?: string[] }, options?: RequestOptions): Promise<ProviderList<ProviderDataPool>>;
+  queryDataPoolUsage(filters?: { dataPoolIds?: string[]; asOfTimestamp?: string }, options?: RequestOptions): Promise<ProviderList<ProviderDataPoolUsage>>;
+  setDataPoolAutomaticTopUp(dataPoolId: string, enabled: boolean, options?: RequestOptions): Promise<ProviderMutationResult>;
+  setConsumeFromPool(serviceLineNumber: string, consume: boolean, options?: RequestOptions): Promise<ProviderMutationResult>;
+
+  // Routers and terminal configuration.
+  getRouter(routerId: string, options?: RequestOptions): Promise<ProviderRouter>;
+  /** Reboots a router (its dish online on an active line); never resent once it may have arrived: two reboots are two outages. */
+  rebootRouter(routerId: string, options?: RequestOptions): Promise<ProviderMutationResult>;
+  listRouterConfigs(options?: RequestOptions): Promise<ProviderList<ProviderRouterConfig>>;
+  getRouterConfig(configId: string, options?: RequestOptions): Promise<ProviderRouterConfig>;
+  /** Creates a router config; after a lost answer the configs are read for a new one with its nickname (or, unnamed, its JSON). */
+  createRouterConfig(config: { nickname?: string | null; routerConfigJson: string }, options?: RequestOptions): Promise<ProviderRouterConfig>;
+  /** Replaces a config's JSON, and its nickname when one is given; the routers on it get it when online. */
+  updateRouterConfig(configId: string, config: { nickname?: string | null; routerConfigJson: string }, options?: RequestOptions): Promise<ProviderRouterConfig>;
+  /** Assigns a config (null: none) to routers: to all of them, or to none when one is refused. */
+  assignRouterConfig(configId: string | null, routerIds: string[], options?: RequestOptions): Promise<ProviderMutationResult>;
+  /** The config routers get when they are first added to the account, or null. */
+  getDefaultRouterConfig(options?: RequestOptions): Promise<string | null>;
+  /** Sets the account's default router config; null clears it. */
+  setDefaultRouterConfig(configId: string | null, options?: RequestOptions): Promise<ProviderMutationResult>;
+  listTlsConfigs(options?: RequestOptions): Promise<ProviderList<ProviderTlsConfig>>;
+  /** Adds a certificate and its key (base64 PEM); after a lost answer the account's certificates are searched for it. */
+  createTlsConfig(tls: { certificateBase64Pem: string; keyBase64Pem: string }, options?: RequestOptions): Promise<ProviderConfigRef>;
+  deleteTlsConfig(certificateBase64Pem: string, options?: RequestOptions): Promise<ProviderMutationResult>;
+  listLocalContent(options?: RequestOptions): Promise<ProviderLocalContent[]>;
+  /**
+   * Uploads an HTML page (its text, sent in the JSON form the published document gives) for
+   * routers' HTTPS server; after a lost answer the files are searched for its MD5 hash.
+   */
+  uploadLocalContent(html: string, options?: RequestOptions): Promise<ProviderAddedLocalContent>;
+  /** Clients out of their sandbox whose access has not expired (of one sandbox; expiring after a time). */
+  listSandboxClients(filters?: { sandboxId?: number; expiryAfter?: string }, options?: RequestOptions): Promise<ProviderList<ProviderSandboxClient>>;
+  /** Lets clients out of their sandbox until `expiry` (ISO date-time; a past one sandboxes them again). */
+  updateSandboxClients(clients: { clientId: string; sandboxId: number; expiry: string }[], options?: RequestOptions): Promise<ProviderMutationResult>;
+  sendSandboxHeartbeat(healthy: boolean, options?: RequestOptions): Promise<ProviderMutationResult>;
+  /** Assigns a user terminal config (null: none) to terminals: all of them, or none when one is refused. */
+  assignUserTerminalConfig(configId: string | null, userTerminalIds: string[], options?: RequestOptions): Promise<ProviderMutationResult>;
+  listL2VpnCircuits(options?: RequestOptions): Promise<ProviderAvailableL2VpnCircuit[]>;
+  /** Sets a terminal's L2VPN circuit groups and VLANs; an empty list clears them. */
+  setL2VpnCircuits(
+    deviceId: string,
+    circuits: { circuitIds: string[]; customerVlans: number[]; serviceVlan?: number | null; customerVlanRemap?: number | null }[],
+    options?: RequestOptions,
+  ): Promise<ProviderMutationResult>;
+
   /** Any provider path (must start with /public/); answers every HTTP status instead of throwing. */
   raw(method: HttpMethod, path: string, request?: RawRequest): Promise<RawResponse>;
   lastCall(): ProviderCall | null;
@@ -241,10 +408,23 @@ interface SendResult extends Exchange {
   durationMs: number;
 }
 
-const seg = (name: string, value: string): string => {
-  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`${name} is required`);
-  return encodeURIComponent(value);
-};
+/** A request for one operation of the table: its method, its path filled in, its retry rule. */
+function requestFor<Path extends string>(
+  operation: ProviderOperation & { path: Path },
+  params: PathParams<Path>,
+  parts: { query?: QueryParams; body?: unknown } = {},
+  options?: RequestOptions,
+): SendRequest {
+  return {
+    method: operation.method,
+    path: pathOf(operation.path, params),
+    ...(parts.query ? { query: parts.query } : {}),
+    ...(parts.body === undefined ? {} : { body: parts.body }),
+    // `unsent` and `lookup` writes: resent by the transport only when they cannot have arrived.
+    idempotent: operation.retry === 'always',
+    ...pick(options),
+  };
+}
 
 function buildQuery(query: QueryParams | undefined): string {
   if (!query) return '';
@@ -274,6 +454,16 @@ function pick(options: RequestOptions | undefined): Pick<SendRequest, 'signal' |
     ...(options?.onRaw ? { onRaw: options.onRaw } : {}),
   };
 }
+
+/** A failure after which the write may or may not have been done: no answer, or a 5xx. */
+const fateUnknown = (error: unknown) => error instanceof ProviderTimeoutError || error instanceof ProviderUnavailableError;
+
+/** What a write found by its lookup answers: it was done, by the attempt whose answer was lost. */
+const foundAfterLostAnswer = (): ProviderMutationResult => ({
+  status: 200,
+  information: ['Done by an earlier attempt whose answer was lost'],
+  warnings: [],
+});
 
 function zodMessages(error: z.ZodError): string[] {
   return error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
@@ -502,6 +692,32 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
     return (answer.value as { content: z.output<T> }).content;
   }
 
+  /**
+   * A create (or a purchase): sent once; when its answer is lost, `lookup` says whether the
+   * provider made it after all, and only when it did not is it sent again. A failing lookup
+   * leaves the first failure standing (the caller's retry will look again).
+   */
+  async function createOnce<T>(attempt: () => Promise<T>, lookup: () => Promise<T | null>, options: RequestOptions): Promise<T> {
+    for (let retry = 1; ; retry++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!fateUnknown(error) || retry > maxRetries || options.signal?.aborted) throw error;
+        let found: T | null;
+        try {
+          found = await lookup();
+        } catch {
+          throw error;
+        }
+        if (found !== null) return found;
+        const ms = backoffDelay(retry);
+        await sleep(ms, options.signal);
+        counters.backoffMs += ms;
+        counters.retries += 1;
+      }
+    }
+  }
+
   async function mutate(request: SendRequest): Promise<ProviderMutationResult> {
     const { status, value } = await call(request, serviceResponseSchema, { allowEmpty: true });
     return {
@@ -512,10 +728,11 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
   }
 
   async function paginate<S extends z.ZodType>(
-    spec: { method: 'GET' | 'POST'; path: string; query?: QueryParams; body?: unknown; item: S; idOf: (item: z.output<S>) => string; limit?: number },
+    spec: { operation: ProviderOperation & { reads: 'page'; item: S }; query?: QueryParams; body?: unknown; idOf: (item: z.output<S>) => string; limit?: number },
     options: RequestOptions,
   ): Promise<Omit<ProviderList<z.output<S>>, 'accountNumber'>> {
-    const pageSchema = paginated(spec.item);
+    const pageSchema = paginated(spec.operation.item);
+    const { method, path } = spec.operation;
     type Page = z.output<typeof pageSchema>;
     const byId = new Map<string, z.output<S>>();
     const concurrency = Math.max(1, Math.floor(options.pageConcurrency ?? 1));
@@ -524,11 +741,11 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
 
     const fetchPage = (page: number): Promise<Page> => {
       if (pages >= maxPages) {
-        return Promise.reject(new ProviderResponseError(`The listing did not end within ${maxPages} pages`, { method: spec.method, path: spec.path }));
+        return Promise.reject(new ProviderResponseError(`The listing did not end within ${maxPages} pages`, { method, path }));
       }
       pages += 1;
       const query: QueryParams = { ...spec.query, page, ...(spec.limit ? { limit: spec.limit } : {}) };
-      const pending = content({ method: spec.method, path: spec.path, query, body: spec.body, idempotent: true, ...pick(options) }, pageSchema);
+      const pending = content(requestFor(spec.operation, {}, { query, body: spec.body }, options), pageSchema);
       // Pages read ahead may fail after the listing already ended (or failed): never unhandled.
       pending.catch(() => undefined);
       return pending;
@@ -570,7 +787,7 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
 
   function getAccount(options: RequestOptions & { fresh?: boolean } = {}): Promise<ProviderAccount> {
     if (options.fresh) {
-      const pending = content({ method: 'GET', path: '/public/v2/account', idempotent: true, ...pick(options) }, accountSchema);
+      const pending = content(requestFor(op.getAccount, {}, {}, options), op.getAccount.content);
       return pending.then((found) => {
         account = Promise.resolve(found);
         return found;
@@ -579,7 +796,7 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
     if (!account) {
       // Shared by concurrent callers, so it runs without any one caller's signal; each caller
       // stops waiting on its own abort.
-      const pending = content({ method: 'GET', path: '/public/v2/account', idempotent: true }, accountSchema);
+      const pending = content(requestFor(op.getAccount, {}), op.getAccount.content);
       account = pending;
       // Cached after the first success only; a failure lets the next caller try again.
       pending.catch(() => {
@@ -601,7 +818,8 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
   }
 
 
-  return {
+  // Named, so a call may use another (a create looks itself up with a list) without `this`.
+  const client: StarlinkClient = {
     getAccount,
 
     async accountNumber(options) {
@@ -609,36 +827,35 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
     },
 
     listProducts(options = {}) {
-      return list({ method: 'GET', path: '/public/v2/products', item: productSchema, idOf: (p) => p.productReferenceId }, options);
+      return list({ operation: op.listProducts, idOf: (p) => p.productReferenceId }, options);
     },
 
     async getAddress(addressReferenceId, options) {
-      const path = `/public/v2/addresses/${seg('addressReferenceId', addressReferenceId)}`;
-      return content({ method: 'GET', path, idempotent: true, ...pick(options) }, addressSchema);
+      return content(requestFor(op.getAddress, { addressReferenceId }, {}, options), op.getAddress.content);
     },
 
     listAddresses(filters = {}, options = {}) {
-      const query: QueryParams = { addressIds: filters.addressIds };
-      return list({ method: 'GET', path: '/public/v2/addresses', query, item: addressSchema, idOf: (a) => a.addressReferenceId }, options);
+      const query: OperationQuery<typeof op.listAddresses> = { addressIds: filters.addressIds, metadata: filters.metadata };
+      return list({ operation: op.listAddresses, query, idOf: (a) => a.addressReferenceId }, options);
     },
 
-    listServiceLines(options = {}) {
-      return list({ method: 'GET', path: '/public/v2/service-lines', item: serviceLineSchema, idOf: (s) => s.serviceLineNumber }, options);
+    listServiceLines({ addressReferenceId, searchString, ...options } = {}) {
+      const query: OperationQuery<typeof op.listServiceLines> = { addressReferenceId, searchString: searchString || undefined };
+      return list({ operation: op.listServiceLines, query, idOf: (s) => s.serviceLineNumber }, options);
     },
 
     async getServiceLine(serviceLineNumber, options) {
-      const path = `/public/v2/service-lines/${seg('serviceLineNumber', serviceLineNumber)}`;
-      return content({ method: 'GET', path, idempotent: true, ...pick(options) }, serviceLineSchema);
+      return content(requestFor(op.getServiceLine, { serviceLineNumber }, {}, options), op.getServiceLine.content);
     },
 
     listUserTerminals(filters = {}, options = {}) {
-      const query: QueryParams = {
+      const query: OperationQuery<typeof op.listUserTerminals> = {
         searchString: filters.searchString || undefined,
         serviceLineNumbers: filters.serviceLineNumbers,
         userTerminalIds: filters.userTerminalIds,
         hasServiceLine: filters.hasServiceLine,
       };
-      return list({ method: 'GET', path: '/public/v2/user-terminals', query, item: userTerminalSchema, idOf: (t) => t.userTerminalId }, options);
+      return list({ operation: op.listUserTerminals, query, idOf: (t) => t.userTerminalId }, options);
     },
 
     queryDataUsage(query = {}, options = {}) {
@@ -648,39 +865,290 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
       if (query.previousBillingCycles !== undefined) body.previousBillingCycles = query.previousBillingCycles;
       if (query.activeServiceLinesOnly !== undefined) body.activeServiceLinesOnly = query.activeServiceLinesOnly;
       if (query.queryStartDate !== undefined) body.queryStartDate = query.queryStartDate;
-      return list(
-        { method: 'POST', path: '/public/v2/data-usage/query', body, limit, item: dataUsageSchema, idOf: (u) => u.serviceLineNumber },
-        options,
-      );
+      return list({ operation: op.queryDataUsage, body, limit, idOf: (u) => u.serviceLineNumber }, options);
     },
 
     async changeServiceLineProduct(serviceLineNumber, productReferenceId, options) {
-      const path = `/public/v2/service-lines/${seg('serviceLineNumber', serviceLineNumber)}/product`;
-      seg('productReferenceId', productReferenceId);
-      return mutate({ method: 'PUT', path, body: { productReferenceId }, idempotent: true, ...pick(options) });
+      if (typeof productReferenceId !== 'string' || productReferenceId.trim() === '') throw new TypeError('productReferenceId is required');
+      return mutate(requestFor(op.changeServiceLineProduct, { serviceLineNumber }, { body: { productReferenceId } }, options));
     },
 
     async attachTerminal(serviceLineNumber, userTerminalId, options) {
-      const path = `/public/v2/service-lines/${seg('serviceLineNumber', serviceLineNumber)}/user-terminals`;
-      seg('userTerminalId', userTerminalId);
-      return mutate({ method: 'POST', path, body: { deviceId: userTerminalId }, idempotent: false, ...pick(options) });
+      if (typeof userTerminalId !== 'string' || userTerminalId.trim() === '') throw new TypeError('userTerminalId is required');
+      return mutate(requestFor(op.attachTerminal, { serviceLineNumber }, { body: { deviceId: userTerminalId } }, options));
     },
 
     async detachTerminal(serviceLineNumber, userTerminalId, options) {
-      const path = `/public/v2/service-lines/${seg('serviceLineNumber', serviceLineNumber)}/user-terminals/${seg('userTerminalId', userTerminalId)}`;
-      return mutate({ method: 'DELETE', path, idempotent: true, ...pick(options) });
+      return mutate(requestFor(op.detachTerminal, { serviceLineNumber, deviceId: userTerminalId }, {}, options));
     },
 
     async rebootTerminal(userTerminalId, options) {
-      const path = `/public/v2/user-terminals/${seg('userTerminalId', userTerminalId)}/reboot`;
-      return mutate({ method: 'POST', path, idempotent: false, ...pick(options) });
+      return mutate(requestFor(op.rebootTerminal, { deviceId: userTerminalId }, {}, options));
+    },
+
+    createAddress(address, options = {}) {
+      const metadata = options.key ?? randomUUID();
+      const attempt = () => content(requestFor(op.createAddress, {}, { body: { ...address, metadata } }, options), op.createAddress.content);
+      const lookup = async () => (await client.listAddresses({ metadata }, options)).items[0] ?? null;
+      return createOnce(attempt, lookup, options);
+    },
+
+    updateAddress(addressReferenceId, address, options) {
+      return content(requestFor(op.updateAddress, { addressReferenceId }, { body: address }, options), op.updateAddress.content);
+    },
+
+    async createServiceLine(creation, options = {}) {
+      const { addressReferenceId, productReferenceId, recurringDataBlocks } = creation;
+      const body = { addressReferenceId, productReferenceId, ...(recurringDataBlocks ? { dataBlockProducts: { recurringDataBlocks } } : {}) };
+      // What the address already holds, so a line made by a lost attempt can be told from the rest.
+      const atAddress = async () => (await client.listServiceLines({ ...options, addressReferenceId })).items;
+      const before = new Set((await atAddress()).map((line) => line.serviceLineNumber));
+      const attempt = () => content(requestFor(op.createServiceLine, {}, { body }, options), op.createServiceLine.content);
+      const lookup = async () =>
+        (await atAddress()).find((line) => !before.has(line.serviceLineNumber) && line.productReferenceId === productReferenceId) ?? null;
+      return createOnce(attempt, lookup, options);
+    },
+
+    deactivateServiceLine(serviceLineNumber, end, options) {
+      const query: OperationQuery<typeof op.deactivateServiceLine> = { endNow: end.endNow, reasonForCancellation: end.reason?.trim() || undefined };
+      return mutate(requestFor(op.deactivateServiceLine, { serviceLineNumber }, { query }, options));
+    },
+
+    setServiceLineNickname(serviceLineNumber, nickname, options) {
+      return mutate(requestFor(op.setServiceLineNickname, { serviceLineNumber }, { body: { nickname } }, options));
+    },
+
+    setServiceLinePublicIp(serviceLineNumber, publicIp, options) {
+      return mutate(requestFor(op.setServiceLinePublicIp, { serviceLineNumber }, { body: { publicIp } }, options));
+    },
+
+    optInPriorityData(serviceLineNumber, options) {
+      return content(requestFor(op.optInPriorityData, { serviceLineNumber }, {}, options), op.optInPriorityData.content);
+    },
+
+    optOutPriorityData(serviceLineNumber, options) {
+      return content(requestFor(op.optOutPriorityData, { serviceLineNumber }, {}, options), op.optOutPriorityData.content);
+    },
+
+    setRecurringDataBlocks(serviceLineNumber, change, options) {
+      const body = { recurringDataBlocks: change.recurringDataBlocks, ...(change.applyToCurrentMonth === undefined ? {} : { applyToCurrentMonth: change.applyToCurrentMonth }) };
+      return mutate(requestFor(op.setRecurringDataBlocks, { serviceLineNumber }, { body }, options));
+    },
+
+    async topUpServiceLine(serviceLineNumber, block, options = {}) {
+      const bought = async () =>
+        (await client.getServiceLine(serviceLineNumber, options)).dataBlocks?.topUpBlocksOneTimePurchase.reduce((sum, b) => sum + b.count, 0) ?? 0;
+      const before = await bought();
+      const attempt = () => mutate(requestFor(op.topUpServiceLine, { serviceLineNumber }, { body: block }, options));
+      const lookup = async () => ((await bought()) >= before + block.count ? foundAfterLostAnswer() : null);
+      return createOnce(attempt, lookup, options);
+    },
+
+    listPartialPeriods(serviceLineNumber, options) {
+      return content(requestFor(op.listPartialPeriods, { serviceLineNumber }, {}, options), op.listPartialPeriods.content);
+    },
+
+    addUserTerminal(deviceId, options = {}) {
+      if (typeof deviceId !== 'string' || deviceId.trim() === '') return Promise.reject(new TypeError('deviceId is required'));
+      const wanted = deviceId.trim().toUpperCase();
+      const attempt = () => mutate(requestFor(op.addUserTerminal, {}, { body: { deviceId: deviceId.trim() } }, options));
+      const lookup = async () => {
+        const { items } = await client.listUserTerminals({ searchString: deviceId.trim() }, options);
+        const found = items.some((t) => [t.userTerminalId, t.kitSerialNumber, t.dishSerialNumber].some((id) => id?.toUpperCase() === wanted));
+        return found ? foundAfterLostAnswer() : null;
+      };
+      return createOnce(attempt, lookup, options);
+    },
+
+    removeUserTerminal(deviceId, options) {
+      return mutate(requestFor(op.removeUserTerminal, { deviceId }, {}, options));
+    },
+
+    listInvoices(options = {}) {
+      return list({ operation: op.listInvoices, idOf: (invoice) => invoice.invoiceId }, options);
+    },
+
+    getInvoice(invoiceId, options) {
+      return content(requestFor(op.getInvoice, { invoiceId }, {}, options), op.getInvoice.content);
+    },
+
+    getBalance(options) {
+      return content(requestFor(op.getBalance, {}, {}, options), op.getBalance.content);
+    },
+
+    listContacts(options = {}) {
+      return list({ operation: op.listContacts, idOf: (contact) => contact.subjectId }, options);
+    },
+
+    createContact(contact, options = {}) {
+      const attempt = () => content(requestFor(op.createContact, {}, { body: contact }, options), op.createContact.content);
+      const lookup = async () => (await client.listContacts(options)).items.find((c) => c.email.toLowerCase() === contact.email.toLowerCase()) ?? null;
+      return createOnce(attempt, lookup, options);
+    },
+
+    updateContact(subjectId, change, options) {
+      return content(requestFor(op.updateContact, { subjectId }, { body: change }, options), op.updateContact.content);
+    },
+
+    deleteContact(subjectId, options) {
+      return mutate(requestFor(op.deleteContact, { subjectId }, {}, options));
+    },
+
+    async createManagedCustomer(customer, options = {}) {
+      const name = customer.businessName?.trim() || `${customer.firstName} ${customer.lastName}`;
+      const before = new Set((await client.listManagedAccounts({ maxDepth: 1 }, options)).map((a) => a.accountNumber));
+      const attempt = () => content(requestFor(op.createManagedCustomer, {}, { body: customer }, options), op.createManagedCustomer.content);
+      const lookup = async () => {
+        const made = (await client.listManagedAccounts({ maxDepth: 1 }, options)).find((a) => !before.has(a.accountNumber) && a.accountName === name);
+        return made ? { accountNumber: made.accountNumber, serviceAccountClientId: null, serviceAccountSecret: null } : null;
+      };
+      return createOnce(attempt, lookup, options);
+    },
+
+    getManagedAccountTree(ancestorAccountNumber, options) {
+      const query: OperationQuery<typeof op.getManagedAccountTree> = { ancestorAccountNumber };
+      return content(requestFor(op.getManagedAccountTree, {}, { query }, options), op.getManagedAccountTree.content);
+    },
+
+    async listManagedAccounts(filters = {}, options = {}) {
+      const found: ProviderManagedAccount[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < maxPages; pages++) {
+        const query: OperationQuery<typeof op.listManagedAccounts> = { ...filters, cursor };
+        const page = await content(requestFor(op.listManagedAccounts, {}, { query }, options), op.listManagedAccounts.content);
+        found.push(...page.results);
+        if (!page.nextKey) return found;
+        cursor = page.nextKey;
+      }
+      throw new ProviderResponseError(`The listing did not end within ${maxPages} pages`, { method: op.listManagedAccounts.method, path: op.listManagedAccounts.path });
+    },
+
+    listDataPools(filters = {}, options = {}) {
+      const query: OperationQuery<typeof op.listDataPools> = { productReferenceId: filters.productReferenceId, dataPoolIds: filters.dataPoolIds };
+      return list({ operation: op.listDataPools, query, idOf: (pool) => pool.dataPoolId }, options);
+    },
+
+    queryDataPoolUsage(filters = {}, options = {}) {
+      const query: OperationQuery<typeof op.queryDataPoolUsage> = { dataPoolIds: filters.dataPoolIds, asOfTimestamp: filters.asOfTimestamp };
+      return list({ operation: op.queryDataPoolUsage, query, idOf: (usage) => usage.dataPoolId }, options);
+    },
+
+    setDataPoolAutomaticTopUp(dataPoolId, enabled, options) {
+      return mutate(requestFor(op.setDataPoolAutomaticTopUp, { dataPoolId }, { query: { enabled } }, options));
+    },
+
+    setConsumeFromPool(serviceLineNumber, consume, options) {
+      return mutate(requestFor(op.setConsumeFromPool, { serviceLineNumber }, { query: { consumeFromPool: consume } }, options));
+    },
+
+    getRouter(routerId, options) {
+      return content(requestFor(op.getRouter, { routerId }, {}, options), op.getRouter.content);
+    },
+
+    rebootRouter(routerId, options) {
+      return mutate(requestFor(op.rebootRouter, { routerId }, {}, options));
+    },
+
+    listRouterConfigs(options = {}) {
+      return list({ operation: op.listRouterConfigs, idOf: (c) => c.configId }, options);
+    },
+
+    getRouterConfig(configId, options) {
+      return content(requestFor(op.getRouterConfig, { configId }, {}, options), op.getRouterConfig.content);
+    },
+
+    async createRouterConfig(config, options = {}) {
+      const nickname = config.nickname?.trim() || null;
+      const body = { ...(nickname ? { nickname } : {}), routerConfigJson: config.routerConfigJson };
+      // What the account already holds, so a config made by a lost attempt can be told from the rest.
+      const configs = async () => (await client.listRouterConfigs(options)).items;
+      const before = new Set((await configs()).map((c) => c.configId));
+      const attempt = () => content(requestFor(op.createRouterConfig, {}, { body }, options), op.createRouterConfig.content);
+      const lookup = async () =>
+        (await configs()).find((c) => !before.has(c.configId) && (nickname ? c.nickname === nickname : c.routerConfigJson === config.routerConfigJson)) ?? null;
+      return createOnce(attempt, lookup, options);
+    },
+
+    updateRouterConfig(configId, config, options) {
+      const nickname = config.nickname?.trim() || null;
+      const body = { ...(nickname ? { nickname } : {}), routerConfigJson: config.routerConfigJson };
+      return content(requestFor(op.updateRouterConfig, { configId }, { body }, options), op.updateRouterConfig.content);
+    },
+
+    assignRouterConfig(configId, routerIds, options) {
+      return mutate(requestFor(op.assignRouterConfig, {}, { body: { configId, routerIds } }, options));
+    },
+
+    async getDefaultRouterConfig(options) {
+      return (await content(requestFor(op.getDefaultRouterConfig, {}, {}, options), op.getDefaultRouterConfig.content)).configId;
+    },
+
+    setDefaultRouterConfig(configId, options) {
+      // The provider clears the default on an empty id.
+      return mutate(requestFor(op.setDefaultRouterConfig, {}, { body: { configId: configId ?? '' } }, options));
+    },
+
+    listTlsConfigs(options = {}) {
+      return list({ operation: op.listTlsConfigs, idOf: (c) => c.certificateBase64Pem }, options);
+    },
+
+    createTlsConfig(tls, options = {}) {
+      const body = { certificateBase64Pem: tls.certificateBase64Pem.trim(), keyBase64Pem: tls.keyBase64Pem.trim() };
+      const attempt = () => content(requestFor(op.createTlsConfig, {}, { body }, options), op.createTlsConfig.content);
+      // Certificates are unique on the account: finding it means the lost attempt added it.
+      const lookup = async () =>
+        (await client.listTlsConfigs(options)).items.some((c) => c.certificateBase64Pem.trim() === body.certificateBase64Pem) ? { configId: null } : null;
+      return createOnce(attempt, lookup, options);
+    },
+
+    deleteTlsConfig(certificateBase64Pem, options) {
+      return mutate(requestFor(op.deleteTlsConfig, {}, { body: { certificateBase64Pem: certificateBase64Pem.trim() } }, options));
+    },
+
+    listLocalContent(options) {
+      return content(requestFor(op.listLocalContent, {}, {}, options), op.listLocalContent.content);
+    },
+
+    uploadLocalContent(html, options = {}) {
+      const hash = createHash('md5').update(html, 'utf8').digest('hex');
+      const attempt = () => content(requestFor(op.uploadLocalContent, {}, { body: { File: html } }, options), op.uploadLocalContent.content);
+      const lookup = async () => {
+        const found = (await client.listLocalContent(options)).find((f) => f.fileContentHash.toLowerCase() === hash);
+        return found ? { nickname: found.nickname ?? '', fileContentId: found.fileContentId, fileContentHash: found.fileContentHash } : null;
+      };
+      return createOnce(attempt, lookup, options);
+    },
+
+    listSandboxClients(filters = {}, options = {}) {
+      const query: OperationQuery<typeof op.listSandboxClients> = { sandboxId: filters.sandboxId, expiryAfter: filters.expiryAfter };
+      return list({ operation: op.listSandboxClients, query, idOf: (c) => `${c.sandboxId} ${c.clientId ?? ''}` }, options);
+    },
+
+    updateSandboxClients(clients, options) {
+      return mutate(requestFor(op.updateSandboxClients, {}, { body: clients }, options));
+    },
+
+    sendSandboxHeartbeat(healthy, options) {
+      return mutate(requestFor(op.sendSandboxHeartbeat, {}, { body: { healthy } }, options));
+    },
+
+    assignUserTerminalConfig(configId, userTerminalIds, options) {
+      return mutate(requestFor(op.assignUserTerminalConfig, {}, { body: { configId, userTerminalIds } }, options));
+    },
+
+    listL2VpnCircuits(options) {
+      return content(requestFor(op.listL2VpnCircuits, {}, {}, options), op.listL2VpnCircuits.content);
+    },
+
+    setL2VpnCircuits(deviceId, circuits, options) {
+      return mutate(requestFor(op.setL2VpnCircuits, { deviceId }, { body: circuits }, options));
     },
 
     async queryTelemetry(userTerminalIds, options = {}) {
       const body = userTerminalIds === undefined ? {} : { userTerminalIds };
       const [accountNumber, telemetry] = await Promise.all([
         getAccount(options).then((a) => a.accountNumber),
-        content({ method: 'POST', path: '/public/v2/telemetry/query', body, idempotent: true, ...pick(options) }, telemetryContentSchema),
+        content(requestFor(op.queryTelemetry, {}, { body }, options), op.queryTelemetry.content),
       ]);
       const userTerminals: Record<string, ProviderTelemetry> = {};
       for (const [id, record] of Object.entries(telemetry.userTerminals)) userTerminals[id] = { ...record, userTerminalId: id };
@@ -707,4 +1175,5 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
 
     usage: () => ({ ...counters }),
   };
+  return client;
 }

@@ -1,4 +1,7 @@
-// Zod schemas of the Starlink Public API v2 wire format (../shared/provider/*.openapi.json, NOTES.md).
+// Zod schemas of the Starlink Public API v2 wire format (the provider's published OpenAPI document,
+// and its notes for telemetry). The project's own contract (contract.openapi.json) is generated
+// from these through the table in operations.ts, with objects closed: a field the provider sends
+// is named here, even when the portal does not read it.
 // Lenient where the portal does not look: unknown fields are dropped, optional or nullable fields
 // become `null` (arrays `[]`), so callers see one shape. Strict where it does: ids, the paging
 // fields and every number we compute with must be there with the right type, or the answer is a
@@ -132,6 +135,26 @@ export type ProviderAddress = z.output<typeof addressSchema>;
 
 // ---- Service lines -------------------------------------------------------------------------
 
+/** A service line's billing partial period: part of a cycle on one product (line started, ended or changed plan mid-cycle). */
+export const partialPeriodSchema = z.object({
+  productReferenceId: z.string(),
+  periodStart: z.string().min(1),
+  periodEnd: z.string().min(1),
+});
+export type ProviderPartialPeriod = z.output<typeof partialPeriodSchema>;
+
+/** The answer to opting a line in to (or out of) priority data. */
+export const optInSchema = z.object({
+  productId: z.string(),
+  /** When priority data was last turned on (the line's start when it never was). */
+  activatedDate: z.string(),
+  deactivatedDate: opt(z.string()),
+  /** Opting in or out again is refused for a while after a change. */
+  isInOptInCoolDown: z.boolean(),
+});
+export type ProviderOptIn = z.output<typeof optInSchema>;
+
+
 export const dataBlockSummarySchema = z.object({
   productId: opt(z.string()),
   startDate: opt(z.string()),
@@ -193,6 +216,10 @@ export const routerSchema = z.object({
   nickname: opt(z.string()),
   userTerminalId: opt(z.string()),
   configId: opt(z.string()),
+  /** Deprecated by the provider: always null. */
+  hardwareVersion: opt(z.string()),
+  /** Deprecated by the provider: always null. */
+  lastBonded: opt(z.string()),
 });
 
 export const userTerminalSchema = z.object({
@@ -206,6 +233,137 @@ export const userTerminalSchema = z.object({
   routers: list(routerSchema),
 });
 export type ProviderUserTerminal = z.output<typeof userTerminalSchema>;
+
+// ---- Billing, contacts, managed accounts, data pools ---------------------------------------
+
+export const invoiceSummarySchema = z.object({
+  invoiceId: id,
+  description: opt(z.string()),
+  currency: opt(z.string()),
+  amount: num,
+  dueAmount: num,
+  invoiceDate: z.string().min(1),
+  dueDate: opt(z.string()),
+  /** Unknown, Paid, Cancelled, Overdue, DueSoon or Outstanding; kept as text so a new status reads. */
+  status: opt(z.string()),
+});
+export type ProviderInvoiceSummary = z.output<typeof invoiceSummarySchema>;
+
+export const invoiceLineSchema = z.object({
+  productReferenceId: opt(z.string()),
+  productDescription: opt(z.string()),
+  serviceName: opt(z.string()),
+  serviceLineNumbers: list(z.string()),
+  quantity: num,
+  unitPrice: num,
+  taxAmount: num,
+  subTotal: num,
+  servicePeriodStartDate: opt(z.string()),
+  servicePeriodEndDate: opt(z.string()),
+});
+export type ProviderInvoiceLine = z.output<typeof invoiceLineSchema>;
+
+export const invoiceDetailSchema = z.object({
+  invoiceId: id,
+  orderReferenceId: opt(z.string()),
+  currency: opt(z.string()),
+  dueAmount: num,
+  paidAmount: num,
+  invoiceDate: z.string().min(1),
+  dueDate: opt(z.string()),
+  invoiceLines: list(invoiceLineSchema),
+});
+export type ProviderInvoiceDetail = z.output<typeof invoiceDetailSchema>;
+
+export const accountBalanceSchema = z.object({
+  /** One per currency owed; a single zero balance in the account's currency when nothing is. */
+  balances: list(z.object({ currency: z.string(), dueAmount: num })),
+});
+export type ProviderAccountBalance = z.output<typeof accountBalanceSchema>;
+
+export const contactSchema = z.object({
+  subjectId: id,
+  email: z.string(),
+  roles: list(z.string()),
+});
+export type ProviderContact = z.output<typeof contactSchema>;
+
+export const managedCustomerSchema = z.object({
+  accountNumber: opt(z.string()),
+  serviceAccountClientId: opt(z.string()),
+  serviceAccountSecret: opt(z.string()),
+});
+export type ProviderManagedCustomer = z.output<typeof managedCustomerSchema>;
+
+export const managedAccountNodeSchema = z.object({
+  accountNumber: z.string(),
+  accountName: opt(z.string()),
+  managerAccountNumber: opt(z.string()),
+  children: list(z.string()),
+});
+
+export const managedAccountTreeSchema = z.object({
+  rootAccountNumber: z.string(),
+  tree: z.record(z.string(), managedAccountNodeSchema),
+});
+export type ProviderManagedAccountTree = z.output<typeof managedAccountTreeSchema>;
+
+export const managedAccountSchema = z.object({
+  accountNumber: z.string(),
+  regionCode: opt(z.string()),
+  accountName: opt(z.string()),
+});
+export type ProviderManagedAccount = z.output<typeof managedAccountSchema>;
+
+/** Managed accounts page by key: `nextKey` goes back as `cursor`, null on the last page. */
+export const managedAccountsPageSchema = z.object({
+  nextKey: opt(z.string()),
+  results: list(managedAccountSchema),
+});
+
+export const dataPoolBlockSchema = z.object({
+  productId: opt(z.string()),
+  startDate: opt(z.string()),
+  endDate: opt(z.string()),
+  isPrepaid: opt(z.boolean()),
+  blocksCount: int,
+  /** IncludedWithBaseSubscription, RecurringPerBillingCycle, Overage or OneTimePurchase. */
+  type: opt(z.string()),
+  dataAmountGB: num,
+});
+
+export const dataPoolSchema = z.object({
+  dataPoolId: id,
+  nickname: opt(z.string()),
+  automaticTopUpEnabled: z.boolean(),
+  restricted: z.boolean(),
+  /** Ocean, Land or Aviation. */
+  dataProductType: opt(z.string()),
+  dataBlocks: list(dataPoolBlockSchema),
+  productId: opt(z.string()),
+});
+export type ProviderDataPool = z.output<typeof dataPoolSchema>;
+
+const poolLineUsageSchema = z.object({ serviceLineNumber: z.string(), consumedAmountGB: num });
+
+export const dataPoolUsageSchema = z.object({
+  dataPoolId: id,
+  dataBlocks: list(
+    z.object({
+      startDate: opt(z.string()),
+      endDate: opt(z.string()),
+      totalAmountGB: num,
+      consumedAmountGB: num,
+      perBlockAmountGB: num,
+      dataBlockType: opt(z.string()),
+      productId: opt(z.string()),
+      blocksCount: int,
+      serviceLineUsage: list(poolLineUsageSchema),
+      monthlyUsage: list(z.object({ startDate: opt(z.string()), endDate: opt(z.string()), serviceLineUsage: list(poolLineUsageSchema) })),
+    }),
+  ),
+});
+export type ProviderDataPoolUsage = z.output<typeof dataPoolUsageSchema>;
 
 // ---- Data usage ----------------------------------------------------------------------------
 
@@ -234,8 +392,8 @@ export const overageLineSchema = z.object({
 });
 export type ProviderOverageLine = z.output<typeof overageLineSchema>;
 
-/** Data pool usage is kept as sent (the portal does not read it yet). */
-const dataPoolUsageSchema = z.record(z.string(), z.unknown());
+/** A cycle's data pool usage is kept as sent (the portal does not read it yet). */
+const cycleDataPoolUsageSchema = z.record(z.string(), z.unknown());
 
 export const billingCycleSchema = z.object({
   startDate: z.string().min(1),
@@ -243,7 +401,7 @@ export const billingCycleSchema = z.object({
   /** Days without usage are omitted. */
   dailyDataUsage: list(dailyUsageSchema),
   overageLines: list(overageLineSchema),
-  dataPoolUsage: list(dataPoolUsageSchema),
+  dataPoolUsage: list(cycleDataPoolUsageSchema),
   totalPriorityGB: num,
   totalStandardGB: num,
   totalOptInPriorityGB: opt(num).transform((v) => v ?? 0),
@@ -264,6 +422,8 @@ export const servicePlanSchema = z.object({
   overageDescription: opt(z.string()),
   overageLineDeactivatedDate: opt(z.string()),
   overageLine: opt(overageLineSchema),
+  /** Deprecated by the provider: always an empty object. */
+  dataCategoryMapping: opt(z.record(z.string(), z.number())),
 });
 export type ProviderServicePlan = z.output<typeof servicePlanSchema>;
 
@@ -278,6 +438,65 @@ export const dataUsageSchema = z.object({
   lastUpdated: opt(z.string()),
 });
 export type ProviderDataUsage = z.output<typeof dataUsageSchema>;
+
+// ---- Routers and terminal configuration ----------------------------------------------------
+// One router is `routerSchema` above (GET /routers/{routerId} answers the same record).
+export type ProviderRouter = z.output<typeof routerSchema>;
+
+/** A router config: its JSON is the provider's router configuration document, kept as text. */
+export const routerConfigSchema = z.object({
+  configId: id,
+  nickname: opt(z.string()),
+  routerConfigJson: z.string(),
+});
+export type ProviderRouterConfig = z.output<typeof routerConfigSchema>;
+
+/** DefaultRouterConfigResponse: the account's default router config (null: none); also the answer to a TLS config create. */
+export const configRefSchema = z.object({ configId: opt(z.string()) });
+export type ProviderConfigRef = z.output<typeof configRefSchema>;
+
+/** A TLS certificate (its key stays with the provider) that router configs may name. */
+export const tlsConfigSchema = z.object({
+  certificateBase64Pem: z.string().min(1),
+  notBefore: opt(z.string()),
+  notAfter: opt(z.string()),
+});
+export type ProviderTlsConfig = z.output<typeof tlsConfigSchema>;
+
+/** An uploaded local content file (an HTML page routers' HTTPS server hosts). */
+export const localContentSchema = z.object({
+  nickname: opt(z.string()),
+  uploadDate: opt(z.string()),
+  fileContentId: id,
+  fileContentHash: z.string(),
+});
+export type ProviderLocalContent = z.output<typeof localContentSchema>;
+
+/** The answer to an upload: what goes in a router config's HTTPS server. */
+export const addedLocalContentSchema = z.object({
+  nickname: z.string().min(1),
+  fileContentId: id,
+  fileContentHash: z.string().min(1),
+});
+export type ProviderAddedLocalContent = z.output<typeof addedLocalContentSchema>;
+
+/** A client let out of its router sandbox until `expiry`. */
+export const sandboxClientSchema = z.object({
+  clientId: opt(z.string()),
+  sandboxId: int,
+  expiry: z.string(),
+});
+export type ProviderSandboxClient = z.output<typeof sandboxClientSchema>;
+
+/** An L2VPN circuit group the account may give its terminals (L2VpnCircuitResponse). */
+export const availableL2VpnCircuitSchema = z.object({
+  /** Deprecated by the provider: the first of `circuitIds`. */
+  circuitId: opt(z.string()),
+  /** Several ids: a redundant group, used only whole. */
+  circuitIds: list(z.string()),
+  popName: opt(z.string()),
+});
+export type ProviderAvailableL2VpnCircuit = z.output<typeof availableL2VpnCircuitSchema>;
 
 // ---- Telemetry (not in the OpenAPI file; NOTES.md) -----------------------------------------
 

@@ -4,8 +4,16 @@
 // Terminal i starts on service line i (about 6% start on none), so a line and its first terminal
 // share an index and the line's site gives the terminal its nickname. Ids are invertible
 // permutations of the index (random.ts), so an id in a request decodes to its index without a
-// table. What the generator cannot know — attach, detach, plan changes, reboots — lives in a small
-// overlay of maps; the only per-index arrays are a byte of flags and the list order of the lines.
+// table. What the generator cannot know — attach, detach, plan changes, reboots, and the service
+// lifecycle (kits added from stock, addresses and lines created, lines ended, nicknames, public IP,
+// opt-in, data blocks, top-ups) — lives in a small overlay of maps; the only per-index arrays are a
+// byte of flags and the list order of the lines.
+//
+// Indexes: [0, size) are the account's generated terminals and lines; [size, size + stock) are
+// kits the reseller holds in stock, known to the provider but not on the account until added;
+// lines created through the API take the indexes after those, in order.
+import type { z } from 'zod';
+import type { addressBody } from '../provider/operations';
 import {
   ACCOUNT_NAME_PARTS,
   BLOCK_1TB,
@@ -68,6 +76,8 @@ export const MAX_TERMINALS = 10_000_000;
 export interface FleetOptions {
   seed?: string | number;
   terminals?: number;
+  /** Kits in the reseller's stock, not on the account until added (default: 5 % of the fleet, 10 to 1,000). */
+  stock?: number;
   accountNumber?: string;
   /** The clock; the fleet's start and end dates are laid out back from its first reading. */
   now?: () => Date;
@@ -77,6 +87,66 @@ export interface FleetOptions {
 export type Outcome<T = undefined> =
   | { ok: true; value: T; information?: string[] }
   | { ok: false; status: 404 | 422; message: string; memberNames?: string[] };
+
+/** AddressCreateRequest / AddressUpdateRequestV2, as the route validated it (the table's body). */
+export type AddressInput = z.output<typeof addressBody>;
+
+export interface DataBlockRequest {
+  productId: string;
+  count: number;
+}
+
+export interface ServiceLineCreation {
+  addressReferenceId: string;
+  productReferenceId: string;
+  dataBlockProducts?: { recurringDataBlocks?: DataBlockRequest[] | null; dataPoolId?: string | null } | null;
+}
+
+export interface RecurringBlocksChange {
+  recurringDataBlocks?: DataBlockRequest[] | null;
+  dataPoolId?: string | null;
+  applyToCurrentMonth?: boolean | null;
+}
+
+export interface OptInState {
+  productId: string;
+  activatedDate: string;
+  deactivatedDate: string | null;
+  isInOptInCoolDown: boolean;
+}
+
+export interface PartialPeriod {
+  productReferenceId: string;
+  periodStart: string;
+  periodEnd: string;
+}
+
+/** What the provider charges for one line in one billing cycle: one item per product. */
+export interface LineCharge {
+  serviceLineNumber: string;
+  productReferenceId: string;
+  description: string;
+  /** Units billed: a share of the month for fees of a partial period, blocks, or GB. */
+  quantity: number;
+  unitPrice: number;
+  periodStartMs: number;
+  periodEndMs: number;
+}
+
+/** A shared data pool of the account: lines that consume from it draw on its blocks. */
+export interface DataPool {
+  dataPoolId: string;
+  nickname: string;
+  productId: string;
+  automaticTopUpEnabled: boolean;
+  /** Recurring blocks of the pool each cycle. */
+  blocks: { product: DataProduct; count: number };
+}
+
+/** How long after an opt-in or opt-out the line cannot change it again. */
+export const OPT_IN_COOL_DOWN_MS = 24 * 3_600_000;
+/** One-time top-up blocks a line may buy in one billing cycle. */
+export const MAX_TOP_UP_BLOCKS_PER_CYCLE = 10;
 
 export interface UserTerminalFilters {
   searchString?: string;
@@ -88,7 +158,7 @@ export interface UserTerminalFilters {
 export interface AddressFilters {
   /** Address reference ids; unknown ones match nothing. */
   addressIds?: string[];
-  /** Exact match on the address metadata (the simulator's addresses carry none). */
+  /** Exact match on the address metadata (generated addresses carry none). */
   metadata?: string;
 }
 
@@ -140,6 +210,8 @@ export interface FleetExamples {
   unattachedUserTerminalId: string | null;
   priorityServiceLineNumber: string | null;
   offlineUserTerminalId: string | null;
+  /** A kit in stock (known to the provider, not yet on the account), or null when none is left. */
+  stockKitSerialNumber: string | null;
 }
 
 export interface Fleet {
@@ -157,9 +229,21 @@ export interface Fleet {
   plan(productReferenceId: string): Plan | undefined;
 
   terminal(index: number): UserTerminalResponseV2;
+  /** Routers and terminal configuration: the hook server/simulator/routers.ts keeps them through (see createFleet). */
+  readonly devices: {
+    /** The terminal on the account a router id belongs to. */
+    routerTerminal(routerId: string): number | undefined;
+    /** What terminal(t) reads for its routers' configs and its L2VPN circuits (until installed: none). */
+    install(readers: {
+      routerConfigId(routerId: string, terminalIndex: number): string | null;
+      l2VpnCircuits(terminalIndex: number): UserTerminalResponseV2['l2VpnCircuits'];
+    }): void;
+  };
   terminalModel(index: number): TerminalModel;
-  /** Index of a terminal by user terminal id, kit serial or dish serial. */
+  /** Index of a terminal on the account by user terminal id, kit serial or dish serial. */
   terminalIndex(deviceId: string): number | undefined;
+  /** Kit serials in stock: known to the provider, not on the account. */
+  stockKitSerials(): string[];
   userTerminalIds(): string[];
   userTerminals(filters?: UserTerminalFilters): IndexList;
 
@@ -186,6 +270,26 @@ export interface Fleet {
   changeProduct(serviceLineNumber: string, change: ProductChange): Outcome;
   reboot(deviceId: string): Outcome;
 
+  createAddress(input: AddressInput): Outcome<AddressResponse>;
+  updateAddress(addressReferenceId: string, input: AddressInput): Outcome<AddressResponse>;
+  addTerminal(deviceId: string): Outcome;
+  removeTerminal(deviceId: string): Outcome;
+  createServiceLine(creation: ServiceLineCreation): Outcome<ServiceLineResponse>;
+  deactivateServiceLine(serviceLineNumber: string, options: { endNow: boolean; reason: string | null }): Outcome;
+  setNickname(serviceLineNumber: string, nickname: string): Outcome;
+  setPublicIp(serviceLineNumber: string, publicIp: boolean): Outcome;
+  setOptIn(serviceLineNumber: string, optedIn: boolean): Outcome<OptInState>;
+  setRecurringBlocks(serviceLineNumber: string, change: RecurringBlocksChange): Outcome;
+  topUp(serviceLineNumber: string, block: DataBlockRequest): Outcome;
+  partialPeriods(serviceLineNumber: string): Outcome<PartialPeriod[]>;
+  dataPools(): DataPool[];
+  setPoolAutomaticTopUp(dataPoolId: string, enabled: boolean): Outcome;
+  setConsumeFromPool(serviceLineNumber: string, consume: boolean): Outcome;
+  /** Lines consuming from a pool, with what each used of the pool in the current cycle. */
+  poolUsage(dataPoolId: string): { serviceLineNumber: string; consumedGB: number }[];
+  /** Every charge of a complete billing cycle, line by line in index order (the provider's invoice for it). */
+  cycleCharges(cycleStartMs: number): LineCharge[];
+
   stats(): FleetStats;
   examples(): FleetExamples;
 }
@@ -201,6 +305,7 @@ const TAG = {
   telemetry: 0x74656c65,
   tick: 0x7469636b,
   ids: 0x69647321,
+  address: 0x61646472,
 } as const;
 
 const UNATTACHED_SHARE = 0.06;
@@ -229,12 +334,33 @@ interface LineProfile {
   usage: UsageProfile;
 }
 
+type Blocks = { product: DataProduct; count: number } | null;
+
 interface LineOverlay {
   plan?: Plan;
-  blocks?: { product: DataProduct; count: number } | null;
-  delayed?: { plan: Plan; blocks: { product: DataProduct; count: number } | null } | null;
+  blocks?: Blocks;
+  delayed?: { plan: Plan; blocks: Blocks } | null;
+  /** Recurring blocks set for the next cycle on (this cycle keeps `blocks`). */
+  nextBlocks?: Blocks;
   /** When the last terminal left; usage stops from then on. */
   emptySinceMs?: number;
+  nickname?: string;
+  publicIp?: boolean;
+  optedIn?: boolean;
+  /** When the opt-in last changed through the API (the cool-down runs from there). */
+  optInChangedMs?: number;
+  /** One-time top-ups bought through the API. */
+  topUps?: { count: number; atMs: number }[];
+  /** Immediate plan changes through the API, oldest first: the product from `atMs` on. */
+  planChanges?: { atMs: number; productReferenceId: string }[];
+  /** A scheduled or immediate end through the API. */
+  end?: { atMs: number; reason: string | null };
+}
+
+/** A line created through the API: its profile is chosen, not drawn. */
+interface CreatedLine {
+  profile: LineProfile;
+  addressReferenceId: string;
 }
 
 interface TelemetryProfile {
@@ -273,6 +399,12 @@ export function createFleet(options: FleetOptions = {}): Fleet {
   if (!Number.isInteger(size) || size < 1 || size > MAX_TERMINALS) {
     throw new RangeError(`terminals must be a whole number from 1 to ${MAX_TERMINALS}`);
   }
+  const stock = options.stock ?? Math.min(1000, Math.max(10, Math.ceil(size / 20)), MAX_TERMINALS - size);
+  if (!Number.isInteger(stock) || stock < 0 || size + stock > MAX_TERMINALS) {
+    throw new RangeError(`stock must be a whole number from 0 to ${MAX_TERMINALS - size}`);
+  }
+  /** Every kit the provider knows for this reseller: the account's and the stock. */
+  const terminalCount = size + stock;
   const clock = options.now ?? (() => new Date());
   const createdAt = clock();
   const createdMs = createdAt.getTime();
@@ -298,7 +430,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
   const anchorMs = cycleContaining(createdMs).startMs;
 
   // ---- Per-index facts ----------------------------------------------------------------------
-  const hasLineInitially = (i: number) => i === 0 || toUnit(key(TAG.terminal, i, 1)) >= UNATTACHED_SHARE;
+  const hasLineInitially = (i: number) => i === 0 || (i < size && toUnit(key(TAG.terminal, i, 1)) >= UNATTACHED_SHARE);
 
   function lineStartOffsetDays(i: number): number {
     if (i === 0) return 400;
@@ -327,7 +459,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     };
   }
 
-  function lineProfile(i: number): LineProfile {
+  function generatedProfile(i: number): LineProfile {
     const d = draw(key(TAG.line, i));
     const roll = d.next();
     const basePlan = i === 0 ? PLAN_50GB : roll < 0.45 ? PLAN_50GB : roll < 0.75 ? PLAN_1TB : PLAN_PRIORITY;
@@ -375,7 +507,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
   let lineCount = 0;
   for (let i = 0; i < size; i++) {
     if (!hasLineInitially(i)) continue;
-    flags[i] = FLAG_LINE | (lineProfile(i).active ? FLAG_ACTIVE : 0);
+    flags[i] = FLAG_LINE | (generatedProfile(i).active ? FLAG_ACTIVE : 0);
     lineCount++;
   }
   const linesByIndex = new Uint32Array(lineCount);
@@ -395,6 +527,39 @@ export function createFleet(options: FleetOptions = {}): Fleet {
   const terminalLine = new Map<number, number | null>();
   const lineOverlay = new Map<number, LineOverlay>();
   const rebootedAt = new Map<number, number>();
+  /** Terminal index → on the account or not; absent = as generated (the first `size` are). */
+  const accountChanges = new Map<number, boolean>();
+  const onAccount = (t: number): boolean => accountChanges.get(t) ?? t < size;
+  /** Lines created through the API, by index, and their indexes in creation order. */
+  const createdLines = new Map<number, CreatedLine>();
+  const createdLineOrder: number[] = [];
+  let nextLineIndex = terminalCount;
+  /** One shared pool (a Land pool of 1 TB blocks); no line draws on it until told to. */
+  const pools: DataPool[] = [
+    {
+      dataPoolId: `POOL-${accountDigits}-01`,
+      nickname: 'Shared Land pool',
+      productId: 'SUB-POOL-LAND',
+      automaticTopUpEnabled: false,
+      blocks: { product: BLOCK_1TB, count: 5 },
+    },
+  ];
+  /** Line index → the pool it consumes from. */
+  const poolOfLine = new Map<number, string>();
+
+  function lineProfile(l: number): LineProfile {
+    const base = createdLines.get(l)?.profile ?? generatedProfile(l);
+    const overlay = lineOverlay.get(l);
+    if (!overlay) return base;
+    const profile = { ...base };
+    if (overlay.optedIn !== undefined) profile.optedIn = overlay.optedIn;
+    if (overlay.publicIp !== undefined) profile.publicIp = overlay.publicIp;
+    if (overlay.end) {
+      profile.endMs = overlay.end.atMs;
+      profile.active = base.active && clock().getTime() < overlay.end.atMs;
+    }
+    return profile;
+  }
 
   const lineOfTerminal = (t: number): number | null => {
     const moved = terminalLine.get(t);
@@ -409,7 +574,13 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     return result.sort((a, b) => a - b);
   }
 
-  const isActive = (l: number) => (flags[l]! & FLAG_ACTIVE) !== 0;
+  function isActive(l: number): boolean {
+    const end = lineOverlay.get(l)?.end;
+    if (end && end.atMs <= clock().getTime()) return false;
+    return createdLines.has(l) || (flags[l]! & FLAG_ACTIVE) !== 0;
+  }
+
+  const isLine = (l: number) => (l < size && (flags[l]! & FLAG_LINE) !== 0) || createdLines.has(l);
 
   function currentPlan(l: number, profile: LineProfile) {
     const overlay = lineOverlay.get(l);
@@ -430,7 +601,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     const match = /^AST-(\d{6})-(\d{5})-(\d{2})$/.exec(serviceLineNumber.trim().toUpperCase());
     if (!match || match[1] !== accountDigits) return undefined;
     const l = lineCodes.inverse(Number(match[2]) * 100 + Number(match[3]));
-    return l < size && flags[l]! & FLAG_LINE ? l : undefined;
+    return isLine(l) ? l : undefined;
   }
 
   function userTerminalIdOf(t: number): string {
@@ -440,23 +611,29 @@ export function createFleet(options: FleetOptions = {}): Fleet {
   const kitSerialOf = (t: number) => `KIT${digits(kitCodes.forward(t), 8)}`;
   const dishSerialOf = (t: number) => `${terminalModel(t).dishPrefix}${digits(dishCodes.forward(t), 8)}`;
 
+  /** On the account only: a kit in stock is unknown to every call but adding it. */
   function terminalIndex(deviceId: string): number | undefined {
+    const t = knownTerminalIndex(deviceId);
+    return t !== undefined && onAccount(t) ? t : undefined;
+  }
+
+  function knownTerminalIndex(deviceId: string): number | undefined {
     const id = deviceId.trim();
     // Each id carries the index in its last digits; the rest must match what the index generates.
     const terminalId = /^[0-9a-f]{8}-[0-9a-f]{8}-([0-9a-f]{8})$/i.exec(id);
     if (terminalId) {
       const t = terminalCodes.inverse(parseInt(terminalId[1]!, 16));
-      return t < size && userTerminalIdOf(t) === id.toLowerCase() ? t : undefined;
+      return t < terminalCount && userTerminalIdOf(t) === id.toLowerCase() ? t : undefined;
     }
     const kit = /^KIT(\d{8})$/i.exec(id);
     if (kit) {
       const t = kitCodes.inverse(Number(kit[1]));
-      return t < size ? t : undefined;
+      return t < terminalCount ? t : undefined;
     }
     const dish = /^[0-9A-Z]{4}(\d{8})$/i.exec(id);
     if (dish) {
       const t = dishCodes.inverse(Number(dish[1]));
-      return t < size && dishSerialOf(t) === id.toUpperCase() ? t : undefined;
+      return t < terminalCount && dishSerialOf(t) === id.toUpperCase() ? t : undefined;
     }
     return undefined;
   }
@@ -468,11 +645,38 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     return `${hex(h1, 8)}-${hex(h2 >>> 16, 4)}-4${hex(h2 >>> 4, 3)}-${variant}${hex(h1 >>> 20, 3)}-${hex(addressCodes.forward(l), 8)}${hex(h1 >>> 4, 4)}`;
   }
 
+  // Addresses created through the API sit after the generated ones, at CREATED_ADDRESS + k.
+  const CREATED_ADDRESS = 0x8000_0000;
+  const createdAddresses: AddressResponse[] = [];
+  const createdAddressSlot = new Map<string, number>();
+  /** Generated addresses replaced through the API, by line index. */
+  const addressEdits = new Map<number, AddressResponse>();
+
+  /** A created address's id: seeded and counted, so the same requests make the same ids. */
+  function createdAddressId(k: number): string {
+    const h1 = key(TAG.address, k, 1);
+    const h2 = key(TAG.address, k, 2);
+    const h3 = key(TAG.address, k, 3);
+    return `${hex(h1, 8)}-${hex(h2 >>> 16, 4)}-4${hex(h2 >>> 4, 3)}-${'89ab'[h3 & 3]}${hex(h3 >>> 20, 3)}-${hex(h3, 8)}${hex(h1 >>> 8, 4)}`;
+  }
+
+  /** The address a line is at: its own generated one, or the one it was created with. */
+  const lineAddressId = (l: number) => createdLines.get(l)?.addressReferenceId ?? addressIdOf(l);
+
   function addressIndex(addressReferenceId: string): number | undefined {
+    const created = createdAddressSlot.get(addressReferenceId.trim().toLowerCase());
+    if (created !== undefined) return created;
     const match = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-([0-9a-f]{8})[0-9a-f]{4}$/i.exec(addressReferenceId.trim());
     if (!match) return undefined;
     const l = addressCodes.inverse(parseInt(match[1]!, 16));
     return l < size && flags[l]! & FLAG_LINE && addressIdOf(l) === addressReferenceId.trim().toLowerCase() ? l : undefined;
+  }
+
+  function nicknameOf(l: number): string | null {
+    const overlay = lineOverlay.get(l);
+    if (overlay?.nickname !== undefined) return overlay.nickname;
+    // A line created through the API has no name until it is given one.
+    return createdLines.has(l) ? null : lineNickname(l);
   }
 
   // ---- Nicknames ----------------------------------------------------------------------------
@@ -491,24 +695,67 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     return `${lineNickname(t)} dish`;
   }
 
+  // ---- Routers and terminal configuration: the hook of server/simulator/routers.ts ----------
+  // The generator gives about one site in seven a Starlink router bonded to the dish. What is
+  // configured on routers and terminals (a router's config, a terminal's L2VPN circuits) is kept
+  // by routers.ts, which installs its readers here; terminal(t) asks them. Until then: none.
+  type DeviceReaders = Parameters<Fleet['devices']['install']>[0];
+  let deviceReaders: DeviceReaders = { routerConfigId: () => null, l2VpnCircuits: () => [] };
+  const routerHashOf = (t: number) => key(TAG.terminal, t, 5);
+  const hasRouter = (t: number) => toUnit(routerHashOf(t)) < 0.15;
+  const routerIdOf = (t: number) => `Router-0100000000000000${hex(routerHashOf(t), 8).toUpperCase()}`;
+  /** Router hashes in order, with their terminals (all the provider knows): made on the first lookup. */
+  let routerIndex: { hashes: Uint32Array; terminals: Uint32Array } | null = null;
+  function routerTerminal(routerId: string): number | undefined {
+    const match = /^Router-0100000000000000([0-9A-F]{8})$/i.exec(routerId.trim());
+    if (!match) return undefined;
+    if (!routerIndex) {
+      const found: number[] = [];
+      const hashOf = new Map<number, number>();
+      for (let t = 0; t < terminalCount; t++) {
+        if (!hasRouter(t)) continue;
+        found.push(t);
+        hashOf.set(t, routerHashOf(t) >>> 0);
+      }
+      found.sort((a, b) => hashOf.get(a)! - hashOf.get(b)! || a - b);
+      routerIndex = { hashes: Uint32Array.from(found, (t) => hashOf.get(t)!), terminals: Uint32Array.from(found) };
+    }
+    const { hashes, terminals } = routerIndex;
+    const wanted = parseInt(match[1]!, 16) >>> 0;
+    let low = 0;
+    let high = hashes.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (hashes[middle]! < wanted) low = middle + 1;
+      else high = middle;
+    }
+    // Ids are 32-bit hashes: in a fleet of millions two terminals may share one; the lowest on the account answers.
+    for (let k = low; k < hashes.length && hashes[k] === wanted; k++) if (onAccount(terminals[k]!)) return terminals[k]!;
+    return undefined;
+  }
+  const devices: Fleet['devices'] = {
+    routerTerminal,
+    install: (readers) => {
+      deviceReaders = readers;
+    },
+  };
+
   // ---- Records ------------------------------------------------------------------------------
   function terminal(t: number): UserTerminalResponseV2 {
-    if (!Number.isInteger(t) || t < 0 || t >= size) throw new RangeError(`no terminal ${t}`);
+    if (!Number.isInteger(t) || t < 0 || t >= terminalCount) throw new RangeError(`no terminal ${t}`);
     const line = lineOfTerminal(t);
     const userTerminalId = userTerminalIdOf(t);
-    // About one in seven sites has a Starlink router bonded to the dish.
-    const routerHash = key(TAG.terminal, t, 5);
-    const routers =
-      toUnit(routerHash) < 0.15
-        ? [{ routerId: `Router-0100000000000000${hex(routerHash, 8).toUpperCase()}`, nickname: null, userTerminalId, configId: null, hardwareVersion: null, lastBonded: null }]
-        : [];
+    const routerId = routerIdOf(t);
+    const routers = hasRouter(t)
+      ? [{ routerId, nickname: null, userTerminalId, configId: deviceReaders.routerConfigId(routerId, t), hardwareVersion: null, lastBonded: null }]
+      : [];
     return {
       userTerminalId,
       nickname: terminalNickname(t),
       kitSerialNumber: kitSerialOf(t),
       dishSerialNumber: dishSerialOf(t),
       serviceLineNumber: line === null ? null : serviceLineNumberOf(line),
-      l2VpnCircuits: [],
+      l2VpnCircuits: deviceReaders.l2VpnCircuits(t),
       routers,
     };
   }
@@ -526,7 +773,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
 
   /** One-time top-ups bought this cycle (about 8% of active lines), with the day bought. */
   function oneTimeTopUps(l: number, profile: LineProfile, cycle: Cycle, nowMs: number): { count: number; startMs: number } | null {
-    if (!profile.active) return null;
+    if (!profile.active || createdLines.has(l)) return null;
     const month = new Date(cycle.startMs).getUTCMonth() + new Date(cycle.startMs).getUTCFullYear() * 12;
     const d = draw(key(TAG.topUp, l, month));
     if (!d.chance(0.08)) return null;
@@ -542,10 +789,20 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     const cycle = cycleContaining(nowMs);
     const { plan, blocks } = currentPlan(l, profile);
     const topUps = oneTimeTopUps(l, profile, cycle, nowMs);
-    const capGB = capOf(plan, blocks) + (topUps ? topUps.count * dataProductGB(TOP_UP_50GB) : 0);
+    const bought = boughtTopUps(l, cycle);
+    const topUpBlocks = (topUps?.count ?? 0) + bought.reduce((sum, b) => sum + b.count, 0);
+    const capGB = capOf(plan, blocks) + topUpBlocks * dataProductGB(TOP_UP_50GB);
     const usage = usageFor(l, profile, cycle, capGB, nowMs, profile.startMs);
-    return { cycle, plan, blocks, topUps, capGB, usage };
+    return { cycle, plan, blocks, topUps, bought, topUpBlocks, capGB, usage };
   }
+
+  /** One-time top-up blocks of a complete cycle: the generated ones and those bought through the API. */
+  const topUpBlocksIn = (l: number, profile: LineProfile, cycle: Cycle) =>
+    (oneTimeTopUps(l, profile, cycle, cycle.endMs - 1)?.count ?? 0) + boughtTopUps(l, cycle).reduce((sum, b) => sum + b.count, 0);
+
+  /** Top-ups bought through the API in a cycle. */
+  const boughtTopUps = (l: number, cycle: Cycle) =>
+    (lineOverlay.get(l)?.topUps ?? []).filter((b) => b.atMs >= cycle.startMs && b.atMs < cycle.endMs);
 
   function usageFor(l: number, profile: LineProfile, cycle: Cycle, capGB: number, nowMs: number, fromMs: number): CycleUsage {
     const overlay = lineOverlay.get(l);
@@ -554,7 +811,14 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       profile.endMs ?? Infinity,
       overlay?.emptySinceMs ?? Infinity,
     );
-    return cycleUsage({ profile: profile.usage, cycle, fromMs: Math.max(fromMs, profile.startMs), untilMs: until, capGB, optedIn: profile.optedIn });
+    return cycleUsage({ profile: profile.usage, cycle, fromMs: Math.max(fromMs, profile.startMs), untilMs: until, capGB, optedIn: optedInDuring(l, profile, cycle) });
+  }
+
+  /** An opt-in changed through the API counts from the cycle it changed in; earlier cycles stay as they were. */
+  function optedInDuring(l: number, profile: LineProfile, cycle: Cycle): boolean {
+    const changedMs = lineOverlay.get(l)?.optInChangedMs;
+    if (changedMs !== undefined && cycle.endMs <= changedMs) return (createdLines.get(l)?.profile ?? generatedProfile(l)).optedIn;
+    return profile.optedIn;
   }
 
   function serviceLineAt(l: number): ServiceLineResponse {
@@ -563,6 +827,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     const facts = currentCycleFacts(l, profile, nowMs);
     const next = nextCycle(facts.cycle);
     const { delayed } = currentPlan(l, profile);
+    const nextBlocks = lineOverlay.get(l)?.nextBlocks;
     const recurring = (cycle: Cycle, blocks: { product: DataProduct; count: number } | null) =>
       blocks ? [blockSummary(blocks.product, blocks.count, cycle.startMs, cycle)] : [];
     // Opted-in Priority lines buy 50 GB top-ups automatically once their blocks run out.
@@ -577,10 +842,14 @@ export function createFleet(options: FleetOptions = {}): Fleet {
             ),
           ]
         : [];
+    const oneTime = [
+      ...(facts.topUps ? [blockSummary(TOP_UP_50GB, facts.topUps.count, facts.topUps.startMs, facts.cycle)] : []),
+      ...facts.bought.map((b) => blockSummary(TOP_UP_50GB, b.count, b.atMs, facts.cycle)),
+    ];
     return {
-      addressReferenceId: addressIdOf(l),
+      addressReferenceId: lineAddressId(l),
       serviceLineNumber: serviceLineNumberOf(l),
-      nickname: lineNickname(l),
+      nickname: nicknameOf(l),
       productReferenceId: facts.plan.productReferenceId,
       delayedProductId: delayed?.plan.productReferenceId ?? null,
       optInProductId: profile.optedIn ? facts.plan.overage.productId : null,
@@ -590,15 +859,20 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       active: profile.active,
       dataBlocks: {
         recurringBlocksCurrentBillingCycle: profile.active ? recurring(facts.cycle, facts.blocks) : [],
-        recurringBlocksNextBillingCycle: profile.active ? recurring(next, facts.blocks) : [],
+        recurringBlocksNextBillingCycle: profile.active && (profile.endMs === null || profile.endMs >= next.startMs) ? recurring(next, nextBlocks !== undefined ? nextBlocks : facts.blocks) : [],
         delayedProductRecurringBlocksNextCycle: delayed ? recurring(next, delayed.blocks) : [],
         topUpBlocksOptInPurchase: autoTopUps,
-        topUpBlocksOneTimePurchase: facts.topUps ? [blockSummary(TOP_UP_50GB, facts.topUps.count, facts.topUps.startMs, facts.cycle)] : [],
+        topUpBlocksOneTimePurchase: oneTime,
       },
     };
   }
 
-  function addressAt(l: number): AddressResponse {
+  function addressAt(slot: number): AddressResponse {
+    if (slot >= CREATED_ADDRESS) return createdAddresses[slot - CREATED_ADDRESS]!;
+    return addressEdits.get(slot) ?? generatedAddress(slot);
+  }
+
+  function generatedAddress(l: number): AddressResponse {
     const s = site(l);
     const p = s.place;
     const postal = p.postalCode ? ` ${p.postalCode}` : '';
@@ -653,7 +927,8 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       const isCurrent = k === cycles.length - 1;
       // Earlier cycles ran on the line's original plan; the current one on today's.
       const plan = isCurrent ? current.plan : profile.basePlan;
-      const capGB = isCurrent ? current.capGB : basePlanCap;
+      // A past cycle's limit counts the top-ups bought in it, as its invoice does.
+      const capGB = isCurrent ? current.capGB : basePlanCap + topUpBlocksIn(l, profile, cycle) * dataProductGB(TOP_UP_50GB);
       const fromMs = k === 0 && queryStartMs !== null ? Math.max(queryStartMs, cycle.startMs) : cycle.startMs;
       const usage = isCurrent && fromMs === cycle.startMs ? current.usage : usageFor(l, profile, cycle, capGB, nowMs, fromMs);
       const over = usage.billableGB > capGB;
@@ -704,7 +979,8 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     return {
       poorSignal: t !== 0 && d.chance(0.1),
       obstructionBase: obstructed && t !== 0 ? d.range(4, 25) : d.range(0, 1.5),
-      offline: t !== 0 && d.chance(OFFLINE_SHARE),
+      // Kits from stock are freshly installed: online once on an active line.
+      offline: t !== 0 && t < size && d.chance(OFFLINE_SHARE),
       offlineAgoMs: d.range(5 * 60_000, 14 * DAY_MS),
       bootAgoMs: d.range(0.5 * DAY_MS, 40 * DAY_MS),
       softwareVersion: weighted(d, SOFTWARE_VERSIONS).version,
@@ -778,6 +1054,27 @@ export function createFleet(options: FleetOptions = {}): Fleet {
   // ---- Lists --------------------------------------------------------------------------------
   const whole = (length: number): IndexList => ({ length, at: (k) => k });
   const fromArray = (items: ArrayLike<number>): IndexList => ({ length: items.length, at: (k) => items[k]! });
+  /** One list after the other, without copying either. */
+  const concat = (first: IndexList, second: IndexList): IndexList => ({
+    length: first.length + second.length,
+    at: (k) => (k < first.length ? first.at(k) : second.at(k - first.length)),
+  });
+
+  /** The terminals on the account, in index order. */
+  /** Built once per change of the account's terminals: a sync pages through it thousands of times. */
+  let accountList: IndexList | null = null;
+  function accountTerminals(): IndexList {
+    if (accountChanges.size === 0) return whole(size);
+    if (!accountList) {
+      const result: number[] = [];
+      for (let t = 0; t < terminalCount; t++) if (onAccount(t)) result.push(t);
+      accountList = fromArray(result);
+    }
+    return accountList;
+  }
+
+  /** Every service line, generated then created, in index order. */
+  const allLines = (): IndexList => concat(fromArray(linesByIndex), fromArray(createdLineOrder));
 
   function parseList<T>(values: string[] | undefined, parse: (value: string) => T | undefined) {
     const found: T[] = [];
@@ -793,7 +1090,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
   function userTerminals(filters: UserTerminalFilters = {}): IndexList {
     const { searchString, serviceLineNumbers, userTerminalIds, hasServiceLine } = filters;
     const needle = searchString?.trim().toLowerCase() || undefined;
-    if (!needle && !serviceLineNumbers?.length && !userTerminalIds?.length && hasServiceLine === undefined) return whole(size);
+    if (!needle && !serviceLineNumbers?.length && !userTerminalIds?.length && hasServiceLine === undefined) return accountTerminals();
     // Narrow by the cheap filters first; build strings only for the survivors.
     const wantedLines = serviceLineNumbers?.length ? new Set(parseList(serviceLineNumbers, serviceLineIndex).found) : null;
     let candidates: Iterable<number>;
@@ -802,8 +1099,9 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     } else if (wantedLines) {
       candidates = new Set([...wantedLines].flatMap(terminalsOfLine));
     } else {
+      const all = accountTerminals();
       candidates = (function* () {
-        for (let t = 0; t < size; t++) yield t;
+        for (let k = 0; k < all.length; k++) yield all.at(k);
       })();
     }
     const result: number[] = [];
@@ -821,23 +1119,27 @@ export function createFleet(options: FleetOptions = {}): Fleet {
   }
 
   function serviceLines(filters: ServiceLineFilters = {}): IndexList {
-    const order = filters.orderByCreatedDateDescending === false ? fromArray(Uint32Array.from(linesNewestFirst).reverse()) : fromArray(linesNewestFirst);
+    // Created lines are the newest: first by default, last when asked oldest first.
+    const order =
+      filters.orderByCreatedDateDescending === false
+        ? concat(fromArray(Uint32Array.from(linesNewestFirst).reverse()), fromArray(createdLineOrder))
+        : concat(fromArray([...createdLineOrder].reverse()), fromArray(linesNewestFirst));
     const needle = filters.searchString?.trim().toLowerCase() || undefined;
     if (!needle && !filters.addressReferenceId) return order;
-    const addressLine = filters.addressReferenceId ? addressIndex(filters.addressReferenceId) ?? -1 : undefined;
+    const address = filters.addressReferenceId?.trim().toLowerCase();
     // Exact matches on a terminal's ids or a line number; a fuzzy (substring) match on nicknames.
     const exactTerminal = needle ? terminalIndex(needle) : undefined;
     const exactLine = needle ? serviceLineIndex(needle) : undefined;
     const result: number[] = [];
     for (let k = 0; k < order.length; k++) {
       const l = order.at(k);
-      if (addressLine !== undefined && l !== addressLine) continue;
+      if (address !== undefined && lineAddressId(l) !== address) continue;
       if (needle) {
         const terminals = terminalsOfLine(l);
         const matches =
           l === exactLine ||
           (exactTerminal !== undefined && terminals.includes(exactTerminal)) ||
-          lineNickname(l).toLowerCase().includes(needle) ||
+          (nicknameOf(l) ?? '').toLowerCase().includes(needle) ||
           terminals.some((t) => terminalNickname(t)?.toLowerCase() === needle);
         if (!matches) continue;
       }
@@ -847,9 +1149,14 @@ export function createFleet(options: FleetOptions = {}): Fleet {
   }
 
   function addresses(filters: AddressFilters = {}): IndexList {
-    // No address carries metadata, so a metadata filter matches none of them.
-    if (filters.metadata !== undefined) return fromArray([]);
-    if (!filters.addressIds?.length) return fromArray(linesByIndex);
+    const created = { length: createdAddresses.length, at: (k: number) => CREATED_ADDRESS + k };
+    if (filters.metadata !== undefined) {
+      // Generated addresses carry no metadata: only created or replaced ones can match.
+      const matches = [...addressEdits.keys()].sort((a, b) => a - b);
+      for (let k = 0; k < created.length; k++) matches.push(created.at(k));
+      return fromArray(matches.filter((slot) => addressAt(slot).metadata === filters.metadata));
+    }
+    if (!filters.addressIds?.length) return concat(fromArray(linesByIndex), created);
     const found = parseList(filters.addressIds, addressIndex).found;
     return fromArray([...new Set(found)].sort((a, b) => a - b));
   }
@@ -863,7 +1170,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       for (const number of unknown) warnings.push({ memberNames: ['serviceLineNumbers'], errorMessage: `Service line ${number} was not found on this account` });
       lines = [...new Set(found)].sort((a, b) => a - b);
     } else {
-      lines = linesByIndex;
+      lines = createdLineOrder.length === 0 ? linesByIndex : [...linesByIndex, ...createdLineOrder];
     }
     if (!activeOnly) return { lines: fromArray(lines), warnings };
     return { lines: fromArray(Array.from(lines).filter(isActive)), warnings };
@@ -877,7 +1184,8 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       for (const id of unknown) warnings.push({ memberNames: ['userTerminalIds'], errorMessage: `User terminal ${id} was not found on this account` });
       for (const t of found) records[userTerminalIdOf(t)] = telemetryAt(t);
     } else {
-      for (let t = 0; t < size; t++) records[userTerminalIdOf(t)] = telemetryAt(t);
+      const all = accountTerminals();
+      for (let k = 0; k < all.length; k++) records[userTerminalIdOf(all.at(k))] = telemetryAt(all.at(k));
     }
     return { records, warnings };
   }
@@ -928,7 +1236,9 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     if (!isActive(l)) return rejected(`Service line ${serviceLineNumber} is not active`, ['serviceLineNumber']);
     const plan = PLANS.find((p) => p.productReferenceId === change.productReferenceId);
     if (!plan) return rejected(`Product ${change.productReferenceId} is not available on this account`, ['productReferenceId']);
-    if (change.dataPoolId) return rejected('Data pools are not enabled on this account', ['dataPoolId']);
+    const pool = poolProblem(change.dataPoolId ?? null, change.recurringDataBlocks ?? []);
+    if (pool) return pool;
+    if (change.dataPoolId) poolOfLine.set(l, change.dataPoolId);
     const requested = change.recurringDataBlocks ?? [];
     if (plan.kind === 'metered' && requested.length > 0) {
       return rejected(`Product ${plan.productReferenceId} does not take recurring data blocks`, ['recurringDataBlocks']);
@@ -964,6 +1274,9 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     overlay.plan = plan;
     overlay.blocks = blocks;
     overlay.delayed = null;
+    if (plan.productReferenceId !== now.plan.productReferenceId) {
+      (overlay.planChanges ??= []).push({ atMs: clock().getTime(), productReferenceId: plan.productReferenceId });
+    }
     lineOverlay.set(l, overlay);
     return { ok: true, value: undefined, information: [`Service line ${serviceLineNumber} is now on ${plan.productReferenceId}`] };
   }
@@ -976,13 +1289,420 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     return { ok: true, value: undefined, information: ['Reboot command sent'] };
   }
 
+  // ---- The service lifecycle ----------------------------------------------------------------
+  function stockKitSerials(): string[] {
+    const serials: string[] = [];
+    for (let t = size; t < terminalCount; t++) if (!onAccount(t)) serials.push(kitSerialOf(t));
+    return serials;
+  }
+
+  /** The catalog place nearest a point: the provider derives region codes from coordinates. */
+  function nearestPlace(latitude: number, longitude: number): Place {
+    let best = PLACES[0]!;
+    let bestDistance = Infinity;
+    const cos = Math.cos((latitude * Math.PI) / 180);
+    for (const place of PLACES) {
+      const dLat = place.latitude - latitude;
+      const dLon = (((place.longitude - longitude + 540) % 360) - 180) * cos;
+      const distance = dLat * dLat + dLon * dLon;
+      if (distance < bestDistance) {
+        best = place;
+        bestDistance = distance;
+      }
+    }
+    return best;
+  }
+
+  /** The provider's check of an address: it must be somewhere a terminal can be served. */
+  function addressProblem(input: AddressInput): string | null {
+    if (input.latitude === 0 && input.longitude === 0) return 'The address could not be located: latitude and longitude are 0, 0';
+    if (Math.abs(input.latitude) > 85) return 'Starlink service is not available at this location';
+    return null;
+  }
+
+  function addressRecord(addressReferenceId: string, input: AddressInput): AddressResponse {
+    const place = nearestPlace(input.latitude, input.longitude);
+    const text = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
+    return {
+      addressReferenceId,
+      addressLines: input.addressLines.map((line) => line.trim()),
+      locality: text(input.locality),
+      administrativeArea: text(input.administrativeArea),
+      // Deprecated in requests: the provider sets both codes from the coordinates.
+      administrativeAreaCode: place.administrativeAreaCode,
+      region: text(input.region),
+      regionCode: place.regionCode,
+      postalCode: input.postalCode?.trim() ?? '',
+      metadata: text(input.metadata),
+      formattedAddress: input.formattedAddress.trim(),
+      latitude: input.latitude,
+      longitude: input.longitude,
+    };
+  }
+
+  /** Recurring blocks asked for a plan: one kind, 1 to 100 of it; a Priority plan needs some. */
+  function blocksFor(plan: Plan, requested: DataBlockRequest[], current: Blocks): Outcome<Blocks> {
+    if (plan.kind === 'metered') {
+      return requested.length > 0 ? rejected(`Product ${plan.productReferenceId} does not take recurring data blocks`, ['recurringDataBlocks']) : { ok: true, value: null };
+    }
+    if (requested.length > 1) return rejected('Choose one kind of recurring data block', ['recurringDataBlocks']);
+    const wanted = requested[0];
+    if (!wanted) return { ok: true, value: current ?? { product: BLOCK_50GB, count: 1 } };
+    const product = plan.dataBlockProducts.find((p) => p.productId === wanted.productId);
+    if (!product) return rejected(`Data block ${wanted.productId} is not available on ${plan.productReferenceId}`, ['recurringDataBlocks']);
+    if (!Number.isInteger(wanted.count) || wanted.count < 1 || wanted.count > 100) {
+      return rejected('Recurring data block count must be from 1 to 100', ['recurringDataBlocks']);
+    }
+    return { ok: true, value: { product, count: wanted.count } };
+  }
+
+  /** An active line by number, or why not. */
+  function activeLine(serviceLineNumber: string): Outcome<number> {
+    const l = serviceLineIndex(serviceLineNumber);
+    if (l === undefined) return notFoundLine(serviceLineNumber);
+    if (!isActive(l)) return rejected(`Service line ${serviceLineNumber} is not active`, ['serviceLineNumber']);
+    return { ok: true, value: l };
+  }
+
+  /**
+   * A line's time on each product, cycle by cycle up to now: one span per cycle, or several in a
+   * cycle where it started, ended or changed plan; `partial` when a span is less than its cycle.
+   */
+  function productSpans(l: number): { plan: Plan; blocks: Blocks; startMs: number; endMs: number; cycle: Cycle; partial: boolean }[] {
+    const profile = lineProfile(l);
+    const base = createdLines.get(l)?.profile ?? generatedProfile(l);
+    const nowMs = clock().getTime();
+    // The end date is the last second of service.
+    const untilMs = Math.min(nowMs, profile.endMs === null ? Infinity : profile.endMs + 1000);
+    const changes = lineOverlay.get(l)?.planChanges ?? [];
+    const planAt = (ms: number) => {
+      let plan = base.basePlan;
+      for (const change of changes) if (change.atMs <= ms) plan = PLANS.find((p) => p.productReferenceId === change.productReferenceId) ?? plan;
+      return plan;
+    };
+    const blocksAt = (ms: number): Blocks => (changes.length > 0 && ms >= changes[changes.length - 1]!.atMs ? currentPlan(l, profile).blocks : base.baseBlocks);
+    const spans: { plan: Plan; blocks: Blocks; startMs: number; endMs: number; cycle: Cycle; partial: boolean }[] = [];
+    for (let cycle = cycleContaining(profile.startMs); cycle.startMs < untilMs; cycle = nextCycle(cycle)) {
+      const from = Math.max(cycle.startMs, profile.startMs);
+      const until = Math.min(cycle.endMs, profile.endMs === null ? Infinity : profile.endMs + 1000);
+      if (from >= until) continue;
+      const cuts = [from, ...changes.map((c) => c.atMs).filter((ms) => ms > from && ms < until), until];
+      for (let k = 0; k + 1 < cuts.length; k++) {
+        const startMs = cuts[k]!;
+        const endMs = cuts[k + 1]!;
+        spans.push({ plan: planAt(startMs), blocks: blocksAt(startMs), startMs, endMs, cycle, partial: startMs > cycle.startMs || endMs < cycle.endMs });
+      }
+    }
+    return spans;
+  }
+
+  /** The provider's charges for one line over a complete cycle (fees pro-rated by time, extras in full). */
+  function lineCharges(l: number, cycle: Cycle): LineCharge[] {
+    const number = serviceLineNumberOf(l);
+    const charges: LineCharge[] = [];
+    const length = cycle.endMs - cycle.startMs;
+    const share = (span: { startMs: number; endMs: number }) => Math.round(((span.endMs - span.startMs) / length) * 10_000) / 10_000;
+    for (const span of productSpans(l)) {
+      if (span.cycle.startMs !== cycle.startMs) continue;
+      const quantity = share(span);
+      charges.push({ serviceLineNumber: number, productReferenceId: span.plan.productReferenceId, description: span.plan.name, quantity, unitPrice: span.plan.price, periodStartMs: span.startMs, periodEndMs: span.endMs });
+      if (span.blocks) {
+        const { product, count } = span.blocks;
+        charges.push({
+          serviceLineNumber: number,
+          productReferenceId: product.productId,
+          description: `Recurring data block ${product.dataAmount} ${product.dataUnit} × ${count}`,
+          quantity: Math.round(quantity * count * 10_000) / 10_000,
+          unitPrice: product.price,
+          periodStartMs: span.startMs,
+          periodEndMs: span.endMs,
+        });
+      }
+    }
+    if (charges.length === 0) return charges;
+    const profile = lineProfile(l);
+    const cycleEndMs = cycle.endMs;
+    const topUps = topUpBlocksIn(l, profile, cycle);
+    if (topUps > 0) {
+      charges.push({ serviceLineNumber: number, productReferenceId: TOP_UP_50GB.productId, description: 'One-time top-up 50 GB', quantity: topUps, unitPrice: TOP_UP_50GB.price, periodStartMs: cycle.startMs, periodEndMs: cycleEndMs });
+    }
+    if (optedInDuring(l, profile, cycle)) {
+      // What opting in bought past the limit: priority GB on metered plans, automatic 50 GB blocks on Priority.
+      const last = productSpans(l).filter((span) => span.cycle.startMs === cycle.startMs).at(-1)!;
+      const capGB = capOf(last.plan, last.blocks) + topUps * dataProductGB(TOP_UP_50GB);
+      const usage = usageFor(l, profile, cycle, capGB, clock().getTime(), profile.startMs);
+      if (last.plan.kind === 'metered' && usage.totalOptInPriorityGB > 0) {
+        charges.push({ serviceLineNumber: number, productReferenceId: last.plan.overage.productId, description: last.plan.overage.name, quantity: usage.totalOptInPriorityGB, unitPrice: last.plan.overage.pricePerGB, periodStartMs: cycle.startMs, periodEndMs: cycleEndMs });
+      }
+      if (last.plan.kind === 'priority' && usage.billableGB > capGB) {
+        const blocks = Math.ceil((usage.billableGB - capGB) / dataProductGB(TOP_UP_50GB));
+        charges.push({ serviceLineNumber: number, productReferenceId: TOP_UP_50GB.productId, description: 'Automatic top-up 50 GB', quantity: blocks, unitPrice: TOP_UP_50GB.price, periodStartMs: cycle.startMs, periodEndMs: cycleEndMs });
+      }
+    }
+    return charges;
+  }
+
+  function cycleCharges(cycleStartMs: number): LineCharge[] {
+    const cycle = cycleContaining(cycleStartMs);
+    const lines = allLines();
+    const charges: LineCharge[] = [];
+    for (let k = 0; k < lines.length; k++) {
+      const l = lines.at(k);
+      const profile = lineProfile(l);
+      if (profile.startMs >= cycle.endMs || (profile.endMs !== null && profile.endMs < cycle.startMs)) continue;
+      charges.push(...lineCharges(l, cycle));
+    }
+    return charges;
+  }
+
+  /** Why a line cannot go onto the pool asked for (none asked: no problem). */
+  function poolProblem(dataPoolId: string | null, blocks: DataBlockRequest[]): Outcome<never> | null {
+    if (!dataPoolId) return null;
+    if (blocks.length > 0) return rejected('dataPoolId and recurringDataBlocks cannot be used together', ['dataPoolId']);
+    if (!pools.some((pool) => pool.dataPoolId === dataPoolId)) return rejected(`Data pool ${dataPoolId} was not found on this account`, ['dataPoolId']);
+    return null;
+  }
+
+  const overlayOf = (l: number): LineOverlay => {
+    let overlay = lineOverlay.get(l);
+    if (!overlay) lineOverlay.set(l, (overlay = {}));
+    return overlay;
+  };
+
+  const lifecycle = {
+    createAddress(input: AddressInput): Outcome<AddressResponse> {
+      const problem = addressProblem(input);
+      if (problem) return rejected(problem, ['latitude', 'longitude']);
+      const k = createdAddresses.length;
+      const record = addressRecord(createdAddressId(k), input);
+      createdAddresses.push(record);
+      createdAddressSlot.set(record.addressReferenceId, CREATED_ADDRESS + k);
+      return { ok: true, value: record };
+    },
+
+    updateAddress(addressReferenceId: string, input: AddressInput): Outcome<AddressResponse> {
+      const slot = addressIndex(addressReferenceId);
+      if (slot === undefined) {
+        return { ok: false, status: 404, message: `Address ${addressReferenceId} was not found on this account`, memberNames: ['addressReferenceId'] };
+      }
+      const problem = addressProblem(input);
+      if (problem) return rejected(problem, ['latitude', 'longitude']);
+      const record = addressRecord(addressAt(slot).addressReferenceId, input);
+      if (slot >= CREATED_ADDRESS) createdAddresses[slot - CREATED_ADDRESS] = record;
+      else addressEdits.set(slot, record);
+      return { ok: true, value: record };
+    },
+
+    addTerminal(deviceId: string): Outcome {
+      const t = knownTerminalIndex(deviceId);
+      if (t === undefined) return rejected(`No user terminal matches ${deviceId}: check the kit or dish serial number`, ['deviceId']);
+      if (onAccount(t)) return rejected(`User terminal ${deviceId} is already on this account`, ['deviceId']);
+      accountChanges.set(t, true);
+      accountList = null;
+      return { ok: true, value: undefined, information: [`User terminal ${userTerminalIdOf(t)} added to the account`] };
+    },
+
+    removeTerminal(deviceId: string): Outcome {
+      const t = terminalIndex(deviceId);
+      if (t === undefined) return notFoundTerminal(deviceId);
+      const line = lineOfTerminal(t);
+      if (line !== null) {
+        return rejected(`User terminal ${deviceId} is on service line ${serviceLineNumberOf(line)}: remove it from the line first`, ['deviceId']);
+      }
+      accountChanges.set(t, false);
+      accountList = null;
+      rebootedAt.delete(t);
+      return { ok: true, value: undefined };
+    },
+
+    createServiceLine(creation: ServiceLineCreation): Outcome<ServiceLineResponse> {
+      const slot = addressIndex(creation.addressReferenceId);
+      if (slot === undefined) return rejected(`Address ${creation.addressReferenceId} was not found on this account`, ['addressReferenceId']);
+      const plan = PLANS.find((p) => p.productReferenceId === creation.productReferenceId);
+      if (!plan) return rejected(`Product ${creation.productReferenceId} is not available on this account`, ['productReferenceId']);
+      const poolId = creation.dataBlockProducts?.dataPoolId ?? null;
+      const pool = poolProblem(poolId, creation.dataBlockProducts?.recurringDataBlocks ?? []);
+      if (pool) return pool;
+      // A line on a pool draws on the pool's blocks instead of its own.
+      const blocks = poolId ? ({ ok: true, value: null } as const) : blocksFor(plan, creation.dataBlockProducts?.recurringDataBlocks ?? [], null);
+      if (!blocks.ok) return blocks;
+      if (nextLineIndex >= MAX_TERMINALS) return rejected('This account cannot hold more service lines', ['productReferenceId']);
+      const l = nextLineIndex++;
+      const d = draw(key(TAG.line, l));
+      const ratio = 0.03 + 0.9 * d.next() ** 1.2;
+      const capGB = capOf(plan, blocks.value) || dataProductGB(BLOCK_50GB);
+      createdLines.set(l, {
+        addressReferenceId: addressAt(slot).addressReferenceId,
+        profile: {
+          basePlan: plan,
+          baseBlocks: blocks.value,
+          active: true,
+          startMs: clock().getTime(),
+          endMs: null,
+          optedIn: false,
+          publicIp: false,
+          usage: { key: key(TAG.usage, l), baseDailyGB: (ratio * capGB) / 30.44, zeroShare: d.range(0.01, 0.12) },
+        },
+      });
+      createdLineOrder.push(l);
+      if (poolId) poolOfLine.set(l, poolId);
+      return { ok: true, value: serviceLineAt(l) };
+    },
+
+    deactivateServiceLine(serviceLineNumber: string, options: { endNow: boolean; reason: string | null }): Outcome {
+      const found = activeLine(serviceLineNumber);
+      if (!found.ok) return found;
+      const l = found.value;
+      const overlay = overlayOf(l);
+      if (overlay.end) {
+        return rejected(`Service line ${serviceLineNumber} is already set to end on ${iso(overlay.end.atMs).slice(0, 10)}`, ['serviceLineNumber']);
+      }
+      const nowMs = clock().getTime();
+      // At the end of the cycle: the last second of it, as the cycle's end date reads.
+      const atMs = options.endNow ? nowMs : cycleContaining(nowMs).endMs - 1000;
+      overlay.end = { atMs, reason: options.reason };
+      overlay.delayed = null;
+      return {
+        ok: true,
+        value: undefined,
+        information: [options.endNow ? `Service line ${serviceLineNumber} deactivated` : `Service line ${serviceLineNumber} will be deactivated on ${iso(atMs).slice(0, 10)}`],
+      };
+    },
+
+    setNickname(serviceLineNumber: string, nickname: string): Outcome {
+      const l = serviceLineIndex(serviceLineNumber);
+      if (l === undefined) return notFoundLine(serviceLineNumber);
+      overlayOf(l).nickname = nickname.trim();
+      return { ok: true, value: undefined };
+    },
+
+    setPublicIp(serviceLineNumber: string, publicIp: boolean): Outcome {
+      const found = activeLine(serviceLineNumber);
+      if (!found.ok) return found;
+      overlayOf(found.value).publicIp = publicIp;
+      return { ok: true, value: undefined, information: [`Public IP ${publicIp ? 'enabled' : 'disabled'} on service line ${serviceLineNumber}`] };
+    },
+
+    setOptIn(serviceLineNumber: string, optedIn: boolean): Outcome<OptInState> {
+      const found = activeLine(serviceLineNumber);
+      if (!found.ok) return found;
+      const l = found.value;
+      const nowMs = clock().getTime();
+      const overlay = lineOverlay.get(l);
+      const profile = lineProfile(l);
+      const plan = currentPlan(l, profile).plan;
+      const coolingUntil = overlay?.optInChangedMs === undefined ? null : overlay.optInChangedMs + OPT_IN_COOL_DOWN_MS;
+      const state = (): OptInState => {
+        const changedMs = lineOverlay.get(l)?.optInChangedMs;
+        const on = lineProfile(l).optedIn;
+        return {
+          productId: plan.overage.productId,
+          activatedDate: iso(on && changedMs !== undefined ? changedMs : profile.startMs),
+          deactivatedDate: on ? null : changedMs === undefined ? null : iso(changedMs),
+          isInOptInCoolDown: changedMs !== undefined && nowMs < changedMs + OPT_IN_COOL_DOWN_MS,
+        };
+      };
+      // Asking for the state the line is in changes nothing (and is not a change for the cool-down).
+      if (profile.optedIn === optedIn) return { ok: true, value: state() };
+      if (coolingUntil !== null && nowMs < coolingUntil) {
+        return rejected(`Service line ${serviceLineNumber} changed its priority data opt-in recently; try again after ${iso(coolingUntil)}`, ['serviceLineNumber']);
+      }
+      const changed = overlayOf(l);
+      changed.optedIn = optedIn;
+      changed.optInChangedMs = nowMs;
+      return { ok: true, value: state() };
+    },
+
+    setRecurringBlocks(serviceLineNumber: string, change: RecurringBlocksChange): Outcome {
+      const found = activeLine(serviceLineNumber);
+      if (!found.ok) return found;
+      const l = found.value;
+      const pool = poolProblem(change.dataPoolId ?? null, change.recurringDataBlocks ?? []);
+      if (pool) return pool;
+      if (change.dataPoolId) {
+        poolOfLine.set(l, change.dataPoolId);
+        return { ok: true, value: undefined, information: [`Service line ${serviceLineNumber} now consumes from data pool ${change.dataPoolId}`] };
+      }
+      const { plan, blocks: current } = currentPlan(l, lineProfile(l));
+      if (plan.kind !== 'priority') return rejected(`Product ${plan.productReferenceId} does not take recurring data blocks`, ['recurringDataBlocks']);
+      const requested = change.recurringDataBlocks ?? [];
+      if (requested.length === 0) return rejected('A Priority line needs at least one recurring data block', ['recurringDataBlocks']);
+      const blocks = blocksFor(plan, requested, current);
+      if (!blocks.ok) return blocks;
+      const overlay = overlayOf(l);
+      overlay.nextBlocks = blocks.value;
+      // "Apply to the current month" adds blocks to this cycle; it never takes any away.
+      const gb = (b: Blocks) => (b ? dataProductGB(b.product) * b.count : 0);
+      if (change.applyToCurrentMonth && gb(blocks.value) > gb(current)) overlay.blocks = blocks.value;
+      return { ok: true, value: undefined };
+    },
+
+    topUp(serviceLineNumber: string, block: DataBlockRequest): Outcome {
+      const found = activeLine(serviceLineNumber);
+      if (!found.ok) return found;
+      const l = found.value;
+      const nowMs = clock().getTime();
+      const facts = currentCycleFacts(l, lineProfile(l), nowMs);
+      if (block.productId !== facts.plan.topUpProduct.productId) {
+        return rejected(`Data block ${block.productId} is not a top-up of ${facts.plan.productReferenceId}`, ['productId']);
+      }
+      if (!Number.isInteger(block.count) || block.count < 1) return rejected('Top-up count must be at least 1', ['count']);
+      if (facts.topUpBlocks + block.count > MAX_TOP_UP_BLOCKS_PER_CYCLE) {
+        const left = MAX_TOP_UP_BLOCKS_PER_CYCLE - facts.topUpBlocks;
+        return rejected(`At most ${MAX_TOP_UP_BLOCKS_PER_CYCLE} top-up blocks can be bought in one billing cycle (${left} left)`, ['count']);
+      }
+      const overlay = overlayOf(l);
+      (overlay.topUps ??= []).push({ count: block.count, atMs: nowMs });
+      return { ok: true, value: undefined, information: [`${block.count} × ${block.productId} added to service line ${serviceLineNumber}`] };
+    },
+
+    dataPools: () => pools.map((pool) => ({ ...pool })),
+
+    setPoolAutomaticTopUp(dataPoolId: string, enabled: boolean): Outcome {
+      const pool = pools.find((p) => p.dataPoolId === dataPoolId);
+      if (!pool) return { ok: false, status: 404, message: `Data pool ${dataPoolId} was not found on this account`, memberNames: ['dataPoolId'] };
+      pool.automaticTopUpEnabled = enabled;
+      return { ok: true, value: undefined };
+    },
+
+    setConsumeFromPool(serviceLineNumber: string, consume: boolean): Outcome {
+      const found = activeLine(serviceLineNumber);
+      if (!found.ok) return found;
+      if (!consume) {
+        poolOfLine.delete(found.value);
+        return { ok: true, value: undefined };
+      }
+      const pool = pools[0]!;
+      poolOfLine.set(found.value, pool.dataPoolId);
+      return { ok: true, value: undefined, information: [`Service line ${serviceLineNumber} now consumes from data pool ${pool.dataPoolId}`] };
+    },
+
+    poolUsage(dataPoolId: string) {
+      const nowMs = clock().getTime();
+      const members = [...poolOfLine].filter(([, id]) => id === dataPoolId).map(([l]) => l).sort((a, b) => a - b);
+      return members.map((l) => ({ serviceLineNumber: serviceLineNumberOf(l), consumedGB: currentCycleFacts(l, lineProfile(l), nowMs).usage.totalPriorityGB }));
+    },
+
+    partialPeriods(serviceLineNumber: string): Outcome<PartialPeriod[]> {
+      const l = serviceLineIndex(serviceLineNumber);
+      if (l === undefined) return notFoundLine(serviceLineNumber);
+      const spans = productSpans(l).filter((span) => span.partial);
+      return {
+        ok: true,
+        value: spans.map((span) => ({ productReferenceId: span.plan.productReferenceId, periodStart: iso(span.startMs), periodEnd: iso(span.endMs) })),
+      };
+    },
+  };
+
   // ---- Summaries ----------------------------------------------------------------------------
   function stats(): FleetStats {
     const nowMs = clock().getTime();
     const previous = previousCycle(cycleContaining(nowMs));
+    const terminals = accountTerminals();
+    const lines = allLines();
     const result: FleetStats = {
-      terminals: size,
-      serviceLines: lineCount,
+      terminals: terminals.length,
+      serviceLines: lines.length,
       unattachedTerminals: 0,
       inactiveServiceLines: 0,
       linesByProduct: {},
@@ -991,13 +1711,15 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       terminalsByModel: {},
       linesByContinent: {},
     };
-    for (let t = 0; t < size; t++) {
+    for (let k = 0; k < terminals.length; k++) {
+      const t = terminals.at(k);
       if (lineOfTerminal(t) === null) result.unattachedTerminals++;
       if (!isOnline(t, telemetryProfile(t))) result.offlineTerminals++;
       const model = terminalModel(t).name;
       result.terminalsByModel[model] = (result.terminalsByModel[model] ?? 0) + 1;
     }
-    for (const l of linesByIndex) {
+    for (let k = 0; k < lines.length; k++) {
+      const l = lines.at(k);
       const profile = lineProfile(l);
       const { plan } = currentPlan(l, profile);
       result.linesByProduct[plan.productReferenceId] = (result.linesByProduct[plan.productReferenceId] ?? 0) + 1;
@@ -1008,6 +1730,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
         continue;
       }
       const capGB = capOf(profile.basePlan, profile.baseBlocks);
+      if (profile.startMs >= previous.endMs) continue;
       if (usageFor(l, profile, previous, capGB, nowMs, profile.startMs).billableGB > capGB) result.overCapLastCycle++;
     }
     return result;
@@ -1019,7 +1742,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       return null;
     };
     const firstTerminal = (test: (t: number) => boolean) => {
-      for (let t = 0; t < size; t++) if (test(t)) return userTerminalIdOf(t);
+      for (let t = 0; t < size; t++) if (onAccount(t) && test(t)) return userTerminalIdOf(t);
       return null;
     };
     return {
@@ -1029,6 +1752,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       unattachedUserTerminalId: firstTerminal((t) => lineOfTerminal(t) === null),
       priorityServiceLineNumber: firstLine((l) => isActive(l) && currentPlan(l, lineProfile(l)).plan.kind === 'priority'),
       offlineUserTerminalId: firstTerminal((t) => !isOnline(t, telemetryProfile(t))),
+      stockKitSerialNumber: stockKitSerials()[0] ?? null,
     };
   }
 
@@ -1058,9 +1782,13 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     terminal,
     terminalModel,
     terminalIndex,
-    userTerminalIds: () => Array.from({ length: size }, (_, t) => userTerminalIdOf(t)),
+    userTerminalIds: () => {
+      const all = accountTerminals();
+      return Array.from({ length: all.length }, (_, k) => userTerminalIdOf(all.at(k)));
+    },
+    stockKitSerials,
     userTerminals,
-    serviceLineNumbers: () => Array.from(linesByIndex, serviceLineNumberOf),
+    serviceLineNumbers: () => [...Array.from(linesByIndex, serviceLineNumberOf), ...createdLineOrder.map(serviceLineNumberOf)],
     serviceLineIndex,
     serviceLine: (number) => {
       const l = serviceLineIndex(number);
@@ -1078,10 +1806,13 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     usageRecord,
     telemetry,
     telemetryAt,
+    devices,
     attach,
     detach,
     changeProduct,
     reboot,
+    ...lifecycle,
+    cycleCharges,
     stats,
     examples,
   };

@@ -12,104 +12,32 @@
 // /public/v2 routes: the token endpoint and unknown paths always answer straight.
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyFormbody from '@fastify/formbody';
-import { z } from 'zod';
-import type { IndexList, Outcome } from './fleet';
+import {
+  PAGE_SIZE,
+  providerOperations as op,
+  type ProviderOperation,
+  USAGE_DEFAULT_LIMIT,
+  USAGE_MAX_LIMIT,
+} from '../provider/operations';
+import type { IndexList } from './fleet';
 import type { SimulatorOptions } from './options';
 import { shuffleInPlace } from './random';
+import { registerAccountRoutes } from './account';
+import { answer, boolParam, intParam, lastValue, listParam, parseBody, stringParam, UUID, value, WireError, type Query } from './params';
+import { registerRouterRoutes } from './routers';
 import { createSimulator, type Simulator } from './runtime';
-import { done, failure, ok, type Paginated, type ServiceResponse } from './wire';
+import { failure, ok, type Paginated } from './wire';
 
 export interface SimulatorPluginOptions extends SimulatorOptions {
   /** A simulator made with createSimulator, to share its fleet and faults with the caller. */
   simulator?: Simulator;
 }
 
-/** Page size of every list the provider fixes (products, addresses, service lines, user terminals). */
-export const PAGE_SIZE = 100;
-export const USAGE_DEFAULT_LIMIT = 50;
-export const USAGE_MAX_LIMIT = 250;
-
-/** An expected failure a route raises; the error handler writes it as an envelope. */
-export class WireError extends Error {
-  constructor(
-    readonly statusCode: 400 | 401 | 403 | 404 | 422 | 429,
-    message: string,
-    readonly memberNames: string[] = [],
-  ) {
-    super(message);
-  }
-}
+export { PAGE_SIZE, USAGE_DEFAULT_LIMIT, USAGE_MAX_LIMIT };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const mediaType = (request: FastifyRequest) => (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-
-// ---- Query parameters ------------------------------------------------------------------------
-
-type Query = Record<string, string | string[] | undefined>;
-
-const lastValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
-
-function intParam(query: Query, name: string, fallback: number, min: number, max = 2_147_483_647): number {
-  const raw = lastValue(query[name]);
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value)) throw new WireError(400, `The value '${raw}' is not valid for ${name}.`, [name]);
-  if (value < min || value > max) throw new WireError(400, `${name} must be from ${min} to ${max}.`, [name]);
-  return value;
-}
-
-function boolParam(query: Query, name: string): boolean | undefined {
-  const raw = lastValue(query[name])?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return undefined;
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw new WireError(400, `The value '${raw}' is not valid for ${name}.`, [name]);
-}
-
-/** A repeated key (`?a=1&a=2`, the provider's form); comma-separated values are accepted too. */
-function listParam(query: Query, name: string): string[] | undefined {
-  const raw = query[name] ?? query[`${name}[]`];
-  if (raw === undefined) return undefined;
-  const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  return values.length > 0 ? values : undefined;
-}
-
-const stringParam = (query: Query, name: string) => lastValue(query[name])?.trim() || undefined;
-
-// ---- Bodies ----------------------------------------------------------------------------------
-
-function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const member = issue.path.map(String).join('.') || 'body';
-  throw new WireError(400, `${member}: ${issue.message}`, [member]);
-}
-
-const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
-
-const usageQueryBody = z
-  .object({
-    serviceLineNumbers: z.array(z.string()).nullish(),
-    previousBillingCycles: z.number().int().min(0).max(24).nullish(),
-    activeServiceLinesOnly: z.boolean().nullish(),
-    queryStartDate: isoDate.nullish(),
-  })
-  .nullish();
-
-const deviceIdBody = z.object({ deviceId: z.string().trim().min(1) });
-
-const productChangeBody = z.object({
-  productReferenceId: z.string().trim().min(1),
-  recurringDataBlocks: z.array(z.object({ productId: z.string().trim().min(1), count: z.number().int() })).nullish(),
-  dataPoolId: z.string().nullish(),
-  delayUpdate: z.boolean().nullish(),
-});
-
-const telemetryBody = z.object({ userTerminalIds: z.array(z.string()).nullish() }).nullish();
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // ---- The plugin ------------------------------------------------------------------------------
 
@@ -142,17 +70,20 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
       api.addHook('onRequest', (_request, reply) => enforceRateLimit(sim, reply));
       api.addHook('onRequest', (request, reply) => requireJson(request, reply));
 
+      // Every route is an operation of the table (server/provider/operations.ts), at its path.
+      const serve = (operation: ProviderOperation, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) =>
+        api.route({ method: operation.method, url: routeOf(operation.path), handler });
       const page = <T>(list: IndexList, pageIndex: number, limit: number, render: (index: number) => T) => pageOf(sim, list, pageIndex, limit, render);
 
-      api.get('/account', async () => ok(fleet.account()));
+      serve(op.getAccount, async () => ok(fleet.account()));
 
-      api.get('/products', async (request) => {
+      serve(op.listProducts, async (request) => {
         const products = fleet.products();
         const pageIndex = intParam(request.query as Query, 'page', 0, 0);
         return ok(page({ length: products.length, at: (k) => k }, pageIndex, PAGE_SIZE, (k) => products[k]!));
       });
 
-      api.get('/addresses', async (request) => {
+      serve(op.listAddresses, async (request) => {
         const query = request.query as Query;
         const pageIndex = intParam(query, 'page', 0, 0);
         const addressIds = listParam(query, 'addressIds');
@@ -164,7 +95,7 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
         return ok(page(list, pageIndex, PAGE_SIZE, fleet.addressAt));
       });
 
-      api.get('/addresses/:addressReferenceId', async (request) => {
+      serve(op.getAddress, async (request) => {
         const { addressReferenceId } = request.params as { addressReferenceId: string };
         if (!UUID.test(addressReferenceId)) throw new WireError(400, `The value '${addressReferenceId}' is not a valid address reference id.`, ['addressReferenceId']);
         const address = fleet.address(addressReferenceId);
@@ -172,7 +103,7 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
         return ok(address);
       });
 
-      api.get('/service-lines', async (request) => {
+      serve(op.listServiceLines, async (request) => {
         const query = request.query as Query;
         const pageIndex = intParam(query, 'page', 0, 0);
         const lines = fleet.serviceLines({
@@ -183,29 +114,29 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
         return ok(page(lines, pageIndex, PAGE_SIZE, fleet.serviceLineAt));
       });
 
-      api.get('/service-lines/:serviceLineNumber', async (request) => {
+      serve(op.getServiceLine, async (request) => {
         const { serviceLineNumber } = request.params as { serviceLineNumber: string };
         const line = fleet.serviceLine(serviceLineNumber);
         if (!line) throw new WireError(404, `Service line ${serviceLineNumber} was not found on this account`, ['serviceLineNumber']);
         return ok(line);
       });
 
-      api.put('/service-lines/:serviceLineNumber/product', async (request) => {
+      serve(op.changeServiceLineProduct, async (request) => {
         const { serviceLineNumber } = request.params as { serviceLineNumber: string };
-        return answer(fleet.changeProduct(serviceLineNumber, parseBody(productChangeBody, request.body)));
+        return answer(fleet.changeProduct(serviceLineNumber, parseBody(op.changeServiceLineProduct.body, request.body)));
       });
 
-      api.post('/service-lines/:serviceLineNumber/user-terminals', async (request) => {
+      serve(op.attachTerminal, async (request) => {
         const { serviceLineNumber } = request.params as { serviceLineNumber: string };
-        return answer(fleet.attach(serviceLineNumber, parseBody(deviceIdBody, request.body).deviceId));
+        return answer(fleet.attach(serviceLineNumber, parseBody(op.attachTerminal.body, request.body).deviceId));
       });
 
-      api.delete('/service-lines/:serviceLineNumber/user-terminals/:deviceId', async (request) => {
+      serve(op.detachTerminal, async (request) => {
         const { serviceLineNumber, deviceId } = request.params as { serviceLineNumber: string; deviceId: string };
         return answer(fleet.detach(serviceLineNumber, deviceId));
       });
 
-      api.get('/user-terminals', async (request) => {
+      serve(op.listUserTerminals, async (request) => {
         const query = request.query as Query;
         const pageIndex = intParam(query, 'page', 0, 0);
         const terminals = fleet.userTerminals({
@@ -217,16 +148,16 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
         return ok(page(terminals, pageIndex, PAGE_SIZE, fleet.terminal));
       });
 
-      api.post('/user-terminals/:deviceId/reboot', async (request) => {
+      serve(op.rebootTerminal, async (request) => {
         const { deviceId } = request.params as { deviceId: string };
         return answer(fleet.reboot(deviceId));
       });
 
-      api.post('/data-usage/query', async (request) => {
+      serve(op.queryDataUsage, async (request) => {
         const query = request.query as Query;
         const pageIndex = intParam(query, 'page', 0, 0);
         const limit = intParam(query, 'limit', USAGE_DEFAULT_LIMIT, 1, USAGE_MAX_LIMIT);
-        const body = parseBody(usageQueryBody, request.body) ?? {};
+        const body = parseBody(op.queryDataUsage.body, request.body) ?? {};
         if (body.queryStartDate && Date.parse(body.queryStartDate) > sim.now().getTime()) {
           throw new WireError(400, 'queryStartDate must not be in the future', ['queryStartDate']);
         }
@@ -237,9 +168,84 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
         );
       });
 
-      // Not in the OpenAPI document; shape from the provider notes.
-      api.post('/telemetry/query', async (request) => {
-        const body = parseBody(telemetryBody, request.body);
+      // ---- The service lifecycle ----
+
+      serve(op.createAddress, async (request, reply) => {
+        const address = value(fleet.createAddress(parseBody(op.createAddress.body, request.body)));
+        void reply.code(201);
+        return ok(address);
+      });
+
+      serve(op.updateAddress, async (request) => {
+        const { addressReferenceId } = request.params as { addressReferenceId: string };
+        if (!UUID.test(addressReferenceId)) throw new WireError(400, `The value '${addressReferenceId}' is not a valid address reference id.`, ['addressReferenceId']);
+        return ok(value(fleet.updateAddress(addressReferenceId, parseBody(op.updateAddress.body, request.body))));
+      });
+
+      serve(op.createServiceLine, async (request, reply) => {
+        const line = value(fleet.createServiceLine(parseBody(op.createServiceLine.body, request.body)));
+        void reply.code(201);
+        return ok(line);
+      });
+
+      serve(op.deactivateServiceLine, async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        const query = request.query as Query;
+        const reason = stringParam(query, 'reasonForCancellation') ?? null;
+        if (reason !== null && reason.length > 500) throw new WireError(400, 'reasonForCancellation must be at most 500 characters.', ['reasonForCancellation']);
+        return answer(fleet.deactivateServiceLine(serviceLineNumber, { endNow: boolParam(query, 'endNow') ?? false, reason }));
+      });
+
+      serve(op.setServiceLineNickname, async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        return answer(fleet.setNickname(serviceLineNumber, parseBody(op.setServiceLineNickname.body, request.body).nickname));
+      });
+
+      serve(op.setServiceLinePublicIp, async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        return answer(fleet.setPublicIp(serviceLineNumber, parseBody(op.setServiceLinePublicIp.body, request.body).publicIp));
+      });
+
+      serve(op.optInPriorityData, async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        return ok(value(fleet.setOptIn(serviceLineNumber, true)));
+      });
+
+      serve(op.optOutPriorityData, async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        return ok(value(fleet.setOptIn(serviceLineNumber, false)));
+      });
+
+      serve(op.setRecurringDataBlocks, async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        return answer(fleet.setRecurringBlocks(serviceLineNumber, parseBody(op.setRecurringDataBlocks.body, request.body)));
+      });
+
+      serve(op.topUpServiceLine, async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        return answer(fleet.topUp(serviceLineNumber, parseBody(op.topUpServiceLine.body, request.body)));
+      });
+
+      serve(op.listPartialPeriods, async (request) => {
+        const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+        return ok(value(fleet.partialPeriods(serviceLineNumber)));
+      });
+
+      serve(op.addUserTerminal, async (request) => answer(fleet.addTerminal(parseBody(op.addUserTerminal.body, request.body).deviceId)));
+
+      serve(op.removeUserTerminal, async (request) => {
+        const { deviceId } = request.params as { deviceId: string };
+        return answer(fleet.removeTerminal(deviceId));
+      });
+
+      // Routers and terminal configuration (server/simulator/routers.ts keeps their state).
+      registerRouterRoutes({ api, sim, serve, page });
+
+      registerAccountRoutes({ serve, page, fleet, now: sim.now });
+
+      // Not in the provider's published document (its notes give the shape); in the table as unpublished.
+      serve(op.queryTelemetry, async (request) => {
+        const body = parseBody(op.queryTelemetry.body, request.body);
         const { records, warnings } = fleet.telemetry(body?.userTerminalIds ?? undefined);
         return ok({ userTerminals: records }, warnings);
       });
@@ -247,6 +253,9 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
     { prefix: '/public/v2' },
   );
 };
+
+/** '/public/v2/service-lines/{serviceLineNumber}' → '/service-lines/:serviceLineNumber' (under the /public/v2 prefix). */
+export const routeOf = (template: string): string => template.replace(/^\/public\/v2/, '').replace(/\{([^}]+)\}/g, ':$1');
 
 // ---- The gate in front of /public/v2 ----------------------------------------------------------
 
@@ -298,12 +307,6 @@ async function requireJson(request: FastifyRequest, reply: FastifyReply) {
     return reply.code(403).send(failure('Content-Type must be application/json', ['Content-Type']));
   }
   return undefined;
-}
-
-/** A write's outcome as the provider answers it: 200 with a bare envelope, or the failure. */
-function answer(outcome: Outcome): ServiceResponse {
-  if (!outcome.ok) throw new WireError(outcome.status, outcome.message, outcome.memberNames);
-  return done(outcome.information);
 }
 
 function pageOf<T>(sim: Simulator, list: IndexList, pageIndex: number, limit: number, render: (index: number) => T): Paginated<T> {

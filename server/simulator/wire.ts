@@ -1,6 +1,7 @@
-// The provider's v2 wire shapes, as the simulator sends them (field names and nullability from
-// ../shared/provider/starlink-public-api-v2.openapi.json; the telemetry record from NOTES.md),
-// and the envelope every answer travels in.
+// The provider's v2 wire shapes, as the simulator sends them (field names and nullability from the
+// provider's published OpenAPI document; the telemetry record from the provider's notes), and the
+// envelope every answer travels in. The default tests hold them to the project's own contract
+// (server/provider/contract.openapi.json); `npm run test:provider-contract` to the published one.
 
 export interface ValidationResult {
   memberNames: string[] | null;
@@ -120,13 +121,23 @@ export interface RouterResponseV2 {
   lastBonded: null;
 }
 
+/** A terminal's L2VPN circuit group and its VLANs (L2VpnCircuitDefinition). */
+export interface L2VpnCircuitDefinition {
+  /** Deprecated by the provider: the first of `circuitIds`. */
+  circuitId: string | null;
+  circuitIds: string[] | null;
+  customerVlans: number[];
+  serviceVlan: number | null;
+  customerVlanRemap: number | null;
+}
+
 export interface UserTerminalResponseV2 {
   userTerminalId: string;
   nickname: string | null;
   kitSerialNumber: string;
   dishSerialNumber: string;
   serviceLineNumber: string | null;
-  l2VpnCircuits: never[];
+  l2VpnCircuits: L2VpnCircuitDefinition[];
   routers: RouterResponseV2[];
 }
 

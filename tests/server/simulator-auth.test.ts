@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { simulatorPlugin, startSimulator, type RunningSimulator } from '../../server/simulator/index';
-import { expectResponseMatches } from './openapi-contract';
+import { contract } from './contract/openapi-contract';
 
 function testClock(start: string) {
   let at = Date.parse(start);
@@ -92,7 +92,7 @@ describe('bearer tokens on /public/v2', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer');
     const body = await response.json();
-    expectResponseMatches('GET', '/public/v2/account', 401, body);
+    contract.expectResponseMatches('GET', '/public/v2/account', 401, body);
     expect(body.isValid).toBe(false);
   });
 
@@ -166,7 +166,7 @@ describe('mounted inside a portal-like app', () => {
 
       const account = await app.inject({ method: 'GET', url: '/simulator/api/public/v2/account', headers: { authorization } });
       expect(account.statusCode).toBe(200);
-      expectResponseMatches('GET', '/simulator/api/public/v2/account', 200, account.json());
+      contract.expectResponseMatches('GET', '/simulator/api/public/v2/account', 200, account.json());
 
       const emptyPost = await app.inject({
         method: 'POST',

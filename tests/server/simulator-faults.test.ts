@@ -4,8 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../server/config';
 import { simulatorOptionsFromEnv, startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../server/simulator/index';
-import { expectResponseMatches } from './openapi-contract';
+import { contract } from './contract/openapi-contract';
 import { thrownMessage } from './helpers';
+import { requestSimulatorToken, simulatorToken } from './simulator-token';
 
 const running: RunningSimulator[] = [];
 afterEach(async () => {
@@ -15,12 +16,7 @@ afterEach(async () => {
 async function start(options: StartSimulatorOptions = {}) {
   const sim = await startSimulator(options);
   running.push(sim);
-  const tokenAnswer = await fetch(sim.tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-  });
-  const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
+  const token = await simulatorToken(sim);
   /** The status of GET /account, or 'dropped' when the connection died without an answer. */
   const account = async (bearer = token): Promise<{ status: number | 'dropped'; body?: string; headers?: Headers }> => {
     try {
@@ -34,12 +30,7 @@ async function start(options: StartSimulatorOptions = {}) {
 }
 
 async function newToken(sim: RunningSimulator): Promise<string> {
-  const response = await fetch(sim.tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
+  return simulatorToken(sim);
 }
 
 /** Lengths of the runs of consecutive 429s, in order. */
@@ -74,7 +65,7 @@ describe('injected faults', () => {
     expect(limited.length / answers.length).toBeLessThan(0.4);
     for (const answer of limited) {
       expect(answer.headers?.get('retry-after')).toBeNull();
-      expectResponseMatches('GET', '/public/v2/account', 429, JSON.parse(answer.body!));
+      contract.expectResponseMatches('GET', '/public/v2/account', 429, JSON.parse(answer.body!));
     }
     expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true);
   });
@@ -152,7 +143,7 @@ describe('injected faults', () => {
     for (const answer of answers.filter((a) => a.status === 429)) {
       expect(answer.headers?.get('retry-after')).toBeNull();
       const body = JSON.parse(answer.body!) as { errors: { errorMessage: string }[] };
-      expectResponseMatches('GET', '/public/v2/account', 429, body);
+      contract.expectResponseMatches('GET', '/public/v2/account', 429, body);
       expect(body.errors[0]!.errorMessage).toBe('Rate limit exceeded for this account.');
     }
   });
@@ -176,7 +167,7 @@ describe('injected faults', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers?.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="The access token has expired"');
     const body = JSON.parse(refused.body!) as { errors: { errorMessage: string }[] };
-    expectResponseMatches('GET', '/public/v2/account', 401, body);
+    contract.expectResponseMatches('GET', '/public/v2/account', 401, body);
     expect(body.errors[0]!.errorMessage).toBe('The access token has expired');
 
     const fresh = await newToken(sim);
@@ -238,11 +229,7 @@ describe('injected faults', () => {
 
   it('leaves the token endpoint out of the fault injection', async () => {
     const { sim } = await start({ faults: { rate5xx: 1, dropRate: 1 } });
-    const response = await fetch(sim.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-    });
+    const response = await requestSimulatorToken(sim);
     expect(response.status).toBe(200);
   });
 });
@@ -256,15 +243,10 @@ describe('rate limits', () => {
     const over = await account();
     expect(over.status).toBe(429);
     expect(over.headers?.get('retry-after')).toBeNull();
-    expectResponseMatches('GET', '/public/v2/account', 429, JSON.parse(over.body!));
+    contract.expectResponseMatches('GET', '/public/v2/account', 429, JSON.parse(over.body!));
 
     // A second token of the same account shares the same budget.
-    const second = await fetch(sim.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-    });
-    const token = ((await second.json()) as { access_token: string }).access_token;
+    const token = await simulatorToken(sim);
     expect((await fetch(`${sim.baseUrl}/public/v2/products`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(429);
 
     at += 60_000;
@@ -279,11 +261,7 @@ describe('rate limits', () => {
   it('limits token requests per address over 15 minutes', async () => {
     const { sim } = await start({ tokenRateLimitPer15Minutes: 3 });
     const ask = () =>
-      fetch(sim.tokenUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-      });
+      requestSimulatorToken(sim);
     // start() already asked once.
     expect((await ask()).status).toBe(200);
     expect((await ask()).status).toBe(200);

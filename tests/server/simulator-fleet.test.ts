@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../server/config';
 import { createFleet, modelOf, simulatorOptionsFromEnv, startSimulator, PLANS } from '../../server/simulator/index';
 import { thrownMessage } from './helpers';
+import { simulatorToken } from './simulator-token';
 
 const NOW = new Date('2026-03-18T10:30:00.000Z');
 const now = () => NOW;
@@ -145,13 +146,7 @@ describe('scale', () => {
     const sim = await startSimulator({ terminals: 100_000, now });
     const startMs = performance.now() - startedAt;
     try {
-      const token = (await (
-        await fetch(sim.tokenUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-        })
-      ).json()) as { access_token: string };
+      const token = { access_token: await simulatorToken(sim) };
       const headers = { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' };
       const timed = async (path: string, body?: unknown) => {
         const t0 = performance.now();

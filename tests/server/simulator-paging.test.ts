@@ -1,6 +1,7 @@
 // Paging, filters and shuffled pages of the simulator's lists, and the data-usage answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../server/simulator/index';
+import { simulatorToken } from './simulator-token';
 
 const NOW = new Date('2026-03-18T10:30:00.000Z');
 
@@ -49,12 +50,7 @@ interface Usage {
 }
 
 async function connect(sim: RunningSimulator) {
-  const tokenAnswer = await fetch(sim.tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-  });
-  const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
+  const token = await simulatorToken(sim);
   return async <T>(path: string, body?: unknown): Promise<{ status: number; content: T; warnings: { errorMessage: string }[] | null }> => {
     const response = await fetch(`${sim.baseUrl}${path}`, {
       method: body === undefined ? 'GET' : 'POST',

@@ -1,39 +1,13 @@
-// Every simulator answer the portal relies on, checked against the provider's OpenAPI document,
-// over real HTTP; plus the 400/403/404/422 cases and the write operations' effects.
+// Every simulator answer the portal relies on, checked against the contract over real HTTP (the
+// project's own, or the provider's published document in `npm run test:provider-contract`); plus
+// the 400/403/404/422 cases and the write operations' effects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../server/simulator/index';
-import { ContractError, expectRequestMatches, expectResponseMatches, expectSchemaMatches, resolvePathTemplate } from './openapi-contract';
+import { startSimulator, type RunningSimulator } from '../../../server/simulator/index';
+import { contract } from './openapi-contract';
+import { connect, expectFailure } from './simulator-calls';
+import { simulatorToken } from '../simulator-token';
 
 const NOW = new Date('2026-03-18T10:30:00.000Z');
-
-interface Answer {
-  status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- wire bodies, checked by schema
-  headers: Headers;
-}
-
-/** Calls the simulator as the provider client would; checks the request body and the answer against the document. */
-async function connect(sim: RunningSimulator) {
-  const tokenAnswer = await fetch(sim.tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-  });
-  const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
-  return async function call(method: string, path: string, body?: unknown, contract = true): Promise<Answer> {
-    const hasBody = method === 'POST' || method === 'PUT';
-    if (contract && body !== undefined) expectRequestMatches(method, path, body);
-    const response = await fetch(`${sim.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    const answer = { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-    if (contract) expectResponseMatches(method, path, answer.status, answer.body);
-    return answer;
-  };
-}
 
 let sim: RunningSimulator;
 let call: Awaited<ReturnType<typeof connect>>;
@@ -44,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-describe('read answers match the OpenAPI document', () => {
+describe(`read answers match ${contract.label}`, () => {
   it('answers the account with the seed-derived account number', async () => {
     const { status, body } = await call('GET', '/public/v2/account');
     expect(status).toBe(200);
@@ -100,12 +74,12 @@ describe('read answers match the OpenAPI document', () => {
     await call('POST', '/public/v2/data-usage/query', { serviceLineNumbers: [sim.fleet.knownServiceLineNumber], queryStartDate: '2026-01-15T00:00:00Z' });
   });
 
-  it('answers telemetry (not in the document) with one record per terminal and the documented fields', async () => {
+  it("answers telemetry (not in the provider's published document) with one record per terminal and the project contract's fields", async () => {
     const ids = sim.fleet.userTerminalIds();
-    const { status, body } = await call('POST', '/public/v2/telemetry/query', { userTerminalIds: ids }, false);
+    const { status, body } = await call('POST', '/public/v2/telemetry/query', { userTerminalIds: ids });
     expect(status).toBe(200);
     const { content, ...envelope } = body;
-    expectSchemaMatches('ServiceResponse', envelope);
+    contract.expectSchemaMatches('ServiceResponse', envelope);
     const records = content.userTerminals;
     expect(Object.keys(records).sort()).toEqual([...ids].sort());
     for (const record of Object.values<Record<string, unknown>>(records)) {
@@ -132,7 +106,7 @@ describe('read answers match the OpenAPI document', () => {
 
   it('reports an unattached terminal as offline: its telemetry is older than 60 seconds', async () => {
     const { unattachedUserTerminalId, activeUserTerminalId } = sim.fleet.examples();
-    const { body } = await call('POST', '/public/v2/telemetry/query', { userTerminalIds: [unattachedUserTerminalId, activeUserTerminalId] }, false);
+    const { body } = await call('POST', '/public/v2/telemetry/query', { userTerminalIds: [unattachedUserTerminalId, activeUserTerminalId] });
     const age = (id: string) => NOW.getTime() - Date.parse(body.content.userTerminals[id].timestamp);
     expect(age(unattachedUserTerminalId!)).toBeGreaterThan(60_000);
     expect(age(activeUserTerminalId)).toBeLessThan(15_000);
@@ -140,7 +114,7 @@ describe('read answers match the OpenAPI document', () => {
   });
 
   it('warns about unknown terminals in a telemetry query instead of failing it', async () => {
-    const { body } = await call('POST', '/public/v2/telemetry/query', { userTerminalIds: ['00000000-00000000-00000000'] }, false);
+    const { body } = await call('POST', '/public/v2/telemetry/query', { userTerminalIds: ['00000000-00000000-00000000'] });
     expect(body.isValid).toBe(true);
     expect(body.content.userTerminals).toEqual({});
     expect(body.warnings[0].errorMessage).toContain('00000000-00000000-00000000');
@@ -176,7 +150,7 @@ describe('writes', () => {
     const { status, body } = await call('POST', `/public/v2/user-terminals/${id}/reboot`);
     expect(status).toBe(200);
     expect(body.information).toEqual(['Reboot command sent']);
-    const telemetry = await call('POST', '/public/v2/telemetry/query', { userTerminalIds: [id] }, false);
+    const telemetry = await call('POST', '/public/v2/telemetry/query', { userTerminalIds: [id] });
     expect(telemetry.body.content.userTerminals[id].uptimeSeconds).toBe(0);
   });
 
@@ -211,12 +185,7 @@ describe('writes', () => {
   });
 });
 
-describe('error answers are envelopes the document allows', () => {
-  const expectFailure = (answer: Answer, status: number, message: RegExp) => {
-    expect(answer.status).toBe(status);
-    expect(answer.body.isValid).toBe(false);
-    expect(answer.body.errors[0].errorMessage).toMatch(message);
-  };
+describe(`error answers are envelopes ${contract.label} allows`, () => {
 
   it('answers 404 for an unknown service line, address or terminal', async () => {
     expectFailure(await call('GET', '/public/v2/service-lines/AST-000000-00000-00'), 404, /not found/);
@@ -229,7 +198,7 @@ describe('error answers are envelopes the document allows', () => {
   it('answers 404 with an envelope for a route the provider does not have', async () => {
     const answer = await call('GET', '/public/v2/no-such-thing', undefined, false);
     expect(answer.status).toBe(404);
-    expectSchemaMatches('ServiceResponse', answer.body);
+    contract.expectSchemaMatches('ServiceResponse', answer.body);
   });
 
   it('answers 422 when the terminal is already on a line', async () => {
@@ -271,13 +240,7 @@ describe('error answers are envelopes the document allows', () => {
   });
 
   it('answers 400 with an envelope for a body that is not JSON', async () => {
-    const token = (await (
-      await fetch(sim.tokenUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-      })
-    ).json()) as { access_token: string };
+    const token = { access_token: await simulatorToken(sim) };
     const response = await fetch(`${sim.baseUrl}/public/v2/data-usage/query`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
@@ -285,18 +248,12 @@ describe('error answers are envelopes the document allows', () => {
     });
     expect(response.status).toBe(400);
     const body = await response.json();
-    expectResponseMatches('POST', '/public/v2/data-usage/query', 400, body);
+    contract.expectResponseMatches('POST', '/public/v2/data-usage/query', 400, body);
     expect(body.errors[0].errorMessage).toMatch(/not valid JSON/);
   });
 
   it('answers 403 to a POST or PUT that is not application/json, as the provider does', async () => {
-    const token = (await (
-      await fetch(sim.tokenUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-      })
-    ).json()) as { access_token: string };
+    const token = { access_token: await simulatorToken(sim) };
     for (const [method, path, contentType] of [
       ['POST', '/public/v2/data-usage/query', 'text/plain'],
       ['PUT', `/public/v2/service-lines/${sim.fleet.knownServiceLineNumber}/product`, 'application/x-www-form-urlencoded'],
@@ -309,31 +266,8 @@ describe('error answers are envelopes the document allows', () => {
       });
       expect(response.status).toBe(403);
       const body = await response.json();
-      expectResponseMatches(method, path, 403, body);
+      contract.expectResponseMatches(method, path, 403, body);
       expect(body.errors[0].errorMessage).toBe('Content-Type must be application/json');
     }
-  });
-});
-
-describe('the contract helper', () => {
-  it('names the field that breaks the schema and the value it got', () => {
-    const body = { errors: null, warnings: null, information: null, isValid: true, content: { accountNumber: 42, nickname: 'x' } };
-    expect(() => expectResponseMatches('GET', '/api/public/v2/account', 200, body)).toThrow(ContractError);
-    expect(() => expectResponseMatches('GET', '/api/public/v2/account', 200, body)).toThrow(/\/content\/accountNumber must be string \(got 42\)/);
-    expect(() => expectResponseMatches('GET', '/api/public/v2/account', 200, body)).toThrow(/must NOT have additional properties 'nickname'/);
-  });
-
-  it('resolves concrete paths, with any base and query, to the document template', () => {
-    expect(resolvePathTemplate('http://127.0.0.1:4010/simulator/api/public/v2/service-lines/AST-1/user-terminals/KIT1?x=1')).toBe(
-      '/public/v2/service-lines/{serviceLineNumber}/user-terminals/{deviceId}',
-    );
-    expect(resolvePathTemplate('/public/v2/user-terminals/l2vpn')).toBe('/public/v2/user-terminals/l2vpn');
-    expect(() => resolvePathTemplate('/public/v2/telemetry/query')).toThrow(/not a path/);
-  });
-
-  it('rejects a 2xx status the document does not give, and a request body it does not allow', () => {
-    expect(() => expectResponseMatches('GET', '/public/v2/account', 201, {})).toThrow(/does not give/);
-    expect(() => expectRequestMatches('POST', '/public/v2/data-usage/query', { previousBillingCycles: 1.5 })).toThrow(/previousBillingCycles/);
-    expect(() => expectRequestMatches('POST', '/public/v2/service-lines/AST-1/user-terminals', { deviceId: '' })).toThrow(/deviceId/);
   });
 });
