@@ -370,3 +370,31 @@ export type AuditRow = typeof auditLog.$inferSelect;
 export type NewAuditRow = typeof auditLog.$inferInsert;
 /** The columns a portal user and a customer share: what signing in works with. */
 export type AccountRow = Omit<UserRow, 'role'>;
+
+/** 0008: a kit taken to an active line step by step, resumable (server/services/activations.ts). */
+export const activations = pgTable(
+  'activations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deviceId: text('device_id').notNull(),
+    deviceKey: text('device_key').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id),
+    addressReferenceId: text('address_reference_id'),
+    newAddress: jsonb('new_address'),
+    addressKey: text('address_key').notNull(),
+    productReferenceId: text('product_reference_id').notNull(),
+    nickname: text('nickname'),
+    status: text('status', { enum: ['running', 'failed', 'completed'] }).notNull(),
+    steps: jsonb('steps').notNull().default({}),
+    userTerminalId: text('user_terminal_id'),
+    serviceLineNumber: text('service_line_number'),
+    error: text('error'),
+    createdBy: uuid('created_by'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('activations_device_open_uq').on(t.deviceKey).where(sql`${t.status} <> 'completed'`),
+    index('activations_created_idx').on(t.createdAt.desc()),
+  ],
+);

@@ -45,11 +45,25 @@ export function registerAuth(app: FastifyInstance, deps: { auth: AuthService }):
     const principal = token ? await deps.auth.authenticate(token) : null;
     if (!principal) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
 
-    if ((access === 'admin' || access === 'administrator') && principal.type !== 'admin') throw new ForbiddenError(ACCOUNT_MESSAGES.adminsOnly);
-    if (access === 'administrator' && (principal.type !== 'admin' || principal.role !== 'admin')) throw new ForbiddenError(ADMIN_ROLE_MESSAGE);
-    if (access === 'customer' && principal.type !== 'customer') throw new ForbiddenError(CUSTOMERS_ONLY_MESSAGE);
+    checkAccess(access, principal);
     request.principal = principal;
   });
+}
+
+/** Throws the refusal of a principal the access level does not admit. */
+function checkAccess(access: Exclude<AccessLevel, 'public'>, principal: Principal): void {
+  if ((access === 'admin' || access === 'administrator') && principal.type !== 'admin') throw new ForbiddenError(ACCOUNT_MESSAGES.adminsOnly);
+  if (access === 'administrator' && (principal.type !== 'admin' || principal.role !== 'admin')) throw new ForbiddenError(ADMIN_ROLE_MESSAGE);
+  if (access === 'customer' && principal.type !== 'customer') throw new ForbiddenError(CUSTOMERS_ONLY_MESSAGE);
+}
+
+/**
+ * For the rare body field that is another route's write (a block that also ends service lines):
+ * the route's own level let the request in, and this holds the caller to the level that write
+ * needs, with the same refusal the route check gives.
+ */
+export function requireAccess(request: FastifyRequest, access: Exclude<AccessLevel, 'public'>): void {
+  checkAccess(access, principalOf(request));
 }
 
 /** The principal of a protected route's request (the hook guarantees it). */

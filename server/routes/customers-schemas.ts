@@ -12,9 +12,11 @@ import {
   DEFAULT_EXTENSION_DAYS,
   MAX_EXPIRATION_DAYS,
   MIN_EXPIRATION_DAYS,
+  type CustomerLineEnding,
   type CustomerListData,
   type CustomerListItem,
   type CustomerStats,
+  type CustomerUpdateData,
   type UpdateCustomerPayload,
 } from '../../src/domain/customers';
 import type { ActivityEntry } from '../../src/domain/dashboard';
@@ -45,6 +47,7 @@ export const QUERY_MESSAGES = {
   activityLimit: `limit must be a whole number from 1 to ${ACTIVITY_MAX_LIMIT}`,
   outboxLimit: `limit must be a whole number from 1 to ${OUTBOX_MAX_LIMIT}`,
   outboxTo: 'to must be at most 320 characters',
+  endLines: 'end_lines_at_cycle_end must be true or false',
 } as const;
 
 /** A whole number from a query string ("2"), with one message for every way it can be wrong. */
@@ -99,6 +102,12 @@ export const updateCustomerBodySchema = z
     is_active: z.boolean().optional(),
     blocked_enabled: z.boolean().optional(),
     blocked_reason: inputText().nullable().optional(),
+    end_lines_at_cycle_end: z
+      .boolean({ error: QUERY_MESSAGES.endLines })
+      .optional()
+      .describe(
+        "Default false. Only with blocked_enabled true, and only for the admin role: once the block is saved, each of the customer's active service lines that is not already ending is set to end at the end of its billing cycle; the answer's lineEndings says what became of each.",
+      ),
   })
   .strict();
 
@@ -124,6 +133,15 @@ export const customerSchema = z.object({
   updatedAt: isoDate,
   hasPassword: z.boolean(),
 });
+
+export const lineEndingSchema = z.object({
+  serviceLineNumber: z.string(),
+  outcome: z.enum(['scheduled', 'already_ending', 'failed']),
+  message: z.string().optional(),
+});
+
+/** `PUT /customers/{uuid}`: the customer, and what became of each line a block asked to end (none otherwise). */
+export const customerUpdateDataSchema = z.object({ customer: customerSchema, lineEndings: z.array(lineEndingSchema) });
 
 export const customerListDataSchema = z.object({
   customers: z.array(customerSchema),
@@ -179,6 +197,8 @@ export const outboxMessageSchema = z.object({
 
 exact<Exact<z.output<typeof customerSchema>, CustomerListItem>>();
 exact<Exact<z.output<typeof customerListDataSchema>, CustomerListData>>();
+exact<Exact<z.output<typeof lineEndingSchema>, CustomerLineEnding>>();
+exact<Exact<z.output<typeof customerUpdateDataSchema>, CustomerUpdateData>>();
 exact<Exact<z.output<typeof customerStatsSchema>, CustomerStats>>();
 exact<Exact<z.output<typeof activityEntrySchema>, ActivityEntry>>();
 exact<Exact<z.output<typeof passwordSetupInfoSchema>, PasswordSetupInfo>>();

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEFAULT_EXTENSION_DAYS } from '../../src/domain/customers';
+import { requireAccess } from '../plugins/auth';
 import { auditContext } from '../services/audit';
 import { CUSTOMER_SERVER_MESSAGES } from '../services/customers';
 import type { LinkContext } from '../services/customers-password-setup';
@@ -16,6 +17,7 @@ import {
   customerParamsSchema,
   customerSchema,
   customerStatsSchema,
+  customerUpdateDataSchema,
   extendBodySchema,
   updateCustomerBodySchema,
 } from './customers-schemas';
@@ -132,15 +134,17 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Edit contact fields, block (with a reason) or unblock, activate or deactivate',
+        summary: "Edit contact fields, block (with a reason, optionally ending the customer's lines at the end of the cycle) or unblock, activate or deactivate",
         params: customerParamsSchema,
         body: updateCustomerBodySchema,
-        response: { 200: customerData, ...failures(401, 403, 404, 409, 413, 415) },
+        response: { 200: successSchema(customerUpdateDataSchema), ...failures(401, 403, 404, 409, 413, 415) },
       },
     },
     async (request) => {
-      const { customer, message } = await customers().update(request.params.uuid, request.body, auditContext(request));
-      return { success: true as const, data: { customer }, message };
+      // Ending lines is a service-line write, the admin role's alone (as POST /service-lines/:n/deactivate).
+      if (request.body.end_lines_at_cycle_end === true) requireAccess(request, 'administrator');
+      const { customer, message, lineEndings } = await customers().update(request.params.uuid, request.body, { ...auditContext(request), log: request.log });
+      return { success: true as const, data: { customer, lineEndings }, message };
     },
   );
 

@@ -12,6 +12,9 @@ import { profileRoutes } from './profile';
 import { providerConsoleRoutes } from './provider-console';
 import { terminalRoutes } from './terminals';
 import { subscriptionRoutes } from './subscriptions';
+import { serviceLineRoutes } from './service-lines';
+import { activationRoutes } from './activations';
+import { providerBillingRoutes } from './provider-billing';
 import { terminalSyncRoutes } from './terminal-sync';
 import { userRoutes } from './users';
 
@@ -32,4 +35,7 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(customerTerminalRoutes);
   await app.register(terminalSyncRoutes);
   await app.register(subscriptionRoutes);
+  await app.register(serviceLineRoutes);
+  await app.register(activationRoutes);
+  await app.register(providerBillingRoutes);
 };

@@ -1,12 +1,16 @@
 // Enterprise customers for administrators: list (search, status filters, paging), stats, detail,
 // activity, create (with a password-setup link), edit, block/unblock, activate, extend, delete.
 // Every change runs in one transaction with its audit row (before/after, never a hash or token).
+// A block may also end the customer's service lines at the end of their cycles: after the block
+// is committed, line by line through the service-lines service, each line's outcome in the answer.
+import type { FastifyBaseLogger } from 'fastify';
 import {
   CUSTOMER_FIELD_LIMITS,
   CUSTOMER_MESSAGES,
   isEmailAddress,
   validateCreateCustomer,
   type CreateCustomerPayload,
+  type CustomerLineEnding,
   type CustomerListData,
   type CustomerListItem,
   type CustomerStats,
@@ -14,19 +18,23 @@ import {
   type UpdateCustomerPayload,
 } from '../../src/domain/customers';
 import type { ActivityEntry } from '../../src/domain/dashboard';
+import { DEACTIVATION_REASON_MAX_LENGTH, SERVICE_LINE_MESSAGES } from '../../src/domain/service-lines';
 import { isoOrNull, type Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { CustomerRow, NewCustomerRow } from '../db/schema';
-import { ConflictError, NotFoundError, type FieldError } from '../errors';
+import { AppError, ConflictError, NotFoundError, type FieldError } from '../errors';
 import { auditSource, type AuditService, type RequestContext } from './audit';
 import { contactFieldsPatch, extendedExpiry, failValidation, optionalText } from './account-fields';
 import type { LinkContext, PasswordSetupService } from './customers-password-setup';
 import { describeActivity } from './dashboard-service';
+import type { ServiceLinesService } from './service-lines';
 
 /** Server-side messages the domain module does not carry (the client shows them as sent). */
 export const CUSTOMER_SERVER_MESSAGES = {
   reasonWithoutBlock: 'Set blocked_enabled to true to block a customer; blocked_reason alone only edits the reason of a blocked customer',
+  endLinesWithoutBlock: "end_lines_at_cycle_end goes with blocked_enabled true only: a customer's lines are ended as part of blocking them",
+  lineEndingFailed: 'The line could not be set to end; check it on its Settings tab',
   blockedNoLink: 'This customer is blocked. Unblock the customer before sending a password setup link.',
   createdEmailFailed: (email: string, error: string) =>
     `Customer created, but the password setup email to ${email} could not be sent (${error}). Send a new link from the customer's actions.`,
@@ -53,13 +61,27 @@ export interface CustomerChange {
   message: string;
 }
 
+/** An edit's answer: the change, and what became of each line a block asked to end (none otherwise). */
+export interface CustomerUpdate extends CustomerChange {
+  lineEndings: CustomerLineEnding[];
+}
+
+/** Who edits, from where, and where an unexpected failure on one line is logged. */
+export type UpdateContext = RequestContext & { log?: Pick<FastifyBaseLogger, 'error'> };
+
+/** The reason a blocked customer's line ends with, cut to the length the provider takes. */
+export function blockedLineReason(blockReason: string): string {
+  const reason = `Customer blocked: ${blockReason.trim()}`;
+  return reason.length <= DEACTIVATION_REASON_MAX_LENGTH ? reason : `${reason.slice(0, DEACTIVATION_REASON_MAX_LENGTH - 1)}…`;
+}
+
 export interface CustomersService {
   list(params: CustomerListParams): Promise<CustomerListData>;
   stats(): Promise<CustomerStats>;
   get(id: string): Promise<CustomerListItem>;
   activity(id: string, limit: number): Promise<ActivityEntry[]>;
   create(input: CreateCustomerInput, context: LinkContext): Promise<CustomerChange>;
-  update(id: string, payload: UpdateCustomerPayload, context: RequestContext): Promise<CustomerChange>;
+  update(id: string, payload: UpdateCustomerPayload, context: UpdateContext): Promise<CustomerUpdate>;
   remove(id: string, context: RequestContext): Promise<{ uuid: string }>;
   extend(id: string, days: number, context: RequestContext): Promise<CustomerChange>;
   sendPasswordLink(id: string, context: LinkContext): Promise<{ data: { email: string; expiresAt: string }; message: string }>;
@@ -122,6 +144,8 @@ export function createCustomersService(deps: {
   audit: AuditService;
   passwordSetup: PasswordSetupService;
   now: Clock;
+  /** A getter: the service-lines service is built after this one. */
+  serviceLines: () => Pick<ServiceLinesService, 'deactivate'>;
 }): CustomersService {
   const { db, repos, audit, passwordSetup, now } = deps;
 
@@ -161,6 +185,9 @@ export function createCustomersService(deps: {
     } else if (payload.blocked_enabled === true && !blockedReason) {
       errors.push({ path: 'blocked_reason', message: CUSTOMER_MESSAGES.blockReasonRequired });
     }
+    if (payload.end_lines_at_cycle_end === true && payload.blocked_enabled !== true) {
+      errors.push({ path: 'end_lines_at_cycle_end', message: CUSTOMER_SERVER_MESSAGES.endLinesWithoutBlock });
+    }
     if (payload.is_active !== undefined) patch.isActive = payload.is_active;
     if (errors.length > 0) failValidation(errors);
     return { patch, blockedReason };
@@ -177,6 +204,35 @@ export function createCustomersService(deps: {
     if (!current.blockedEnabled) failValidation([{ path: 'blocked_reason', message: CUSTOMER_SERVER_MESSAGES.reasonWithoutBlock }]);
     if (!reason) failValidation([{ path: 'blocked_reason', message: CUSTOMER_MESSAGES.blockReasonRequired }]);
     return { blockedReason: reason };
+  }
+
+  /** One line set to end at the end of its cycle; any failure is this line's outcome, never the request's. */
+  async function endLine(serviceLineNumber: string, reason: string, context: UpdateContext): Promise<CustomerLineEnding | null> {
+    try {
+      await deps.serviceLines().deactivate(serviceLineNumber, { when: 'end_of_cycle', reason }, auditSource(context));
+      return { serviceLineNumber, outcome: 'scheduled' };
+    } catch (error) {
+      if (error instanceof ConflictError && error.message === SERVICE_LINE_MESSAGES.alreadyEnding) return { serviceLineNumber, outcome: 'already_ending' };
+      // The inventory was behind: the provider has the line ended already, so there is nothing to end.
+      if (error instanceof ConflictError && error.message === SERVICE_LINE_MESSAGES.inactive) return null;
+      if (error instanceof AppError) return { serviceLineNumber, outcome: 'failed', message: error.message };
+      context.log?.error({ err: error, serviceLineNumber }, 'Ending a blocked customer’s service line failed');
+      return { serviceLineNumber, outcome: 'failed', message: CUSTOMER_SERVER_MESSAGES.lineEndingFailed };
+    }
+  }
+
+  /**
+   * The customer's active lines set to end, one after another (the provider's rate limit is the
+   * account's, and the answer keeps the lines' order); one line's failure does not stop the rest.
+   */
+  async function endLinesOf(customerId: string, blockReason: string, context: UpdateContext): Promise<CustomerLineEnding[]> {
+    const reason = blockedLineReason(blockReason);
+    const endings: CustomerLineEnding[] = [];
+    for (const serviceLineNumber of await repos.serviceLines.activeLinesOfCustomer(customerId)) {
+      const ending = await endLine(serviceLineNumber, reason, context);
+      if (ending) endings.push(ending);
+    }
+    return endings;
   }
 
   function updateAction(before: CustomerRow, after: CustomerRow): string {
@@ -276,7 +332,7 @@ export function createCustomersService(deps: {
 
     async update(id, payload, context) {
       const { patch, blockedReason } = validateUpdate(payload);
-      return db.transaction(async (tx) => {
+      const change = await db.transaction(async (tx): Promise<CustomerChange> => {
         const at = now();
         const current = await liveOr404(id, tx);
         Object.assign(patch, blockPatch(current, payload, blockedReason, at));
@@ -298,6 +354,9 @@ export function createCustomersService(deps: {
         );
         return { customer: toCustomerListItem(written.row), message: CUSTOMER_SERVER_MESSAGES.updated };
       });
+      // Only once the block is committed: what the provider then does to a line cannot undo it.
+      const lineEndings = payload.end_lines_at_cycle_end === true && blockedReason ? await endLinesOf(id, blockedReason, context) : [];
+      return { ...change, lineEndings };
     },
 
     async remove(id, context) {

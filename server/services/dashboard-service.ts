@@ -48,6 +48,9 @@ function toActivityEntry(entry: AuditEntryWithActor): ActivityEntry {
 }
 
 /** One human sentence per audited action; later issues add theirs here. */
+/** The service line an audit entry's `after` names. */
+const lineOf = (after: Record<string, unknown>) => (typeof after.serviceLineNumber === 'string' ? after.serviceLineNumber : 'a service line');
+
 export function describeActivity(
   entry: Pick<AuditEntryWithActor, 'action' | 'actorName' | 'actorType' | 'after'> & Partial<Pick<AuditEntryWithActor, 'before'>>,
 ): string {
@@ -169,6 +172,20 @@ export function describeActivity(
       const plan = typeof after.plan === 'string' ? after.plan : 'another plan';
       return `${who} moved ${line} to the ${plan} plan`;
     }
+    case 'service_line.renamed':
+      return `${who} renamed ${lineOf(after)} to "${typeof after.nickname === 'string' ? after.nickname : ''}"`;
+    case 'service_line.public_ip_changed':
+      return `${who} turned public IP ${after.publicIp === true ? 'on' : 'off'} on ${lineOf(after)}`;
+    case 'service_line.priority_data_changed':
+      return `${who} turned priority data past the limit ${after.optedIn === true ? 'on' : 'off'} on ${lineOf(after)}`;
+    case 'service_line.recurring_blocks_changed':
+      return `${who} set the recurring data blocks of ${lineOf(after)}`;
+    case 'service_line.topped_up':
+      return `${who} bought ${typeof after.count === 'number' ? after.count : 'a'} top-up block${after.count === 1 ? '' : 's'} for ${lineOf(after)}`;
+    case 'service_line.deactivation_scheduled':
+      return `${who} set ${lineOf(after)} to end at the end of its billing cycle`;
+    case 'service_line.deactivated':
+      return `${who} deactivated ${lineOf(after)}`;
     default:
       return `${who}: ${entry.action}`;
   }

@@ -17,6 +17,9 @@ import { createCustomerTerminalsService } from './customer-terminals';
 import { createDemoTerminals } from './demo-terminals';
 import { createTerminalSyncService } from './terminal-sync';
 import { createSubscriptionsService } from './subscriptions';
+import { createServiceLinesService } from './service-lines';
+import { createActivationsService } from './activations';
+import { createProviderBillingService } from './provider-billing';
 import { createPasswordSetupService } from './customers-password-setup';
 import { createDashboardService } from './dashboard-service';
 import { createConsoleProvider, type ProviderAccess } from './console-provider';
@@ -57,7 +60,7 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   });
   const emailOutbox = createEmailOutboxService({ outbox: repos.emailOutbox });
   const passwordSetup = createPasswordSetupService({ db, repos, audit, email, config, now });
-  const customers = createCustomersService({ db, repos, audit, passwordSetup, now });
+  const customers = createCustomersService({ db, repos, audit, passwordSetup, now, serviceLines: () => serviceLines });
   const users = createUsersService({ db, repos, audit, passwordSetup, mfa, now });
   const profile = createProfileService({ db, repos, audit, tokens, now });
   const terminals = createTerminalsService({ db, repos, audit, now });
@@ -65,5 +68,29 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
   const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
   const subscriptions = createSubscriptionsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
-  return { tokens, audit, auth, mfa, dashboard, providerConsole, email, emailOutbox, passwordSetup, customers, users, profile, terminals, customerTerminals, demoTerminals, terminalSync, subscriptions };
+  const serviceLines = createServiceLinesService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync });
+  const providerBilling = createProviderBillingService({ repos, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
+  const activations = createActivationsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, customerTerminals });
+  return {
+    tokens,
+    audit,
+    auth,
+    mfa,
+    dashboard,
+    providerConsole,
+    email,
+    emailOutbox,
+    passwordSetup,
+    customers,
+    users,
+    profile,
+    terminals,
+    customerTerminals,
+    demoTerminals,
+    terminalSync,
+    subscriptions,
+    serviceLines,
+    activations,
+    providerBilling,
+  };
 }

@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StarlinkClient } from '../../server/provider';
 import type { RunningSimulator } from '../../server/simulator';
-import { expectResponseMatches } from './openapi-contract';
+import { contract } from './contract/openapi-contract';
 import { fastClient, startFleet } from './terminal-sync-fixtures';
+import { simulatorToken } from './simulator-token';
 
 let sim: RunningSimulator;
 let client: StarlinkClient;
@@ -14,19 +15,14 @@ let token: string;
 beforeAll(async () => {
   sim = await startFleet({ terminals: 250 });
   client = fastClient(sim);
-  const answer = await fetch(sim.tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
-  });
-  token = ((await answer.json()) as { access_token: string }).access_token;
+  token = await simulatorToken(sim);
 });
 afterAll(() => sim.close());
 
 async function get(path: string) {
   const response = await fetch(`${sim.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
   const body = (await response.json()) as { content: { results: { addressReferenceId: string }[]; pageIndex: number; limit: number; isLastPage: boolean; totalCount: number } };
-  expectResponseMatches('GET', path.split('?')[0]!, response.status, body);
+  contract.expectResponseMatches('GET', path.split('?')[0]!, response.status, body);
   return { status: response.status, body };
 }
 

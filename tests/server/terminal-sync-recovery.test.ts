@@ -87,11 +87,17 @@ const ended = (run: SyncRunRow) => run.status === 'succeeded' || run.status === 
 
 async function waitForUsageToSettle(database: Database) {
   const deadline = Date.now() + 30_000;
+  // An inventory run queues its usage run just after it is marked succeeded: a single look can
+  // fall in between (on busy CI cores it did, and the next test's sweep found that usage run).
+  // Settled means nothing active for a while, not at one instant.
+  let quietSince: number | null = null;
   while (Date.now() < deadline) {
     const result = (await database.db.execute(sql`SELECT count(*)::int AS n FROM sync_runs WHERE status IN ('queued', 'running')`)) as unknown as {
       rows: { n: number }[];
     };
-    if (Number(result.rows[0]!.n) === 0) return;
+    if (Number(result.rows[0]!.n) > 0) quietSince = null;
+    else if (quietSince === null) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 500) return;
     await sleep(50);
   }
   throw new Error('sync runs still active');

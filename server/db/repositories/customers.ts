@@ -6,9 +6,9 @@ import type { Db } from '../client';
 import { customers, type CustomerRow, type NewCustomerRow } from '../schema';
 import { createAccountLoginStore } from './accounts';
 import { isoOrNull } from '../../clock';
+import { isUniqueViolation } from './unique-violation';
 
 const DAY_MS = 86_400_000;
-const UNIQUE_VIOLATION = '23505';
 const EMAIL_UNIQUE_INDEX = 'customers_email_live_uq';
 
 export interface CustomerListFilter {
@@ -51,15 +51,7 @@ export function searchTerm(search: string | null | undefined): string | null {
   return term ? term : null;
 }
 
-function isEmailConflict(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
-    if (code === UNIQUE_VIOLATION) {
-      return constraint === EMAIL_UNIQUE_INDEX || (typeof message === 'string' && message.includes(EMAIL_UNIQUE_INDEX));
-    }
-  }
-  return false;
-}
+const isEmailConflict = (error: unknown) => isUniqueViolation(error, EMAIL_UNIQUE_INDEX);
 
 function statusCondition(status: CustomerStatusFilter, now: Date): SQL | undefined {
   const c = customers;
@@ -194,6 +186,13 @@ export function createCustomersRepository(db: Db) {
       }
     },
     /** The live customer, locked until `tx` ends so concurrent edits apply one after the other. */
+    async findLiveById(id: string, tx: Db = db): Promise<CustomerRow | null> {
+      const [row] = await tx
+        .select()
+        .from(customers)
+        .where(and(eq(c.id, id), isNull(c.deletedAt)));
+      return row ?? null;
+    },
     async findLiveByIdForUpdate(id: string, tx: Db): Promise<CustomerRow | null> {
       const [row] = await tx
         .select()

@@ -1,10 +1,12 @@
 import type { Db } from '../client';
+import { createActivationsRepository } from './activations';
 import { createAppMetaRepository } from './app-meta';
 import { createAuditRepository } from './audit';
 import { createCustomersRepository } from './customers';
 import { createCustomerTerminalsRepository } from './customer-terminals';
 import { createEmailOutboxRepository } from './email-outbox';
 import { createPasswordSetupTokensRepository } from './password-setup-tokens';
+import { createServiceLinesRepository } from './service-lines';
 import { createSubscriptionsRepository } from './subscriptions';
 import { createSyncRunsRepository } from './sync-runs';
 import { createTerminalInventoryRepository } from './terminal-inventory';
@@ -26,5 +28,7 @@ export function createRepositories(db: Db) {
     syncRuns: createSyncRunsRepository(db),
     terminalInventory: createTerminalInventoryRepository(db),
     subscriptions: createSubscriptionsRepository(db),
+    serviceLines: createServiceLinesRepository(db),
+    activations: createActivationsRepository(db),
   };
 }

@@ -8,8 +8,8 @@ import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { SyncCounts, SyncJobKind, SyncTrigger } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import { syncRuns, type SyncRunRow } from '../schema';
+import { isUniqueViolation } from './unique-violation';
 
-const UNIQUE_VIOLATION = '23505';
 const ONE_ACTIVE_INDEX = 'sync_runs_one_active_uq';
 const ACTIVE = ['queued', 'running'] as const;
 
@@ -23,15 +23,7 @@ export interface SyncRunReport {
   providerCalls?: number;
 }
 
-function isOneActiveConflict(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
-    if (code === UNIQUE_VIOLATION) {
-      return constraint === ONE_ACTIVE_INDEX || (typeof message === 'string' && message.includes(ONE_ACTIVE_INDEX));
-    }
-  }
-  return false;
-}
+const isOneActiveConflict = (error: unknown) => isUniqueViolation(error, ONE_ACTIVE_INDEX);
 
 /** The report as column values (absent keys stay absent). */
 function reportColumns(report: SyncRunReport): Partial<typeof syncRuns.$inferInsert> {

@@ -411,7 +411,7 @@ export function createTerminalsRepository(db: Db) {
       return num(row?.n);
     },
 
-    /** Sync status counts of the live terminals (partial index terminals_sync_status_idx). */
+    /** Sync status counts of the live terminals. */
     async syncCounts(tx: Db = db): Promise<{ synced: number; pending: number; error: number }> {
       const rows = await tx
         .select({ status: t.syncStatus, n: sql<number>`count(*)::int` })

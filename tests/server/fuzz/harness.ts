@@ -46,8 +46,8 @@ export type FuzzFile = 'accounts' | 'customers' | 'terminals';
 export function fuzzFileOf(route: string): FuzzFile {
   const path = route.slice(route.indexOf(' ') + 1).replace(/^\/api\/v1/, '');
   if (/^\/(auth|users|password-setup|health)(\/|$)/.test(path) || /^\/customers\/(auth|profile|change-password)(\/|$)/.test(path)) return 'accounts';
-  if (/^\/(customers|email-outbox|dashboard|subscriptions|starlink-simulator)(\/|$)/.test(path)) return 'customers';
-  if (/^\/(terminals|usage)(\/|$)/.test(path)) return 'terminals';
+  if (/^\/(customers|email-outbox|dashboard|subscriptions|starlink-simulator|billing)(\/|$)/.test(path)) return 'customers';
+  if (/^\/(terminals|usage|service-lines|activations)(\/|$)/.test(path)) return 'terminals';
   throw new Error(`${route} belongs to no fuzz file: add its prefix to fuzzFileOf`);
 }
 
@@ -334,7 +334,8 @@ async function post(ctx: TestContext, url: string, token: string, payload: Recor
 export async function createFuzzWorld(): Promise<FuzzWorld> {
   const sim = await startFleet({ terminals: 24 });
   const ctx = await createTestContext({
-    provider: { kind: 'simulator', client: () => fastClient(sim, { maxRetries: 1, timeoutMs: 2_000 }) },
+    // Generous: a slow answer on a loaded machine is not what the fuzz is about (a 504 would hide the case).
+    provider: { kind: 'simulator', client: () => fastClient(sim, { maxRetries: 1, timeoutMs: 10_000 }) },
     // Sign-ins are rate-limited per address; the fuzz must reach validation, not the limiter.
     env: { SYNC_INTERVAL: 'off', USAGE_SYNC_INTERVAL: 'off', LOGIN_RATE_LIMIT: '100000' },
   });
