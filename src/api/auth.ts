@@ -1,5 +1,5 @@
 import { mapResult, UNEXPECTED_RESPONSE, type ApiClient, type ApiResult } from './client';
-import { isRecord, normaliseAdminUser, normaliseCustomerProfile } from './normalise';
+import { isRecord, normaliseAdminUser, normaliseCustomerProfile, withSignal } from './normalise';
 import type { Profile, UserType } from '../domain/auth';
 import type { MfaLoginPayload } from '../domain/mfa';
 import type { ChangePasswordPayload, CustomerProfilePayload, ProfilePayload } from '../domain/users';
@@ -49,7 +49,6 @@ function signInOutcome(userType: UserType, result: ApiResult<unknown>): LoginOut
 }
 
 export function createAuthApi(client: ApiClient) {
-  const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
   const ownPath = (userType: UserType, leaf: 'profile' | 'change-password') => (userType === 'admin' ? `/users/${leaf}` : `/customers/${leaf}`);
 
   async function login(userType: UserType, credentials: Credentials, signal?: AbortSignal): Promise<AdminLoginOutcome> {

@@ -4,7 +4,7 @@
 // src/domain/customer-terminals.ts. Unreadable rows are skipped; an answer whose shape cannot be
 // read at all is a failure (mapResult's null), never an empty list that looks like "nothing".
 import { mapResult, type ApiClient, type ApiResult } from './client';
-import { int, isRecord, pick, str, type Raw } from './normalise';
+import { int, isRecord, pick, type Raw, str, withSignal } from './normalise';
 import {
   idOf,
   listOf,
@@ -222,7 +222,6 @@ export function serviceLineUsageSearchParams(query: ServiceLineUsageQuery): Reco
 // ---- The module ----------------------------------------------------------------------------
 
 export function createCustomerTerminalsApi(client: ApiClient) {
-  const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
   const customerPath = (uuid: string) => `/terminals/customers/${encodeURIComponent(uuid)}`;
   const get = async <U>(url: string, map: (data: unknown) => U | null, signal?: AbortSignal, query?: Record<string, string | number | undefined>) =>
     mapResult(await client.request<unknown>(url, { ...(query ? { query } : {}), ...withSignal(signal) }), map);

@@ -2,16 +2,19 @@
 // (`/password-setup/*`, spec sections 3 and 7). Incoming customers may be camelCase or snake_case;
 // the app sees one camelCase `CustomerListItem`.
 import { mapResult, type ApiClient, type ApiResult } from './client';
-import { accountFields, bool, int, isRecord, pick, str } from './normalise';
+import { accountFields, bool, int, isRecord, pick, str, withSignal } from './normalise';
 import type { ActivityEntry } from '../domain/dashboard';
 import {
   CUSTOMERS_PAGE_SIZE,
   type CreateCustomerPayload,
+  type CustomerLineEnding,
   type CustomerListData,
   type CustomerListItem,
   type CustomerListQuery,
   type CustomerStats,
   type CustomerStatusFilter,
+  type CustomerUpdateData,
+  type LineEndingOutcome,
   type Pagination,
   type UpdateCustomerPayload,
 } from '../domain/customers';
@@ -91,13 +94,37 @@ export function customerListSearchParams(query: CustomerListQuery): Record<strin
 /** A successful answer whose data is reshaped; a failure passes through unchanged. */
 const customerOf = (data: unknown) => normaliseCustomer(isRecord(data) && 'customer' in data ? data.customer : data);
 
+const LINE_ENDING_OUTCOMES: readonly LineEndingOutcome[] = ['scheduled', 'already_ending', 'failed'];
+
+/**
+ * What became of one line a block asked to end; null without a line number. An outcome this
+ * client does not know is read as failed, so that the admin is told to check that line rather
+ * than never hearing of it.
+ */
+export function normaliseLineEnding(raw: unknown): CustomerLineEnding | null {
+  if (!isRecord(raw)) return null;
+  const serviceLineNumber = str(pick(raw, 'serviceLineNumber', 'service_line_number'));
+  if (!serviceLineNumber) return null;
+  const outcome = LINE_ENDING_OUTCOMES.find((known) => known === raw.outcome) ?? 'failed';
+  const message = str(raw.message);
+  return { serviceLineNumber, outcome, ...(message ? { message } : {}) };
+}
+
+/** `PUT /customers/{uuid}`: the customer (null when unreadable) and the line endings (none when absent). */
+export function normaliseCustomerUpdate(data: unknown): CustomerUpdateData | null {
+  const customer = customerOf(data);
+  if (!customer) return null;
+  const raw = isRecord(data) ? pick(data, 'lineEndings', 'line_endings') : undefined;
+  const lineEndings = (Array.isArray(raw) ? raw : []).map(normaliseLineEnding).filter((e): e is CustomerLineEnding => e !== null);
+  return { customer, lineEndings };
+}
+
 export function createCustomersApi(client: ApiClient) {
-  const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
   const path = (uuid: string) => `/customers/${encodeURIComponent(uuid)}`;
-  const update = (uuid: string, body: UpdateCustomerPayload, signal?: AbortSignal) =>
-    client
-      .request<unknown>(path(uuid), { method: 'PUT', body, ...withSignal(signal) })
-      .then((result) => mapResult(result, customerOf));
+  const put = (uuid: string, body: UpdateCustomerPayload, signal?: AbortSignal) =>
+    client.request<unknown>(path(uuid), { method: 'PUT', body, ...withSignal(signal) });
+  const update = (uuid: string, body: UpdateCustomerPayload, signal?: AbortSignal): Promise<ApiResult<CustomerListItem>> =>
+    put(uuid, body, signal).then((result) => mapResult(result, customerOf));
 
   return {
     async list(query: CustomerListQuery, signal?: AbortSignal): Promise<ApiResult<CustomerListData>> {
@@ -129,8 +156,16 @@ export function createCustomersApi(client: ApiClient) {
       mapResult(await client.request<unknown>('/customers', { method: 'POST', body: payload, ...withSignal(signal) }), customerOf),
 
     update,
-    block: (uuid: string, reason: string, signal?: AbortSignal) =>
-      update(uuid, { blocked_enabled: true, blocked_reason: reason }, signal),
+    /**
+     * Blocks with the reason; with `endLines` (the admin role's alone: 403 otherwise) the server
+     * also sets each of the customer's active lines to end at the end of its billing cycle and
+     * answers what became of each. The flag goes out only when asked for.
+     */
+    block: async (uuid: string, block: { reason: string; endLines?: boolean }, signal?: AbortSignal): Promise<ApiResult<CustomerUpdateData>> =>
+      mapResult(
+        await put(uuid, { blocked_enabled: true, blocked_reason: block.reason, ...(block.endLines ? { end_lines_at_cycle_end: true } : {}) }, signal),
+        normaliseCustomerUpdate,
+      ),
     unblock: (uuid: string, signal?: AbortSignal) => update(uuid, { blocked_enabled: false, blocked_reason: null }, signal),
 
     remove: (uuid: string, signal?: AbortSignal): Promise<ApiResult<unknown>> =>

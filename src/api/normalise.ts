@@ -11,6 +11,15 @@ export function pick(raw: Raw, camel: string, snake: string): unknown {
 export function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
+/** A string with something in it; null for anything else, blank included. */
+export function text(value: unknown): string | null {
+  const s = str(value);
+  return s && s.trim() !== '' ? s : null;
+}
+/** For `.filter`: the rows a normaliser could read (it answers null for the others). */
+export const present = <T>(value: T | null): value is T => value !== null;
+/** A request's options with its abort signal, when there is one. */
+export const withSignal = (signal?: AbortSignal): { signal?: AbortSignal } => (signal ? { signal } : {});
 export function bool(value: unknown, fallback = false): boolean {
   return typeof value === 'boolean' ? value : fallback;
 }

@@ -1,4 +1,5 @@
 import type { ApiClient, ApiResult } from './client';
+import { withSignal } from './normalise';
 import type {
   ProviderHealthResponse,
   ServiceLineDetails,
@@ -16,7 +17,6 @@ export interface ConsoleUsageQuery {
 
 /** The provider console (`/starlink-simulator/*`, spec section 7 "Simulator"). Admin only. */
 export function createProviderConsoleApi(client: ApiClient) {
-  const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
   const slPath = (serviceLineNumber: string) => `/starlink-simulator/service-lines/${encodeURIComponent(serviceLineNumber)}`;
 
   return {

@@ -3,7 +3,7 @@
 // fields may be snake_case or camelCase; rows that cannot be read are skipped, and an answer whose
 // shape cannot be read at all is a failure (mapResult's null), never an empty page.
 import { mapResult, type ApiClient, type ApiResult } from './client';
-import { int, isRecord, pick, str, type Raw } from './normalise';
+import { int, isRecord, pick, type Raw, text, withSignal } from './normalise';
 import { listOf, num, oneOf } from './terminals';
 import {
   DEFAULT_CURRENCY,
@@ -28,11 +28,6 @@ export interface SubscriptionListQuery {
 }
 
 const gb = (value: unknown) => Math.max(0, num(value) ?? 0);
-const text = (value: unknown) => {
-  const s = str(value);
-  return s && s.trim() !== '' ? s : null;
-};
-
 function normaliseCycle(raw: unknown): SubscriptionWire['billingCycle'] {
   if (!isRecord(raw)) return null;
   const startDate = text(pick(raw, 'startDate', 'start_date'));
@@ -133,7 +128,6 @@ export function subscriptionListSearchParams(query: SubscriptionListQuery): Reco
 }
 
 export function createSubscriptionsApi(client: ApiClient) {
-  const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
   return {
     list: async (query: SubscriptionListQuery = {}, signal?: AbortSignal): Promise<ApiResult<SubscriptionListWire>> =>
       mapResult(

@@ -3,7 +3,7 @@
 // camelCase `TerminalListItem`. Every normaliser reads defensively: a field it cannot read takes
 // its default, a row it cannot read is skipped, a record it needs and cannot read is a failure.
 import { mapResult, type ApiClient, type ApiResult } from './client';
-import { bool, int, isRecord, pick, str, type Raw } from './normalise';
+import { bool, int, isRecord, pick, type Raw, str, withSignal } from './normalise';
 import type { Pagination } from '../domain/customers';
 import {
   SYNC_JOB_KINDS,
@@ -372,7 +372,6 @@ export function normaliseRefresh(raw: unknown, userTerminalId: string): Terminal
 // ---- The module ----------------------------------------------------------------------------
 
 export function createTerminalsApi(client: ApiClient) {
-  const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
   const path = (id: string) => `/terminals/${encodeURIComponent(id)}`;
   const get = async <U>(url: string, map: (data: unknown) => U | null, signal?: AbortSignal, query?: Record<string, number>) =>
     mapResult(await client.request<unknown>(url, { ...(query ? { query } : {}), ...withSignal(signal) }), map);

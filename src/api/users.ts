@@ -2,7 +2,7 @@
 // Incoming users may be camelCase or snake_case; the app sees one camelCase `PortalUser`.
 import { mapResult, type ApiClient, type ApiResult } from './client';
 import { normalisePagination } from './customers';
-import { accountFields, bool, int, isRecord, pick, str } from './normalise';
+import { accountFields, bool, int, isRecord, pick, str, withSignal } from './normalise';
 import type { Pagination } from '../domain/customers';
 import {
   USERS_FETCH_LIMIT,
@@ -82,7 +82,6 @@ export function userListSearchParams(query: UserListQuery): Record<string, strin
 const userOf = (data: unknown) => normalisePortalUser(isRecord(data) && 'user' in data ? data.user : data);
 
 export function createUsersApi(client: ApiClient) {
-  const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
   const path = (uuid: string, action = '') => `/users/${encodeURIComponent(uuid)}${action}`;
   const call = async (
     target: string,

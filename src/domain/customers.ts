@@ -105,6 +105,27 @@ export interface UpdateCustomerPayload {
   is_active?: boolean;
   blocked_enabled?: boolean;
   blocked_reason?: string | null;
+  /**
+   * With `blocked_enabled: true` only: also set each of the customer's active service lines to end
+   * at the end of its billing cycle (the admin role's alone, as ending one line is).
+   */
+  end_lines_at_cycle_end?: boolean;
+}
+
+/** What became of one of the customer's lines when a block asked to end them. */
+export type LineEndingOutcome = 'scheduled' | 'already_ending' | 'failed';
+
+export interface CustomerLineEnding {
+  serviceLineNumber: string;
+  outcome: LineEndingOutcome;
+  /** Why it failed, in the provider's words when it refused. */
+  message?: string;
+}
+
+/** `PUT /api/v1/customers/{uuid}` → data; `lineEndings` is empty unless the block asked to end lines. */
+export interface CustomerUpdateData {
+  customer: CustomerListItem;
+  lineEndings: CustomerLineEnding[];
 }
 
 /** Spec section 4: Blocked if blocked; else Active if active; else Pending. */
@@ -217,4 +238,46 @@ export function blockReasonProblem(reason: string): string | null {
   if (!trimmed) return CUSTOMER_MESSAGES.blockReasonRequired;
   if (trimmed.length > CUSTOMER_FIELD_LIMITS.blockedReason) return CUSTOMER_MESSAGES.tooLong('Block reason', CUSTOMER_FIELD_LIMITS.blockedReason);
   return null;
+}
+
+/**
+ * Blocking a customer and ending their service lines: the block dialog's option, and what the
+ * toasts say afterwards about each kind of outcome the server answers per line.
+ */
+export const CUSTOMER_LINE_ENDING_MESSAGES = {
+  option: 'Also end their service lines at the end of the billing cycle',
+  optionHint: "Their terminals keep service until then; each line's end date shows on its Settings tab.",
+  confirmNote: 'Their service lines will also be set to end at the end of the billing cycle.',
+  blockedNoLines: (name: string) => `${name} has been blocked; they had no active service lines to end`,
+  blockedLinesEnding: (name: string, n: number) =>
+    n === 0
+      ? `${name} has been blocked; no service line was set to end`
+      : `${name} has been blocked; ${n === 1 ? '1 service line' : `${n} service lines`} will end at the end of the billing cycle`,
+  alreadyEnding: (n: number) => (n === 1 ? '1 service line was already set to end' : `${n} service lines were already set to end`),
+  lineEndingFailed: (serviceLineNumber: string, why: string) => `Service line ${serviceLineNumber} could not be set to end: ${why}`,
+  linesNotEnded: (n: number, lines: string) => `${n} service lines could not be set to end: ${lines}`,
+  /** When the server gives no reason for a failed line. */
+  unknownReason: 'no reason given',
+} as const;
+
+/**
+ * The toasts after a block that asked to end the customer's lines: what it did to them, and one
+ * failure listing every line that could not be set to end (so that none is missed among several
+ * toasts), or null when none failed.
+ */
+export function blockedLinesNotices(name: string, endings: readonly CustomerLineEnding[]): { success: string; failure: string | null } {
+  const m = CUSTOMER_LINE_ENDING_MESSAGES;
+  if (endings.length === 0) return { success: m.blockedNoLines(name), failure: null };
+  const count = (outcome: LineEndingOutcome) => endings.filter((e) => e.outcome === outcome).length;
+  const already = count('already_ending');
+  const success = m.blockedLinesEnding(name, count('scheduled')) + (already > 0 ? `. ${m.alreadyEnding(already)}` : '');
+  const failed = endings.filter((e) => e.outcome === 'failed');
+  const why = (e: CustomerLineEnding) => e.message?.trim() || m.unknownReason;
+  const failure =
+    failed.length === 0
+      ? null
+      : failed.length === 1
+        ? m.lineEndingFailed(failed[0]!.serviceLineNumber, why(failed[0]!))
+        : m.linesNotEnded(failed.length, failed.map((e) => `${e.serviceLineNumber} (${why(e)})`).join('; '));
+  return { success, failure };
 }

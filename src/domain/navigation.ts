@@ -101,6 +101,7 @@ export type PagePath =
   | '/customer/terminals/$customerUuid'
   | '/terminals'
   | '/subscription'
+  | '/subscription/provider-billing'
   | '/settings'
   | '/users';
 
@@ -119,6 +120,10 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   },
   '/terminals': { title: 'Terminal Management', breadcrumb: [home, { label: 'Terminals' }] },
   '/subscription': { title: 'Subscriptions', breadcrumb: [home, { label: 'Subscriptions' }] },
+  '/subscription/provider-billing': {
+    title: 'Provider Billing',
+    breadcrumb: [home, { label: 'Subscriptions', url: '/subscription' }, { label: 'Provider Billing' }],
+  },
   '/settings': { title: 'Settings', breadcrumb: [{ label: 'Settings' }] },
   // The spec's users page links "Dashboard" to /dashboard, which the router sends on to /home.
   '/users': { title: 'User Management', breadcrumb: [{ label: 'Dashboard', url: '/dashboard' }, { label: 'Users' }] },

@@ -417,8 +417,6 @@ export const TERMINAL_MESSAGES = {
   noUsageTitle: 'No Usage Data Available',
   noUsageAssigned: 'No usage has been reported for this terminal in the selected month.',
   noUsageUnassigned: 'This terminal is not assigned to a customer, and no usage has been reported for it in the selected month.',
-  settingsText:
-    "Terminal settings are managed through the provider's dashboard. Contact support if you need changes to this terminal's configuration.",
   activeStatusText: 'Terminal is active and operational',
   inactiveStatusText: 'Terminal is inactive',
   refreshData: 'Refresh Data',

@@ -10,25 +10,30 @@
  *   settings.idle          "Account Settings": expiry, days to extend by, "Resend password link"
  *   settings.extending     "Extending..."                                                      (tag: busy)
  *   settings.resending     "Sending..."                                                        (tag: busy)
- *   blocking.reason        "Block Customer": the reason (required, at most 500 characters)
- *   blocking.confirming    "Block {name}?" with the reason, Back and Block Customer
+ *   blocking.reason        "Block Customer": the reason (required, at most 500 characters), and for
+ *                          the admin role (input `canEndLines`) the option to also end their lines
+ *   blocking.confirming    "Block {name}?" with the reason (and the option, if taken), Back and Block Customer
  *   blocking.submitting    "Blocking..."                                                       (tag: busy)
  *   unblocking.confirming  "Unblock {name}?"
  *   unblocking.submitting  "Unblocking..."                                                     (tag: busy)
  *
  * Every change that succeeds tells the app (`customerChanged`), which refreshes the list and the
- * stat cards; every outcome is a toast (`notifySuccess` / `notifyFailure`).
+ * stat cards; every outcome is a toast (`notifySuccess` / `notifyFailure`). A block that ended
+ * the customer's lines says how many will end; the lines that could not be set to end are one
+ * failure toast besides (the block itself stands: the server commits it first).
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { ApiResult } from '../api/client';
 import type { ActivityEntry } from '../domain/dashboard';
 import {
   CUSTOMER_MESSAGES,
   DEFAULT_EXTENSION_DAYS,
   blockReasonProblem,
+  blockedLinesNotices,
   customerDisplayName,
   validateEditCustomer,
   type CustomerListItem,
+  type CustomerUpdateData,
   type EditField,
   type EditForm,
   type FieldErrors,
@@ -38,6 +43,7 @@ import {
 export { blockReasonProblem, validateEditCustomer, type EditField, type EditForm };
 import { failureText, hasErrors, serverFieldErrors } from './customer-forms';
 import type { LoadOutcome } from './resource';
+import { submittingStates } from './submit';
 
 export const EDIT_FIELDS: readonly EditField[] = ['company', 'name', 'email', 'phone', 'address'];
 
@@ -49,6 +55,23 @@ export interface CustomerDetail {
 
 export type CustomerResult = ApiResult<CustomerListItem>;
 export type DoneResult = ApiResult<unknown>;
+/** A block's answer: the customer, and what became of each line it asked to end. */
+export type BlockResult = ApiResult<CustomerUpdateData>;
+
+export interface BlockRequest {
+  uuid: string;
+  reason: string;
+  /** Also set the customer's active lines to end at the end of the billing cycle. */
+  endLines: boolean;
+}
+
+export interface CustomerActionsInput {
+  /**
+   * Whether the block dialog offers to end the customer's lines: the admin role only, as the
+   * server refuses the option to anyone else (ending a line is theirs alone).
+   */
+  canEndLines: boolean;
+}
 
 export interface CustomerActionsContext {
   /** The customer acted on: the row, replaced by each fresher answer. */
@@ -59,6 +82,9 @@ export interface CustomerActionsContext {
   errors: FieldErrors<EditField>;
   reason: string;
   reasonError: string | null;
+  canEndLines: boolean;
+  /** The block dialog's "also end their service lines" (never true unless `canEndLines`). */
+  endLines: boolean;
   /** Days the Account Settings dialog extends by. */
   days: number;
   /** The last extension made in this dialog. */
@@ -78,6 +104,7 @@ export type CustomerActionsEvent =
   | { type: 'user.field'; field: EditField; value: string }
   | { type: 'user.submit' }
   | { type: 'user.reason'; value: string }
+  | { type: 'user.endLines'; value: boolean }
   | { type: 'user.confirm' }
   | { type: 'user.back' }
   | { type: 'user.days'; days: number }
@@ -116,18 +143,18 @@ function updatePayload(form: EditForm): UpdateCustomerPayload {
 type Refused = Extract<DoneResult, { ok: false }>;
 const editErrors = (result: Refused) => serverFieldErrors(result, EDIT_FIELDS, CUSTOMER_MESSAGES.duplicateEmail);
 const messageOf = (result: DoneResult) => (result.ok ? '' : result.message);
-/** The text of a refused action, from the server's answer. */
-const refusal = (what: string) => ({ event }: { event: { output: DoneResult } }) => failureText(what, messageOf(event.output));
-/** A failed action: the dialog says why, and so does a toast. */
-const reportFailure = <P>(params: P) => [{ type: 'storeFailure', params } as const, { type: 'notifyFailure', params } as const];
 const name = (context: CustomerActionsContext) => (context.customer ? customerDisplayName(context.customer) : 'Customer');
+
+/** The toasts, as an action that picks which to show enqueues them. */
+type Toast = { type: 'notifySuccess'; params: string } | { type: 'notifyFailure'; params: string };
 
 const EMPTY_FORM: EditForm = { name: '', email: '', company: '', phone: '', address: '' };
 
-export const customerActionsMachine = setup({
+const customerActionsSetup = setup({
   types: {
     context: {} as CustomerActionsContext,
     events: {} as CustomerActionsEvent,
+    input: {} as CustomerActionsInput,
   },
   actors: {
     loadDetail: fromPromise<LoadOutcome<CustomerDetail>, string>(async () => {
@@ -142,7 +169,7 @@ export const customerActionsMachine = setup({
     resendLink: fromPromise<DoneResult, string>(async () => {
       throw new Error('resendLink is provided by the app');
     }),
-    blockCustomer: fromPromise<CustomerResult, { uuid: string; reason: string }>(async () => {
+    blockCustomer: fromPromise<BlockResult, BlockRequest>(async () => {
       throw new Error('blockCustomer is provided by the app');
     }),
     unblockCustomer: fromPromise<CustomerResult, string>(async () => {
@@ -158,6 +185,7 @@ export const customerActionsMachine = setup({
       errors: {},
       reason: '',
       reasonError: null,
+      endLines: false,
       days: DEFAULT_EXTENSION_DAYS,
       extended: null,
       failure: null,
@@ -183,6 +211,21 @@ export const customerActionsMachine = setup({
     clearFailure: assign({ failure: null }),
     storeReason: assign((_, value: string) => ({ reason: value, reasonError: null, failure: null })),
     storeReasonError: assign(({ context }) => ({ reasonError: blockReasonProblem(context.reason) })),
+    storeEndLines: assign((_, value: boolean) => ({ endLines: value, failure: null })),
+    storeBlocked: assign((_, result: BlockResult) => (result.ok ? { customer: result.data.customer, failure: null } : {})),
+    /**
+     * The block's toasts: the plain one, or what became of the lines it asked to end. Its types are
+     * given by hand: inferred, the toasts it enqueues would refer back to this very actions object.
+     */
+    notifyBlocked: enqueueActions<CustomerActionsContext, CustomerActionsEvent, BlockResult, CustomerActionsEvent, never, Toast, never, never, never>(({ context, enqueue }, result) => {
+      if (!context.endLines) {
+        enqueue({ type: 'notifySuccess', params: CUSTOMER_ACTION_MESSAGES.blocked(name(context)) });
+        return;
+      }
+      const notices = blockedLinesNotices(name(context), result.ok ? result.data.lineEndings : []);
+      enqueue({ type: 'notifySuccess', params: notices.success });
+      if (notices.failure) enqueue({ type: 'notifyFailure', params: notices.failure });
+    }),
     storeDays: assign((_, days: number) => ({ days, failure: null })),
     storeExtension: assign(({ context }, result: CustomerResult) =>
       result.ok ? { extended: { days: context.days, until: result.data.accountExpiresAt } } : {},
@@ -198,11 +241,16 @@ export const customerActionsMachine = setup({
     isLoaded: (_, outcome: LoadOutcome<CustomerDetail>) => outcome.ok,
     isEditValid: ({ context }) => !hasErrors(validateEditCustomer(context.form)),
     isReasonValid: ({ context }) => blockReasonProblem(context.reason) === null,
+    canEndLines: ({ context }) => context.canEndLines,
     isDone: (_, result: DoneResult) => result.ok,
   },
-}).createMachine({
+});
+
+const submitting = submittingStates(customerActionsSetup);
+
+export const customerActionsMachine = customerActionsSetup.createMachine({
   id: 'customerActions',
-  context: {
+  context: ({ input }) => ({
     customer: null,
     activity: null,
     detailError: null,
@@ -210,10 +258,12 @@ export const customerActionsMachine = setup({
     errors: {},
     reason: '',
     reasonError: null,
+    canEndLines: input.canEndLines,
+    endLines: false,
     days: DEFAULT_EXTENSION_DAYS,
     extended: null,
     failure: null,
-  },
+  }),
   initial: 'closed',
   states: {
     closed: {
@@ -272,39 +322,25 @@ export const customerActionsMachine = setup({
             'user.close': '#customerActions.closed',
           },
         },
-        saving: {
-          tags: ['busy'],
-          entry: 'clearFailure',
-          invoke: {
-            id: 'updateCustomer',
-            src: 'updateCustomer',
-            input: ({ context }) => ({ uuid: context.customer!.uuid, payload: updatePayload(context.form) }),
-            onDone: [
-              {
-                guard: { type: 'isDone', params: ({ event }) => event.output },
-                target: '#customerActions.closed',
-                actions: [
-                  { type: 'storeCustomer', params: ({ event }) => event.output },
-                  { type: 'notifySuccess', params: ({ context }) => CUSTOMER_ACTION_MESSAGES.updated(name(context)) },
-                  'customerChanged',
-                ],
-              },
-              {
-                target: 'idle',
-                actions: [
-                  { type: 'storeEditRefusal', params: ({ event }) => event.output },
-                  { type: 'notifyFailure', params: ({ event }) => failureText('update customer', messageOf(event.output)) },
-                ],
-              },
+        saving: submitting({
+          src: 'updateCustomer',
+          input: ({ context }) => ({ uuid: context.customer!.uuid, payload: updatePayload(context.form) }),
+          success: {
+            target: '#customerActions.closed',
+            actions: [
+              { type: 'storeCustomer', params: ({ event }) => event.output },
+              { type: 'notifySuccess', params: ({ context }) => CUSTOMER_ACTION_MESSAGES.updated(name(context)) },
+              'customerChanged',
             ],
-            onError: {
-              target: 'idle',
-              actions: [
-                ...reportFailure(failureText('update customer', null)),
-              ],
-            },
           },
-        },
+          back: 'idle',
+          failure: (why) => failureText('update customer', why),
+          // A refusal may name fields: their errors go beside them, and only one naming none is the dialog's failure.
+          refused: [
+            { type: 'storeEditRefusal', params: ({ event }) => event.output },
+            { type: 'notifyFailure', params: ({ event }) => failureText('update customer', messageOf(event.output)) },
+          ],
+        }),
       },
     },
 
@@ -319,67 +355,31 @@ export const customerActionsMachine = setup({
             'user.close': '#customerActions.closed',
           },
         },
-        extending: {
-          tags: ['busy'],
-          entry: 'clearFailure',
-          invoke: {
-            id: 'extendAccount',
-            src: 'extendAccount',
-            input: ({ context }) => ({ uuid: context.customer!.uuid, days: context.days }),
-            onDone: [
-              {
-                guard: { type: 'isDone', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: [
-                  { type: 'storeExtension', params: ({ event }) => event.output },
-                  { type: 'storeCustomer', params: ({ event }) => event.output },
-                  { type: 'notifySuccess', params: ({ context }) => CUSTOMER_ACTION_MESSAGES.extended(context.days) },
-                  'customerChanged',
-                ],
-              },
-              {
-                target: 'idle',
-                actions: [
-                  ...reportFailure(refusal('extend the account')),
-                ],
-              },
+        extending: submitting({
+          src: 'extendAccount',
+          input: ({ context }) => ({ uuid: context.customer!.uuid, days: context.days }),
+          success: {
+            target: 'idle',
+            actions: [
+              { type: 'storeExtension', params: ({ event }) => event.output },
+              { type: 'storeCustomer', params: ({ event }) => event.output },
+              { type: 'notifySuccess', params: ({ context }) => CUSTOMER_ACTION_MESSAGES.extended(context.days) },
+              'customerChanged',
             ],
-            onError: {
-              target: 'idle',
-              actions: [
-                ...reportFailure(failureText('extend the account', null)),
-              ],
-            },
           },
-        },
-        resending: {
-          tags: ['busy'],
-          entry: 'clearFailure',
-          invoke: {
-            id: 'resendLink',
-            src: 'resendLink',
-            input: ({ context }) => context.customer!.uuid,
-            onDone: [
-              {
-                guard: { type: 'isDone', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'notifySuccess', params: ({ context }) => CUSTOMER_ACTION_MESSAGES.linkSent(context.customer!.email) },
-              },
-              {
-                target: 'idle',
-                actions: [
-                  ...reportFailure(refusal('send the password setup link')),
-                ],
-              },
-            ],
-            onError: {
-              target: 'idle',
-              actions: [
-                ...reportFailure(failureText('send the password setup link', null)),
-              ],
-            },
+          back: 'idle',
+          failure: (why) => failureText('extend the account', why),
+        }),
+        resending: submitting({
+          src: 'resendLink',
+          input: ({ context }) => context.customer!.uuid,
+          success: {
+            target: 'idle',
+            actions: { type: 'notifySuccess', params: ({ context }) => CUSTOMER_ACTION_MESSAGES.linkSent(context.customer!.email) },
           },
-        },
+          back: 'idle',
+          failure: (why) => failureText('send the password setup link', why),
+        }),
       },
     },
 
@@ -389,6 +389,8 @@ export const customerActionsMachine = setup({
         reason: {
           on: {
             'user.reason': { actions: { type: 'storeReason', params: ({ event }) => event.value } },
+            // Offered to the admin role only: for anyone else the option does not exist.
+            'user.endLines': { guard: 'canEndLines', actions: { type: 'storeEndLines', params: ({ event }) => event.value } },
             'user.submit': [{ guard: 'isReasonValid', target: 'confirming' }, { actions: 'storeReasonError' }],
             'user.close': '#customerActions.closed',
           },
@@ -400,39 +402,21 @@ export const customerActionsMachine = setup({
             'user.close': '#customerActions.closed',
           },
         },
-        submitting: {
-          tags: ['busy'],
-          entry: 'clearFailure',
-          invoke: {
-            id: 'blockCustomer',
-            src: 'blockCustomer',
-            input: ({ context }) => ({ uuid: context.customer!.uuid, reason: context.reason.trim() }),
-            onDone: [
-              {
-                guard: { type: 'isDone', params: ({ event }) => event.output },
-                target: '#customerActions.closed',
-                actions: [
-                  { type: 'storeCustomer', params: ({ event }) => event.output },
-                  { type: 'notifySuccess', params: ({ context }) => CUSTOMER_ACTION_MESSAGES.blocked(name(context)) },
-                  'customerChanged',
-                ],
-              },
-              // Back to the reason, which stays as typed, with the server's word on it.
-              {
-                target: 'reason',
-                actions: [
-                  ...reportFailure(refusal('block customer')),
-                ],
-              },
+        submitting: submitting({
+          src: 'blockCustomer',
+          input: ({ context }) => ({ uuid: context.customer!.uuid, reason: context.reason.trim(), endLines: context.endLines }),
+          success: {
+            target: '#customerActions.closed',
+            actions: [
+              { type: 'storeBlocked', params: ({ event }) => event.output },
+              { type: 'notifyBlocked', params: ({ event }) => event.output },
+              'customerChanged',
             ],
-            onError: {
-              target: 'reason',
-              actions: [
-                ...reportFailure(failureText('block customer', null)),
-              ],
-            },
           },
-        },
+          // Back to the reason, which stays as typed, with the server's word on it.
+          back: 'reason',
+          failure: (why) => failureText('block customer', why),
+        }),
       },
     },
 
@@ -445,38 +429,20 @@ export const customerActionsMachine = setup({
             'user.close': '#customerActions.closed',
           },
         },
-        submitting: {
-          tags: ['busy'],
-          entry: 'clearFailure',
-          invoke: {
-            id: 'unblockCustomer',
-            src: 'unblockCustomer',
-            input: ({ context }) => context.customer!.uuid,
-            onDone: [
-              {
-                guard: { type: 'isDone', params: ({ event }) => event.output },
-                target: '#customerActions.closed',
-                actions: [
-                  { type: 'storeCustomer', params: ({ event }) => event.output },
-                  { type: 'notifySuccess', params: ({ context }) => CUSTOMER_ACTION_MESSAGES.unblocked(name(context)) },
-                  'customerChanged',
-                ],
-              },
-              {
-                target: 'confirming',
-                actions: [
-                  ...reportFailure(refusal('unblock customer')),
-                ],
-              },
+        submitting: submitting({
+          src: 'unblockCustomer',
+          input: ({ context }) => context.customer!.uuid,
+          success: {
+            target: '#customerActions.closed',
+            actions: [
+              { type: 'storeCustomer', params: ({ event }) => event.output },
+              { type: 'notifySuccess', params: ({ context }) => CUSTOMER_ACTION_MESSAGES.unblocked(name(context)) },
+              'customerChanged',
             ],
-            onError: {
-              target: 'confirming',
-              actions: [
-                ...reportFailure(failureText('unblock customer', null)),
-              ],
-            },
           },
-        },
+          back: 'confirming',
+          failure: (why) => failureText('unblock customer', why),
+        }),
       },
     },
   },

@@ -1,6 +1,7 @@
 /**
  * Background sync of the terminals page ("Sync from the provider", spec sections 2, 4 "Background
- * sync" and 8). App-wide: the route creates it once, so a sync started here survives navigation.
+ * sync" and 8). The terminals page creates it when it opens; a sync runs on the server, so one
+ * started here goes on when the page is left, and `checking` finds it again on return.
  *
  *   checking          the page just opened: is a sync already running on the server?
  *                     The sync button is disabled                                      (tag: checking)

@@ -26,6 +26,7 @@ import {
   type PortalUser,
 } from '../domain/users';
 import type { LoadOutcome } from './resource';
+import { submittingStates } from './submit';
 import type { SaveOutcome, UpdateUserInput } from './user-form';
 
 /** The actions behind a dialog, as the one `runAction` actor takes them. */
@@ -101,21 +102,9 @@ function actionInput(context: UserActionsContext): UserActionInput {
 
 const messageOr = (outcome: LoadOutcome<unknown>, fallback: string) => (!outcome.ok && outcome.message.trim()) || fallback;
 
-type Done<T> = { event: { output: T } };
-const actionRefusal = ({ event }: Done<LoadOutcome<PortalUser | null>>) => messageOr(event.output, USER_MESSAGES.unexpected);
-/** A failed action: the dialog says why, and so does a toast. */
-const reportFailure = <P>(params: P) => [{ type: 'storeFailure', params } as const, { type: 'notifyFailure', params } as const];
-/** Back to the step the user confirmed from. */
-const backToStep = <A>(actions: A) =>
-  [
-    { guard: 'isBlocking', target: 'reason', actions },
-    { guard: 'isExtending', target: 'days', actions },
-    { target: 'confirming', actions },
-  ] as const;
-
 const openDialog = (kind: UserActionKind) => ({ type: 'takeUser', params: ({ event }: { event: { user: PortalUser } }) => ({ user: event.user, kind }) }) as const;
 
-export const userActionsMachine = setup({
+const userActionsSetup = setup({
   types: {
     context: {} as UserActionsContext,
     events: {} as UserActionsEvent,
@@ -160,7 +149,11 @@ export const userActionsMachine = setup({
     isExtending: ({ context }) => context.kind === 'extend',
     isDone: (_, outcome: LoadOutcome<unknown>) => outcome.ok,
   },
-}).createMachine({
+});
+
+const submitting = submittingStates(userActionsSetup);
+
+export const userActionsMachine = userActionsSetup.createMachine({
   id: 'userActions',
   context: { user: null, kind: null, reason: '', reasonError: null, days: DEFAULT_USER_EXTENSION_DAYS, failure: null },
   initial: 'closed',
@@ -233,27 +226,24 @@ export const userActionsMachine = setup({
             'user.close': '#userActions.closed',
           },
         },
-        running: {
-          tags: ['busy'],
-          entry: 'clearFailure',
-          invoke: {
-            id: 'runAction',
-            src: 'runAction',
-            input: ({ context }) => actionInput(context),
-            onDone: [
-              {
-                guard: { type: 'isDone', params: ({ event }) => event.output },
-                target: '#userActions.closed',
-                actions: [
-                  { type: 'notifySuccess', params: ({ context }) => successText(context.kind!, context.user!, context.days) },
-                  'userChanged',
-                ],
-              },
-              ...backToStep(reportFailure(actionRefusal)),
+        running: submitting({
+          src: 'runAction',
+          input: ({ context }) => actionInput(context),
+          success: {
+            target: '#userActions.closed',
+            actions: [
+              { type: 'notifySuccess', params: ({ context }) => successText(context.kind!, context.user!, context.days) },
+              'userChanged',
             ],
-            onError: [...backToStep(reportFailure(USER_MESSAGES.unexpected))],
           },
-        },
+          // To the step confirmed from, where the reason or the days are still as entered.
+          back: [
+            { guard: 'isBlocking', target: 'reason' },
+            { guard: 'isExtending', target: 'days' },
+            { target: 'confirming' },
+          ],
+          failure: (why) => why?.trim() || USER_MESSAGES.unexpected,
+        }),
       },
     },
   },

@@ -2,7 +2,7 @@
 // customerUsage actor, the Assign Terminals dialog, and the Terminal Details dialog of a row. The
 // month and the open terminal live in the URL (`?month=2025-3&terminal=<id>`), so a reload or a
 // link keeps them; the machine follows the URL.
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -11,10 +11,11 @@ import type { TerminalUsageRecord } from '../domain/customer-terminals';
 import { monthRange } from '../domain/terminals';
 import { customerUsageMachine } from '../machines/customer-usage';
 import { CustomerTerminalsView } from '../ui/customer-terminals/CustomerTerminalsView';
+import { ActivationWizardPanel } from './activation-wizard-panel';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { outcome } from './outcome';
 import { validateCustomerTerminalsSearch, type CustomerTerminalsSearch } from './search-params';
-import { useAppServices, usePageActor } from './services';
+import { useAppServices, useIsAdministrator, usePageActor } from './services';
 import { placeholderTerminal, TerminalDetailPanel } from './terminal-detail-panel';
 
 const routeApi = getRouteApi('/app/customer/terminals/$customerUuid');
@@ -124,6 +125,10 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
   const assign = useAssignTerminalsDialog({ onAssigned: () => page.send({ type: 'terminals.changed' }) });
 
   const customer = useSelector(page, (s) => s.context.customer);
+  // "Add Terminal": the activation wizard for this customer, an administrator's.
+  const isAdministrator = useIsAdministrator();
+  const [adding, setAdding] = useState(false);
+  const closeWizard = useCallback(() => setAdding(false), []);
   const customerLoading = useSelector(page, (s) => s.hasTag('loadingCustomer'));
   const customerError = useSelector(page, (s) => (s.matches({ customer: 'failed' }) ? s.context.customerError : null));
   const records = useSelector(page, (s) => s.context.records);
@@ -176,8 +181,16 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         onCancelUnassign={() => page.send({ type: 'user.cancel' })}
         onRetry={() => page.send({ type: 'user.retry' })}
         onNavigate={(url) => void router.navigate({ href: url })}
+        {...(isAdministrator ? { onAddTerminal: () => setAdding(true) } : {})}
       />
       {assign.dialog}
+      {adding && customer && (
+        <ActivationWizardPanel
+          customer={{ uuid: customer.uuid, name: customer.name }}
+          onClosed={closeWizard}
+          onActivated={() => page.send({ type: 'terminals.changed' })}
+        />
+      )}
       {basic && (
         <TerminalDetailPanel
           key={basic.userTerminalId}

@@ -23,7 +23,7 @@ import { ToastMessage } from '../ui/customers/ToastMessage';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
-import { useAppServices, usePageActor } from './services';
+import { useAppServices, useIsAdministrator, usePageActor } from './services';
 import { validateCustomersSearch, type CustomersSearch } from './search-params';
 
 export { validateCustomersSearch, type CustomersSearch } from './search-params';
@@ -84,6 +84,8 @@ function actionStep(stage: string, context: ActionsSnapshot['context']): Custome
         customer,
         reason: context.reason,
         reasonError: context.reasonError,
+        offerEndLines: context.canEndLines,
+        endLines: context.endLines,
         failure: context.failure,
         busy: sub === 'busy',
       };
@@ -97,6 +99,8 @@ export function CustomersRoute() {
   const router = useRouter();
   const search = routeApi.useSearch();
   const location = locationOf(search);
+  // Ending a blocked customer's lines is the admin role's alone (the server refuses anyone else).
+  const canEndLines = useIsAdministrator();
 
   const list = usePageActor(
     customersListMachine.provide({
@@ -168,7 +172,7 @@ export function CustomersRoute() {
         updateCustomer: fromPromise(({ input, signal }) => api.customers.update(input.uuid, input.payload, signal)),
         extendAccount: fromPromise(({ input, signal }) => api.customers.extend(input.uuid, input.days, signal)),
         resendLink: fromPromise(({ input, signal }) => api.customers.resendPasswordLink(input, signal)),
-        blockCustomer: fromPromise(({ input, signal }) => api.customers.block(input.uuid, input.reason, signal)),
+        blockCustomer: fromPromise(({ input, signal }) => api.customers.block(input.uuid, { reason: input.reason, endLines: input.endLines }, signal)),
         unblockCustomer: fromPromise(({ input, signal }) => api.customers.unblock(input, signal)),
       },
       actions: {
@@ -177,6 +181,7 @@ export function CustomersRoute() {
         customerChanged: () => refreshAll(),
       },
     }),
+    { input: { canEndLines } },
   );
 
   // Handing terminals to a customer changes nothing this list shows, so there is nothing to reload.
@@ -259,6 +264,7 @@ export function CustomersRoute() {
         onField={(field, value) => actions.send({ type: 'user.field', field, value })}
         onSubmit={() => actions.send({ type: 'user.submit' })}
         onReason={(value) => actions.send({ type: 'user.reason', value })}
+        onEndLines={(value) => actions.send({ type: 'user.endLines', value })}
         onConfirm={() => actions.send({ type: 'user.confirm' })}
         onBack={() => actions.send({ type: 'user.back' })}
         onDays={(days) => actions.send({ type: 'user.days', days })}

@@ -128,6 +128,14 @@ const subscriptionRoute = createRoute({
   component: lazyRouteComponent(() => import('./subscriptions'), 'SubscriptionsRoute'),
 });
 
+/** What the provider bills the reseller, read live: under Subscriptions, with its guard. */
+const providerBillingRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/subscription/provider-billing',
+  staticData: { adminOnly: true },
+  component: lazyRouteComponent(() => import('./provider-billing'), 'ProviderBillingRoute'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/settings',
@@ -164,6 +172,7 @@ export const routeTree = rootRoute.addChildren([
     customerTerminalsRoute,
     terminalsRoute,
     subscriptionRoute,
+    providerBillingRoute,
     settingsRoute,
     usersRoute,
     unknownRoute,

@@ -2,7 +2,7 @@
 // inspector hook. The session actor is created before React renders (the router needs it in its
 // context for guards), so it is handed down here rather than created by `createActorContext`.
 import { createContext, useContext, type ReactNode } from 'react';
-import { useActorRef } from '@xstate/react';
+import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorOptions, ActorRefFrom, AnyStateMachine, InspectionEvent, Observer } from 'xstate';
 import type { Api } from '../api';
 import type { sessionMachine } from '../machines/session';
@@ -37,6 +37,16 @@ export function useAppServices(): AppServices {
   const services = useContext(AppServicesContext);
   if (!services) throw new Error('useAppServices needs <AppServicesProvider>');
   return services;
+}
+
+/**
+ * Whether the signed-in portal user has the admin role: the writes only they may make (activate,
+ * change a line, end a blocked customer's lines) are offered to them alone; the server refuses
+ * everyone else as well.
+ */
+export function useIsAdministrator(): boolean {
+  const { session } = useAppServices();
+  return useSelector(session, (s) => s.context.userType === 'admin' && s.context.profile !== null && 'role' in s.context.profile && s.context.profile.role === 'admin');
 }
 
 /**

@@ -1,7 +1,7 @@
 // The terminals page: the list (page, search and status in the URL), the fleet summary cards, the
 // background sync and the Terminal Details dialog, which is URL state (`?terminal=<id>`) so a link
 // opens it. Each is a machine whose effects are provided here.
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -19,11 +19,12 @@ import { terminalSyncMachine } from '../machines/terminal-sync';
 import type { TerminalDetailTab } from '../ui/terminals/TerminalDetailDialog';
 import { TerminalsView, type TerminalStatusFilter, type TerminalSyncNotice } from '../ui/terminals/TerminalsView';
 import { useNow } from '../ui/common/useNow';
+import { ActivationWizardPanel } from './activation-wizard-panel';
 import { useListState } from './list-state';
 import { placeholderTerminal, TerminalDetailPanel } from './terminal-detail-panel';
 import { outcome } from './outcome';
 import { validateTerminalsSearch, type TerminalsSearch } from './search-params';
-import { useAppServices, usePageActor } from './services';
+import { useAppServices, useIsAdministrator, usePageActor } from './services';
 
 export function locationOf(search: TerminalsSearch): ListLocation<TerminalStatusFilter> {
   return { page: search.page ?? 1, search: search.search ?? '', status: search.status ?? 'all' };
@@ -128,6 +129,11 @@ export function TerminalsRoute() {
   };
   const closeTerminal = () => navigateTo({ ...currentSearch(), terminal: undefined });
 
+  // "Add Terminal": the activation wizard, an administrator's; a finished activation refreshes the page.
+  const isAdministrator = useIsAdministrator();
+  const [adding, setAdding] = useState(false);
+  const closeWizard = useCallback(() => setAdding(false), []);
+
   const openId = search.terminal;
   const basic =
     openId === undefined
@@ -162,7 +168,9 @@ export function TerminalsRoute() {
         onOpen={openTerminal}
         onNavigate={(url) => void router.navigate({ href: url })}
         now={now}
+        {...(isAdministrator ? { onAddTerminal: () => setAdding(true) } : {})}
       />
+      {adding && <ActivationWizardPanel customer={null} onClosed={closeWizard} onActivated={reloadAll} />}
       {basic && (
         <TerminalDetailPanel
           key={basic.userTerminalId}

@@ -5,11 +5,20 @@ import {
   blockReasonProblem,
   customerActionsMachine,
   validateEditCustomer,
+  type BlockRequest,
+  type BlockResult,
   type CustomerDetail,
   type CustomerResult,
   type DoneResult,
 } from '../../src/machines/customer-actions';
-import { CUSTOMER_MESSAGES, type CustomerListItem, type UpdateCustomerPayload } from '../../src/domain/customers';
+import {
+  CUSTOMER_LINE_ENDING_MESSAGES,
+  CUSTOMER_MESSAGES,
+  blockedLinesNotices,
+  type CustomerLineEnding,
+  type CustomerListItem,
+  type UpdateCustomerPayload,
+} from '../../src/domain/customers';
 import type { LoadOutcome } from '../../src/machines/resource';
 import { customerFixture } from '../fixtures/customers';
 
@@ -31,11 +40,12 @@ interface Answers {
   update?: Array<Answer<CustomerResult>>;
   extend?: Array<Answer<CustomerResult>>;
   resend?: Array<Answer<DoneResult>>;
-  block?: Array<Answer<CustomerResult>>;
+  block?: Array<Answer<BlockResult>>;
   unblock?: Array<Answer<CustomerResult>>;
 }
 
-function startActions(answers: Answers = {}) {
+/** As the page starts it for a portal user with the admin role unless told otherwise. */
+function startActions(answers: Answers = {}, input = { canEndLines: true }) {
   const calls: Array<[string, unknown]> = [];
   const notifySuccess = vi.fn();
   const notifyFailure = vi.fn();
@@ -61,7 +71,7 @@ function startActions(answers: Answers = {}) {
           ok({ ...customer, accountExpiresAt: '2027-08-30T00:00:00.000Z' }),
         ),
         resendLink: answer<DoneResult, string>('resendLink', answers.resend, ok({})),
-        blockCustomer: answer<CustomerResult, { uuid: string; reason: string }>('blockCustomer', answers.block, ok(blocked)),
+        blockCustomer: answer<BlockResult, BlockRequest>('blockCustomer', answers.block, ok({ customer: blocked, lineEndings: [] })),
         unblockCustomer: answer<CustomerResult, string>('unblockCustomer', answers.unblock, ok(customer)),
       },
       actions: {
@@ -70,6 +80,7 @@ function startActions(answers: Answers = {}) {
         customerChanged: () => customerChanged(),
       },
     }),
+    { input },
   ).start();
   return { actor, calls, notifySuccess, notifyFailure, customerChanged };
 }
@@ -224,7 +235,7 @@ describe('customer actions machine: Block and Unblock', () => {
     actor.send({ type: 'user.submit' });
     actor.send({ type: 'user.confirm' });
     await waitFor(actor, (s) => s.matches('closed'));
-    expect(calls).toEqual([['blockCustomer', { uuid: customer.uuid, reason: 'Unpaid invoices' }]]);
+    expect(calls).toEqual([['blockCustomer', { uuid: customer.uuid, reason: 'Unpaid invoices', endLines: false }]]);
     expect(notifySuccess).toHaveBeenCalledWith('Nina Park has been blocked');
     expect(customerChanged).toHaveBeenCalledOnce();
   });
@@ -259,6 +270,132 @@ describe('customer actions machine: Block and Unblock', () => {
     await waitFor(actor, (s) => s.matches('closed'));
     expect(calls).toEqual([['unblockCustomer', blocked.uuid]]);
     expect(notifySuccess).toHaveBeenCalledWith('Nina Park has been unblocked');
+  });
+});
+
+describe('customer actions machine: Block and end their service lines', () => {
+  const line = (serviceLineNumber: string, outcome: CustomerLineEnding['outcome'], message?: string): CustomerLineEnding => ({
+    serviceLineNumber,
+    outcome,
+    ...(message ? { message } : {}),
+  });
+
+  it('an admin ticks the option; the block asks for it, then toasts how many lines will end and each line that could not', async () => {
+    const endings = [
+      line('AST-1', 'scheduled'),
+      line('AST-2', 'scheduled'),
+      line('AST-3', 'already_ending'),
+      line('AST-4', 'failed', 'Service line AST-4 is not active'),
+    ];
+    const { actor, calls, notifySuccess, notifyFailure, customerChanged } = startActions({ block: [ok({ customer: blocked, lineEndings: endings })] });
+    actor.send({ type: 'user.block', customer });
+    expect(actor.getSnapshot().context.endLines).toBe(false);
+    expect(actor.getSnapshot().can({ type: 'user.endLines', value: true })).toBe(true);
+    actor.send({ type: 'user.endLines', value: true });
+    actor.send({ type: 'user.reason', value: 'Chargeback' });
+    actor.send({ type: 'user.submit' });
+    expect(actor.getSnapshot().matches({ blocking: 'confirming' })).toBe(true);
+    expect(actor.getSnapshot().context.endLines).toBe(true);
+    // The option is the reason step's: confirming only shows it.
+    expect(actor.getSnapshot().can({ type: 'user.endLines', value: false })).toBe(false);
+    actor.send({ type: 'user.confirm' });
+    await waitFor(actor, (s) => s.matches('closed'));
+    expect(calls).toEqual([['blockCustomer', { uuid: customer.uuid, reason: 'Chargeback', endLines: true }]]);
+    expect(actor.getSnapshot().context.customer).toEqual(blocked);
+    expect(notifySuccess.mock.calls).toEqual([['Nina Park has been blocked; 2 service lines will end at the end of the billing cycle. 1 service line was already set to end']]);
+    expect(notifyFailure.mock.calls).toEqual([['Service line AST-4 could not be set to end: Service line AST-4 is not active']]);
+    expect(customerChanged).toHaveBeenCalledOnce();
+  });
+
+  it('with the option and no active lines it says there was nothing to end, and no failure', async () => {
+    const { actor, notifySuccess, notifyFailure } = startActions();
+    actor.send({ type: 'user.block', customer });
+    actor.send({ type: 'user.reason', value: 'Fraud' });
+    actor.send({ type: 'user.endLines', value: true });
+    actor.send({ type: 'user.submit' });
+    actor.send({ type: 'user.confirm' });
+    await waitFor(actor, (s) => s.matches('closed'));
+    expect(notifySuccess.mock.calls).toEqual([[CUSTOMER_LINE_ENDING_MESSAGES.blockedNoLines('Nina Park')]]);
+    expect(notifyFailure).not.toHaveBeenCalled();
+  });
+
+  it('unticked again, the block goes without it and toasts as a plain block; the next block dialog starts unticked', async () => {
+    const { actor, calls, notifySuccess } = startActions({ block: [ok({ customer: blocked, lineEndings: [] })] });
+    actor.send({ type: 'user.block', customer });
+    actor.send({ type: 'user.endLines', value: true });
+    actor.send({ type: 'user.endLines', value: false });
+    actor.send({ type: 'user.reason', value: 'Fraud' });
+    actor.send({ type: 'user.submit' });
+    actor.send({ type: 'user.confirm' });
+    await waitFor(actor, (s) => s.matches('closed'));
+    expect(calls).toEqual([['blockCustomer', { uuid: customer.uuid, reason: 'Fraud', endLines: false }]]);
+    expect(notifySuccess).toHaveBeenCalledWith('Nina Park has been blocked');
+
+    actor.send({ type: 'user.block', customer });
+    actor.send({ type: 'user.endLines', value: true });
+    actor.send({ type: 'user.close' });
+    actor.send({ type: 'user.block', customer });
+    expect(actor.getSnapshot().context.endLines).toBe(false);
+  });
+
+  it('a refused block goes back to the reason with the option still ticked, and the retry asks for it again', async () => {
+    const { actor, calls, notifyFailure } = startActions({ block: [refused(403, 'Only portal users with the admin role can do this.'), ok({ customer: blocked, lineEndings: [] })] });
+    actor.send({ type: 'user.block', customer });
+    actor.send({ type: 'user.reason', value: 'Fraud' });
+    actor.send({ type: 'user.endLines', value: true });
+    actor.send({ type: 'user.submit' });
+    actor.send({ type: 'user.confirm' });
+    const back = await waitFor(actor, (s) => s.matches({ blocking: 'reason' }));
+    expect(back.context).toMatchObject({ endLines: true, failure: 'Failed to block customer: Only portal users with the admin role can do this.' });
+    expect(notifyFailure).toHaveBeenCalledOnce();
+    actor.send({ type: 'user.submit' });
+    actor.send({ type: 'user.confirm' });
+    await waitFor(actor, (s) => s.matches('closed'));
+    expect(calls.map(([, input]) => (input as BlockRequest).endLines)).toEqual([true, true]);
+  });
+
+  it('is not offered to a portal user without the admin role: the option does nothing and the block goes without it', async () => {
+    const { actor, calls, notifySuccess } = startActions({}, { canEndLines: false });
+    actor.send({ type: 'user.block', customer });
+    expect(actor.getSnapshot().context.canEndLines).toBe(false);
+    expect(actor.getSnapshot().can({ type: 'user.endLines', value: true })).toBe(false);
+    actor.send({ type: 'user.endLines', value: true });
+    expect(actor.getSnapshot().context.endLines).toBe(false);
+    actor.send({ type: 'user.reason', value: 'Fraud' });
+    actor.send({ type: 'user.submit' });
+    actor.send({ type: 'user.confirm' });
+    await waitFor(actor, (s) => s.matches('closed'));
+    expect(calls).toEqual([['blockCustomer', { uuid: customer.uuid, reason: 'Fraud', endLines: false }]]);
+    expect(notifySuccess).toHaveBeenCalledWith('Nina Park has been blocked');
+  });
+});
+
+describe('the toasts after a block that ended lines', () => {
+  it('count the lines set to end, one and none read as such, and add those already ending', () => {
+    expect(blockedLinesNotices('Nina Park', [{ serviceLineNumber: 'A', outcome: 'scheduled' }])).toEqual({
+      success: 'Nina Park has been blocked; 1 service line will end at the end of the billing cycle',
+      failure: null,
+    });
+    expect(
+      blockedLinesNotices('Nina Park', [
+        { serviceLineNumber: 'A', outcome: 'already_ending' },
+        { serviceLineNumber: 'B', outcome: 'already_ending' },
+      ]),
+    ).toEqual({ success: 'Nina Park has been blocked; no service line was set to end. 2 service lines were already set to end', failure: null });
+    expect(blockedLinesNotices('Nina Park', [])).toEqual({ success: 'Nina Park has been blocked; they had no active service lines to end', failure: null });
+  });
+
+  it('list every line that failed in one failure, with its reason or that none was given', () => {
+    expect(
+      blockedLinesNotices('Nina Park', [
+        { serviceLineNumber: 'A', outcome: 'failed', message: 'Provider unavailable' },
+        { serviceLineNumber: 'B', outcome: 'scheduled' },
+        { serviceLineNumber: 'C', outcome: 'failed', message: '  ' },
+      ]),
+    ).toEqual({
+      success: 'Nina Park has been blocked; 1 service line will end at the end of the billing cycle',
+      failure: '2 service lines could not be set to end: A (Provider unavailable); C (no reason given)',
+    });
   });
 });
 

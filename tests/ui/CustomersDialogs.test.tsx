@@ -9,6 +9,7 @@ import {
 import { SetPasswordView, type SetPasswordViewProps } from '../../src/ui/set-password/SetPasswordView';
 import { renderStrict } from './render';
 import { customerFixture } from '../fixtures/customers';
+import { CUSTOMER_LINE_ENDING_MESSAGES } from '../../src/domain/customers';
 
 const customer = customerFixture({ isActive: false, hasPassword: false });
 
@@ -35,6 +36,7 @@ function renderActions(step: CustomerActionStep) {
     onField: vi.fn(),
     onSubmit: vi.fn(),
     onReason: vi.fn(),
+    onEndLines: vi.fn(),
     onConfirm: vi.fn(),
     onBack: vi.fn(),
     onDays: vi.fn(),
@@ -42,7 +44,8 @@ function renderActions(step: CustomerActionStep) {
     onResendLink: vi.fn(),
   };
   const view = renderStrict(<CustomerActionDialogs step={step} {...callbacks} />);
-  return { ...view, ...callbacks };
+  const rerender = (next: CustomerActionStep) => view.rerender(<CustomerActionDialogs step={next} {...callbacks} />);
+  return { ...view, ...callbacks, rerender };
 }
 
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
@@ -124,12 +127,16 @@ describe('row action dialogs (view)', () => {
       customer,
       reason: '<script>alert(1)</script>',
       reasonError: null,
+      offerEndLines: true,
+      endLines: false,
       failure: null,
       busy: false,
     });
     const dialog = screen.getByRole('dialog', { name: 'Block Customer' });
     expect(within(dialog).getByLabelText('Reason').textContent).toBe('<script>alert(1)</script>');
     expect(dialog.querySelector('script')).toBeNull();
+    // Not ticked: the confirmation says nothing about the lines.
+    expect(within(dialog).queryByText(CUSTOMER_LINE_ENDING_MESSAGES.confirmNote)).toBeNull();
     await user.click(button('Back'));
     await user.click(button('Block Customer'));
     expect(onBack).toHaveBeenCalledOnce();
@@ -137,9 +144,41 @@ describe('row action dialogs (view)', () => {
   });
 
   it('block while sending: "Blocking..." and nothing else to press', () => {
-    renderActions({ kind: 'block', step: 'confirm', customer, reason: 'Fraud', reasonError: null, failure: null, busy: true });
+    renderActions({ kind: 'block', step: 'confirm', customer, reason: 'Fraud', reasonError: null, offerEndLines: true, endLines: true, failure: null, busy: true });
     expect(button('Blocking...').disabled).toBe(true);
     expect(button('Back').disabled).toBe(true);
+  });
+
+  it('block, for the admin role: the option to end their lines, its hint, ticking and unticking it reports each', async () => {
+    const step: CustomerActionStep = { kind: 'block', step: 'reason', customer, reason: '', reasonError: null, offerEndLines: true, endLines: false, failure: null, busy: false };
+    const { user, onEndLines, rerender } = renderActions(step);
+    const dialog = screen.getByRole('dialog', { name: 'Block Customer' });
+    const box = within(dialog).getByRole('checkbox', { name: 'Also end their service lines at the end of the billing cycle' }) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(document.getElementById(box.getAttribute('aria-describedby')!)?.textContent).toBe(CUSTOMER_LINE_ENDING_MESSAGES.optionHint);
+    expect(within(dialog).getByText(/keep service until then/)).toBeTruthy();
+    await user.click(box);
+    expect(onEndLines).toHaveBeenLastCalledWith(true);
+
+    rerender({ ...step, endLines: true });
+    const ticked = screen.getByRole('checkbox', { name: CUSTOMER_LINE_ENDING_MESSAGES.option }) as HTMLInputElement;
+    expect(ticked.checked).toBe(true);
+    await user.click(ticked);
+    expect(onEndLines).toHaveBeenLastCalledWith(false);
+    expect(onEndLines).toHaveBeenCalledTimes(2);
+  });
+
+  it('block, ticked: the confirmation says the lines will end too', () => {
+    renderActions({ kind: 'block', step: 'confirm', customer, reason: 'Fraud', reasonError: null, offerEndLines: true, endLines: true, failure: null, busy: false });
+    expect(within(screen.getByRole('dialog', { name: 'Block Customer' })).getByText(CUSTOMER_LINE_ENDING_MESSAGES.confirmNote)).toBeTruthy();
+  });
+
+  it('block, for anyone else: no option to end their lines', () => {
+    renderActions({ kind: 'block', step: 'reason', customer, reason: 'Fraud', reasonError: null, offerEndLines: false, endLines: false, failure: null, busy: false });
+    const dialog = screen.getByRole('dialog', { name: 'Block Customer' });
+    expect(within(dialog).getByLabelText('Reason')).toBeTruthy();
+    expect(within(dialog).queryByRole('checkbox')).toBeNull();
+    expect(within(dialog).queryByText(CUSTOMER_LINE_ENDING_MESSAGES.optionHint)).toBeNull();
   });
 
   it('unblock shows the failure of the last attempt', () => {

@@ -2,7 +2,8 @@
 // create and row-action machines, views) against a fake of the portal API at the fetch seam.
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { CUSTOMER_MESSAGES, type CustomerListItem } from '../../src/domain/customers';
+import { CUSTOMER_LINE_ENDING_MESSAGES, CUSTOMER_MESSAGES, type CustomerLineEnding, type CustomerListItem } from '../../src/domain/customers';
+import type { AdminUser } from '../../src/domain/auth';
 import { formatDate } from '../../src/ui/customers/format';
 import { adminProfile } from '../machines/fixtures';
 import { locationOf, searchOf, validateCustomersSearch } from '../../src/routes/customers';
@@ -54,10 +55,14 @@ interface FakeOptions {
   listStatus?: number[];
   /** Create requests wait until released, to catch the dialog in "Creating Account...". */
   holdCreates?: boolean;
+  /** Who is signed in (the fixture administrator unless told). */
+  profile?: AdminUser;
+  /** What a block that asks to end the customer's lines answers for them, as the server would. */
+  lineEndings?: CustomerLineEnding[];
 }
 
 /** The customers API as the page sees it, for the stored admin token "admin-token". */
-function fakePortalApi({ listStatus = [], holdCreates = false }: FakeOptions = {}) {
+function fakePortalApi({ listStatus = [], holdCreates = false, profile = adminProfile, lineEndings = [] }: FakeOptions = {}) {
   const customers = seed();
   const calls: string[] = [];
   const bodies: Array<[string, unknown]> = [];
@@ -86,7 +91,7 @@ function fakePortalApi({ listStatus = [], holdCreates = false }: FakeOptions = {
     const token = new Headers(init?.headers).get('authorization')?.replace('Bearer ', '');
     if (token !== 'admin-token') return fail(401, 'Invalid or expired token');
 
-    if (call === 'GET /api/v1/auth/me') return ok({ user: adminProfile });
+    if (call === 'GET /api/v1/auth/me') return ok({ user: profile });
     if (call === 'GET /api/v1/customers') {
       const code = listStatus.shift() ?? 200;
       if (code !== 200) return fail(code, 'Database unavailable');
@@ -144,6 +149,8 @@ function fakePortalApi({ listStatus = [], holdCreates = false }: FakeOptions = {
         return ok([{ id: 'a1', action: 'customer.created', description: `${target.name} was added`, actorName: 'Ana Lima', createdAt: '2026-11-20T10:00:00.000Z' }]);
       }
       if (method === 'PUT' && rest === '') {
+        // As the server: ending lines is the admin role's alone, and refused before anything changes.
+        if (body.end_lines_at_cycle_end === true && profile.role !== 'admin') return fail(403, 'Only portal users with the admin role can do this.');
         if (body.email && customers.some((c) => c.email === body.email && c !== target)) return fail(409, CUSTOMER_MESSAGES.duplicateEmail);
         if ('name' in body) Object.assign(target, { name: body.name, email: body.email, company: body.company, phone: body.phone, address: body.address });
         if ('blocked_enabled' in body) {
@@ -153,7 +160,7 @@ function fakePortalApi({ listStatus = [], holdCreates = false }: FakeOptions = {
             blockedAt: body.blocked_enabled ? new Date().toISOString() : null,
           });
         }
-        return ok({ customer: target });
+        return ok({ customer: target, lineEndings: body.end_lines_at_cycle_end === true ? lineEndings : [] });
       }
       if (method === 'PUT' && rest === '/extend') {
         target.accountExpiresAt = new Date(Date.parse(target.accountExpiresAt!) + body.days * DAY).toISOString();
@@ -169,7 +176,7 @@ function fakePortalApi({ listStatus = [], holdCreates = false }: FakeOptions = {
 function openCustomers(path = '/customers', options: FakeOptions = {}) {
   const api = fakePortalApi(options);
   const listCalls = () => api.calls.filter((c) => c.startsWith('GET /api/v1/customers?'));
-  return { ...openSignedInAt(path, api.fetch), api, listCalls };
+  return { ...openSignedInAt(path, api.fetch, options.profile ? { profile: options.profile } : {}), api, listCalls };
 }
 
 const table = () => screen.getByRole('table', { name: 'Customers' });
@@ -382,6 +389,49 @@ describe('the customers page: row actions', () => {
     expect(api.bodies.at(-1)?.[1]).toEqual({ blocked_enabled: false, blocked_reason: null });
     // Each change refreshed the stats.
     await waitFor(() => expect(api.calls.filter((c) => c.endsWith('/customers/stats'))).toHaveLength(3));
+  });
+
+  it('an admin blocks and also ends their lines: the flag goes with the block, the toasts say how many will end and which could not', async () => {
+    const { user, api } = openCustomers('/customers', {
+      lineEndings: [
+        { serviceLineNumber: 'AST-100001-20000-11', outcome: 'scheduled' },
+        { serviceLineNumber: 'AST-100002-20000-11', outcome: 'scheduled' },
+        { serviceLineNumber: 'AST-100003-20000-11', outcome: 'failed', message: 'Service line AST-100003-20000-11 is not active' },
+      ],
+    });
+    await openRowAction(user, 'Nina Park', 'Block Customer');
+    const block = await dialog('Block Customer');
+    await user.type(within(block).getByLabelText('Reason'), 'Chargeback');
+    const box = within(block).getByRole('checkbox', { name: CUSTOMER_LINE_ENDING_MESSAGES.option }) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    await user.click(box);
+    await waitFor(() => expect(box.checked).toBe(true));
+    await user.click(within(block).getByRole('button', { name: 'Continue' }));
+    expect(within(block).getByText(CUSTOMER_LINE_ENDING_MESSAGES.confirmNote)).toBeTruthy();
+    await user.click(within(block).getByRole('button', { name: 'Block Customer' }));
+    expect(await screen.findByText('Nina Park has been blocked; 2 service lines will end at the end of the billing cycle')).toBeTruthy();
+    expect(
+      await screen.findByText('Service line AST-100003-20000-11 could not be set to end: Service line AST-100003-20000-11 is not active'),
+    ).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Block Customer' })).toBeNull());
+    await waitFor(() => expect(within(rowOf('Northwind Shipping')).getByText('Blocked')).toBeTruthy());
+    expect(api.bodies.at(-1)).toEqual([
+      expect.stringMatching(/^PUT \/api\/v1\/customers\//),
+      { blocked_enabled: true, blocked_reason: 'Chargeback', end_lines_at_cycle_end: true },
+    ]);
+  });
+
+  it('a portal user without the admin role may block, but is not offered to end the lines', async () => {
+    const { user, api } = openCustomers('/customers', { profile: { ...adminProfile, role: 'user' } });
+    await openRowAction(user, 'Nina Park', 'Block Customer');
+    const block = await dialog('Block Customer');
+    await user.type(within(block).getByLabelText('Reason'), 'Chargeback');
+    expect(within(block).queryByRole('checkbox')).toBeNull();
+    expect(within(block).queryByText(CUSTOMER_LINE_ENDING_MESSAGES.option)).toBeNull();
+    await user.click(within(block).getByRole('button', { name: 'Continue' }));
+    await user.click(within(block).getByRole('button', { name: 'Block Customer' }));
+    expect(await screen.findByText('Nina Park has been blocked')).toBeTruthy();
+    expect(api.bodies.at(-1)?.[1]).toEqual({ blocked_enabled: true, blocked_reason: 'Chargeback' });
   });
 
   it('Account Settings extends the expiry by the chosen days, shows the new date, and resends the link', async () => {

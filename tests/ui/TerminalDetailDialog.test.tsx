@@ -105,7 +105,8 @@ describe('TerminalDetailDialog: frame and overview', () => {
   });
 
   it('has five tabs, opens on Information, and switches tab on click', async () => {
-    const { user } = renderDialog();
+    const renderSettings = vi.fn((line: string) => <p>Settings of {line}</p>);
+    const { user } = renderDialog({ renderSettings });
     expect(within(dialog()).getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Information',
       'Usage',
@@ -116,7 +117,17 @@ describe('TerminalDetailDialog: frame and overview', () => {
     expect(within(dialog()).getByRole('tab', { name: 'Information' }).getAttribute('aria-selected')).toBe('true');
     const panel = await openTab(user, 'Settings');
     expect(within(dialog()).getByRole('tab', { name: 'Settings' }).getAttribute('aria-selected')).toBe('true');
-    expect(panel.textContent).toBe(TERMINAL_MESSAGES.settingsText);
+    // The Settings tab is the terminal's service line, rendered by the caller.
+    expect(panel.textContent).toBe('Settings of AST-511274-31364-54');
+    const actions = await openTab(user, 'Actions');
+    expect(within(actions).getByRole('button', { name: TERMINAL_MESSAGES.refreshData })).toBeTruthy();
+  });
+
+  it('has no Settings tab for a terminal on no service line, and opens on Information when asked for it', () => {
+    const unlined = terminalItem({ userTerminalId: 'UT-0010', serviceLineNumber: 'Unknown' });
+    renderDialog({ terminal: unlined, detail: null, usage: null, renderSettings: (line) => <p>Settings of {line}</p>, initialTab: 'settings' });
+    expect(within(dialog()).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Information', 'Usage', 'Status', 'Actions']);
+    expect(within(dialog()).getByRole('tab', { name: 'Information' }).getAttribute('aria-selected')).toBe('true');
   });
 
   it('opens on the tab it is asked for', () => {

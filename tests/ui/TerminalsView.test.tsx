@@ -91,13 +91,17 @@ describe('TerminalsView: header', () => {
     expect(syncButton().disabled).toBe(true);
   });
 
-  it('"Add Terminal" is disabled and says terminals come from the provider through the sync', () => {
-    renderView();
+  it('"Add Terminal" opens the activation wizard, and is not shown without its callback (not an administrator)', async () => {
+    const onAddTerminal = vi.fn();
+    const { unmount, user } = renderView({ onAddTerminal });
     const add = screen.getByRole('button', { name: 'Add Terminal' }) as HTMLButtonElement;
-    expect(add.disabled).toBe(true);
-    expect(add.getAttribute('aria-describedby')).toBeTruthy();
+    expect(add.disabled).toBe(false);
     expect(document.getElementById(add.getAttribute('aria-describedby')!)?.textContent).toBe(ADD_TERMINAL_HINT);
-    expect(add.closest('[title]')?.getAttribute('title')).toBe(ADD_TERMINAL_HINT);
+    await user.click(add);
+    expect(onAddTerminal).toHaveBeenCalledOnce();
+    unmount();
+    renderView();
+    expect(screen.queryByRole('button', { name: 'Add Terminal' })).toBeNull();
   });
 });
 

@@ -1,7 +1,13 @@
 // Testing Library cleanup for the happy-dom tier, plus resetting what a test may leave behind
 // (the sidebar cookie, portals appended to <body>, stubbed globals).
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy*/waitFor give up after 1 s by default. A whole-client test's first render in a worker
+// loads the router and its page modules; on two CI cores busy with the server tier beside it, the
+// Starlink API Simulator page's first heading took longer than that twice. Waiting longer only
+// costs time when a test is failing anyway.
+configure({ asyncUtilTimeout: 5_000 });
 
 // happy-dom does no layout and has no `offsetParent`. PrimeReact's overlays (Menu popup) read it to
 // decide whether an element is laid out; without it they measure the element "hidden" and leave it

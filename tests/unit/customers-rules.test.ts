@@ -9,7 +9,14 @@ import {
 } from '../../src/domain/customers';
 import { newPasswordProblem, PASSWORD_MESSAGES } from '../../src/domain/password';
 import { createApi } from '../../src/api';
-import { customerListSearchParams, normaliseCustomer, normalisePagination, normaliseStats } from '../../src/api/customers';
+import {
+  customerListSearchParams,
+  normaliseCustomer,
+  normaliseCustomerUpdate,
+  normaliseLineEnding,
+  normalisePagination,
+  normaliseStats,
+} from '../../src/api/customers';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -218,5 +225,91 @@ describe('customers API: what goes out and how answers are read', () => {
     expect(check).toEqual({ ok: false, status: 410, message: 'This password setup link has expired.' });
     expect(new URL(String(fetch.mock.calls[1]![0])).pathname).toBe('/api/v1/password-setup/tok%2Fwith%20space');
     expect(new Headers(fetch.mock.calls[1]![1]?.headers).get('authorization')).toBeNull();
+  });
+});
+
+describe('customers API: blocking and ending their lines', () => {
+  const wire = { uuid: 'u-1', email: 'a@b.example', name: 'A', blockedEnabled: true, blockedReason: 'Fraud' };
+
+  it('sends the flag only when asked, and reads the customer and what became of each line', async () => {
+    const fetch = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) =>
+      new Response(
+        JSON.stringify({
+          success: true,
+          message: 'Customer updated',
+          data: {
+            customer: wire,
+            lineEndings: [
+              { serviceLineNumber: 'AST-1', outcome: 'scheduled' },
+              { serviceLineNumber: 'AST-2', outcome: 'already_ending' },
+              { serviceLineNumber: 'AST-3', outcome: 'failed', message: 'Service line AST-3 is not active' },
+            ],
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      ),
+    );
+    const api = createApi({ baseURL: 'http://portal.test/api/v1', fetch: fetch as never, getToken: () => 'admin-token', onUnauthorized: vi.fn() });
+
+    const result = await api.customers.block('u/1', { reason: 'Fraud', endLines: true });
+    expect(result.ok && result.data.customer).toMatchObject({ uuid: 'u-1', blockedEnabled: true, blockedReason: 'Fraud' });
+    expect(result.ok && result.data.lineEndings).toEqual([
+      { serviceLineNumber: 'AST-1', outcome: 'scheduled' },
+      { serviceLineNumber: 'AST-2', outcome: 'already_ending' },
+      { serviceLineNumber: 'AST-3', outcome: 'failed', message: 'Service line AST-3 is not active' },
+    ]);
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(new URL(String(url)).pathname).toBe('/api/v1/customers/u%2F1');
+    expect(init?.method).toBe('PUT');
+    expect(JSON.parse(String(init?.body))).toEqual({ blocked_enabled: true, blocked_reason: 'Fraud', end_lines_at_cycle_end: true });
+
+    await api.customers.block('u-1', { reason: 'Fraud' });
+    await api.customers.block('u-1', { reason: 'Fraud', endLines: false });
+    for (const call of fetch.mock.calls.slice(1)) expect(JSON.parse(String(call[1]?.body))).toEqual({ blocked_enabled: true, blocked_reason: 'Fraud' });
+  });
+
+  it('a refusal passes through; an answer without a readable customer is unexpected', async () => {
+    const answers = [
+      { status: 403, body: { success: false, message: 'Only portal users with the admin role can do this.' } },
+      { status: 200, body: { success: true, message: 'ok', data: { lineEndings: [] } } },
+    ];
+    const fetch = vi.fn(async () => {
+      const { status, body } = answers.shift()!;
+      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    });
+    const api = createApi({ baseURL: 'http://portal.test/api/v1', fetch: fetch as never, getToken: () => 'admin-token', onUnauthorized: vi.fn() });
+    expect(await api.customers.block('u-1', { reason: 'Fraud', endLines: true })).toEqual({
+      ok: false,
+      status: 403,
+      message: 'Only portal users with the admin role can do this.',
+    });
+    const unreadable = await api.customers.block('u-1', { reason: 'Fraud', endLines: true });
+    expect(unreadable.ok).toBe(false);
+    expect(unreadable.ok ? null : unreadable.status).toBe(200);
+  });
+
+  it('reads snake_case endings, no endings as none, skips one without a line, and reads an unknown outcome as failed', () => {
+    expect(normaliseCustomerUpdate({ customer: wire })?.lineEndings).toEqual([]);
+    expect(normaliseCustomerUpdate({ customer: wire, lineEndings: 'nope' })?.lineEndings).toEqual([]);
+    // An older server answers the customer itself.
+    expect(normaliseCustomerUpdate(wire)).toMatchObject({ customer: { uuid: 'u-1' }, lineEndings: [] });
+    expect(
+      normaliseCustomerUpdate({
+        customer: wire,
+        line_endings: [
+          { service_line_number: 'AST-1', outcome: 'scheduled' },
+          { outcome: 'scheduled' },
+          'AST-2',
+          { serviceLineNumber: 'AST-3', outcome: 'postponed', message: 'Provider said later' },
+          { serviceLineNumber: 'AST-4', outcome: 'failed', message: 42 },
+        ],
+      })?.lineEndings,
+    ).toEqual([
+      { serviceLineNumber: 'AST-1', outcome: 'scheduled' },
+      { serviceLineNumber: 'AST-3', outcome: 'failed', message: 'Provider said later' },
+      { serviceLineNumber: 'AST-4', outcome: 'failed' },
+    ]);
+    expect(normaliseCustomerUpdate({ customer: { name: 'no uuid' }, lineEndings: [] })).toBeNull();
+    expect(normaliseLineEnding(null)).toBeNull();
   });
 });

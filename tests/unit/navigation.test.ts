@@ -140,6 +140,7 @@ describe('page titles and breadcrumbs', () => {
         '/customer/terminals/$customerUuid',
         '/terminals',
         '/subscription',
+        '/subscription/provider-billing',
         '/settings',
         '/users',
       ].sort(),
@@ -157,6 +158,7 @@ describe('page titles and breadcrumbs', () => {
     ]);
     expect(trail('/customer/terminals/0b7c1e52-aaaa')).toEqual(['Customers(/customers)', 'Terminal Usage']);
     expect(trail('/subscription')).toEqual(['Home(/home)', 'Subscriptions']);
+    expect(trail('/subscription/provider-billing')).toEqual(['Home(/home)', 'Subscriptions(/subscription)', 'Provider Billing']);
     expect(trail('/settings')).toEqual(['Settings']);
   });
 

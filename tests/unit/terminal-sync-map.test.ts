@@ -276,6 +276,7 @@ describe('usage rows', () => {
       overageDescription: null,
       overageLineDeactivatedDate: null,
       overageLine: null,
+      dataCategoryMapping: null,
     },
     lastUpdated: '2026-03-18T10:10:00.000Z',
   };

@@ -88,6 +88,8 @@ export interface CustomerTerminalsViewProps {
   onSort(sort: CustomerUsageSort | null): void;
   onRefresh(): void;
   onAssign(): void;
+  /** "Add Terminal": the activation wizard for this customer; absent (no button) for a user who is not an administrator. */
+  onAddTerminal?: () => void;
   /** A row was clicked (the route opens the Terminal Details dialog). */
   onOpen(record: TerminalUsageRecord): void;
   onUnassign(serviceLineNumber: string): void;
@@ -388,6 +390,7 @@ export function CustomerTerminalsView(props: CustomerTerminalsViewProps) {
           <>
             <MonthPicker months={props.months} month={props.month} onMonth={props.onMonth} />
             {loaded && <Button type="button" label={ASSIGN_MESSAGES.button} icon="pi pi-plus" onClick={props.onAssign} />}
+            {loaded && props.onAddTerminal && <Button type="button" label="Add Terminal" icon="pi pi-box" outlined onClick={props.onAddTerminal} />}
           </>
         ) : undefined
       }

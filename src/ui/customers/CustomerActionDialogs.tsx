@@ -2,6 +2,7 @@
 // Which one shows, and at which step, is the `step` prop (the route reads it from its machine).
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
+import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
@@ -9,6 +10,7 @@ import { Message } from 'primereact/message';
 import { Skeleton } from 'primereact/skeleton';
 import {
   CUSTOMER_FIELD_LIMITS,
+  CUSTOMER_LINE_ENDING_MESSAGES,
   EXPIRATION_DAY_CHOICES,
   customerDisplayName,
   type CustomerListItem,
@@ -42,6 +44,9 @@ export type CustomerActionStep =
       customer: CustomerListItem;
       reason: string;
       reasonError: string | null;
+      /** Whether the option to also end their service lines is shown (the admin role only). */
+      offerEndLines: boolean;
+      endLines: boolean;
       failure: string | null;
       busy: boolean;
     }
@@ -54,6 +59,7 @@ export interface CustomerActionDialogsProps {
   onField(field: EditField, value: string): void;
   onSubmit(): void;
   onReason(value: string): void;
+  onEndLines(value: boolean): void;
   onConfirm(): void;
   onBack(): void;
   onDays(days: number): void;
@@ -356,6 +362,7 @@ function BlockDialog({ step, ...props }: { step: Extract<CustomerActionStep, { k
             <p className="confirm-reason" aria-label="Reason">
               {step.reason.trim()}
             </p>
+            {step.offerEndLines && step.endLines && <p className="block-end-lines-note">{CUSTOMER_LINE_ENDING_MESSAGES.confirmNote}</p>}
           </div>
         </div>
       ) : (
@@ -380,6 +387,22 @@ function BlockDialog({ step, ...props }: { step: Extract<CustomerActionStep, { k
               {...fieldA11y(`${id}-reason`, step.reasonError)}
             />
           </FormField>
+          {step.offerEndLines && (
+            <div className="block-end-lines">
+              <Checkbox
+                inputId={`${id}-end-lines`}
+                checked={step.endLines}
+                aria-describedby={`${id}-end-lines-hint`}
+                onChange={(event) => props.onEndLines(event.checked === true)}
+              />
+              <div>
+                <label htmlFor={`${id}-end-lines`}>{CUSTOMER_LINE_ENDING_MESSAGES.option}</label>
+                <small id={`${id}-end-lines-hint`} className="field-hint">
+                  {CUSTOMER_LINE_ENDING_MESSAGES.optionHint}
+                </small>
+              </div>
+            </div>
+          )}
         </form>
       )}
     </CustomerDialog>

@@ -11,6 +11,7 @@ import { InputText } from 'primereact/inputtext';
 import { Tag } from 'primereact/tag';
 import { formatCustomerUsage } from '../../domain/customer-terminals';
 import { PAGE_TITLES } from '../../domain/navigation';
+import { PROVIDER_BILLING_TEXTS } from '../../domain/provider-billing';
 import {
   SUBSCRIPTION_MESSAGES,
   SUBSCRIPTION_SEARCH_MAX_LENGTH,
@@ -22,6 +23,7 @@ import {
 } from '../../domain/subscriptions';
 import { count, DASH } from '../common/format';
 import { ErrorCard } from '../common/ErrorCard';
+import { NavLink } from '../common/NavLink';
 import { PageHeader } from '../common/PageHeader';
 import { StatCard } from '../common/StatCard';
 import { money } from './format';
@@ -180,7 +182,15 @@ export function SubscriptionsView(props: SubscriptionsViewProps) {
         title={meta.title}
         breadcrumb={meta.breadcrumb}
         onNavigate={props.onNavigate}
-        actions={<Button type="button" label="Refresh" icon="pi pi-refresh" outlined disabled={props.loading} onClick={props.onRefresh} />}
+        actions={
+          <>
+            <NavLink url="/subscription/provider-billing" onNavigate={props.onNavigate} className="p-button p-component p-button-outlined">
+              <i className="pi pi-file p-button-icon p-button-icon-left" aria-hidden="true" />
+              <span className="p-button-label">{PROVIDER_BILLING_TEXTS.link}</span>
+            </NavLink>
+            <Button type="button" label="Refresh" icon="pi pi-refresh" outlined disabled={props.loading} onClick={props.onRefresh} />
+          </>
+        }
       />
       {props.error !== null ? (
         <ErrorCard title={SUBSCRIPTION_MESSAGES.loadFailed} message={`${SUBSCRIPTION_MESSAGES.errorPrefix}${props.error}`} onRetry={props.onRetry} />

@@ -30,8 +30,8 @@ export interface TerminalSyncNotice {
   text: string;
 }
 
-/** Why "Add Terminal" is disabled (the spec leaves its behaviour out; the inventory is the provider's). */
-export const ADD_TERMINAL_HINT = 'Terminals come from the provider: run "Sync from the provider" to add new ones.';
+/** What "Add Terminal" does: it opens the activation wizard (administrators only). */
+export const ADD_TERMINAL_HINT = 'Activate a kit: add it to the account, put it on a new service line and assign it.';
 
 export interface TerminalsViewProps {
   /** The summary cards and the sync counts; null until loaded. */
@@ -68,6 +68,8 @@ export interface TerminalsViewProps {
   onDismissNotice(): void;
   /** Both row actions and a row click open the details dialog; the Usage action names its tab. */
   onOpen(terminal: TerminalListItem, tab?: TerminalDetailTab): void;
+  /** "Add Terminal" opens the activation wizard; absent (no button) for a user who is not an administrator. */
+  onAddTerminal?: () => void;
   /** Breadcrumb links. */
   onNavigate(url: string): void;
   now: number;
@@ -267,12 +269,14 @@ export function TerminalsView(props: TerminalsViewProps) {
               disabled={props.syncing}
               onClick={props.onSync}
             />
-            <span className="add-terminal-wrap" title={ADD_TERMINAL_HINT}>
-              <Button type="button" label="Add Terminal" icon="pi pi-plus" outlined disabled aria-describedby={addHintId} />
-            </span>
-            <span id={addHintId} className="sr-only">
-              {ADD_TERMINAL_HINT}
-            </span>
+            {props.onAddTerminal && (
+              <>
+                <Button type="button" label="Add Terminal" icon="pi pi-plus" title={ADD_TERMINAL_HINT} aria-describedby={addHintId} onClick={props.onAddTerminal} />
+                <span id={addHintId} className="sr-only">
+                  {ADD_TERMINAL_HINT}
+                </span>
+              </>
+            )}
           </>
         }
       />

@@ -1,20 +1,24 @@
 // Customers → a row's actions menu (customerActions machine): View Details, Edit Customer, Account
-// Settings, Block and Unblock. Its generated paths walked on the machine and through the dialogs
-// on /customers, plus journeys pinned by hand.
+// Settings, Block (with, for the admin role, the option to also end the customer's lines) and
+// Unblock. Its generated paths walked on the machine and through the dialogs on /customers, signed
+// in as an administrator and as a user-role portal user, plus journeys pinned by hand.
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { CUSTOMER_MESSAGES, type CustomerListItem } from '../../../src/domain/customers';
+import { CUSTOMER_LINE_ENDING_MESSAGES, CUSTOMER_MESSAGES, type CustomerListItem, type CustomerUpdateData } from '../../../src/domain/customers';
 import {
   CUSTOMER_ACTION_MESSAGES,
   blockReasonProblem,
   customerActionsMachine,
   validateEditCustomer,
-  type CustomerResult,
+  type BlockRequest,
+  type BlockResult,
+  type CustomerActionsInput,
   type EditField,
 } from '../../../src/machines/customer-actions';
 import { daysLabel, formatDate } from '../../../src/ui/customers/format';
 import { customerFixture } from '../../fixtures/customers';
+import { adminProfile } from '../../machines/fixtures';
 import { defineModel, done, failed, type EventOfType } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -32,6 +36,9 @@ const omar = customerFixture({
 });
 const activity = [{ id: 'a1', action: 'customer.login', description: 'Nina Park signed in', actorName: 'Nina Park', createdAt: '2026-11-20T10:00:00.000Z' }];
 const extendedUntil = '2027-08-30T00:00:00.000Z';
+/** The page starts the actor with the signed-in portal user's role: only an admin may end lines. */
+const admin: CustomerActionsInput = { canEndLines: true };
+const reader: CustomerActionsInput = { canEndLines: false };
 
 const ok = <T,>(data: T): { ok: true; status: number; data: T; message: string } => ({ ok: true, status: 200, data, message: 'ok' });
 const refused = (status: number, message: string, errors?: { path: string; message: string }[]) => ({
@@ -74,6 +81,7 @@ const customersAnswers = {
 export const customerActionsModel = defineModel<typeof customerActionsMachine, PageScreen>({
   name: 'customer-actions',
   machine: customerActionsMachine,
+  inputs: [admin, reader],
   events: {
     'user.view': [{ type: 'user.view', customer }],
     'user.edit': [{ type: 'user.edit', customer }],
@@ -95,6 +103,10 @@ export const customerActionsModel = defineModel<typeof customerActionsMachine, P
     ],
     'user.submit': [{ type: 'user.submit' }],
     'user.reason': [{ type: 'user.reason', value: 'Unpaid invoices' }],
+    'user.endLines': [
+      { type: 'user.endLines', value: true },
+      { type: 'user.endLines', value: false },
+    ],
     'user.confirm': [{ type: 'user.confirm' }],
     'user.back': [{ type: 'user.back' }],
     'user.days': [{ type: 'user.days', days: 90 }],
@@ -114,7 +126,16 @@ export const customerActionsModel = defineModel<typeof customerActionsMachine, P
     done('resendLink', ok({})),
     done('resendLink', refused(409, 'Already set')),
     failed('resendLink', new TypeError('fetch failed')),
-    done('blockCustomer', ok<CustomerListItem>({ ...customer, blockedEnabled: true, blockedReason: 'Unpaid invoices' })),
+    done(
+      'blockCustomer',
+      ok<CustomerUpdateData>({
+        customer: { ...customer, blockedEnabled: true, blockedReason: 'Unpaid invoices' },
+        lineEndings: [
+          { serviceLineNumber: 'AST-100001-20000-11', outcome: 'scheduled' },
+          { serviceLineNumber: 'AST-100002-20000-11', outcome: 'failed', message: 'Provider unavailable' },
+        ],
+      }),
+    ),
     done('blockCustomer', refused(404, 'Gone')),
     failed('blockCustomer', new TypeError('fetch failed')),
     done('unblockCustomer', ok<CustomerListItem>({ ...omar, blockedEnabled: false, blockedReason: null, blockedAt: null })),
@@ -158,11 +179,24 @@ export const customerActionsModel = defineModel<typeof customerActionsMachine, P
       expect(snapshot.hasTag('busy')).toBe(true);
       expect(snapshot.context.failure).toBeNull();
     },
-    'blocking.reason': ({ context }) => expect(context.customer?.blockedEnabled).toBe(false),
-    'blocking.confirming': ({ context }) => expect(blockReasonProblem(context.reason)).toBeNull(),
+    // Whole snapshots here: `can` reads the context through `this`.
+    'blocking.reason': (snapshot) => {
+      const { context } = snapshot;
+      expect(context.customer?.blockedEnabled).toBe(false);
+      // The option is the admin role's: anyone else can neither tick it nor have it ticked.
+      expect(snapshot.can({ type: 'user.endLines', value: !context.endLines })).toBe(context.canEndLines);
+      if (!context.canEndLines) expect(context.endLines).toBe(false);
+    },
+    'blocking.confirming': (snapshot) => {
+      const { context } = snapshot;
+      expect(blockReasonProblem(context.reason)).toBeNull();
+      expect(snapshot.can({ type: 'user.endLines', value: !context.endLines })).toBe(false);
+      if (context.endLines) expect(context.canEndLines).toBe(true);
+    },
     'blocking.submitting': ({ context, ...snapshot }) => {
       expect(snapshot.hasTag('busy')).toBe(true);
       expect(blockReasonProblem(context.reason)).toBeNull();
+      if (context.endLines) expect(context.canEndLines).toBe(true);
     },
     'unblocking.confirming': ({ context }) => expect(context.customer?.blockedEnabled).toBe(true),
     'unblocking.submitting': (snapshot) => {
@@ -171,8 +205,8 @@ export const customerActionsModel = defineModel<typeof customerActionsMachine, P
     },
   },
   ui: {
-    open: async (seam) => {
-      const page = openPage('/customers', seam, customersAnswers);
+    open: async (seam, input) => {
+      const page = openPage('/customers', seam, customersAnswers, input!.canEndLines ? adminProfile : { ...adminProfile, role: 'user' });
       await screen.findByText('Showing 2 of 2 customers', {}, { timeout: 5000 });
       return page;
     },
@@ -206,6 +240,8 @@ export const customerActionsModel = defineModel<typeof customerActionsMachine, P
         const unblock = screen.queryByRole('dialog', { name: 'Unblock Customer' });
         await user.click(unblock ? buttonIn(within(unblock), 'Unblock Customer') : buttonIn(dialog('Block Customer'), 'Block Customer'));
       },
+      // A click toggles the box: the screen sends the value it does not hold (see drivable).
+      'user.endLines': async ({ user }) => user.click(dialog('Block Customer').getByRole('checkbox', { name: CUSTOMER_LINE_ENDING_MESSAGES.option })),
       'user.back': async ({ user }) => user.click(buttonIn(dialog('Block Customer'), 'Back')),
       'user.days': async ({ user }, event) => {
         await user.click(dialog('Account Settings').getByLabelText('Extend by').closest('.p-dropdown')!);
@@ -214,6 +250,8 @@ export const customerActionsModel = defineModel<typeof customerActionsMachine, P
       'user.extend': async ({ user }) => user.click(buttonIn(dialog('Account Settings'), 'Extend Account')),
       'user.resendLink': async ({ user }) => user.click(buttonIn(dialog('Account Settings'), 'Resend password link')),
     },
+    // The box is shown to the admin role only, and a click sends the value it does not hold.
+    drivable: (snapshot, event) => event.type !== 'user.endLines' || (snapshot.context.canEndLines && event.value !== snapshot.context.endLines),
     states: {
       closed: () => expect(screen.queryByRole('dialog')).toBeNull(),
       'viewing.loading': ({ context }) => {
@@ -270,6 +308,9 @@ export const customerActionsModel = defineModel<typeof customerActionsMachine, P
       'blocking.reason': ({ context }) => {
         const block = dialog('Block Customer');
         expect((block.getByLabelText('Reason') as HTMLTextAreaElement).value).toBe(context.reason);
+        const box = block.queryByRole('checkbox', { name: CUSTOMER_LINE_ENDING_MESSAGES.option }) as HTMLInputElement | null;
+        expect(box !== null).toBe(context.canEndLines);
+        if (box) expect(box.checked).toBe(context.endLines);
         expectText(block, context.reasonError);
         expectText(block, context.failure);
         expect(buttonIn(block, 'Continue').disabled).toBe(false);
@@ -277,6 +318,7 @@ export const customerActionsModel = defineModel<typeof customerActionsMachine, P
       'blocking.confirming': ({ context }) => {
         const block = dialog('Block Customer');
         expect(block.getByLabelText('Reason').textContent).toBe(context.reason.trim());
+        expect(block.queryByText(CUSTOMER_LINE_ENDING_MESSAGES.confirmNote) !== null).toBe(context.endLines);
         expect(buttonIn(block, 'Block Customer').disabled).toBe(false);
         expect(buttonIn(block, 'Back').disabled).toBe(false);
       },
@@ -305,7 +347,7 @@ modelSuite(customerActionsModel);
 type Answer<T> = T | Error | 'hang';
 
 /** The row actions with scripted block answers (the others answer success). */
-function startActions(block: Array<Answer<CustomerResult>>) {
+function startActions(block: Array<Answer<BlockResult>>, input: CustomerActionsInput = admin) {
   const calls: Array<[string, unknown]> = [];
   const customerChanged = vi.fn();
   const answer = <T, I>(name: string, list: Array<Answer<T>>) =>
@@ -318,9 +360,10 @@ function startActions(block: Array<Answer<CustomerResult>>) {
     });
   const actor = createActor(
     customerActionsMachine.provide({
-      actors: { blockCustomer: answer<CustomerResult, { uuid: string; reason: string }>('blockCustomer', block) },
+      actors: { blockCustomer: answer<BlockResult, BlockRequest>('blockCustomer', block) },
       actions: { customerChanged: () => customerChanged() },
     }),
+    { input },
   ).start();
   return { actor, calls, customerChanged };
 }
@@ -329,7 +372,7 @@ describe('customer actions machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.
   it('block: empty reason refused, reason, confirm, server refuses, confirm again, blocked: ends closed with two attempts', async () => {
     const blocked: CustomerListItem = { ...customer, blockedEnabled: true, blockedReason: 'Chargeback', blockedAt: '2026-11-21T09:00:00.000Z' };
-    const { actor, calls, customerChanged } = startActions([refused(500, 'Try later'), ok(blocked)]);
+    const { actor, calls, customerChanged } = startActions([refused(500, 'Try later'), ok({ customer: blocked, lineEndings: [] })]);
     actor.send({ type: 'user.block', customer });
     actor.send({ type: 'user.submit' });
     expect(actor.getSnapshot().context.reasonError).toBe(CUSTOMER_MESSAGES.blockReasonRequired);
