@@ -2,28 +2,13 @@
 // provider simulator: the first start syncs the demo inventory and a year of usage and hands two
 // thirds of the lines to the demo customers; then an admin hands terminals to a new customer by
 // service line, reads last month's usage and takes one back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ASSIGN_MESSAGES, ASSIGN_REASONS, CUSTOMER_USAGE_MESSAGES } from '../../src/domain/customer-terminals';
 import { lastTwelveMonths } from '../../src/domain/terminals';
-import { launchChromium, signInAsAdminAt, startPortal, type Portal, portalApi, waitForUsageRun } from './harness';
+import { signInAsAdminAt, useBrowserSession, waitForUsageRun } from './harness';
 
-let portal: Portal;
-let browser: Browser;
-let context: BrowserContext;
-const api = <T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}) => portalApi<T>(page, portal, path, init);
-
-beforeAll(async () => {
-  portal = await startPortal({ SIM_TERMINALS: '40' });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-});
-
-afterAll(async () => {
-  await context?.close().catch(() => {});
-  await browser?.close();
-  await portal?.stop();
-});
+const session = useBrowserSession({ SIM_TERMINALS: '40' });
+const api = session.api;
 
 interface Row {
   user_terminal_id: string;
@@ -32,10 +17,10 @@ interface Row {
 
 describe("a customer's terminals in the browser", () => {
   it('an admin assigns three lines of which one is taken, reads last month, and unassigns one line', async () => {
-    const page = await context.newPage();
-    await signInAsAdminAt(page, portal, '/customers');
+    const page = await session.context.newPage();
+    await signInAsAdminAt(page, session.portal, '/customers');
     // The start-up sync, its usage run and the demo's hand-out of terminals have finished.
-    await waitForUsageRun(page, portal, async () => (await api<{ totalCount: number }>(page, '/terminals?assigned=true&limit=1')).totalCount > 0);
+    await waitForUsageRun(page, session.portal, async () => (await api<{ totalCount: number }>(page, '/terminals?assigned=true&limit=1')).totalCount > 0);
 
     // A customer just signed up, and a line the demo already gave another customer.
     const { customer } = await api<{ customer: { uuid: string; name: string; company: string } }>(page, '/customers', {
@@ -50,7 +35,10 @@ describe("a customer's terminals in the browser", () => {
 
     // From the customers list, as an admin would: the row menu's Manage Terminals.
     await page.getByPlaceholder(/search by name, email or company/i).fill(customer.company);
-    await page.getByRole('button', { name: new RegExp(`Actions for ${customer.name}`) }).first().click();
+    // Only once the search has run: the list it re-renders would close a row menu opened before
+    // (CI once saw Manage Terminals clicked in a menu that was going away, and no navigation).
+    await page.getByText('Showing 1 of 1 customers').waitFor();
+    await page.getByRole('button', { name: new RegExp(`Actions for ${customer.name}`) }).click();
     await page.getByRole('menuitem', { name: 'Manage Terminals' }).click();
     await page.waitForURL(`**/customer/terminals/${customer.uuid}`);
     await page.getByRole('heading', { name: CUSTOMER_USAGE_MESSAGES.title }).waitFor();

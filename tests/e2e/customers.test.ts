@@ -1,10 +1,12 @@
 // The customers page in Chromium against the real server: a customer is created in the dialog,
 // sets a password from the emailed link and signs in; the admin then finds, blocks, unblocks,
-// extends the customer and opens their terminals.
+// extends the customer and opens their terminals. Then a customer holding two lines of the
+// built-in simulator is blocked with the option to end their lines at the end of the cycle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { CUSTOMER_LINE_ENDING_MESSAGES } from '../../src/domain/customers';
 import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
-import { launchChromium, signInAsAdminAt, startPortal, type Portal } from './harness';
+import { launchChromium, portalApi, signInAsAdminAt, startPortal, waitForUsageRun, type Portal } from './harness';
 
 let portal: Portal;
 let browser: Browser;
@@ -184,5 +186,57 @@ describe('customers', () => {
     await expect(admin.getByRole('searchbox', { name: 'Search customers' }).inputValue()).resolves.toBe(email);
     await rowAction(admin, name, 'Manage Terminals');
     await admin.waitForURL(`**/customer/terminals/${uuid}`);
+  });
+
+  it('an admin blocks a customer who holds two lines and also ends the lines at the end of the billing cycle', async () => {
+    const admin = await newPage();
+    await signInAsAdminAt(admin, portal, '/customers');
+    const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) => portalApi<T>(admin, portal, path, init);
+    // The start-up sync has filled the inventory, and the demo has handed out its lines (so the
+    // two free lines taken here stay free until they are assigned).
+    await waitForUsageRun(admin, portal, async () => (await api<{ totalCount: number }>('/terminals?assigned=true&limit=1')).totalCount > 0);
+
+    const stamp = Date.now();
+    const name = `Ines Ortega ${stamp}`;
+    const { customer } = await api<{ customer: { uuid: string; email: string } }>('/customers', {
+      method: 'POST',
+      body: { company: `Harbor Freight Lines ${stamp}`, name, email: `ines.${stamp}@harborfreight.example`, expirationDays: 365 },
+    });
+    type Settings = { active: boolean; endDate: string | null };
+    const settingsOf = (line: string) => api<Settings>(`/service-lines/${encodeURIComponent(line)}/settings`);
+    // Two free lines not already ending (the simulator has some that are), so both will be set to end.
+    const free = await api<{ results: { service_line_number: string }[] }>('/terminals/available?active=true&limit=10');
+    const lines: string[] = [];
+    for (const line of new Set(free.results.map((row) => row.service_line_number))) {
+      if (lines.length < 2 && (await settingsOf(line)).endDate === null) lines.push(line);
+    }
+    expect(lines).toHaveLength(2);
+    const assigned = await api<{ assigned: string[] }>('/terminals/customers/assign-terminals', {
+      method: 'POST',
+      body: { customerUuid: customer.uuid, serviceLineNumbers: lines },
+    });
+    expect(assigned.assigned).toHaveLength(2);
+
+    await admin.getByRole('searchbox', { name: 'Search customers' }).fill(customer.email);
+    await admin.getByText('Showing 1 of 1 customers').waitFor();
+    await rowAction(admin, name, 'Block Customer');
+    const block = admin.getByRole('dialog', { name: 'Block Customer' });
+    await block.getByLabel('Reason').fill('E2E: contract ended');
+    await block.getByText(CUSTOMER_LINE_ENDING_MESSAGES.optionHint).waitFor();
+    // PrimeReact's checkbox input is visually hidden: its label is what a person clicks.
+    await block.getByText(CUSTOMER_LINE_ENDING_MESSAGES.option, { exact: true }).click();
+    await expect(block.getByRole('checkbox', { name: CUSTOMER_LINE_ENDING_MESSAGES.option }).isChecked()).resolves.toBe(true);
+    await block.getByRole('button', { name: 'Continue' }).click();
+    await block.getByText(CUSTOMER_LINE_ENDING_MESSAGES.confirmNote).waitFor();
+    await block.getByRole('button', { name: 'Block Customer' }).click();
+    await admin.getByText(CUSTOMER_LINE_ENDING_MESSAGES.blockedLinesEnding(name, 2), { exact: true }).waitFor();
+    await rowFor(admin, customer.email).getByText('Blocked', { exact: true }).waitFor();
+
+    // Each line now has an end date at the provider, and is still active until then.
+    for (const line of lines) {
+      const settings = await settingsOf(line);
+      expect(settings.active, line).toBe(true);
+      expect(settings.endDate, line).toBeTruthy();
+    }
   });
 });

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -94,6 +95,36 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A test file's portal, its browser and one context in it, all live from `beforeAll` to `afterAll`. */
+export interface BrowserSession {
+  portal: Portal;
+  browser: Browser;
+  context: BrowserContext;
+  /** The portal's API as the page's signed-in admin (see `portalApi`). */
+  api<T>(page: Page, path: string, init?: { method?: string; body?: unknown }): Promise<T>;
+}
+
+/**
+ * Starts the portal with `env` and Chromium with one context before the file's tests, and stops
+ * them after: every journey file's frame, so each says only what its portal needs.
+ */
+export function useBrowserSession(env: Record<string, string> = {}, viewport = { width: 1440, height: 900 }): BrowserSession {
+  const session = {
+    api: <T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}) => portalApi<T>(page, session.portal, path, init),
+  } as BrowserSession;
+  beforeAll(async () => {
+    session.portal = await startPortal(env);
+    session.browser = await launchChromium();
+    session.context = await session.browser.newContext({ viewport });
+  });
+  afterAll(async () => {
+    await session.context?.close().catch(() => {});
+    await session.browser?.close();
+    await session.portal?.stop();
+  });
+  return session;
 }
 
 /** Fills the login form on the current page and submits it. */

@@ -2,38 +2,24 @@
 // a code computed here from the secret the page shows (as an authenticator app would), signs in
 // with a TOTP code and with a backup code, sees that backup code refused the second time, then
 // changes the password and signs in with the new one.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { MFA_MESSAGES } from '../../src/domain/mfa';
 import { SETTINGS_MESSAGES } from '../../src/domain/users';
 import { totpCode } from '../../server/auth/totp';
-import { launchChromium, signInAsAdminAt, startPortal, submitLogin, type Portal } from './harness';
+import { signInAsAdminAt, submitLogin, useBrowserSession } from './harness';
 
-let portal: Portal;
-let browser: Browser;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  portal = await startPortal({ SYNC_INTERVAL: 'off' });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-});
-
-afterAll(async () => {
-  await context?.close().catch(() => {});
-  await browser?.close();
-  await portal?.stop();
-});
+const session = useBrowserSession({ SYNC_INTERVAL: 'off' });
 
 async function logOut(page: Page) {
-  await page.getByRole('button', { name: new RegExp(portal.admin.email) }).click();
+  await page.getByRole('button', { name: new RegExp(session.portal.admin.email) }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await page.waitForURL('**/login');
 }
 
 /** Email and password, then the code step with `code`. */
 async function signInWithCode(page: Page, password: string, code: string) {
-  await submitLogin(page, portal.admin.email, password);
+  await submitLogin(page, session.portal.admin.email, password);
   const input = page.getByLabel(MFA_MESSAGES.codeLabel);
   await input.waitFor();
   await input.fill(code);
@@ -42,8 +28,8 @@ async function signInWithCode(page: Page, password: string, code: string) {
 
 describe('settings in the browser', () => {
   it('an admin enables MFA, signs in with a TOTP code and a backup code (refused the second time), and changes the password', async () => {
-    const page = await context.newPage();
-    await signInAsAdminAt(page, portal, '/settings');
+    const page = await session.context.newPage();
+    await signInAsAdminAt(page, session.portal, '/settings');
     await page.getByRole('tab', { name: 'Security' }).click();
 
     // Enable: the QR code and the manual code; the code an authenticator would show.
@@ -65,26 +51,26 @@ describe('settings in the browser', () => {
     // Sign in with a code: the password alone no longer lets anyone in. The next step's code is
     // used, since the step that enabled MFA cannot be replayed.
     await logOut(page);
-    await signInWithCode(page, portal.admin.password, await totpCode(secret, new Date(Date.now() + 30_000)));
+    await signInWithCode(page, session.portal.admin.password, await totpCode(secret, new Date(Date.now() + 30_000)));
     await page.waitForURL('**/home');
 
     // A backup code works once…
     await logOut(page);
-    await signInWithCode(page, portal.admin.password, backup[0]!);
+    await signInWithCode(page, session.portal.admin.password, backup[0]!);
     await page.waitForURL('**/home');
     await logOut(page);
     // …and is refused the second time.
-    await signInWithCode(page, portal.admin.password, backup[0]!);
+    await signInWithCode(page, session.portal.admin.password, backup[0]!);
     await page.getByText(MFA_MESSAGES.usedBackupCode).waitFor();
     await page.getByRole('button', { name: 'Back' }).click();
 
     // Another backup code, then a new password.
-    await signInWithCode(page, portal.admin.password, backup[1]!);
+    await signInWithCode(page, session.portal.admin.password, backup[1]!);
     await page.waitForURL('**/home');
-    await page.goto(`${portal.url}/settings`);
+    await page.goto(`${session.portal.url}/settings`);
     await page.getByRole('tab', { name: 'Security' }).click();
     const newPassword = 'A-brand-new-passphrase-7';
-    await page.getByLabel('Current Password').fill(portal.admin.password);
+    await page.getByLabel('Current Password').fill(session.portal.admin.password);
     await page.getByLabel('New Password', { exact: true }).fill(newPassword);
     await page.getByLabel('Confirm New Password').fill(newPassword);
     await page.getByRole('button', { name: 'Change Password' }).click();
@@ -95,7 +81,7 @@ describe('settings in the browser', () => {
     expect(new URL(page.url()).pathname).toBe('/settings');
 
     await logOut(page);
-    await submitLogin(page, portal.admin.email, portal.admin.password);
+    await submitLogin(page, session.portal.admin.email, session.portal.admin.password);
     await page.getByText('Invalid email or password').waitFor();
     await signInWithCode(page, newPassword, backup[2]!);
     await page.waitForURL('**/home');

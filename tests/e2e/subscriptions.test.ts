@@ -1,37 +1,22 @@
 // Subscriptions in Chromium against the real server and the built-in provider simulator: after the
 // first sync and its usage run, an admin follows the over-plan banner to a terminal over its plan
 // and moves it to a 1 TB plan; the provider applies it and the row follows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionListWire } from '../../src/domain/subscriptions';
-import { launchChromium, signInAsAdminAt, startPortal, type Portal, portalApi, waitForUsageRun } from './harness';
+import { signInAsAdminAt, useBrowserSession, waitForUsageRun } from './harness';
 
-let portal: Portal;
-let browser: Browser;
-let context: BrowserContext;
-const api = <T>(page: Page, path: string) => portalApi<T>(page, portal, path);
-
-beforeAll(async () => {
-  portal = await startPortal({ SIM_TERMINALS: '80' });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-});
-
-afterAll(async () => {
-  await context?.close().catch(() => {});
-  await browser?.close();
-  await portal?.stop();
-});
+const session = useBrowserSession({ SIM_TERMINALS: '80' });
+const api = session.api;
 
 describe('subscriptions in the browser', () => {
   it('an admin finds an over-plan terminal from the banner and moves it to a 1 TB plan', async () => {
-    const page = await context.newPage();
-    await signInAsAdminAt(page, portal, '/home');
-    await waitForUsageRun(page, portal);
+    const page = await session.context.newPage();
+    await signInAsAdminAt(page, session.portal, '/home');
+    await waitForUsageRun(page, session.portal);
     const over = await api<SubscriptionListWire>(page, '/subscriptions?over_plan=true&limit=100');
     expect(over.summary.overageTerminals).toBeGreaterThan(0);
 
-    await page.goto(`${portal.url}/subscription`);
+    await page.goto(`${session.portal.url}/subscription`);
     await page.getByText(SUBSCRIPTION_MESSAGES.overBanner(over.summary.overageTerminals)).waitFor();
     await page.getByRole('button', { name: 'Show them' }).click();
     await page.waitForURL(/over=true/);
