@@ -131,7 +131,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Tier 2: app plugins.
   const repos = createRepositories(database.db);
-  const services = createServices({ db: database.db, repos, config, now, provider: options.provider ?? null });
+  const services = createServices({
+    db: database.db,
+    repos,
+    config,
+    now,
+    provider: options.provider ?? null,
+    log: (error, message) => app.log.error({ err: error }, message),
+  });
   app.decorate('repos', repos);
   app.decorate('services', services);
   registerAuth(app, { auth: services.auth });

@@ -13,6 +13,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -319,6 +320,55 @@ export const serviceLineUsageDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.serviceLineNumber, t.usageDate] })],
 );
+
+/** 0009: the fleet's counts kept by triggers; telemetry and usage recounted on read when stale (fleet_figures_current). */
+export const fleetFigures = pgTable('fleet_figures', {
+  id: smallint('id').primaryKey().default(1),
+  total: integer('total').notNull(),
+  priority: integer('priority').notNull(),
+  active: integer('active').notNull(),
+  warning: integer('warning').notNull(),
+  maintenance: integer('maintenance').notNull(),
+  inactive: integer('inactive').notNull(),
+  assigned: integer('assigned').notNull(),
+  synced: integer('synced').notNull(),
+  pending: integer('pending').notNull(),
+  error: integer('error').notNull(),
+  onActiveLine: integer('on_active_line').notNull(),
+  telemetryCount: integer('telemetry_count').notNull(),
+  onlineCount: integer('online_count').notNull(),
+  meanSignalQuality: doublePrecision('mean_signal_quality'),
+  usageDay: date('usage_day', { mode: 'string' }),
+  usageLines: integer('usage_lines').notNull(),
+  priorityGb: num('priority_gb').notNull(),
+  standardGb: num('standard_gb').notNull(),
+  activityStale: boolean('activity_stale').notNull(),
+  recountedAt: ts('recounted_at'),
+});
+
+/** 0009: the subscriptions page's rows, computed by the server, kept current through subscription_dirty. */
+export const subscriptionRows = pgTable('subscription_rows', {
+  userTerminalId: text('user_terminal_id').primaryKey(),
+  serviceLineNumber: text('service_line_number').notNull(),
+  monthlyDataGb: num('monthly_data_gb').notNull(),
+  overageGb: num('overage_gb').notNull(),
+  searchText: text('search_text').notNull(),
+  wire: jsonb('wire').notNull(),
+});
+
+export const subscriptionTotals = pgTable('subscription_totals', {
+  id: smallint('id').primaryKey().default(1),
+  day: date('day', { mode: 'string' }),
+  total: integer('total').notNull(),
+  plans50gb: integer('plans_50gb').notNull(),
+  plans1tb: integer('plans_1tb').notNull(),
+  overageTerminals: integer('overage_terminals').notNull(),
+  totalOverageGb: num('total_overage_gb').notNull(),
+});
+
+export const subscriptionDirty = pgTable('subscription_dirty', {
+  serviceLineNumber: text('service_line_number').primaryKey(),
+});
 
 export const syncRuns = pgTable(
   'sync_runs',

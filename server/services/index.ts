@@ -34,7 +34,15 @@ export type Services = ReturnType<typeof createServices>;
 export const NO_PROVIDER_MESSAGE =
   'No provider is configured: set STARLINK_CLIENT_ID and STARLINK_CLIENT_SECRET, or run with the built-in simulator';
 
-export function createServices(deps: { db: Db; repos: Repositories; config: Config; now: Clock; provider: ProviderAccess | null }) {
+export function createServices(deps: {
+  db: Db;
+  repos: Repositories;
+  config: Config;
+  now: Clock;
+  provider: ProviderAccess | null;
+  /** Failures of work done in the background, outside any request. */
+  log?: (error: unknown, message: string) => void;
+}) {
   const { db, repos, config, now } = deps;
   const tokens = createTokenService({ secret: config.jwtSecret, expiresInSeconds: config.jwtExpiresInSeconds, now });
   const audit = createAuditService({ audit: repos.audit, now });
@@ -67,7 +75,14 @@ export function createServices(deps: { db: Db; repos: Repositories; config: Conf
   const customerTerminals = createCustomerTerminalsService({ repos, audit, now });
   const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
   const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
-  const subscriptions = createSubscriptionsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
+  const subscriptions = createSubscriptionsService({
+    repos,
+    audit,
+    now,
+    provider: deps.provider,
+    noProvider: NO_PROVIDER_MESSAGE,
+    log: (error) => deps.log?.(error, 'Refreshing the stored subscription rows failed'),
+  });
   const serviceLines = createServiceLinesService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync });
   const providerBilling = createProviderBillingService({ repos, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
   const activations = createActivationsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, customerTerminals });

@@ -15,13 +15,13 @@ import {
   type SubscriptionPlanFilter,
   type SubscriptionPlanWire,
   type SubscriptionStatus,
-  type SubscriptionSummary,
   type SubscriptionWire,
   type TerminalType,
 } from '../../src/domain/subscriptions';
 import type { Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
-import type { StoredProduct, SubscriptionRow } from '../db/repositories/subscriptions';
+import type { ComputedSubscription, StoredProduct, SubscriptionRow } from '../db/repositories/subscriptions';
+import type { IsoDay } from '../db/repositories/terminals';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { isProviderError } from '../provider/errors';
 import type { AuditService, RequestContext } from './audit';
@@ -47,6 +47,8 @@ export interface SubscriptionsService {
   list(query: SubscriptionListQuery): Promise<SubscriptionListWire>;
   plans(): Promise<SubscriptionPlanWire[]>;
   changePlan(input: { serviceLineNumber: string; productReferenceId: string }, context: RequestContext): Promise<SubscriptionWire>;
+  /** Recomputes every marked line's stored rows (after a sync); answers the lines recomputed. */
+  refresh(): Promise<number>;
 }
 
 const PLAN_SIZE = /(\d+(?:\.\d+)?)\s*(GB|TB)\b/i;
@@ -99,35 +101,20 @@ export function toSubscription(row: SubscriptionRow, today: string): Subscriptio
   };
 }
 
-function summarise(all: SubscriptionWire[]): SubscriptionSummary {
-  return {
-    totalTerminals: all.length,
-    plans50GB: all.filter((s) => s.monthlyDataGB === 50).length,
-    plans1TB: all.filter((s) => s.monthlyDataGB === GB_PER_TB).length,
-    overageTerminals: all.filter((s) => s.overageGB > 0).length,
-    totalOverageGB: Math.round(all.reduce((sum, s) => sum + s.overageGB, 0) * 10) / 10,
-  };
+/** A stored page row: the wire the page receives, its sort and filter keys and its search text. */
+export function computeSubscription(row: SubscriptionRow, today: string): ComputedSubscription {
+  const wire = toSubscription(row, today);
+  const searchText = [wire.terminalId, wire.serviceLineNumber, wire.location ?? '', wire.customerName ?? '']
+    .map((field) => field.toLowerCase())
+    .join('\u001f');
+  return { wire, monthlyDataGB: wire.monthlyDataGB, overageGB: wire.overageGB, searchText };
 }
 
-const PLAN_FILTERS: Record<SubscriptionPlanFilter, (gb: number) => boolean> = {
-  all: () => true,
-  '50gb': (gb) => gb === 50,
-  '1tb': (gb) => gb === GB_PER_TB,
-  other: (gb) => gb !== 50 && gb !== GB_PER_TB,
-};
-
-function matches(s: SubscriptionWire, query: SubscriptionListQuery): boolean {
-  const term = query.search?.toLowerCase();
-  if (term && ![s.terminalId, s.serviceLineNumber, s.location, s.customerName].some((field) => field?.toLowerCase().includes(term))) return false;
-  if (!PLAN_FILTERS[query.plan](s.monthlyDataGB)) return false;
-  return query.overPlan === undefined || s.overageGB > 0 === query.overPlan;
-}
-
-const byOverage = (a: SubscriptionWire, b: SubscriptionWire) =>
-  Number(b.overageGB > 0) - Number(a.overageGB > 0) ||
-  b.overageGB - a.overageGB ||
-  a.serviceLineNumber.localeCompare(b.serviceLineNumber) ||
-  a.terminalId.localeCompare(b.terminalId);
+/**
+ * Lines a read recomputes itself before answering (a person's change shows at once); more than
+ * that (a sync's worth) are left to a refresh in the background and the page is briefly behind.
+ */
+export const INLINE_REFRESH_LINES = 200;
 
 export function createSubscriptionsService(deps: {
   repos: Repositories;
@@ -136,25 +123,50 @@ export function createSubscriptionsService(deps: {
   provider: ProviderAccess | null;
   /** The 503 message when no provider is configured. */
   noProvider: string;
+  /** Where a failed background refresh of the stored rows is reported. */
+  log?: (error: unknown) => void;
 }): SubscriptionsService {
   const { repos, audit, now } = deps;
   const store = repos.subscriptions;
+  const compute = (today: IsoDay) => (row: SubscriptionRow) => computeSubscription(row, today);
+
+  // One background refresh at a time in this process (other processes share the marks through
+  // SKIP LOCKED); a failure is logged and the next read tries again.
+  let background: Promise<unknown> | null = null;
+  async function refreshAll(today: IsoDay): Promise<number> {
+    await store.startDay(today);
+    return (await store.refreshMarked(today, compute(today))).lines;
+  }
+  async function refreshForRead(today: IsoDay): Promise<void> {
+    const state = await store.rowsState();
+    if (state.day !== today) await store.startDay(today);
+    else if (!state.dirty) return;
+    if (background) return;
+    const { more } = await store.refreshMarked(today, compute(today), INLINE_REFRESH_LINES);
+    if (more && !background) {
+      background = refreshAll(today)
+        .catch((error: unknown) => deps.log?.(error))
+        .finally(() => {
+          background = null;
+        });
+    }
+  }
 
   return {
-    // The summary covers every live terminal whatever the filters, so the whole inventory is read
-    // once anyway; the figures come from the domain helpers (their rounding is the spec's), and the
-    // filters, order and page are taken from those figures rather than restated in SQL.
+    // The rows are stored with their figures (computed here, by the domain helpers, whose rounding
+    // is the spec's) and paged in SQL; triggers mark the lines whose rows a write made stale.
     async list(query) {
-      const today = dayOf(now());
-      const all = (await store.all(today)).map((row) => toSubscription(row, today));
-      const picked = all.filter((s) => matches(s, query)).sort(byOverage);
-      const start = (query.page - 1) * query.limit;
+      await refreshForRead(dayOf(now()));
+      const summary = await store.totals();
+      const { rows, total } = await store.page({ ...query, search: query.search?.toLowerCase() }, summary);
       return {
-        subscriptions: picked.slice(start, start + query.limit),
-        pagination: { total: picked.length, page: query.page, limit: query.limit, pages: Math.ceil(picked.length / query.limit) },
-        summary: summarise(all),
+        subscriptions: rows,
+        pagination: { total, page: query.page, limit: query.limit, pages: Math.ceil(total / query.limit) },
+        summary,
       };
     },
+
+    refresh: () => refreshAll(dayOf(now())),
 
     async plans() {
       return (await store.liveProducts()).map((product) => ({

@@ -257,8 +257,9 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
     // so the last page of 100,000 would walk 99,975 (about 130 ms embedded) where the mirror
     // order walks none. Which rows form the page then depends on the exact total, so it is
     // counted here (a scan, but a cheaper one than the walk).
-    if (offset >= REVERSE_PAGING_FROM && offset * 2 > (await repos.terminals.estimateCount(query))) {
-      const total = await repos.terminals.count(query);
+    const known = offset >= REVERSE_PAGING_FROM ? await repos.terminals.countFromFigures(query) : null;
+    if (offset >= REVERSE_PAGING_FROM && offset * 2 > (known ?? (await repos.terminals.estimateCount(query)))) {
+      const total = known ?? (await repos.terminals.count(query));
       if (offset >= total) return answer([], total);
       const fromEnd = total - offset - limit;
       const rows = await repos.terminals.list(query, { sort, limit: Math.min(limit, total - offset), offset: Math.max(0, fromEnd) }, { reversed: true });
@@ -272,6 +273,9 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
   async function totalCount(query: TerminalQuery, offset: number, found: number, limit: number): Promise<number> {
     // A partly filled page (or an empty first page) already tells the total.
     if ((found > 0 && found < limit) || (found === 0 && offset === 0)) return offset + found;
+    // The unfiltered list and each single filter are counted exactly in fleet_figures.
+    const known = await repos.terminals.countFromFigures(query);
+    if (known !== null) return known;
     if (!query.pattern) {
       const estimate = await repos.terminals.estimateCount(query);
       // Never below what this page proves exists.

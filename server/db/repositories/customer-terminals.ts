@@ -10,6 +10,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL
 import type { Db } from '../client';
 import { customers, serviceLines, serviceLineUsageCycles, serviceLineUsageDaily, terminals } from '../schema';
 import { explain, planNodes, type IsoDay } from './terminals';
+import { rowsOf } from './results';
 
 const t = terminals;
 const u = serviceLineUsageCycles;
@@ -108,7 +109,6 @@ export interface LockedTerminal {
   holderName: string | null;
 }
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const numOf = (value: unknown) => Number(value ?? 0);
 
 export type CustomerTerminalsRepository = ReturnType<typeof createCustomerTerminalsRepository>;

@@ -1,9 +1,24 @@
 // Subscriptions: every live terminal on a service line with its line's state, product, holder and
-// the cycle containing a given day, in one statement; the products on offer; and the local side
-// of a plan change the provider accepted (line, terminals and current cycle in one transaction).
-import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
+// the cycle containing a given day, in one statement; the page's stored rows (migration 0009),
+// recomputed for the lines triggers marked and paged in SQL; the products on offer; and the local
+// side of a plan change the provider accepted (line, terminals and current cycle in one
+// transaction).
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { SubscriptionPlanFilter, SubscriptionSummary, SubscriptionWire } from '../../../src/domain/subscriptions';
+import { GB_PER_TB } from '../../../src/domain/subscriptions';
 import type { Db } from '../client';
-import { customers, providerProducts, serviceLines, serviceLineUsageCycles, terminals } from '../schema';
+import {
+  customers,
+  providerProducts,
+  serviceLines,
+  serviceLineUsageCycles,
+  subscriptionDirty,
+  subscriptionRows,
+  subscriptionTotals,
+  terminals,
+} from '../schema';
+import { escapeLike } from './customers';
+import { rowsOf } from './results';
 import type { IsoDay } from './terminals';
 
 const t = terminals;
@@ -78,10 +93,84 @@ export interface PlanChange {
   at: Date;
 }
 
+/** A page row as the server computed it from a SubscriptionRow. */
+export interface ComputedSubscription {
+  wire: SubscriptionWire;
+  monthlyDataGB: number;
+  overageGB: number;
+  /** Lower-cased fields the page searches, joined by U+001F. */
+  searchText: string;
+}
+
+export interface SubscriptionPageQuery {
+  page: number;
+  limit: number;
+  /** Lower-cased. */
+  search?: string | undefined;
+  plan: SubscriptionPlanFilter;
+  overPlan?: boolean | undefined;
+}
+
+/** Lines recomputed per transaction: small enough to hold few locks, big enough to batch. */
+const REFRESH_CHUNK_LINES = 1_000;
+const r = subscriptionRows;
+
+const PLAN_WHERE: Record<SubscriptionPlanFilter, SQL | undefined> = {
+  all: undefined,
+  '50gb': eq(r.monthlyDataGb, 50),
+  '1tb': eq(r.monthlyDataGb, GB_PER_TB),
+  other: notInArray(r.monthlyDataGb, [50, GB_PER_TB]),
+};
+
 export type SubscriptionsRepository = ReturnType<typeof createSubscriptionsRepository>;
 
+/** Rows matching: the totals already count the unfiltered set and each single plan or over-plan filter. */
+async function countOf(query: SubscriptionPageQuery, summary: SubscriptionSummary, where: SQL | undefined, tx: Db): Promise<number> {
+  if (!query.search) {
+    if (query.overPlan === undefined) {
+      if (query.plan === 'all') return summary.totalTerminals;
+      if (query.plan === '50gb') return summary.plans50GB;
+      if (query.plan === '1tb') return summary.plans1TB;
+    } else if (query.plan === 'all') {
+      return query.overPlan ? summary.overageTerminals : summary.totalTerminals - summary.overageTerminals;
+    }
+  }
+  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(r).where(where);
+  return Number(row?.n ?? 0);
+}
+
 export function createSubscriptionsRepository(db: Db) {
+  /**
+   * The day the stored rows were computed for, and whether any line waits to be recomputed:
+   * one round trip, so a read with nothing to do costs one cheap query.
+   */
+  async function rowsState(tx: Db = db): Promise<{ day: IsoDay | null; dirty: boolean }> {
+    const [row] = rowsOf<{ day: string | null; dirty: boolean }>(
+      await tx.execute(sql`SELECT day::text AS day, EXISTS (SELECT 1 FROM ${subscriptionDirty}) AS dirty FROM ${subscriptionTotals} WHERE id = 1`),
+    );
+    return { day: (row?.day ?? null) as IsoDay | null, dirty: row?.dirty === true };
+  }
+
+  /** The summary cards over every stored row. */
+  async function recountTotals(tx: Db = db): Promise<void> {
+    await tx.execute(sql`
+      UPDATE ${subscriptionTotals} s SET total = d.total, plans_50gb = d.p50, plans_1tb = d.p1tb,
+        overage_terminals = d.over, total_overage_gb = d.overage
+      FROM (
+        SELECT count(*)::int AS total,
+          (count(*) FILTER (WHERE monthly_data_gb = 50))::int AS p50,
+          (count(*) FILTER (WHERE monthly_data_gb = ${GB_PER_TB}))::int AS p1tb,
+          (count(*) FILTER (WHERE overage_gb > 0))::int AS over,
+          coalesce(sum(overage_gb), 0) AS overage
+        FROM ${subscriptionRows}
+      ) d
+      WHERE s.id = 1`);
+  }
+
   return {
+    rowsState,
+    recountTotals,
+
     transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       return db.transaction(work);
     },
@@ -94,6 +183,129 @@ export function createSubscriptionsRepository(db: Db) {
     /** The live terminals on one line, by terminal id (none: no subscription there). */
     async onLine(serviceLineNumber: string, today: IsoDay, tx: Db = db): Promise<SubscriptionRow[]> {
       return subscriptionQuery(tx, today, eq(t.serviceLineNumber, serviceLineNumber));
+    },
+
+    /**
+     * A new day: every row's forecast and current cycle depend on the day, so every line with a
+     * live terminal is marked. Only the first caller of the day marks (the UPDATE decides).
+     */
+    async startDay(today: IsoDay): Promise<void> {
+      await db.transaction(async (tx) => {
+        const moved = await tx
+          .update(subscriptionTotals)
+          .set({ day: today })
+          .where(and(eq(subscriptionTotals.id, 1), sql`${subscriptionTotals.day} IS DISTINCT FROM ${today}::date`))
+          .returning({ id: subscriptionTotals.id });
+        if (moved.length === 0) return;
+        await tx.execute(sql`
+          INSERT INTO ${subscriptionDirty}
+          SELECT DISTINCT ${t.serviceLineNumber} FROM ${t} WHERE ${t.removedAt} IS NULL AND ${t.serviceLineNumber} IS NOT NULL
+          ON CONFLICT DO NOTHING`);
+      });
+    },
+
+    /**
+     * Recomputes up to `maxLines` marked lines (all when omitted), a chunk per transaction: the
+     * marks are taken with SKIP LOCKED, so processes refreshing at once share the work, and a mark
+     * set again while its line is being computed waits for the chunk to commit and stays set.
+     * Recounts the totals when rows changed. Answers the lines done and whether marks remain.
+     */
+    async refreshMarked(
+      today: IsoDay,
+      compute: (row: SubscriptionRow) => ComputedSubscription,
+      maxLines = Number.POSITIVE_INFINITY,
+    ): Promise<{ lines: number; more: boolean }> {
+      let done = 0;
+      for (;;) {
+        const want = Math.min(REFRESH_CHUNK_LINES, maxLines - done);
+        if (want <= 0) break;
+        const lines = await db.transaction(async (tx) => {
+          const taken = rowsOf<{ line: string }>(
+            await tx.execute(sql`
+              DELETE FROM ${subscriptionDirty} WHERE service_line_number IN (
+                SELECT service_line_number FROM ${subscriptionDirty} LIMIT ${want} FOR UPDATE SKIP LOCKED)
+              RETURNING service_line_number AS line`),
+          ).map((row) => row.line);
+          if (taken.length === 0) return 0;
+          const computed = (await subscriptionQuery(tx, today, inArray(t.serviceLineNumber, taken))).map((row) => ({ row, c: compute(row) }));
+          const keep = computed.map(({ row }) => row.userTerminalId);
+          await tx
+            .delete(r)
+            .where(and(inArray(r.serviceLineNumber, taken), keep.length > 0 ? notInArray(r.userTerminalId, keep) : undefined));
+          if (computed.length > 0) {
+            await tx
+              .insert(r)
+              .values(
+                computed.map(({ row, c }) => ({
+                  userTerminalId: row.userTerminalId,
+                  serviceLineNumber: row.serviceLineNumber,
+                  monthlyDataGb: c.monthlyDataGB,
+                  overageGb: c.overageGB,
+                  searchText: c.searchText,
+                  wire: c.wire,
+                })),
+              )
+              .onConflictDoUpdate({
+                target: r.userTerminalId,
+                set: {
+                  serviceLineNumber: sql`excluded.service_line_number`,
+                  monthlyDataGb: sql`excluded.monthly_data_gb`,
+                  overageGb: sql`excluded.overage_gb`,
+                  searchText: sql`excluded.search_text`,
+                  wire: sql`excluded.wire`,
+                },
+              });
+          }
+          return taken.length;
+        });
+        if (lines === 0) break;
+        done += lines;
+      }
+      if (done > 0) await recountTotals();
+      const { dirty } = await rowsState();
+      return { lines: done, more: dirty };
+    },
+
+    async totals(tx: Db = db): Promise<SubscriptionSummary> {
+      const [row] = await tx.select().from(subscriptionTotals).where(eq(subscriptionTotals.id, 1));
+      return {
+        totalTerminals: row?.total ?? 0,
+        plans50GB: row?.plans50gb ?? 0,
+        plans1TB: row?.plans1tb ?? 0,
+        overageTerminals: row?.overageTerminals ?? 0,
+        totalOverageGB: Math.round((row?.totalOverageGb ?? 0) * 10) / 10,
+      };
+    },
+
+    /**
+     * One page of stored rows in the page's order (the order index), and how many rows match:
+     * from the totals when the filter is one they count, else counted.
+     */
+    async page(query: SubscriptionPageQuery, summary: SubscriptionSummary, tx: Db = db): Promise<{ rows: SubscriptionWire[]; total: number }> {
+      const where = and(
+        PLAN_WHERE[query.plan],
+        query.overPlan === undefined ? undefined : query.overPlan ? sql`${r.overageGb} > 0` : sql`${r.overageGb} = 0`,
+        query.search ? sql`${r.searchText} LIKE ${`%${escapeLike(query.search)}%`}` : undefined,
+      );
+      const total = await countOf(query, summary, where, tx);
+      const offset = (query.page - 1) * query.limit;
+      if (offset >= total) return { rows: [], total };
+      // OFFSET walks every row it skips: a page in the back half is read from the far end in the
+      // mirrored order (the same index backwards) and turned round.
+      const fromEnd = offset * 2 > total;
+      const order = fromEnd
+        ? [asc(r.overageGb), sql`${r.serviceLineNumber} COLLATE "C" DESC`, sql`${r.userTerminalId} COLLATE "C" DESC`]
+        : [desc(r.overageGb), sql`${r.serviceLineNumber} COLLATE "C"`, sql`${r.userTerminalId} COLLATE "C"`];
+      const limit = Math.min(query.limit, total - offset);
+      const rows = await tx
+        .select({ wire: r.wire })
+        .from(r)
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(fromEnd ? total - offset - limit : offset);
+      if (fromEnd) rows.reverse();
+      return { rows: rows.map((row) => row.wire as SubscriptionWire), total };
     },
 
     /** The products the provider still lists, cheapest first. */

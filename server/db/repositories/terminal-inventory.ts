@@ -10,6 +10,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TerminalCondition } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import { providerProducts, terminals, type TerminalRow } from '../schema';
+import { affected, rowsOf } from './results';
 
 export interface ProductUpsert {
   productReferenceId: string;
@@ -137,15 +138,6 @@ const text = (value: string | number | boolean | null | undefined) => (value ===
 /** One text[] parameter holding a column of the batch. */
 const column = <T>(rows: readonly T[], pick: (row: T) => string | number | boolean | null | undefined) => sql.param(rows.map((row) => text(pick(row))));
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-
-function affected(result: unknown): number {
-  const r = result as { affectedRows?: number; rowCount?: number | null };
-  return r.affectedRows ?? r.rowCount ?? 0;
-}
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
 
 export type TerminalInventoryRepository = ReturnType<typeof createTerminalInventoryRepository>;
 

@@ -3,9 +3,10 @@
 // and the one write the portal makes to a synced row: assigning it to a customer. (The sync
 // worker's writes live in terminal-inventory.ts.)
 import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { TELEMETRY_OFFLINE_AFTER_MS, type TerminalSort, type TerminalSyncStatus } from '../../../src/domain/terminals';
+import { type TerminalSort, type TerminalSyncStatus } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import {
+  fleetFigures,
   customers,
   providerAddresses,
   providerProducts,
@@ -18,6 +19,7 @@ import {
   type UsageDailyRow,
 } from '../schema';
 import { escapeLike, searchTerm } from './customers';
+import { rowsOf } from './results';
 
 export interface TerminalListFilter {
   /** Spec 5: case-insensitive substring of the four provider ids, the customer's id or name. */
@@ -282,7 +284,6 @@ export interface ServiceLineInfo {
 export type IsoDay = string;
 
 const num = (value: unknown): number => Number(value ?? 0);
-const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 export type TerminalsRepository = ReturnType<typeof createTerminalsRepository>;
 
@@ -329,99 +330,62 @@ export function createTerminalsRepository(db: Db) {
       };
     },
 
-    /** Every figure of the summary cards over the live inventory, in three aggregate queries. */
+    /**
+     * Every figure of the summary cards, read from fleet_figures (migration 0009 keeps it: the
+     * counts exact at every commit; telemetry and the usage of the cycles containing `today`
+     * recounted by fleet_figures_current when stale, at most every 30 s while a sync is writing).
+     */
     async fleetFigures(today: IsoDay, tx: Db = db): Promise<FleetFigures> {
-      const [counts] = await tx
-        .select({
-          total: sql<number>`count(*)::int`,
-          priority: sql<number>`(count(*) FILTER (WHERE ${t.isPriority}))::int`,
-          active: sql<number>`(count(*) FILTER (WHERE ${t.condition} = 'active'))::int`,
-          warning: sql<number>`(count(*) FILTER (WHERE ${t.condition} = 'warning'))::int`,
-          maintenance: sql<number>`(count(*) FILTER (WHERE ${t.condition} = 'maintenance'))::int`,
-          inactive: sql<number>`(count(*) FILTER (WHERE ${t.condition} = 'inactive'))::int`,
-          assigned: sql<number>`(count(*) FILTER (WHERE ${t.assignedCustomerId} IS NOT NULL))::int`,
-          synced: sql<number>`(count(*) FILTER (WHERE ${t.syncStatus} = 'synced'))::int`,
-          pending: sql<number>`(count(*) FILTER (WHERE ${t.syncStatus} = 'pending'))::int`,
-          error: sql<number>`(count(*) FILTER (WHERE ${t.syncStatus} = 'error'))::int`,
-        })
-        .from(terminals)
-        .where(isNull(t.removedAt));
-
-      const tt = terminalTelemetry;
-      // Online: the terminal's last report was at most TELEMETRY_OFFLINE_AFTER_MS older than the
-      // reading we stored (the domain's offline rule, measured at the reading, not at "now",
-      // so an old reading does not make the whole fleet look offline).
-      const [telemetry] = await tx
-        .select({
-          meanSignal: sql<number | null>`avg(${tt.signalQuality})::float8`,
-          count: sql<number>`count(*)::int`,
-          online: sql<number>`(count(*) FILTER (WHERE ${tt.reportedAt} IS NOT NULL
-            AND ${tt.syncedAt} - ${tt.reportedAt} <= make_interval(secs => ${TELEMETRY_OFFLINE_AFTER_MS / 1000})))::int`,
-        })
-        .from(terminals)
-        .innerJoin(tt, eq(tt.userTerminalId, t.userTerminalId))
-        .where(and(isNull(t.removedAt), eq(t.active, true)));
-
-      // The cycles containing the day, of every line not removed. A line's cycles do not overlap
-      // (one row per billing cycle, keyed by its start), so this is one cycle per line without
-      // the sort a DISTINCT ON would cost; the anti-join reads only the few removed lines
-      // (joining all lines instead doubled the time at 100,000 lines).
-      const u = serviceLineUsageCycles;
-      const [usage] = await tx
-        .select({
-          lines: sql<number>`count(*)::int`,
-          priority: sql<string | null>`sum(${u.priorityGb})::text`,
-          standard: sql<string | null>`sum(${u.standardGb})::text`,
-        })
-        .from(u)
-        .where(
-          and(
-            lte(u.cycleStart, today),
-            gte(u.cycleEnd, today),
-            sql`NOT EXISTS (SELECT 1 FROM ${serviceLines} WHERE ${serviceLines.serviceLineNumber} = ${u.serviceLineNumber} AND ${serviceLines.removedAt} IS NOT NULL)`,
-          ),
-        );
-
-      const lines = num(usage?.lines);
+      const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`SELECT * FROM fleet_figures_current(${today}::date)`));
+      if (!row) throw new Error('fleet_figures has no row: the database was not migrated');
       return {
-        total: num(counts?.total),
-        priority: num(counts?.priority),
-        active: num(counts?.active),
-        warning: num(counts?.warning),
-        maintenance: num(counts?.maintenance),
-        inactive: num(counts?.inactive),
-        assigned: num(counts?.assigned),
-        synced: num(counts?.synced),
-        pending: num(counts?.pending),
-        error: num(counts?.error),
-        meanSignalQuality: numOrNull(telemetry?.meanSignal),
-        telemetryCount: num(telemetry?.count),
-        onlineCount: num(telemetry?.online),
-        priorityGB: lines > 0 ? num(usage?.priority) : null,
-        standardGB: lines > 0 ? num(usage?.standard) : null,
+        total: num(row.total),
+        priority: num(row.priority),
+        active: num(row.active),
+        warning: num(row.warning),
+        maintenance: num(row.maintenance),
+        inactive: num(row.inactive),
+        assigned: num(row.assigned),
+        synced: num(row.synced),
+        pending: num(row.pending),
+        error: num(row.error),
+        meanSignalQuality: row.mean_signal_quality === null ? null : Number(row.mean_signal_quality),
+        telemetryCount: num(row.telemetry_count),
+        onlineCount: num(row.online_count),
+        priorityGB: num(row.usage_lines) > 0 ? num(row.priority_gb) : null,
+        standardGB: num(row.usage_lines) > 0 ? num(row.standard_gb) : null,
       };
+    },
+
+    /**
+     * The exact count of a filter fleet_figures already keeps (no search, at most one of active,
+     * assigned and sync status), from its one row; null for any other filter.
+     */
+    async countFromFigures(query: TerminalQuery, tx: Db = db): Promise<number | null> {
+      const filters = [query.active, query.assigned, query.syncStatus].filter((f) => f !== null).length;
+      if (query.pattern || filters > 1) return null;
+      const [f] = await tx.select().from(fleetFigures).where(eq(fleetFigures.id, 1));
+      if (!f) return null;
+      if (query.active !== null) return query.active ? f.onActiveLine : f.total - f.onActiveLine;
+      if (query.assigned !== null) return query.assigned ? f.assigned : f.total - f.assigned;
+      if (query.syncStatus) return f[query.syncStatus];
+      return f.total;
     },
 
     /** Live terminals on an active service line (the dashboard's "Active Terminals"). */
     async countActive(tx: Db = db): Promise<number> {
-      const [row] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(terminals)
-        .where(and(isNull(t.removedAt), eq(t.active, true)));
+      const [row] = await tx.select({ n: fleetFigures.onActiveLine }).from(fleetFigures).where(eq(fleetFigures.id, 1));
       return num(row?.n);
     },
 
     /** Sync status counts of the live terminals. */
     async syncCounts(tx: Db = db): Promise<{ synced: number; pending: number; error: number }> {
-      const rows = await tx
-        .select({ status: t.syncStatus, n: sql<number>`count(*)::int` })
-        .from(terminals)
-        .where(isNull(t.removedAt))
-        .groupBy(t.syncStatus);
-      const of = (status: TerminalSyncStatus) => num(rows.find((r) => r.status === status)?.n);
-      return { synced: of('synced'), pending: of('pending'), error: of('error') };
+      const [row] = await tx
+        .select({ synced: fleetFigures.synced, pending: fleetFigures.pending, error: fleetFigures.error })
+        .from(fleetFigures)
+        .where(eq(fleetFigures.id, 1));
+      return { synced: num(row?.synced), pending: num(row?.pending), error: num(row?.error) };
     },
-
 
     /** One terminal, live or removed, with its customer, line, address and latest telemetry. */
     async findDetail(userTerminalId: string, tx: Db = db): Promise<TerminalDetailRow | null> {
