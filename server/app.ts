@@ -152,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         now,
         log: app.log,
         options: options.syncJobs,
+        budget: () => services.syncBudget.shape(),
         // A demo database's customers get terminals once the first sync has brought some.
         ...(config.seedDemo
           ? {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SYNC_SHARE, SYNC_SHARE_RANGE } from '../src/domain/provider-budget';
 import { decodeSecretBoxKey, newSecretBoxKey } from './auth/secret-box';
 import { envFlag, envIssueLines, optionalEnv, wholeNumber } from './env';
 
@@ -55,6 +56,11 @@ export interface Config {
   /** A running sync whose heartbeat is older than this is taken for dead (SYNC_STALE_AFTER). */
   syncStaleAfterMs: number;
   /**
+   * The share (0.1–1) of the provider call budget background syncs may use (PROVIDER_SYNC_SHARE);
+   * people's calls may use all of it and go first.
+   */
+  providerSyncShare: number;
+  /**
    * The AES-256-GCM key of MFA secrets at rest (MFA_ENCRYPTION_KEY, else `${DATA_DIR}/mfa-key`).
    * Several processes on one DATABASE_URL must share it, so set the variable there: a key file per
    * host would leave each process unable to read the others' secrets. loadConfig always fills it;
@@ -80,6 +86,7 @@ export const DEFAULT_USAGE_SYNC_INTERVAL = '1h';
 const SYNC_DURATION = /^(\d+)\s*(s|m|h|d)?$/;
 const SYNC_INTERVAL_MESSAGE = 'must be a duration of at least 1 minute like 15m, 1h, 900s or plain minutes, or 0/off to turn it off';
 const SYNC_STALE_MESSAGE = 'must be a duration from 30s to 1h like 2m, 90s or plain minutes';
+const SYNC_SHARE_MESSAGE = `must be a number from ${SYNC_SHARE_RANGE.min} to ${SYNC_SHARE_RANGE.max}, the share of the provider call budget syncs may use (e.g. 0.7)`;
 
 /** '15m', '1h', '900s', '7d' or plain minutes ('15') → milliseconds; 'off' and '0' → null; junk → undefined. */
 export function syncDurationMs(value: string): number | null | undefined {
@@ -147,6 +154,14 @@ const envSchema = z
         return typeof ms === 'number' && ms >= 30_000 && ms <= 3_600_000;
       }, SYNC_STALE_MESSAGE),
     ),
+    PROVIDER_SYNC_SHARE: optionalEnv(
+      z
+        .string()
+        .trim()
+        .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, SYNC_SHARE_MESSAGE)
+        .transform(Number)
+        .refine((v) => v >= SYNC_SHARE_RANGE.min && v <= SYNC_SHARE_RANGE.max, SYNC_SHARE_MESSAGE),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -197,6 +212,7 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     syncIntervalMs: syncDurationMs(e.SYNC_INTERVAL ?? DEFAULT_SYNC_INTERVAL) ?? null,
     usageSyncIntervalMs: syncDurationMs(e.USAGE_SYNC_INTERVAL ?? DEFAULT_USAGE_SYNC_INTERVAL) ?? null,
     syncStaleAfterMs: syncDurationMs(e.SYNC_STALE_AFTER ?? DEFAULT_SYNC_STALE_AFTER) ?? 120_000,
+    providerSyncShare: e.PROVIDER_SYNC_SHARE ?? DEFAULT_SYNC_SHARE,
     mfaEncryptionKey: e.MFA_ENCRYPTION_KEY ? decodeSecretBoxKey(e.MFA_ENCRYPTION_KEY) : null,
     mfaKeySource: e.MFA_ENCRYPTION_KEY ? 'env' : 'none',
   };

@@ -1,30 +1,53 @@
 // Which provider the portal talks to. With STARLINK_* settings: the real Starlink API. Without:
 // the built-in simulator, mounted on this same server, reached through the very same client over
 // HTTP — its address is only known once the server listens, hence `bind`.
+//
+// Every call takes its slot from the account's budget in the database once `useBudget` has been
+// called (server.ts does, after opening the database): one limit for the account across every
+// server process, people before background syncs. Clients are created after that, on first use.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock';
 import type { Env } from './config';
-import { createStarlinkClient, providerSettingsFromEnv, type StarlinkClient } from './provider';
+import { createStarlinkClient, PROVIDER_DEFAULTS, providerSettingsFromEnv, type StarlinkClient } from './provider';
 import type { ProviderAccess } from './services/console-provider';
+import { providerAccountKey, type ProviderAccountRef, type ProviderCallBudget } from './services/provider-call-budget';
 import { simulatorOptionsFromEnv, type SimulatorOptions } from './simulator';
 
 export interface ProviderSetup {
   access: ProviderAccess;
   /** Options to mount the built-in simulator with, or null when a real provider is configured. */
   simulator: SimulatorOptions | null;
+  /** The account the clients call for: the key of its budget and its limit a minute. */
+  account: ProviderAccountRef;
   /** Tells the built-in simulator's client where the server listens (`http://127.0.0.1:PORT/simulator/api`). */
   bind(simulatorBaseUrl: string): void;
+  /** From now on the clients take their calls' slots from this budget (call before the first request). */
+  useBudget(budget: ProviderCallBudget): void;
   describe(): string;
 }
 
 export function providerSetupFromEnv(env: Env, now: Clock): ProviderSetup {
   const settings = providerSettingsFromEnv(env);
+  let budget: ProviderCallBudget | null = null;
+  const limiter = () => (budget ? { limiter: budget } : {});
+
   if (settings) {
-    const client = createStarlinkClient({ ...settings, now });
+    let client: StarlinkClient | null = null;
     return {
-      access: { kind: 'starlink', client: () => client },
+      access: {
+        kind: 'starlink',
+        client: () => (client ??= createStarlinkClient({ ...settings, now, ...limiter() })),
+        budget: () => budget,
+      },
       simulator: null,
+      account: {
+        key: providerAccountKey(settings.apiUrl, settings.clientId),
+        requestsPerMinute: settings.requestsPerMinute ?? PROVIDER_DEFAULTS.requestsPerMinute,
+      },
       bind: () => undefined,
+      useBudget(next) {
+        budget = next;
+      },
       describe: () => `Starlink API at ${settings.apiUrl}`,
     };
   }
@@ -42,11 +65,17 @@ export function providerSetupFromEnv(env: Env, now: Clock): ProviderSetup {
         if (!client) throw new Error('The built-in simulator is not listening yet');
         return client;
       },
+      budget: () => budget,
     },
     simulator,
+    // Each process mounts its own simulator: with per-process credentials, its own account.
+    account: { key: providerAccountKey('simulator', credentials.clientId), requestsPerMinute: PROVIDER_DEFAULTS.requestsPerMinute },
     bind(url) {
       baseUrl = url;
-      client = createStarlinkClient({ apiUrl: url, tokenUrl: `${url}/auth/connect/token`, ...credentials, now });
+      client = createStarlinkClient({ apiUrl: url, tokenUrl: `${url}/auth/connect/token`, ...credentials, now, ...limiter() });
+    },
+    useBudget(next) {
+      budget = next;
     },
     describe: () => `built-in provider simulator at ${baseUrl ?? '(not bound)'} (${simulator.terminals ?? 156} terminals)`,
   };

@@ -6,6 +6,8 @@ import { bootstrap, type BootstrapResult } from './bootstrap';
 import { ConfigError, embeddedDataDir, loadConfig, type Config } from './config';
 import { openDatabase, refreshEmbeddedStatistics, type Database } from './db/client';
 import { migrate, MigrationError } from './db/migrate';
+import { createProviderCallBudgetRepository } from './db/repositories/provider-call-budget';
+import { createProviderCallBudget } from './services/provider-call-budget';
 
 function printBox(lines: string[]): void {
   const width = Math.max(...lines.map((l) => l.length));
@@ -100,6 +102,16 @@ async function main(): Promise<void> {
     const migrated = await migrate(database, { log: (m) => console.log(m) });
     const result = await bootstrap({ database, config });
     await refreshEmbeddedStatistics(database);
+    // One call budget for the provider account, in the database: every process shares it.
+    provider.useBudget(
+      createProviderCallBudget({
+        db: database.db,
+        repo: createProviderCallBudgetRepository(database.db),
+        accountKey: provider.account.key,
+        requestsPerMinute: provider.account.requestsPerMinute,
+        syncShare: config.providerSyncShare,
+      }),
+    );
     app = await buildApp({ config, database, provider: provider.access, simulator: provider.simulator, startSyncJobs: 'manual' });
     const address = await app.listen({ port: config.port, host: config.host });
     // The built-in simulator is reached over HTTP like the real provider, on this server's own port.
@@ -115,6 +127,9 @@ async function main(): Promise<void> {
       `Portal ready at ${url} (${database.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}, schema v${migrated.version}, started in ${seconds} s). API docs: ${url}/api/docs`,
     );
     console.log(`Provider: ${provider.describe()}`);
+    console.log(
+      `Provider calls: ${provider.account.requestsPerMinute} a minute for the account, one budget for every server process on this database; syncs up to ${Math.round(config.providerSyncShare * 100)} % (PROVIDER_SYNC_SHARE)`,
+    );
     console.log(`Terminal sync: ${config.syncIntervalMs === null ? 'automatic syncs off (SYNC_INTERVAL=off)' : `every ${Math.round(config.syncIntervalMs / 60_000)} min (SYNC_INTERVAL)`}`);
     // Usage follows every inventory run; its own schedule only runs while automatic syncs are on.
     if (config.syncIntervalMs !== null) {

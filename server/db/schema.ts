@@ -448,3 +448,23 @@ export const activations = pgTable(
     index('activations_created_idx').on(t.createdAt.desc()),
   ],
 );
+
+/** 0010: every provider call's start, per account and lane, kept an hour (server/services/provider-call-budget.ts). */
+export const providerCallStarts = pgTable(
+  'provider_call_starts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountKey: text('account_key').notNull(),
+    lane: text('lane', { enum: ['person', 'sync'] }).notNull(),
+    startedAt: ts('started_at').notNull(),
+  },
+  (t) => [index('provider_call_starts_account_time_idx').on(t.accountKey, t.startedAt)],
+);
+
+/** 0010: what a provider account's whole budget respects besides the count: a 429's pause, people waiting. */
+export const providerCallBudgets = pgTable('provider_call_budgets', {
+  accountKey: text('account_key').primaryKey(),
+  pausedUntil: ts('paused_until'),
+  peopleWaitingUntil: ts('people_waiting_until'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

@@ -8,6 +8,7 @@
 // inventory → the per-minute tick (sweep + inventory and usage schedules) as a pg-boss cron, which
 // one process gets.
 // stop(): no new jobs → runs in progress go back to the queue → pg-boss down.
+import type { SyncBudgetShape } from '../../src/domain/provider-budget';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
@@ -54,6 +55,8 @@ export function createSyncJobs(deps: {
   log: JobLog;
   options?: SyncJobsOptions;
   afterStartupSync?: () => Promise<unknown>;
+  /** The provider budget the schedule is sized to, read on each tick (the scheduler's default when absent). */
+  budget?: () => SyncBudgetShape;
 }): SyncJobs {
   const { repos, sync, now, log } = deps;
   const runs = repos.syncRuns;
@@ -80,7 +83,14 @@ export function createSyncJobs(deps: {
     staleAfterMs: deps.config.syncStaleAfterMs,
     singleProcess: deps.database.kind === 'pglite',
   });
-  const scheduler = createScheduler({ runs, sync, now, intervalMs: deps.config.syncIntervalMs, usageIntervalMs: deps.config.usageSyncIntervalMs });
+  const scheduler = createScheduler({
+    runs,
+    sync,
+    now,
+    intervalMs: deps.config.syncIntervalMs,
+    usageIntervalMs: deps.config.usageSyncIntervalMs,
+    ...(deps.budget ? { budget: deps.budget } : {}),
+  });
 
   async function tick() {
     const sweep = await sweeper.sweep();

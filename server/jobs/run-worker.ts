@@ -37,6 +37,11 @@ export interface RunWorkerDeps {
   dispatcher: SyncDispatcher;
   /** After a success (e.g. the inventory run queues a usage run). */
   onSucceeded?: (run: SyncRunRow) => Promise<void>;
+  /**
+   * After the run let go of the lane, however it ended: a run of the other kind that was refused
+   * while this one ran is handed to the queue again.
+   */
+  afterRun?: (run: SyncRunRow) => Promise<void>;
   /** How often the heartbeat (with the latest progress) is written; default 5 s. */
   heartbeatMs?: number;
 }
@@ -149,7 +154,10 @@ export function createRunWorker(deps: RunWorkerDeps): RunWorker {
       // Not queued any more: another worker has it, or it already ended.
       if (!run) return;
       const controller = new AbortController();
-      const done = execute(run, workerId, controller).finally(() => inProgress.delete(run.id));
+      const done = execute(run, workerId, controller)
+        .then(() => deps.afterRun?.(run))
+        .catch((error: unknown) => log.error({ err: error, runId: run.id }, 'after-sync step failed'))
+        .finally(() => inProgress.delete(run.id));
       inProgress.set(run.id, { controller, done });
       await done;
     },

@@ -77,6 +77,9 @@ export function createSweeper(deps: {
 
       // pg-boss keeps its own time (the database's); compare its dates with the wall clock.
       const orphanedBefore = Date.now() - deps.staleAfterMs;
+      // A run waiting for the other kind to finish has no job on purpose: the worker of the
+      // running one gives it one when it ends (and if that worker died, its run is stale above).
+      const runningKinds = new Set((await runs.running()).map((r) => r.kind));
       for (const run of await runs.queued()) {
         const job = await deps.queue.job(QUEUE_OF_KIND[run.kind], run.id);
         const waiting = job !== null && (job.state === 'created' || job.state === 'retry');
@@ -91,6 +94,7 @@ export function createSweeper(deps: {
           if (failed) result.failed.push(run.id);
           continue;
         }
+        if ([...runningKinds].some((kind) => kind !== run.kind)) continue;
         if (await deps.dispatcher.dispatch(run)) {
           result.reenqueued.push(run.id);
           log.warn({ runId: run.id, job: job?.state ?? 'none' }, 'queued sync run had no job; enqueued again');

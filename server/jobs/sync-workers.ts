@@ -4,6 +4,7 @@
 import { TERMINAL_SYNC_MESSAGES, type SyncDispatcher, type TerminalSyncService } from '../services/terminal-sync';
 import type { Clock } from '../clock';
 import type { SyncRunsRepository } from '../db/repositories/sync-runs';
+import type { SyncRunRow } from '../db/schema';
 import type { JobLog } from './queue';
 import { createRunWorker, type RunWorker } from './run-worker';
 
@@ -18,7 +19,20 @@ export interface SyncWorkerDeps {
   afterStartupSync?: () => Promise<unknown>;
 }
 
-const common = ({ runs, now, log, dispatcher, heartbeatMs }: SyncWorkerDeps) => ({ runs, now, log, dispatcher, heartbeatMs });
+/**
+ * The two kinds share one lane: a run of one kind refused while the other ran waits queued with
+ * no job; the worker that lets go of the lane gives it one again.
+ */
+async function dispatchWaiting(deps: SyncWorkerDeps, finished: SyncRunRow): Promise<void> {
+  for (const run of await deps.runs.queued()) {
+    if (run.kind !== finished.kind) await deps.dispatcher.dispatch(run);
+  }
+}
+
+const common = (deps: SyncWorkerDeps) => {
+  const { runs, now, log, dispatcher, heartbeatMs } = deps;
+  return { runs, now, log, dispatcher, heartbeatMs, afterRun: (run: SyncRunRow) => dispatchWaiting(deps, run) };
+};
 
 export function createTerminalSyncWorker(deps: SyncWorkerDeps): RunWorker {
   return createRunWorker({

@@ -1,10 +1,11 @@
 // Starlink Public API v2 client for one provider account (one service-account credential).
 //
-// Every call goes: rate limiter (sliding minute, default 240 < the provider's 250) → bearer token
-// (cached, renewed early, renewed once more on a 401) → fetch with a per-request timeout combined
-// with the caller's signal → on 429, 5xx or a dropped connection, back-off with full jitter and
-// try again, up to `maxRetries` for 429s and as many again for 5xx and dropped connections →
-// the envelope checked with zod → typed result or typed error.
+// Every call goes: rate limit (the account's shared budget on the server, else an in-process
+// sliding minute; default 240 < the provider's 250) → bearer token (cached, renewed early, renewed
+// once more on a 401) → fetch with a per-request timeout combined with the caller's signal → on
+// 429, 5xx or a dropped connection, back-off with full jitter and try again, up to `maxRetries`
+// for 429s and as many again for 5xx and dropped connections → the envelope checked with zod →
+// typed result or typed error.
 // Lists page from 0 until `isLastPage` and dedupe by id; when fewer distinct records came back
 // than `totalCount` said (page order moved under us) the listing is read again, and the result
 // says whether it is complete.
@@ -15,7 +16,14 @@
 // — by the key it carries, or as what changed since before it was sent — and only sent again when
 // it is not there, so nothing is ever created twice.
 //
-// Share one client per provider account: the limit lives in it.
+// Share one client per provider account: the limit lives in it (or in the budget it is given).
+//
+// Lanes: every call is a person's (a request handler, the console, an activation) unless it is
+// made through `client.background()`, the view the sync engines use. The limiter is told the lane
+// of each request, so the shared budget can put people first and keep syncs to their share. The
+// lane travels with the async call (AsyncLocalStorage), so the pages, retries and look-ups a
+// background call makes are background too.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
@@ -31,7 +39,7 @@ import {
   type ProviderErrorInit,
 } from './errors';
 import { describeNetworkError, exchange, isConnectFailure, raceSignal, type Exchange } from './http';
-import { createRateLimiter, defaultSleep, type RateLimiter, type Sleep } from './limiter';
+import { createRateLimiter, defaultSleep, type CallLane, type CallLimiter, type Sleep } from './limiter';
 import { pathOf, providerOperations as op, USAGE_MAX_LIMIT, type addressBody, type PathParams, type ProviderOperation } from './operations';
 import {
   envelope,
@@ -111,8 +119,12 @@ export interface ProviderClientOptions {
   sleep?: Sleep;
   /** Jitter source in [0, 1); injectable for tests. */
   random?: () => number;
-  /** Share a limiter between clients of the same provider account (default: one per client). */
-  limiter?: RateLimiter;
+  /**
+   * The limit the client's requests take their slots from: the account's shared budget in the
+   * database (the server's), or a limiter shared between clients of the account. Default: an
+   * in-process sliding window of its own (`requestsPerMinute`).
+   */
+  limiter?: CallLimiter;
   /** Told about every finished call (for logs and the console's timings). */
   onCall?: (call: ProviderCall) => void;
 }
@@ -390,8 +402,17 @@ export interface StarlinkClient {
   /** Any provider path (must start with /public/); answers every HTTP status instead of throwing. */
   raw(method: HttpMethod, path: string, request?: RawRequest): Promise<RawResponse>;
   lastCall(): ProviderCall | null;
+  /** Every request of the client, both lanes (on the background view: its own lane's only). */
   usage(): ProviderUsage;
+  /**
+   * The same client for background work (the sync engines): its calls take the sync lane of the
+   * budget (a share of it, behind people's calls), and its `usage()` counts only them.
+   */
+  background(): StarlinkClient;
 }
+
+/** The lane of the call being made: set by `background()`, 'person' otherwise. */
+const laneOfCall = new AsyncLocalStorage<CallLane>();
 
 interface SendRequest {
   method: HttpMethod;
@@ -480,11 +501,18 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
   const backoffBaseMs = options.backoffBaseMs ?? PROVIDER_DEFAULTS.backoffBaseMs;
   const backoffMaxMs = options.backoffMaxMs ?? PROVIDER_DEFAULTS.backoffMaxMs;
   const maxPages = options.maxPages ?? PROVIDER_DEFAULTS.maxPages;
-  const limiter =
+  const limiter: CallLimiter =
     options.limiter ??
     createRateLimiter({ requestsPerMinute: options.requestsPerMinute ?? PROVIDER_DEFAULTS.requestsPerMinute, now, sleep });
 
-  const counters: ProviderUsage = { requests: 0, retries: 0, throttledMs: 0, backoffMs: 0, tokenRequests: 0 };
+  const emptyUsage = (): ProviderUsage => ({ requests: 0, retries: 0, throttledMs: 0, backoffMs: 0, tokenRequests: 0 });
+  /** Every request, and the background lane's apart (what a sync run reports as its calls). */
+  const counters = emptyUsage();
+  const syncCounters = emptyUsage();
+  const count = (field: keyof ProviderUsage, amount = 1) => {
+    counters[field] += amount;
+    if (laneOfCall.getStore() === 'sync') syncCounters[field] += amount;
+  };
   let last: ProviderCall | null = null;
 
   /** Full jitter: a random wait up to the capped exponential for retry `retry` (1-based). */
@@ -501,11 +529,11 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
     backoff: async (retry) => {
       const ms = backoffDelay(retry);
       await sleep(ms);
-      counters.backoffMs += ms;
+      count('backoffMs', ms);
       return ms;
     },
     onRequest: () => {
-      counters.tokenRequests += 1;
+      count('tokenRequests');
     },
   });
 
@@ -539,13 +567,14 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
     const finish = (status: number | null, error: string | null) =>
       record({ ...label, status, durationMs: performance.now() - started, attempts, startedAt, error });
 
+    const lane = laneOfCall.getStore() ?? 'person';
     try {
       for (;;) {
-        counters.throttledMs += await limiter.acquire(request.signal);
+        count('throttledMs', await limiter.acquire(request.signal, lane));
         const token = await tokens.get(request.signal);
         attempts += 1;
-        counters.requests += 1;
-        if (attempts > 1) counters.retries += 1;
+        count('requests');
+        if (attempts > 1) count('retries');
         let answer: Exchange;
         try {
           answer = await exchange(fetchImpl, {
@@ -565,7 +594,7 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
             retries += 1;
             const ms = backoffDelay(retries);
             await sleep(ms, request.signal);
-            counters.backoffMs += ms;
+            count('backoffMs', ms);
             continue;
           }
           throw new ProviderUnavailableError('The provider could not be reached', {
@@ -585,14 +614,15 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
           // The limit is per account: everyone on this client waits, not only this call.
           const retryAfter = Number(answer.headers.get('retry-after'));
           const ms = Math.max(backoffDelay(rateLimitRetries), Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, backoffMaxMs) : 0);
-          limiter.pause(ms);
+          // With the shared budget the pause is stored, so every process holds back.
+          await limiter.pause(ms);
           continue;
         }
         if (answer.status >= 500 && request.idempotent && retries < maxRetries) {
           retries += 1;
           const ms = backoffDelay(retries);
           await sleep(ms, request.signal);
-          counters.backoffMs += ms;
+          count('backoffMs', ms);
           continue;
         }
         finish(answer.status, null);
@@ -712,8 +742,8 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
         if (found !== null) return found;
         const ms = backoffDelay(retry);
         await sleep(ms, options.signal);
-        counters.backoffMs += ms;
-        counters.retries += 1;
+        count('backoffMs', ms);
+        count('retries');
       }
     }
   }
@@ -1174,6 +1204,25 @@ export function createStarlinkClient(options: ProviderClientOptions): StarlinkCl
     lastCall: () => (last ? { ...last } : null),
 
     usage: () => ({ ...counters }),
+
+    // Of the object it is called on: a copy of the client with some methods replaced (as tests
+    // make) keeps them in the background lane too.
+    background(this: StarlinkClient | undefined) {
+      return this === undefined || this === client ? backgroundClient : inSyncLane(this);
+    },
   };
+
+  /** Each method of `target`, run in the sync lane; `usage()` counts that lane only. */
+  function inSyncLane(target: StarlinkClient): StarlinkClient {
+    const view = Object.fromEntries(
+      Object.entries(target).map(([name, member]) => [
+        name,
+        typeof member === 'function' ? (...args: unknown[]) => laneOfCall.run('sync', () => (member as (...a: unknown[]) => unknown).apply(target, args)) : member,
+      ]),
+    ) as unknown as StarlinkClient;
+    const lane: StarlinkClient = { ...view, usage: () => ({ ...syncCounters }), background: () => lane };
+    return lane;
+  }
+  const backgroundClient = inSyncLane(client);
   return client;
 }

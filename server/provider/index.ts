@@ -27,7 +27,7 @@ export {
   type UserTerminalFilters,
 } from './client';
 export * from './errors';
-export { createRateLimiter, defaultSleep, type RateLimiter, type RateLimiterOptions, type Sleep } from './limiter';
+export { createRateLimiter, defaultSleep, type CallLane, type CallLimiter, type RateLimiter, type RateLimiterOptions, type Sleep } from './limiter';
 export { DEFAULT_STARLINK_API_URL, providerSettingsFromEnv, type ProviderSettings } from './config';
 export type {
   ProviderAccount,

@@ -1,17 +1,33 @@
-// Client-side request limit for one provider account: a sliding window of request start times.
-// At most `limit` requests start in any `windowMs` (60 s); the rest queue in arrival order and
-// start as the oldest start leaves the window. `pause(ms)` holds everyone back after a 429, since
-// the provider counts per account, not per caller. Time comes from the injected clock and sleep,
-// so tests can run a minute of traffic in milliseconds.
+// Client-side request limit for one provider account, in this process only: a sliding window of
+// request start times. At most `limit` requests start in any `windowMs` (60 s); the rest queue,
+// people's calls ahead of background ones and each lane in arrival order, and start as the oldest
+// start leaves the window. `pause(ms)` holds everyone back after a 429, since the provider counts
+// per account, not per caller. Time comes from the injected clock and sleep, so tests can run a
+// minute of traffic in milliseconds.
+//
+// The server itself uses the budget every process shares in the database
+// (server/services/provider-call-budget.ts), which also keeps syncs to their share; this one is
+// the client's default when it is given none (tests, the contract checks, the standalone tools).
+import type { CallLane } from '../../src/domain/provider-budget';
+
+export type { CallLane } from '../../src/domain/provider-budget';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-export interface RateLimiter {
+/** What the client needs of a limit: a slot before each request, and a pause after a 429. */
+export interface CallLimiter {
+  /**
+   * Waits for a slot for a call of `lane` (default 'person'), or rejects with the signal's reason;
+   * resolves with the milliseconds waited.
+   */
+  acquire(signal?: AbortSignal, lane?: CallLane): Promise<number>;
+  /** Nobody starts a request before `ms` from now (settled once every caller will see it). */
+  pause(ms: number): void | Promise<void>;
+}
+
+export interface RateLimiter extends CallLimiter {
   readonly limit: number;
   readonly windowMs: number;
-  /** Waits for a slot (or rejects with the signal's reason); resolves with the milliseconds waited. */
-  acquire(signal?: AbortSignal): Promise<number>;
-  /** Nobody starts a request before `ms` from now. */
   pause(ms: number): void;
   /** Requests started within the current window, and callers waiting. */
   state(): { inWindow: number; waiting: number; pausedForMs: number };
@@ -44,6 +60,7 @@ export const defaultSleep: Sleep = (ms, signal) =>
 
 interface Waiter {
   since: number;
+  lane: CallLane;
   resolve: (waitedMs: number) => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
@@ -113,13 +130,14 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   return {
     limit,
     windowMs,
-    acquire(signal) {
+    acquire(signal, lane = 'person') {
       if (signal?.aborted) return Promise.reject(signal.reason);
       const t = now();
       if (waiters.length === 0 && take(t)) return Promise.resolve(0);
       return new Promise<number>((resolve, reject) => {
         const waiter: Waiter = {
           since: t,
+          lane,
           resolve,
           reject,
           signal,
@@ -131,7 +149,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
           },
         };
         signal?.addEventListener('abort', waiter.onAbort, { once: true });
-        waiters.push(waiter);
+        // People before background work; each lane in arrival order.
+        const firstSync = lane === 'person' ? waiters.findIndex((w) => w.lane === 'sync') : -1;
+        if (firstSync >= 0) waiters.splice(firstSync, 0, waiter);
+        else waiters.push(waiter);
         void pump();
       });
     },

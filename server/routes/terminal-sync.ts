@@ -1,12 +1,12 @@
-// The background sync for administrators: start an inventory run, follow one, see the queue, and
-// refresh a single terminal from the provider. (The sync counts, GET /terminals/sync/stats, are
-// served with the inventory in terminals.ts.)
+// The background sync for administrators: start an inventory run, follow one, see the queue and
+// the provider call budget the schedule is sized to, and refresh a single terminal from the
+// provider. (The sync counts, GET /terminals/sync/stats, are served with the inventory in terminals.ts.)
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../plugins/auth';
 import { auditContext } from '../services/audit';
 import { TERMINAL_SYNC_MESSAGES } from '../services/terminal-sync';
 import { failures, successSchema } from './schemas';
-import { refreshResultSchema, syncJobParamsSchema, syncQueueSchema } from './terminal-sync-schemas';
+import { refreshResultSchema, syncBudgetSchema, syncJobParamsSchema, syncQueueSchema } from './terminal-sync-schemas';
 import { syncJobSchema, terminalParamsSchema } from './terminals-schemas';
 
 const tags = ['terminals'];
@@ -64,6 +64,24 @@ export const terminalSyncRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => {
       const data = await sync().queue();
       return { success: true as const, data, message: 'Sync queue retrieved successfully' };
+    },
+  );
+
+  app.get(
+    '/terminals/sync/budget',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags,
+        security,
+        summary:
+          "The provider call budget: its limit and sync share, when the next inventory and usage syncs are due, the duration and calls of the last run of each kind, and calls per minute over the last hour (syncs and people)",
+        response: { 200: successSchema(syncBudgetSchema), ...failures(401, 403) },
+      },
+    },
+    async () => {
+      const data = await app.services.syncBudget.report();
+      return { success: true as const, data, message: 'Sync budget retrieved successfully' };
     },
   );
 

@@ -1,12 +1,18 @@
 // Adapts the Starlink client to what the provider console reads. The built-in simulator's client
 // is created lazily: its URL is only known once the server listens.
 import type { StarlinkClient } from '../provider';
+import type { ProviderCallBudget } from './provider-call-budget';
 import type { ConsoleProvider } from './provider-console';
 import type { PServiceLine, PUsage } from './provider-console-map';
 
 export interface ProviderAccess {
   kind: 'simulator' | 'starlink';
   client: () => StarlinkClient;
+  /**
+   * The account's call budget in the database, which the clients take every call's slot from
+   * (server.ts sets it up). Absent or null: each client keeps its own in-process limit (tests).
+   */
+  budget?: () => ProviderCallBudget | null;
 }
 
 export function createConsoleProvider(access: ProviderAccess): ConsoleProvider {

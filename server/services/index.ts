@@ -16,6 +16,7 @@ import { createTerminalsService } from './terminals';
 import { createCustomerTerminalsService } from './customer-terminals';
 import { createDemoTerminals } from './demo-terminals';
 import { createTerminalSyncService } from './terminal-sync';
+import { createSyncBudgetService } from './sync-budget';
 import { createSubscriptionsService } from './subscriptions';
 import { createServiceLinesService } from './service-lines';
 import { createActivationsService } from './activations';
@@ -75,6 +76,7 @@ export function createServices(deps: {
   const customerTerminals = createCustomerTerminalsService({ repos, audit, now });
   const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
   const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
+  const syncBudget = createSyncBudgetService({ repos, now, config, provider: deps.provider });
   const subscriptions = createSubscriptionsService({
     repos,
     audit,
@@ -103,6 +105,7 @@ export function createServices(deps: {
     customerTerminals,
     demoTerminals,
     terminalSync,
+    syncBudget,
     subscriptions,
     serviceLines,
     activations,

@@ -3,7 +3,11 @@
 //
 // An inventory run reads everything first (account, products, service lines, addresses, user
 // terminals, telemetry) and writes nothing until all of it is in: a provider that fails halfway
-// leaves the inventory as it was. It then applies in batched transactions. As everything is
+// leaves the inventory as it was. Products and the whole address listing are read once a day; in
+// between a run takes products from the stored table (unless a line is on a plan it lacks) and
+// reads only the addresses of the lines that are new (or moved) since the last run. The engines
+// call the provider through its background lane (client.background()): a share of the account's
+// call budget, behind people's calls. It then applies in batched transactions. As everything is
 // fetched, the apply knows each terminal's content hash before it writes: it starts by marking
 // 'pending' the live terminals it will change or remove (stored hash differs, or not listed), and
 // each batch writes its changed rows 'synced', so a crash halfway leaves the changed rows it did
@@ -20,7 +24,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { SyncRunReport } from '../db/repositories/sync-runs';
-import type { StoredTerminalState, TerminalFailure, TerminalUpsert } from '../db/repositories/terminal-inventory';
+import type { StoredAddress, StoredTerminalState, TerminalFailure, TerminalUpsert } from '../db/repositories/terminal-inventory';
 import type { SyncRunRow } from '../db/schema';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import {
@@ -67,7 +71,14 @@ export const SYNC_DEFAULTS = {
   usageHistoryCycles: 11,
   /** Runs shown in the queue's history. */
   recentRuns: 20,
+  /** Products, and every address, are read in full when the last full reading is older than this. */
+  fullListingEveryMs: 86_400_000,
+  /** Address ids per filtered address query (one page). */
+  addressBatchSize: 100,
 } as const;
+
+/** app_meta keys: when the inventory last read each reference listing in full (ISO time). */
+export const FULL_LISTING_KEYS = { products: 'sync.products_listed_at', addresses: 'sync.addresses_listed_at' } as const;
 
 export type SyncOptions = Partial<Record<keyof typeof SYNC_DEFAULTS, number>>;
 
@@ -158,6 +169,37 @@ function listingProgress(report: (phase: string, share: number) => void) {
     };
 }
 
+/**
+ * A reference listing as a run has it: every record it knows (`items`), the ones it read from the
+ * provider this time and writes (`written`), and whether it was the whole listing (`full`: only
+ * then can what it lacks be marked removed).
+ */
+interface ReferenceReading<T> {
+  items: T[];
+  written: T[];
+  full: boolean;
+  complete: boolean;
+  totalCount: number;
+}
+
+const readAll = <T>(list: { items: T[]; complete: boolean; totalCount: number }): ReferenceReading<T> => ({
+  items: list.items,
+  written: list.items,
+  full: true,
+  complete: list.complete,
+  totalCount: list.totalCount,
+});
+
+/** A stored address as the provider's record, for a terminal's location (the fields it is built from). */
+const addressFromStore = (a: StoredAddress): ProviderAddress => ({
+  ...a,
+  addressLines: [],
+  administrativeArea: null,
+  administrativeAreaCode: null,
+  postalCode: null,
+  metadata: null,
+});
+
 export type TerminalSyncService = ReturnType<typeof createTerminalSyncService>;
 
 export function createTerminalSyncService(deps: {
@@ -193,8 +235,16 @@ export function createTerminalSyncService(deps: {
 
   // ---- The inventory engine ------------------------------------------------------------------
 
+  /** Whether a reference listing is due to be read in full: never read, or not for `fullListingEveryMs`. */
+  async function fullListingDue(key: string, at: Date): Promise<boolean> {
+    const last = await repos.appMeta.get(key);
+    const lastAt = typeof last === 'string' ? Date.parse(last) : Number.NaN;
+    return Number.isNaN(lastAt) || at.getTime() - lastAt >= settings.fullListingEveryMs;
+  }
+
   async function syncInventory(tracker: SyncRunTracker): Promise<SyncOutcome> {
-    const provider = client();
+    // The background lane: a share of the account's budget, behind people's calls.
+    const provider = client().background();
     const at = now();
     const runId = tracker.run.id;
     const baseRequests = provider.usage().requests;
@@ -218,10 +268,44 @@ export function createTerminalSyncService(deps: {
     const accountNumber = account.accountNumber;
     const onPage = listingProgress((phase, share) => report({ phase, progress: 2 + share * 38 }));
     const listing = (name: string) => ({ signal, onRaw: onPage(name), pageConcurrency: settings.pageConcurrency });
+
+    // Products rarely change: stored ones serve between daily readings, unless none is stored or a
+    // line is on a plan they lack (then the listing is read after the lines).
+    const storedProducts = (await fullListingDue(FULL_LISTING_KEYS.products, at)) ? [] : ((await inventory.liveProductsRaw()) as ProviderProduct[]);
+    const listProducts = async () => readAll(await provider.listProducts(listing('products')));
+    const readProducts = async (fresh: Promise<{ items: ProviderServiceLine[] }>): Promise<ReferenceReading<ProviderProduct>> => {
+      if (storedProducts.length === 0) return listProducts();
+      const known = new Set(storedProducts.map((p) => p.productReferenceId));
+      if ((await fresh).items.some((l) => l.productReferenceId && !known.has(l.productReferenceId))) return listProducts();
+      return { items: storedProducts, written: [], full: false, complete: true, totalCount: storedProducts.length };
+    };
+
+    // An address belongs to a line: between daily readings only the lines new since the last run
+    // (or moved, or whose address is not stored) have theirs read, 100 ids a query.
+    const addressesInFull = await fullListingDue(FULL_LISTING_KEYS.addresses, at);
+    const readNewLinesAddresses = async (fresh: ProviderServiceLine[]): Promise<ReferenceReading<ProviderAddress>> => {
+      const [storedLines, storedAddresses] = await Promise.all([inventory.liveLineAddresses(), inventory.liveAddresses()]);
+      const known = new Map(storedAddresses.map((a) => [a.addressReferenceId, addressFromStore(a)]));
+      const wanted = new Set<string>();
+      for (const line of fresh) {
+        const id = line.addressReferenceId;
+        if (id && (storedLines.get(line.serviceLineNumber) !== id || !known.has(id))) wanted.add(id);
+      }
+      const read: ProviderAddress[] = [];
+      await inPool(chunks([...wanted], settings.addressBatchSize), settings.pageConcurrency, async (ids) => {
+        read.push(...(await provider.listAddresses({ addressIds: ids }, { signal })).items);
+      });
+      for (const address of read) known.set(address.addressReferenceId, address);
+      return { items: [...known.values()], written: read, full: false, complete: true, totalCount: known.size };
+    };
+
+    const linesRead = failFast(provider.listServiceLines(listing('service lines')));
     const [products, lines, addresses, userTerminals] = await Promise.all([
-      failFast(provider.listProducts(listing('products'))),
-      failFast(provider.listServiceLines(listing('service lines'))),
-      failFast(provider.listAddresses({}, listing('addresses'))),
+      failFast(readProducts(linesRead)),
+      linesRead,
+      addressesInFull
+        ? failFast(provider.listAddresses({}, listing('addresses'))).then(readAll)
+        : failFast(linesRead.then((fresh) => readNewLinesAddresses(fresh.items))),
       failFast(provider.listUserTerminals({}, listing('user terminals'))),
     ]);
 
@@ -302,11 +386,11 @@ export function createTerminalSyncService(deps: {
         }),
         tx,
       );
-      await inventory.upsertProducts(products.items.map((p) => productRow(p, accountNumber)), at, tx);
+      await inventory.upsertProducts(products.written.map((p) => productRow(p, accountNumber)), at, tx);
     });
 
     const referenceLane = async () => {
-      for (const items of chunks(addresses.items, settings.referenceBatchSize)) {
+      for (const items of chunks(addresses.written, settings.referenceBatchSize)) {
         await batch(null, (tx) => inventory.upsertAddresses(items.map((a) => addressRow(a, accountNumber)), at, tx));
       }
       for (const items of chunks(lines.items, settings.referenceBatchSize)) {
@@ -364,8 +448,15 @@ export function createTerminalSyncService(deps: {
       if (complete) {
         counts.removed = await inventory.markUnseenTerminalsRemoved(stamp, tx);
         await inventory.markServiceLinesRemoved(at, tx);
-        await inventory.markAddressesRemoved(at, tx);
-        await inventory.markProductsRemoved(at, tx);
+        // Only a full reading tells what the provider no longer has.
+        if (addresses.full) {
+          await inventory.markAddressesRemoved(at, tx);
+          await repos.appMeta.set(FULL_LISTING_KEYS.addresses, at.toISOString(), tx);
+        }
+        if (products.full) {
+          await inventory.markProductsRemoved(at, tx);
+          await repos.appMeta.set(FULL_LISTING_KEYS.products, at.toISOString(), tx);
+        }
       }
     });
     // The trigram index's pending list, merged once per run (PGlite has no autovacuum to do it).
@@ -377,7 +468,7 @@ export function createTerminalSyncService(deps: {
   // ---- The usage engine ----------------------------------------------------------------------
 
   async function syncUsage(tracker: SyncRunTracker): Promise<SyncOutcome> {
-    const provider = client();
+    const provider = client().background();
     const baseRequests = provider.usage().requests;
     const providerCalls = () => tracker.run.providerCalls + provider.usage().requests - baseRequests;
     const counts = emptyCounts();

@@ -6,6 +6,14 @@ import { mapResult, type ApiClient, type ApiResult } from './client';
 import { bool, int, isRecord, pick, type Raw, str, withSignal } from './normalise';
 import type { Pagination } from '../domain/customers';
 import {
+  DEFAULT_SYNC_SHARE,
+  SYNC_SCHEDULE_STATES,
+  type ProviderCallsMinute,
+  type SyncBudget,
+  type SyncRunFigures,
+  type SyncScheduleEntry,
+} from '../domain/provider-budget';
+import {
   SYNC_JOB_KINDS,
   SYNC_JOB_STATUSES,
   TERMINAL_CONDITIONS,
@@ -203,6 +211,54 @@ export function normaliseSyncQueue(raw: unknown): SyncQueue {
   };
 }
 
+function normaliseRunFigures(raw: unknown): SyncRunFigures | null {
+  if (!isRecord(raw)) return null;
+  const status = oneOf(SYNC_JOB_STATUSES, raw.status);
+  const id = str(raw.id);
+  if (!status || !id) return null;
+  return {
+    id,
+    status,
+    startedAt: str(raw.startedAt),
+    finishedAt: str(raw.finishedAt),
+    durationMs: nullableInt(raw.durationMs),
+    providerCalls: count(raw.providerCalls),
+  };
+}
+
+function normaliseScheduleEntry(raw: unknown, kind: SyncScheduleEntry['kind']): SyncScheduleEntry {
+  const r = isRecord(raw) ? raw : {};
+  return {
+    kind,
+    state: oneOf(SYNC_SCHEDULE_STATES, r.state) ?? 'off',
+    configuredIntervalMs: nullableInt(r.configuredIntervalMs),
+    effectiveIntervalMs: nullableInt(r.effectiveIntervalMs),
+    nextAt: str(r.nextAt),
+    lastRun: normaliseRunFigures(r.lastRun),
+  };
+}
+
+/** `GET /terminals/sync/budget`: the provider call budget, the sized schedule and the last hour's calls. */
+export function normaliseSyncBudget(raw: unknown): SyncBudget | null {
+  if (!isRecord(raw) || !isRecord(raw.budget)) return null;
+  const b = raw.budget;
+  return {
+    budget: {
+      requestsPerMinute: count(b.requestsPerMinute),
+      syncShare: num(b.syncShare) ?? DEFAULT_SYNC_SHARE,
+      syncRequestsPerMinute: count(b.syncRequestsPerMinute),
+      shared: bool(b.shared),
+      pausedUntil: str(b.pausedUntil),
+    },
+    inventory: normaliseScheduleEntry(raw.inventory, 'inventory'),
+    usage: normaliseScheduleEntry(raw.usage, 'usage'),
+    perMinute: listOf(raw.perMinute).flatMap((m): ProviderCallsMinute[] => {
+      const minute = isRecord(m) ? str(m.minute) : null;
+      return isRecord(m) && minute ? [{ minute, sync: count(m.sync), person: count(m.person) }] : [];
+    }),
+  };
+}
+
 export function normaliseFleetHealth(raw: unknown): FleetHealth {
   const r = isRecord(raw) ? raw : {};
   return {
@@ -397,6 +453,9 @@ export function createTerminalsApi(client: ApiClient) {
 
     /** The queued or running sync, if any, and recent runs. */
     syncQueue: (signal?: AbortSignal): Promise<ApiResult<SyncQueue>> => get('/terminals/sync/queue', normaliseSyncQueue, signal),
+
+    /** The provider call budget, when the next syncs are due, the last runs and the last hour's calls. */
+    syncBudget: (signal?: AbortSignal): Promise<ApiResult<SyncBudget>> => get('/terminals/sync/budget', normaliseSyncBudget, signal),
 
     /** 404 'Terminal not found'. */
     terminalDetail: (id: string, signal?: AbortSignal): Promise<ApiResult<TerminalDetail>> => get(path(id), normaliseDetail, signal),

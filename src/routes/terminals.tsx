@@ -14,6 +14,7 @@ import {
   type TerminalListItem,
 } from '../domain/terminals';
 import { createListMachine, type ListLocation } from '../machines/list';
+import type { SyncBudget } from '../domain/provider-budget';
 import { createResourceMachine } from '../machines/resource';
 import { terminalSyncMachine } from '../machines/terminal-sync';
 import type { TerminalDetailTab } from '../ui/terminals/TerminalDetailDialog';
@@ -35,6 +36,7 @@ const terminalsListMachine = createListMachine<TerminalListItem, TerminalStatusF
   defaultQuery: { page: 1, limit: TERMINALS_PAGE_SIZE, search: '', status: 'all' },
 });
 const fleetHealthMachine = createResourceMachine<FleetHealth>('fleetHealth');
+const syncBudgetMachine = createResourceMachine<SyncBudget>('syncBudget');
 const routeApi = getRouteApi('/app/terminals');
 
 function finishedText(job: SyncJob): string {
@@ -84,9 +86,14 @@ export function TerminalsRoute() {
     fleetHealthMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.fleetHealth(signal))) } }),
   );
 
+  const budget = usePageActor(
+    syncBudgetMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.syncBudget(signal))) } }),
+  );
+
   const reloadAll = () => {
     list.send({ type: 'user.refresh' });
     health.send({ type: health.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
+    budget.send({ type: budget.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
   };
 
   const sync = usePageActor(
@@ -113,6 +120,9 @@ export function TerminalsRoute() {
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
   const healthData = useSelector(health, (s) => s.context.data);
   const healthLoading = useSelector(health, (s) => s.hasTag('loading'));
+  const budgetData = useSelector(budget, (s) => s.context.data);
+  const budgetError = useSelector(budget, (s) => s.context.error);
+  const budgetLoading = useSelector(budget, (s) => s.hasTag('loading') || s.hasTag('refreshing'));
 
   const syncing = useSelector(sync, (s) => s.hasTag('busy') || s.hasTag('checking'));
   const running = useSelector(sync, (s) => s.hasTag('syncing'));
@@ -158,6 +168,7 @@ export function TerminalsRoute() {
         syncing={syncing}
         syncNotice={syncNotice}
         lastSync={followedJob ?? healthData?.lastSync ?? null}
+        budget={{ budget: budgetData, loading: budgetLoading, error: budgetError }}
         onSearch={(value) => list.send({ type: 'user.searchInput', value })}
         onStatus={(status) => list.send({ type: 'user.status', status })}
         onPage={(page) => list.send({ type: 'user.page', page })}

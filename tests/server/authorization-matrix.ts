@@ -43,6 +43,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, AccessLevel>> = {
   'GET /api/v1/terminals/customers/:customerUuid/usage/daily': 'admin',
   'GET /api/v1/terminals/health': 'admin',
   'GET /api/v1/terminals/service-line/:sl/usage': 'admin',
+  'GET /api/v1/terminals/sync/budget': 'admin',
   'GET /api/v1/terminals/sync/job/:id': 'admin',
   'GET /api/v1/terminals/sync/queue': 'admin',
   'GET /api/v1/terminals/sync/stats': 'admin',

@@ -59,6 +59,18 @@ describe('provider rate limiter', () => {
     expect(waits).toEqual([0, 0, 60_000, 60_000, 120_000]);
   });
 
+  it("serves a person's call ahead of background calls already waiting, each lane in arrival order", async () => {
+    const time = simulatedTime();
+    const limiter = createRateLimiter({ requestsPerMinute: 1, now: time.now, sleep: time.sleep });
+    const order: string[] = [];
+    const take = async (name: string, lane: 'person' | 'sync') => {
+      await limiter.acquire(undefined, lane);
+      order.push(name);
+    };
+    await Promise.all([take('sync-1', 'sync'), take('sync-2', 'sync'), take('sync-3', 'sync'), take('person-1', 'person'), take('person-2', 'person')]);
+    expect(order).toEqual(['sync-1', 'person-1', 'person-2', 'sync-2', 'sync-3']);
+  });
+
   it('drops an aborted caller from the queue and serves the next one', async () => {
     const time = simulatedTime();
     const limiter = createRateLimiter({ requestsPerMinute: 1, now: time.now, sleep: time.sleep });

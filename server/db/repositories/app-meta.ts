@@ -15,6 +15,10 @@ export function createAppMetaRepository(db: Db) {
       const rows = await tx.insert(appMeta).values({ key, value }).onConflictDoNothing().returning({ key: appMeta.key });
       return rows.length === 1;
     },
+    /** Sets the key, whatever it held (a marker that moves, e.g. when a listing was last read in full). */
+    async set(key: string, value: unknown, tx: Db = db): Promise<void> {
+      await tx.insert(appMeta).values({ key, value }).onConflictDoUpdate({ target: appMeta.key, set: { value } });
+    },
     /** Serialises one-time work across processes sharing a PostgreSQL server until `tx` ends. */
     async lockForTransaction(lockKey: number, tx: Db): Promise<void> {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(Math.trunc(lockKey)))})`);

@@ -6,6 +6,7 @@ import { createCustomersRepository } from './customers';
 import { createCustomerTerminalsRepository } from './customer-terminals';
 import { createEmailOutboxRepository } from './email-outbox';
 import { createPasswordSetupTokensRepository } from './password-setup-tokens';
+import { createProviderCallBudgetRepository } from './provider-call-budget';
 import { createServiceLinesRepository } from './service-lines';
 import { createSubscriptionsRepository } from './subscriptions';
 import { createSyncRunsRepository } from './sync-runs';
@@ -30,5 +31,6 @@ export function createRepositories(db: Db) {
     subscriptions: createSubscriptionsRepository(db),
     serviceLines: createServiceLinesRepository(db),
     activations: createActivationsRepository(db),
+    providerCallBudget: createProviderCallBudgetRepository(db),
   };
 }

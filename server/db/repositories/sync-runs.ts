@@ -2,9 +2,14 @@
 // each kind at a time. The partial unique index sync_runs_one_active_uq (0003) is the lock: a
 // second queued-or-running run of a kind cannot be inserted, on any server process.
 //
+// One lane: an inventory and a usage run never run at once (they would share the provider budget's
+// sync share and race for the same lines). A claim takes SYNC_LANE_LOCK and refuses while a run
+// of the other kind is running; the refused run stays queued, saying what it waits for, and the
+// worker that finishes the running one hands it to the queue again.
+//
 // Writes made by a worker name the worker (`worker_id`): a run that was taken over after its
 // worker went quiet no longer answers to the old worker, which then stops.
-import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { SyncCounts, SyncJobKind, SyncTrigger } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import { syncRuns, type SyncRunRow } from '../schema';
@@ -12,6 +17,9 @@ import { isUniqueViolation } from './unique-violation';
 
 const ONE_ACTIVE_INDEX = 'sync_runs_one_active_uq';
 const ACTIVE = ['queued', 'running'] as const;
+const ENDED = ['succeeded', 'failed'] as const;
+/** The advisory lock a claim holds while it checks that no other run is running (migrations use 720150001). */
+export const SYNC_LANE_LOCK = 720150011;
 
 export type SyncRunInsert = { ok: true; row: SyncRunRow } | { ok: false; reason: 'already_running' };
 
@@ -40,6 +48,29 @@ export type SyncRunsRepository = ReturnType<typeof createSyncRunsRepository>;
 export function createSyncRunsRepository(db: Db) {
   const r = syncRuns;
   const ownedBy = (id: string, workerId: string) => and(eq(r.id, id), eq(r.workerId, workerId), eq(r.status, 'running'));
+  /** queued → running, under the lane lock the caller holds. */
+  const claimNow = async (id: string, workerId: string, at: Date, tx: Db): Promise<SyncRunRow | null> => {
+    const [row] = await tx
+      .update(r)
+      .set({
+        status: 'running',
+        attempts: sql`${r.attempts} + 1`,
+        workerId,
+        startedAt: at,
+        heartbeatAt: at,
+        finishedAt: null,
+        phase: 'Starting',
+        progress: 0,
+        added: 0,
+        updated: 0,
+        unchanged: 0,
+        removed: 0,
+        failed: 0,
+      })
+      .where(and(eq(r.id, id), eq(r.status, 'queued')))
+      .returning();
+    return row ?? null;
+  };
   return {
     /** A new queued run; another queued or running run of the kind is reported, not thrown. */
     async insertQueued(
@@ -85,31 +116,44 @@ export function createSyncRunsRepository(db: Db) {
       return row ?? null;
     },
 
+    /** The newest run of a kind that ended (succeeded or failed). */
+    async latestEnded(kind: SyncJobKind, tx: Db = db): Promise<SyncRunRow | null> {
+      const [row] = await tx
+        .select()
+        .from(r)
+        .where(and(eq(r.kind, kind), inArray(r.status, ENDED)))
+        .orderBy(desc(r.queuedAt), desc(r.id))
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** Runs running now, every kind (one at most, but for runs a previous version left). */
+    async running(tx: Db = db): Promise<SyncRunRow[]> {
+      return tx.select().from(r).where(eq(r.status, 'running'));
+    },
+
     /**
      * queued → running for this worker, one more attempt, counts and progress from zero (an attempt
-     * always starts from scratch). Null when the run is not queued (someone else took it, or it ended).
+     * always starts from scratch). Null when the run is not queued (someone else took it, or it
+     * ended), or while a run of the other kind is running: then it stays queued and says so.
      */
     async claim(id: string, workerId: string, at: Date, tx: Db = db): Promise<SyncRunRow | null> {
-      const [row] = await tx
-        .update(r)
-        .set({
-          status: 'running',
-          attempts: sql`${r.attempts} + 1`,
-          workerId,
-          startedAt: at,
-          heartbeatAt: at,
-          finishedAt: null,
-          phase: 'Starting',
-          progress: 0,
-          added: 0,
-          updated: 0,
-          unchanged: 0,
-          removed: 0,
-          failed: 0,
-        })
-        .where(and(eq(r.id, id), eq(r.status, 'queued')))
-        .returning();
-      return row ?? null;
+      return tx.transaction(async (t) => {
+        await t.execute(sql`SELECT pg_advisory_xact_lock(${SYNC_LANE_LOCK})`);
+        const [other] = await t
+          .select({ kind: r.kind })
+          .from(r)
+          .where(and(eq(r.status, 'running'), ne(r.id, id)))
+          .limit(1);
+        if (other) {
+          await t
+            .update(r)
+            .set({ phase: `Waiting for the ${other.kind} sync to finish` })
+            .where(and(eq(r.id, id), eq(r.status, 'queued')));
+          return null;
+        }
+        return claimNow(id, workerId, at, t);
+      });
     },
 
     /** Heartbeat plus whatever changed; false when the run is no longer this worker's. */

@@ -9,7 +9,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TerminalCondition } from '../../../src/domain/terminals';
 import type { Db } from '../client';
-import { providerProducts, terminals, type TerminalRow } from '../schema';
+import { providerAddresses, providerProducts, serviceLines, terminals, type TerminalRow } from '../schema';
 import { affected, rowsOf } from './results';
 
 export interface ProductUpsert {
@@ -32,6 +32,9 @@ export interface AddressUpsert {
   latitude: number | null;
   longitude: number | null;
 }
+
+/** An address as stored: the fields of the provider's record a terminal's location comes from. */
+export type StoredAddress = Pick<AddressUpsert, 'addressReferenceId' | 'formattedAddress' | 'locality' | 'region' | 'regionCode' | 'latitude' | 'longitude'>;
 
 export interface ServiceLineUpsert {
   serviceLineNumber: string;
@@ -412,6 +415,37 @@ export function createTerminalInventoryRepository(db: Db) {
         .from(providerProducts)
         .where(and(eq(providerProducts.productReferenceId, productReferenceId), isNull(providerProducts.removedAt)));
       return row?.raw ?? null;
+    },
+
+    /** Every live product's raw provider record: what a run that does not list products uses. */
+    async liveProductsRaw(tx: Db = db): Promise<unknown[]> {
+      const rows = await tx.select({ raw: providerProducts.raw }).from(providerProducts).where(isNull(providerProducts.removedAt));
+      return rows.map((r) => r.raw);
+    },
+
+    /** Each live service line's address, as the last run stored it. */
+    async liveLineAddresses(tx: Db = db): Promise<Map<string, string | null>> {
+      const rows = await tx
+        .select({ line: serviceLines.serviceLineNumber, address: serviceLines.addressReferenceId })
+        .from(serviceLines)
+        .where(isNull(serviceLines.removedAt));
+      return new Map(rows.map((r) => [r.line, r.address]));
+    },
+
+    /** Every live address as stored (the columns a terminal's location is built from). */
+    async liveAddresses(tx: Db = db): Promise<StoredAddress[]> {
+      return tx
+        .select({
+          addressReferenceId: providerAddresses.addressReferenceId,
+          formattedAddress: providerAddresses.formattedAddress,
+          locality: providerAddresses.locality,
+          region: providerAddresses.region,
+          regionCode: providerAddresses.regionCode,
+          latitude: providerAddresses.latitude,
+          longitude: providerAddresses.longitude,
+        })
+        .from(providerAddresses)
+        .where(isNull(providerAddresses.removedAt));
     },
 
     /** Live service lines, each with whether any usage is stored for it yet. */

@@ -20,6 +20,7 @@ import { ErrorCard } from '../common/ErrorCard';
 import { PageHeader } from '../common/PageHeader';
 import { count, DASH, lastSyncSummary, percent, SIGNAL_GRADE_LABEL, signalClass, signalGrade, SYNC_STATUS_LABEL } from './format';
 import type { TerminalDetailTab } from './TerminalDetailDialog';
+import { SyncBudgetPanel, type SyncBudgetPanelProps } from './SyncBudgetPanel';
 import './terminals.css';
 
 export type TerminalStatusFilter = (typeof TERMINAL_STATUS_OPTIONS)[number]['value'];
@@ -58,6 +59,8 @@ export interface TerminalsViewProps {
   syncNotice: TerminalSyncNotice | null;
   /** The last sync run, for the caption. */
   lastSync: SyncJob | null;
+  /** The "Provider calls" panel: the next syncs, the last runs, the budget and its last hour (absent: not shown). */
+  budget?: Omit<SyncBudgetPanelProps, 'now'>;
 
   onSearch(text: string): void;
   onStatus(value: TerminalStatusFilter): void;
@@ -284,6 +287,8 @@ export function TerminalsView(props: TerminalsViewProps) {
       {syncNotice && <SyncNotice notice={syncNotice} onDismiss={props.onDismissNotice} />}
 
       <SummaryCards health={health} loading={props.healthLoading} />
+
+      {props.budget && <SyncBudgetPanel {...props.budget} now={props.now} />}
 
       <section className="list-card terminals-list" aria-labelledby={listTitleId}>
         <div className="terminals-list-head">
