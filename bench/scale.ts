@@ -1,0 +1,491 @@
+// Fleet scale: how fast every admin page's API answers with a production-sized inventory, measured
+// from outside the real server process. For each database (PostgreSQL at 100,000 terminals, PGlite
+// at 10,000) it makes a fresh database, starts the provider simulator in its own process (that many
+// terminals, no rate limit, no faults) and the real portal server (server/server.ts) as a child
+// process pointed at it (STARLINK_API_URL, schedules off, no demo data, a first administrator from
+// ADMIN_EMAIL / ADMIN_PASSWORD), and fills it through the API as production is filled: the
+// inventory sync and the usage run it queues (followed through the sync job endpoints), then
+// customers, portal users and two thirds of the service lines assigned to customers. The server's
+// provider client limit is lifted for the run (bench/scale/lift-provider-limit.ts; the figures say
+// how long the same provider calls take at the client's default limit). On PostgreSQL the filled
+// database is then vacuumed and analysed, as autovacuum would leave it after a while.
+//
+// Then, for every list and summary call the admin pages make (bench/scale/pages.ts, with the SPA's
+// own query parameters), over HTTP keep-alive from this process:
+//   - latency: p50 / p95 / max of --samples sequential requests after 3 warm-up ones, first with
+//     the server idle, then while a sync is writing (an inventory run started through the API and
+//     the usage run it queues; each page's entry says which run was writing and whether it was
+//     still running at the end of the page's requests);
+//   - throughput: --connections keep-alive connections for --duration seconds per page:
+//     requests/s and CPU milliseconds per request of the server process (/proc utime + stime; on
+//     PGlite the database's work is in it) and, apart, of the PostgreSQL backends serving its
+//     database (when PostgreSQL runs on this machine).
+// With --baseline <rev>, the same against the server of that commit, side by side: a git worktree
+// of it (this checkout's node_modules symlinked in), which fills the database (the realistic
+// upgrade path: the current server then migrates its copy forward, as an upgrade would), a copy
+// of the filled database for the current server (PostgreSQL: CREATE DATABASE … TEMPLATE; PGlite:
+// the data directory copied while no server has it open), the two servers alternating page by page
+// (idle and throughput) and one after the other while a sync writes; `comparison` entries per page.
+// Targets (issue "Fleet scale: every admin page fast at 100,000 terminals") are printed with
+// met: true/false (bench/scale/targets.ts).
+//
+//   npm run bench:scale                                   (PostgreSQL 100,000 and PGlite 10,000)
+//   npm run bench:scale -- --baseline 393ac32             (the same, side by side with that commit)
+//   npm run bench:scale -- --pg-terminals 2000 --pglite-terminals 1000 --samples 5 --duration 2
+//   npm run bench:scale -- --only pglite|postgres --connections 10 --customers 500
+//   BENCH_DATABASE_URL=postgres://… npm run bench:scale     (else TEST_DATABASE_URL, else
+//                                                           postgres://postgres@127.0.0.1:5432/test;
+//                                                           skipped with a note when unreachable)
+//
+// Prints one JSON object per database, one a line, then a summary object; progress goes to stderr.
+// Everything it makes (processes, databases, data directories, the worktree) is removed at the
+// end, on failure and on SIGINT/SIGTERM. Exits 1 on any error (a non-200 answer while timing, a
+// failed sync, a server that would not start), 2 on a bad argument. Server logs are kept in the
+// run's temporary directory until the end and their last lines are printed on a failure.
+//
+// Not a test: figures depend on the machine (the client, the server, the simulator and PostgreSQL
+// share its cores). Compare runs on one machine, and baseline and current within one run.
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { signIn, type Portal } from './scale/api';
+import { parseOptions, UsageError, USAGE, type DatabaseKind, type ScaleOptions } from './scale/args';
+import { cleanUp, cleanUpOnSignals, defer } from './scale/cleanup';
+import { createPglite, createPostgres, postgresServerUrl, type BenchDatabase } from './scale/databases';
+import { fill, type FillReport, type PageContext } from './scale/fill';
+import { pageLatency, pageThroughput, type Latency, type RequestError, type Throughput } from './scale/measure';
+import { adminPages, type Page } from './scale/pages';
+import { startServer, startSimulator, type ServerProcess, type Simulator } from './scale/processes';
+import { createSyncDriver, type SyncWindow } from './scale/sync-load';
+import { compare, judge, type Comparison, type Target } from './scale/targets';
+import { addWorktree, describeCheckout, resolveCommit } from './scale/worktree';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SIM_SEED = 'bench-scale';
+/** A sync at 100,000 terminals on a busy machine: generous, but a hung run must still end the bench. */
+const SYNC_TIMEOUT_MS = 120 * 60_000;
+const START_ATTEMPTS = 3;
+const log = (message: string) => console.error(`scale: ${message}`);
+
+type Role = 'baseline' | 'current';
+
+interface Code {
+  role: Role;
+  /** Where its server/server.ts is: this checkout, or the baseline's worktree. */
+  dir: string;
+  commit: string;
+  /** Files differ from the commit (the current checkout only). */
+  dirty: boolean;
+}
+
+interface ServerReport {
+  role: Role;
+  commit: string;
+  dirty: boolean;
+  database: string;
+  startSeconds: number;
+  /** Whether its provider client's limit was lifted for the run (see bench/scale/lift-provider-limit.ts). */
+  providerLimitLifted: boolean | null;
+  schemaVersion: number | null;
+  migrationsApplied: string[];
+  idle: Record<string, Latency>;
+  duringSync: {
+    pages: Record<string, Latency & { sync: SyncWindow }>;
+    runsStarted: string[];
+    /** Every page's run was still running when its requests ended. */
+    stayedRunningThroughout: boolean;
+    /** Pages during whose requests the run they started with ended (a new one was started for the next page). */
+    endedEarlyOn: string[];
+  };
+  throughput: Record<string, Throughput>;
+  /** Optional pages this server has no route for. */
+  absentPages: string[];
+  peakRssMB: number | null;
+}
+
+interface DatabaseReport {
+  benchmark: 'scale';
+  database: DatabaseKind;
+  terminals: number;
+  where: string;
+  node: string;
+  machine: { cpus: number; memoryGB: number };
+  settings: { samples: number; warmUp: number; connections: number; durationS: number; logLevel: string };
+  simulator: { seed: string; terminals: number; rateLimit: 'off'; faults: 'none' };
+  fill: FillReport & { vacuumAnalyzeSeconds: number | null; databaseMB: number };
+  context: PageContext;
+  servers: ServerReport[];
+  comparison: Comparison[] | null;
+  targets: Target[];
+  errors: RequestError[];
+}
+
+const credentials = { email: 'scale-admin@example.com', password: randomBytes(18).toString('base64url') };
+// One secret pair for every server of the run: the copies hold the same users.
+const secrets = { JWT_SECRET: randomBytes(48).toString('base64url'), MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+const LOG_LEVEL = 'warn';
+
+function serverEnv(database: BenchDatabase, simulator: Simulator, runDir: string): Record<string, string> {
+  return {
+    ...database.env,
+    ...secrets,
+    ADMIN_EMAIL: credentials.email,
+    ADMIN_PASSWORD: credentials.password,
+    SEED_DEMO: '0',
+    // The run starts every sync itself; no schedule may start one in the middle of a measurement.
+    SYNC_INTERVAL: 'off',
+    USAGE_SYNC_INTERVAL: 'off',
+    STARLINK_API_URL: simulator.baseUrl,
+    STARLINK_TOKEN_URL: `${simulator.baseUrl}/auth/connect/token`,
+    STARLINK_CLIENT_ID: simulator.clientId,
+    STARLINK_CLIENT_SECRET: simulator.clientSecret,
+    LOGIN_RATE_LIMIT: '100000',
+    NOT_FOUND_RATE_LIMIT: '100000',
+    // Per-request log lines would time pino and the pipe to this process, not the portal.
+    LOG_LEVEL,
+    // The API only: no SPA build, nothing served from dist/.
+    CLIENT_DIR: path.join(runDir, 'no-client'),
+  };
+}
+
+async function launch(code: Code, database: BenchDatabase, simulator: Simulator, runDir: string, label: string): Promise<ServerProcess> {
+  log(`starting the ${code.role} server (${code.commit.slice(0, 10)}${code.dirty ? ' + local changes' : ''}) on ${database.where}`);
+  const server = await startServer({
+    label: `${code.role} server (${label})`,
+    cwd: code.dir,
+    env: serverEnv(database, simulator, runDir),
+    logFile: path.join(runDir, `${database.kind}-${code.role}-${label}.log`),
+    liftProviderLimit: true,
+  });
+  log(`  ${code.role} server ready in ${server.startSeconds} s on port ${server.port}`);
+  return server;
+}
+
+/** A server and its signed-in administrator; `stop` ends both. */
+interface Running {
+  code: Code;
+  database: BenchDatabase;
+  server: ServerProcess;
+  portal: Portal;
+  stop(): Promise<void>;
+}
+
+async function run(code: Code, database: BenchDatabase, simulator: Simulator, runDir: string, label: string): Promise<Running> {
+  const server = await launch(code, database, simulator, runDir, label);
+  try {
+    const portal = await signIn(server, credentials);
+    return {
+      code,
+      database,
+      server,
+      portal,
+      async stop() {
+        portal.close();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/**
+ * `run`, tried again twice, two minutes apart, when the server will not start: the current tree may
+ * be mid-edit (a half-written file, a migration being changed) while a long run reaches it.
+ */
+async function runPatiently(code: Code, database: BenchDatabase, simulator: Simulator, runDir: string, label: string): Promise<Running> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run(code, database, simulator, runDir, attempt === 1 ? label : `${label}-attempt-${attempt}`);
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS) throw error;
+      log(`the ${code.role} server did not start (attempt ${attempt} of ${START_ATTEMPTS}), trying again in 2 min: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 120_000));
+    }
+  }
+}
+
+async function vacuumAnalyze(database: BenchDatabase): Promise<number> {
+  const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const started = performance.now();
+    await client.query('VACUUM (ANALYZE)');
+    return Math.round((performance.now() - started) / 100) / 10;
+  } finally {
+    await client.end();
+  }
+}
+
+function serverReport(running: Running, database: string): ServerReport {
+  const ready = running.server.startupLines.find((l) => l.includes('Portal ready at')) ?? '';
+  const version = /schema v(\d+)/.exec(ready)?.[1];
+  return {
+    role: running.code.role,
+    commit: running.code.commit,
+    dirty: running.code.dirty,
+    database,
+    startSeconds: running.server.startSeconds,
+    providerLimitLifted: running.server.providerLimitLifted,
+    schemaVersion: version === undefined ? null : Number(version),
+    migrationsApplied: running.server.startupLines.filter((l) => l.startsWith('Applied migration')).map((l) => l.replace('Applied migration ', '')),
+    idle: {},
+    duringSync: { pages: {}, runsStarted: [], stayedRunningThroughout: true, endedEarlyOn: [] },
+    throughput: {},
+    absentPages: [],
+    peakRssMB: null,
+  };
+}
+
+async function measureDuringSync(running: Running, report: ServerReport, pages: Page[], options: ScaleOptions, errors: RequestError[]): Promise<void> {
+  const driver = createSyncDriver(running.portal, { timeoutMs: SYNC_TIMEOUT_MS, log: (m) => log(`  ${running.code.role}: ${m}`) });
+  for (const page of pages) {
+    const writing = await driver.ensureWriting();
+    const latency = await pageLatency(running.portal, page, { samples: options.samples, warmUp: options.warmUp, phase: `${running.code.role} during sync`, errors });
+    const sync = await driver.windowOf(writing);
+    report.duringSync.pages[page.name] = { ...latency, sync };
+    log(`  ${page.name}: p95 ${latency.p95} ms during ${sync.run.kind} run ${sync.run.id.slice(0, 8)}${sync.stayedRunning ? '' : ` (ended: ${sync.after.status})`}`);
+    if (!sync.stayedRunning) {
+      report.duringSync.stayedRunningThroughout = false;
+      report.duringSync.endedEarlyOn.push(page.name);
+    }
+  }
+  report.duringSync.runsStarted = [...driver.started];
+}
+
+async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { current: Code; baseline: Code | null }, runDir: string): Promise<DatabaseReport | { database: DatabaseKind; skipped: string }> {
+  const terminals = options.terminals[kind];
+  const dbDir = path.join(runDir, kind);
+  await mkdir(dbDir, { recursive: true });
+  log(`${kind}: ${terminals} terminals`);
+
+  let filled: BenchDatabase;
+  try {
+    filled = kind === 'postgres' ? await createPostgres(postgresServerUrl()) : await createPglite(dbDir);
+  } catch (error) {
+    return { database: kind, skipped: `not reachable: ${error instanceof Error ? error.message : String(error)}` };
+  }
+
+  let simulator: Simulator;
+  try {
+    simulator = await startSimulator({ root, terminals, seed: SIM_SEED, logFile: path.join(runDir, `${kind}-simulator.log`) });
+  } catch (error) {
+    await filled.drop();
+    throw error;
+  }
+  const running: Running[] = [];
+  const copies: BenchDatabase[] = [];
+  try {
+    // Fill with the baseline's server when there is one: the current server then migrates a copy
+    // forward, as an upgrade does.
+    const fillerCode = codes.baseline ?? codes.current;
+    log(`${kind}: filling with the ${fillerCode.role} server`);
+    const filler = await runPatiently(fillerCode, filled, simulator, dbDir, 'fill');
+    let fillResult: Awaited<ReturnType<typeof fill>>;
+    try {
+      fillResult = await fill({
+        portal: filler.portal,
+        filledBy: fillerCode.role,
+        providerClientLimitLifted: filler.server.providerLimitLifted,
+        simulator,
+        customers: options.customers ?? Math.max(10, Math.round(terminals / 100)),
+        syncTimeoutMs: SYNC_TIMEOUT_MS,
+      });
+    } finally {
+      await filler.stop();
+    }
+    log(`${kind}: filled in ${fillResult.report.seconds} s (${fillResult.report.providerCalls} provider calls, ${fillResult.report.atRealLimit.minutes} min at ${fillResult.report.atRealLimit.requestsPerMinute}/min)`);
+    // Also here, so that the fill's figures survive a failure later in the run.
+    log(`${kind}: fill ${JSON.stringify(fillResult.report)}`);
+    const vacuumAnalyzeSeconds = kind === 'postgres' ? await vacuumAnalyze(filled) : null;
+    const databaseMB = Math.round((await filled.sizeBytes()) / 1024 / 1024);
+
+    // The filled database is the filler's; the other server gets a copy taken now, before either runs.
+    const databases: Partial<Record<Role, BenchDatabase>> = { [fillerCode.role]: filled };
+    if (codes.baseline) copies.push((databases.current = await filled.copy()));
+    const order: Code[] = codes.baseline ? [codes.baseline, codes.current] : [codes.current];
+    for (const code of order) running.push(await runPatiently(code, databases[code.role]!, simulator, dbDir, 'measure'));
+
+    const pages = adminPages(fillResult.context);
+    const errors: RequestError[] = [];
+    const reports = new Map(running.map((r) => [r.code.role, serverReport(r, r.database.where)]));
+    // Routes a server does not have (an optional page on an older server) are left out for it.
+    const pagesOf = new Map<Role, Page[]>();
+    for (const r of running) {
+      const absent: string[] = [];
+      for (const page of pages.filter((p) => p.optional)) {
+        const answer = await r.portal.get(page.path);
+        const message = (answer.body as { message?: unknown } | null)?.message;
+        if (answer.status === 404 && typeof message === 'string' && message.startsWith('Route not found')) absent.push(page.name);
+      }
+      pagesOf.set(r.code.role, pages.filter((p) => !absent.includes(p.name)));
+      reports.get(r.code.role)!.absentPages = absent;
+    }
+    const has = (r: Running, page: Page) => pagesOf.get(r.code.role)!.includes(page);
+
+    log(`${kind}: idle latency, ${pages.length} pages`);
+    for (const page of pages) {
+      for (const r of running.filter((r) => has(r, page))) {
+        reports.get(r.code.role)!.idle[page.name] = await pageLatency(r.portal, page, { samples: options.samples, warmUp: options.warmUp, phase: `${r.code.role} idle`, errors });
+      }
+      log(`  ${page.name}: p95 ${running.map((r) => `${r.code.role} ${reports.get(r.code.role)!.idle[page.name]?.p95 ?? '(no such route)'} ms`).join(', ')}`);
+    }
+    log(`${kind}: throughput, ${options.connections} connections × ${options.durationMs / 1000} s a page`);
+    for (const page of pages) {
+      for (const r of running.filter((r) => has(r, page))) {
+        reports.get(r.code.role)!.throughput[page.name] = await pageThroughput(r.portal, page, {
+          connections: options.connections,
+          durationMs: options.durationMs,
+          cpuMs: r.server.cpuMs,
+          databaseCpuMs: () => r.database.backendCpuMs(),
+          phase: `${r.code.role} throughput`,
+          errors,
+        });
+      }
+      log(`  ${page.name}: ${running.map((r) => `${r.code.role} ${reports.get(r.code.role)!.throughput[page.name]?.rps ?? '(no such route)'} req/s`).join(', ')}`);
+    }
+    // One server at a time while a sync writes, each stopped afterwards: its sync must not load
+    // the machine while the other is measured (a stopped server hands its run back to the queue).
+    for (const r of running) {
+      log(`${kind}: latency while a sync writes (${r.code.role})`);
+      const report = reports.get(r.code.role)!;
+      await measureDuringSync(r, report, pagesOf.get(r.code.role)!, options, errors);
+      report.peakRssMB = await r.server.peakRssMB();
+      await r.stop();
+      // Nothing of it may keep the machine busy (PostgreSQL's autovacuum after the sync's writes)
+      // while the next server is measured.
+      await r.database.drop();
+    }
+
+    const current = reports.get('current')!;
+    const baseline = reports.get('baseline') ?? null;
+    const pick = (r: ServerReport) => ({ idle: r.idle, duringSync: Object.fromEntries(Object.entries(r.duringSync.pages).map(([k, v]) => [k, v as Latency])), throughput: r.throughput });
+    return {
+      benchmark: 'scale',
+      database: kind,
+      terminals,
+      where: filled.where,
+      node: process.version,
+      machine: { cpus: os.cpus().length, memoryGB: Math.round(os.totalmem() / 1024 ** 3) },
+      settings: { samples: options.samples, warmUp: options.warmUp, connections: options.connections, durationS: options.durationMs / 1000, logLevel: LOG_LEVEL },
+      simulator: { seed: SIM_SEED, terminals, rateLimit: 'off', faults: 'none' },
+      fill: { ...fillResult.report, vacuumAnalyzeSeconds, databaseMB },
+      context: fillResult.context,
+      servers: [...reports.values()],
+      comparison: baseline ? compare(pick(baseline), pick(current)) : null,
+      targets: judge({
+        database: kind,
+        terminals,
+        idle: current.idle,
+        duringSync: pick(current).duringSync,
+        throughput: baseline ? { baseline: baseline.throughput, current: current.throughput } : null,
+      }),
+      errors,
+    };
+  } catch (error) {
+    for (const r of running) if (r.server.alive()) console.error(`--- last lines of the ${r.code.role} server ---\n${r.server.tail()}`);
+    throw error;
+  } finally {
+    for (const r of running) await r.stop().catch(() => undefined);
+    await simulator.stop();
+    // Gone before the next database is filled: at 100,000 terminals each copy is gigabytes.
+    for (const database of [...copies, filled]) await database.drop().catch((error: unknown) => log(`could not remove ${database.where}: ${String(error)}`));
+  }
+}
+
+async function main(): Promise<number> {
+  let options: ScaleOptions;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(error.message);
+      return error.message === USAGE ? 0 : 2;
+    }
+    throw error;
+  }
+  const checkout = await describeCheckout(root);
+  const current: Code = { role: 'current', dir: root, commit: checkout.commit, dirty: checkout.dirty };
+  const baselineCommit = options.baseline === null ? null : await resolveCommit(root, options.baseline);
+  if (options.baseline !== null && baselineCommit === null) {
+    console.error(`--baseline "${options.baseline}" names no commit in this repository\n${USAGE}`);
+    return 2;
+  }
+
+  cleanUpOnSignals();
+  const runDir = await mkdtemp(path.join(os.tmpdir(), 'bench-scale-'));
+  defer(`run directory ${runDir}`, () => rm(runDir, { recursive: true, force: true }));
+  let ok = true;
+  const databaseReports: DatabaseReport[] = [];
+  try {
+    let baseline: Code | null = null;
+    if (baselineCommit !== null) {
+      log(`baseline ${options.baseline} = ${baselineCommit}: adding a worktree`);
+      baseline = { role: 'baseline', dir: await addWorktree(root, baselineCommit, runDir), commit: baselineCommit, dirty: false };
+    }
+    for (const kind of options.databases) {
+      try {
+        const report = await runDatabase(kind, options, { current, baseline }, runDir);
+        console.log(JSON.stringify(report));
+        if ('skipped' in report) continue;
+        databaseReports.push(report);
+        if (report.errors.length > 0) {
+          ok = false;
+          log(`${kind}: ${report.errors.length} request(s) failed, e.g. ${JSON.stringify(report.errors[0])}`);
+        }
+      } catch (error) {
+        ok = false;
+        log(`${kind} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        console.log(JSON.stringify({ benchmark: 'scale', database: kind, error: error instanceof Error ? error.message : String(error) }));
+      }
+    }
+  } finally {
+    log('cleaning up');
+    await cleanUp();
+  }
+
+  const targets = databaseReports.flatMap((r) => r.targets);
+  console.log(
+    JSON.stringify({
+      benchmark: 'scale',
+      summary: true,
+      current: { commit: current.commit, localChanges: current.dirty },
+      baseline: baselineCommit === null ? null : { rev: options.baseline, commit: baselineCommit },
+      databases: databaseReports.map((r) => ({
+        database: r.database,
+        terminals: r.terminals,
+        fillSeconds: r.fill.seconds,
+        providerCalls: r.fill.providerCalls,
+        minutesAtRealLimit: r.fill.atRealLimit.minutes,
+        slowestIdle: slowest(r.servers.find((s) => s.role === 'current')!.idle),
+        slowestDuringSync: slowest(r.servers.find((s) => s.role === 'current')!.duringSync.pages),
+        syncStayedRunningThroughout: r.servers.every((s) => s.duringSync.stayedRunningThroughout),
+        errors: r.errors.length,
+      })),
+      targets: targets.map((t) => ({ database: t.database, target: t.target, atTargetSize: t.atTargetSize, met: t.met, worst: t.worst })),
+      allTargetsMet: targets.length > 0 && targets.every((t) => t.met),
+      ok,
+    }),
+  );
+  return ok ? 0 : 1;
+}
+
+function slowest(pages: Record<string, Latency>): { page: string; p95: number } | null {
+  let worst: { page: string; p95: number } | null = null;
+  for (const [page, f] of Object.entries(pages)) if (worst === null || f.p95 > worst.p95) worst = { page, p95: f.p95 };
+  return worst;
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    console.error(error);
+    await cleanUp();
+    process.exit(1);
+  },
+);

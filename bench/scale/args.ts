@@ -1,0 +1,91 @@
+// The command line of bench/scale.ts, checked up front: a bad value stops the run with the usage
+// text (exit 2) before any database, process or worktree exists.
+import { parseArgs } from 'node:util';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const USAGE = [
+  'usage: tsx bench/scale.ts [--pg-terminals 100000] [--pglite-terminals 10000] [--only pglite|postgres]',
+  '                          [--samples 20] [--connections 10] [--duration 5] [--customers N] [--baseline <git rev>]',
+  '  --pg-terminals, --pglite-terminals  fleet size of the simulator for each database (1 to 1000000)',
+  '  --only            run one of the two databases',
+  '  --samples         timed sequential requests per page (after 3 warm-up requests), 1 to 10000',
+  '  --connections     keep-alive connections of the throughput runs, 1 to 1000',
+  '  --duration        seconds of each throughput run, 1 to 600',
+  '  --customers       customers created in the fill (default: one per 100 terminals, at least 10)',
+  '  --baseline        also run the server of this commit on a copy of the same database, side by side',
+].join('\n');
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface ScaleOptions {
+  terminals: Record<DatabaseKind, number>;
+  databases: DatabaseKind[];
+  samples: number;
+  warmUp: number;
+  connections: number;
+  durationMs: number;
+  /** null: one per 100 terminals, at least 10. */
+  customers: number | null;
+  baseline: string | null;
+}
+
+function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value.trim().replace(/_/g, ''));
+  if (!/^\s*[\d_]+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${value}"\n${USAGE}`);
+  }
+  return n;
+}
+
+export function parseOptions(argv: string[]): ScaleOptions {
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'pg-terminals': { type: 'string' },
+        'pglite-terminals': { type: 'string' },
+        only: { type: 'string' },
+        samples: { type: 'string' },
+        connections: { type: 'string' },
+        duration: { type: 'string' },
+        customers: { type: 'string' },
+        baseline: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  if (values.help) throw new UsageError(USAGE);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\n${USAGE}`);
+  const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+
+  const only = str('only');
+  if (only !== undefined && only !== 'pglite' && only !== 'postgres') throw new UsageError(`--only must be pglite or postgres, got "${only}"\n${USAGE}`);
+  const baseline = str('baseline');
+  // Passed to git as an argument, never through a shell; still, a rev never starts with a dash.
+  if (baseline !== undefined && (baseline.trim() === '' || baseline.startsWith('-') || /\s/.test(baseline))) {
+    throw new UsageError(`--baseline must be a git revision (a commit, tag or branch), got "${baseline}"\n${USAGE}`);
+  }
+  return {
+    terminals: {
+      postgres: wholeNumber('pg-terminals', str('pg-terminals'), 100_000, 1, 1_000_000),
+      pglite: wholeNumber('pglite-terminals', str('pglite-terminals'), 10_000, 1, 1_000_000),
+    },
+    // PGlite first: it is the smaller fill, so a broken set-up shows itself early.
+    databases: only === 'pglite' ? ['pglite'] : only === 'postgres' ? ['postgres'] : ['pglite', 'postgres'],
+    samples: wholeNumber('samples', str('samples'), 20, 1, 10_000),
+    warmUp: 3,
+    connections: wholeNumber('connections', str('connections'), 10, 1, 1_000),
+    durationMs: wholeNumber('duration', str('duration')?.replace(/s$/, ''), 5, 1, 600) * 1000,
+    customers: str('customers') === undefined ? null : wholeNumber('customers', str('customers'), 10, 1, 100_000),
+    baseline: baseline ?? null,
+  };
+}

@@ -1,0 +1,70 @@
+// Every list and summary call the admin pages make when they open (src/routes/*.tsx through
+// src/api/*.ts), with the query parameters the SPA sends: the query strings come from the SPA's
+// own builders (terminalListSearchParams and the others), so a change there changes what is timed.
+// Calls that go to the provider (provider console, provider billing, Refresh Data) are left out:
+// they time the provider, not the portal.
+import { customerListSearchParams } from '../../src/api/customers';
+import { subscriptionListSearchParams } from '../../src/api/subscriptions';
+import { terminalListSearchParams } from '../../src/api/terminals';
+import { userListSearchParams } from '../../src/api/users';
+import { monthUsageQuery } from '../../src/domain/customer-terminals';
+import { monthRange, TERMINALS_PAGE_SIZE } from '../../src/domain/terminals';
+import { withQuery } from './api';
+import type { PageContext } from './fill';
+
+export interface Page {
+  /** Stable name in the JSON: `<screen>.<call>`. */
+  name: string;
+  /** Path under /api/v1, with its query. */
+  path: string;
+  /** A route newer servers have: where it answers "Route not found", the page is left out for that server. */
+  optional?: boolean;
+}
+
+export function adminPages(context: PageContext, now: Date = new Date()): Page[] {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() + 1;
+  const { start, end } = monthRange(year, month);
+  const customer = encodeURIComponent(context.largeCustomer.uuid);
+  const lastPage = Math.max(1, Math.ceil(context.terminalsTotal / TERMINALS_PAGE_SIZE));
+  return [
+    // Every page load confirms the session.
+    { name: 'session.me', path: '/auth/me' },
+    { name: 'dashboard.summary', path: '/dashboard/summary' },
+
+    // /terminals: the list, its summary cards, the sync button's queue, and the sync counts.
+    { name: 'terminals.list.page1', path: withQuery('/terminals', terminalListSearchParams({ page: 1 })) },
+    { name: 'terminals.list.lastPage', path: withQuery('/terminals', terminalListSearchParams({ page: lastPage })) },
+    { name: 'terminals.search.kitSerial', path: withQuery('/terminals', terminalListSearchParams({ page: 1, search: context.terminal.kitSerialNumber })) },
+    { name: 'terminals.search.customerName', path: withQuery('/terminals', terminalListSearchParams({ page: 1, search: context.largeCustomer.name })) },
+    { name: 'terminals.health', path: '/terminals/health' },
+    { name: 'terminals.sync.queue', path: '/terminals/sync/queue' },
+    { name: 'terminals.sync.stats', path: '/terminals/sync/stats' },
+    // The provider call budget the sync schedule is sized to (added by the fleet-scale work).
+    { name: 'terminals.sync.budget', path: '/terminals/sync/budget', optional: true },
+    // The Terminal Details dialog: the record and its month's usage.
+    { name: 'terminal.detail', path: `/terminals/${encodeURIComponent(context.terminal.userTerminalId)}` },
+    { name: 'terminal.lineUsage', path: withQuery(`/terminals/service-line/${encodeURIComponent(context.terminal.serviceLineNumber)}/usage`, { year, month }) },
+
+    // /subscription: the list, "Show them" (over plan), the cards (the list's summary, limit 1), Change Plan's plans.
+    { name: 'subscriptions.list.page1', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1 })) },
+    { name: 'subscriptions.list.overPlan', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1, overPlan: true })) },
+    { name: 'subscriptions.summary', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1, limit: 1 })) },
+    { name: 'subscriptions.plans', path: '/subscriptions/plans' },
+
+    // /customers: the list, its stat cards, a search.
+    { name: 'customers.list.page1', path: withQuery('/customers', customerListSearchParams({ page: 1 })) },
+    { name: 'customers.stats', path: '/customers/stats' },
+    { name: 'customers.search', path: withQuery('/customers', customerListSearchParams({ page: 1, search: context.largeCustomer.name })) },
+
+    // /customer/terminals/<uuid> of the largest customer: the customer, the month's usage table and chart, the assign dialog's list.
+    { name: 'customer.detail', path: `/customers/${customer}` },
+    { name: 'customer.usage', path: withQuery(`/terminals/customers/${customer}/usage`, monthUsageQuery(year, month)) },
+    { name: 'customer.usage.daily', path: withQuery(`/terminals/customers/${customer}/usage/daily`, { start_date: start, end_date: end }) },
+    { name: 'customer.terminals', path: `/terminals/customers/${customer}/terminals` },
+
+    // /users: the list and its stat cards (the list's answer, limit 1).
+    { name: 'users.list.page1', path: withQuery('/users', userListSearchParams({ page: 1 })) },
+    { name: 'users.stats', path: withQuery('/users', userListSearchParams({ page: 1, limit: 1 })) },
+  ];
+}
