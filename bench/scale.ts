@@ -250,6 +250,10 @@ async function measureDuringSync(running: Running, report: ServerReport, pages: 
     const sync = await driver.windowOf(writing);
     report.duringSync.pages[page.name] = { ...latency, sync };
     log(`  ${page.name}: p95 ${latency.p95} ms during ${sync.run.kind} run ${sync.run.id.slice(0, 8)}${sync.stayedRunning ? '' : ` (ended: ${sync.after.status})`}`);
+    // A run that fails under the measurement is a server error like a 5xx.
+    if (sync.after.status === 'failed') {
+      errors.push({ page: page.name, phase: `${running.code.role} during sync`, status: null, message: `${sync.run.kind} run ${sync.run.id} failed: ${sync.after.phase ?? ''}` });
+    }
     if (!sync.stayedRunning) {
       report.duringSync.stayedRunningThroughout = false;
       report.duringSync.endedEarlyOn.push(page.name);
@@ -296,6 +300,9 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
         customers: options.customers ?? Math.max(10, Math.round(terminals / 100)),
         syncTimeoutMs: SYNC_TIMEOUT_MS,
       });
+    } catch (error) {
+      console.error(`--- last lines of the ${fillerCode.role} server (fill) ---\n${filler.server.tail()}`);
+      throw error;
     } finally {
       await filler.stop();
     }

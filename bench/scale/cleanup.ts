@@ -36,15 +36,24 @@ export function cleanUp(): Promise<void> {
   return running;
 }
 
-/** SIGINT/SIGTERM: clean up, then exit with the signal's conventional code; a second signal exits at once. */
+/** A second signal within this time is the same request (see cleanUpOnSignals). */
+const SAME_SIGNAL_MS = 5_000;
+
+/**
+ * SIGINT/SIGTERM: clean up, then exit with the signal's conventional code. A second signal exits
+ * at once, unless it comes within a few seconds of the first: under `npm run` and tsx one Ctrl-C
+ * or `kill` of the group reaches this process twice (from the terminal or sender, and relayed by
+ * tsx), and that must not cut the clean-up short.
+ */
 export function cleanUpOnSignals(): void {
-  let received = false;
+  let receivedAt: number | null = null;
   const onSignal = (signal: NodeJS.Signals, code: number) => {
-    if (received) {
+    if (receivedAt !== null) {
+      if (Date.now() - receivedAt < SAME_SIGNAL_MS) return;
       console.error(`scale: ${signal} again, exiting without finishing the clean-up`);
       process.exit(code);
     }
-    received = true;
+    receivedAt = Date.now();
     console.error(`scale: ${signal} received, cleaning up`);
     void cleanUp().finally(() => process.exit(code));
   };
