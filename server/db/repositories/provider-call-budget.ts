@@ -9,11 +9,11 @@
 import { sql } from 'drizzle-orm';
 import type { CallLane, CallWindow } from '../../../src/domain/provider-budget';
 import type { Db } from '../client';
+import { affected, rowsOf } from './results';
 
 /** First key of the budget's advisory locks (the migrations use 720150001); the second is the account's hash. */
 export const CALL_BUDGET_LOCK_CLASS = 720150010;
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const iso = (at: Date) => at.toISOString();
 /** PGlite and node-postgres both give timestamptz as Date; anything else is read as text. */
 const dateOf = (value: unknown): Date | null => (value == null ? null : value instanceof Date ? value : new Date(String(value)));
@@ -117,9 +117,7 @@ export function createProviderCallBudgetRepository(db: Db) {
 
     /** Drops the starts before `before`; how many went. */
     async prune(accountKey: string, before: Date, tx: Db = db): Promise<number> {
-      const result = await tx.execute(sql`DELETE FROM provider_call_starts WHERE account_key = ${accountKey} AND started_at < ${iso(before)}::timestamptz`);
-      const r = result as unknown as { affectedRows?: number; rowCount?: number | null };
-      return r.affectedRows ?? r.rowCount ?? 0;
+      return affected(await tx.execute(sql`DELETE FROM provider_call_starts WHERE account_key = ${accountKey} AND started_at < ${iso(before)}::timestamptz`));
     },
 
     /** Calls started from `since` on, by minute (UTC, whole minutes since the epoch) and lane. */
