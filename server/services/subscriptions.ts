@@ -47,8 +47,6 @@ export interface SubscriptionsService {
   list(query: SubscriptionListQuery): Promise<SubscriptionListWire>;
   plans(): Promise<SubscriptionPlanWire[]>;
   changePlan(input: { serviceLineNumber: string; productReferenceId: string }, context: RequestContext): Promise<SubscriptionWire>;
-  /** Recomputes every marked line's stored rows (after a sync); answers the lines recomputed. */
-  refresh(): Promise<number>;
 }
 
 const PLAN_SIZE = /(\d+(?:\.\d+)?)\s*(GB|TB)\b/i;
@@ -166,7 +164,6 @@ export function createSubscriptionsService(deps: {
       };
     },
 
-    refresh: () => refreshAll(dayOf(now())),
 
     async plans() {
       return (await store.liveProducts()).map((product) => ({
