@@ -11,7 +11,7 @@ import type { StarlinkClient } from '../../server/provider';
 import type { ProviderUserTerminal } from '../../server/provider/schemas';
 import type { RunningSimulator } from '../../server/simulator';
 import { createTestContext, type TestContext } from './helpers';
-import { SYNC_TEST_TIME, fastClient, startFleet, waitForLatest, waitForRun } from './terminal-sync-fixtures';
+import { SYNC_TEST_TIME, fastClient, runIdsOf, startFleet, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
 let sim: RunningSimulator;
 let provider: StarlinkClient;
@@ -28,10 +28,11 @@ beforeAll(async () => {
   const user = await ctx.createAdmin({ role: 'user' });
   reader = (await ctx.login('admin', user.email, user.password)).token!;
   // The inventory as the provider has it, so the lines' terminals are known locally.
+  const usageRuns = await runIdsOf(ctx.database.db, 'usage');
   const res = await ctx.request({ method: 'POST', url: '/api/v1/terminals/sync', token: admin });
   expect(res.statusCode).toBe(202);
   expect(await waitForRun(ctx, admin, (res.json().data as SyncJob).id, 60_000)).toMatchObject({ status: 'succeeded' });
-  await waitForLatest(ctx.database.db, 'usage', 60_000);
+  await waitForLatest(ctx.database.db, 'usage', 60_000, usageRuns);
 });
 afterAll(async () => {
   await ctx.close();

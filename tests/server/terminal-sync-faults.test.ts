@@ -8,7 +8,7 @@ import type { SyncJob } from '../../src/domain/terminals';
 import type { StarlinkClient } from '../../server/provider';
 import type { RunningSimulator } from '../../server/simulator';
 import { createTestContext, type TestContext } from './helpers';
-import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
+import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
 const FLEET = 300;
 
@@ -31,10 +31,11 @@ afterAll(async () => {
 });
 
 async function sync(): Promise<SyncJob> {
+  const usageRuns = await runIdsOf(ctx.database.db, 'usage');
   const res = await ctx.request({ method: 'POST', url: '/api/v1/terminals/sync', token: admin });
   expect(res.statusCode).toBe(202);
   const job = await waitForRun(ctx, admin, (res.json().data as SyncJob).id, 60_000);
-  if (job.status === 'succeeded') await waitForLatest(ctx.database.db, 'usage', 60_000);
+  if (job.status === 'succeeded') await waitForLatest(ctx.database.db, 'usage', 60_000, usageRuns);
   return job;
 }
 

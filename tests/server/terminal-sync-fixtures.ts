@@ -45,14 +45,30 @@ export async function waitForRun(ctx: TestContext, token: string, id: string, ti
   }
 }
 
-/** Waits for the newest run of a kind to end (for runs the app starts on its own). */
-export async function waitForLatest(db: Db, kind: 'inventory' | 'usage', timeoutMs = 25_000): Promise<{ id: string; status: string; message: string | null }> {
+/** The ids of every run of a kind so far: pass them to `waitForLatest` to wait for a newer one. */
+export async function runIdsOf(db: Db, kind: 'inventory' | 'usage'): Promise<ReadonlySet<string>> {
+  const result = (await db.execute(sql`SELECT id FROM sync_runs WHERE kind = ${kind}`)) as unknown as { rows: { id: string }[] };
+  return new Set(result.rows.map((r) => r.id));
+}
+
+/**
+ * Waits for the newest run of a kind to end (for runs the app starts on its own). With `known`
+ * (from `runIdsOf` before the run that queues it), only a run not among them counts: an inventory
+ * run queues its usage run only after it is marked succeeded, and under the tests' frozen clock
+ * the new run's queued_at equals the last one's, so "newest" alone could answer with the old run.
+ */
+export async function waitForLatest(
+  db: Db,
+  kind: 'inventory' | 'usage',
+  timeoutMs = 25_000,
+  known: ReadonlySet<string> = new Set(),
+): Promise<{ id: string; status: string; message: string | null }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const result = (await db.execute(sql`SELECT id, status, message FROM sync_runs WHERE kind = ${kind} ORDER BY queued_at DESC, id DESC LIMIT 1`)) as unknown as {
+    const result = (await db.execute(sql`SELECT id, status, message FROM sync_runs WHERE kind = ${kind} ORDER BY queued_at DESC, id DESC`)) as unknown as {
       rows: { id: string; status: string; message: string | null }[];
     };
-    const row = result.rows[0];
+    const row = result.rows.find((r) => !known.has(r.id));
     if (row && (row.status === 'succeeded' || row.status === 'failed')) return row;
     if (Date.now() > deadline) throw new Error(`no ${kind} run ended within ${timeoutMs} ms (${row?.status ?? 'none'})`);
     await sleep(50);

@@ -7,7 +7,7 @@ import type { SyncJob } from '../../src/domain/terminals';
 import type { StarlinkClient } from '../../server/provider';
 import type { RunningSimulator } from '../../server/simulator';
 import { createTestContext, type TestContext } from './helpers';
-import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, startFleet, waitForLatest, waitForRun } from './terminal-sync-fixtures';
+import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
 const FLEET = 120;
 const DAY = 86_400_000;
@@ -40,11 +40,12 @@ afterAll(async () => {
 /** One inventory run (and the usage run it queues), with the requests the inventory run sent. */
 async function syncOnce(): Promise<{ job: SyncJob; requests: string[] }> {
   const from = sent.length;
+  const usageRuns = await runIdsOf(ctx.database.db, 'usage');
   const res = await ctx.request({ method: 'POST', url: '/api/v1/terminals/sync', token: admin });
   expect(res.statusCode).toBe(202);
   const job = await waitForRun(ctx, admin, (res.json().data as SyncJob).id);
   const requests = sent.slice(from, from + job.providerCalls);
-  await waitForLatest(ctx.database.db, 'usage');
+  await waitForLatest(ctx.database.db, 'usage', undefined, usageRuns);
   return { job, requests };
 }
 

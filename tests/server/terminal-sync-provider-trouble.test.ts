@@ -11,7 +11,7 @@ import type { SyncJob } from '../../src/domain/terminals';
 import { PROVIDER_DEFAULTS, type StarlinkClient } from '../../server/provider';
 import type { Faults, RunningSimulator } from '../../server/simulator';
 import { createTestContext, type TestContext } from './helpers';
-import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
+import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
 // Three pages of each listing: enough requests for every fault to land, few enough spikes for CI.
 const FLEET = 300;
@@ -114,8 +114,9 @@ describe('a provider in sustained trouble', () => {
     let job: SyncJob;
     let usage: SyncJob | null = null;
     try {
+      const usageRuns = await runIdsOf(ctx.database.db, 'usage');
       job = await startSync();
-      if (job.status === 'succeeded') usage = await waitForRun(ctx, admin, (await waitForLatest(ctx.database.db, 'usage', 60_000)).id);
+      if (job.status === 'succeeded') usage = await waitForRun(ctx, admin, (await waitForLatest(ctx.database.db, 'usage', 60_000, usageRuns)).id);
     } finally {
       sim.setFaults(CALM);
       beforeApiRequest = null;
@@ -202,9 +203,10 @@ describe('a provider in sustained trouble', () => {
     expect(await inventorySnapshot()).toEqual(before);
 
     // With the provider back, the next run takes the change in.
+    const usageRuns = await runIdsOf(ctx.database.db, 'usage');
     const recovered = await startSync();
     expect(recovered).toMatchObject({ status: 'succeeded', counts: { updated: 1, failed: 0 } });
-    await waitForLatest(ctx.database.db, 'usage', 60_000);
+    await waitForLatest(ctx.database.db, 'usage', 60_000, usageRuns);
     expect(await localInventory(ctx.database.db)).toEqual(providerInventory(sim));
   });
 });

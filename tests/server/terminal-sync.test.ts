@@ -8,7 +8,7 @@ import type { SyncJob, SyncQueue } from '../../src/domain/terminals';
 import type { StarlinkClient } from '../../server/provider';
 import type { RunningSimulator } from '../../server/simulator';
 import { createTestContext, type TestContext } from './helpers';
-import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
+import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
 const SEED = 'sync-suite';
 const FLEET = 200;
@@ -40,11 +40,12 @@ const db = () => ctx.database.db;
 const startSync = (token: string | null = admin) => ctx.request({ method: 'POST', url: '/api/v1/terminals/sync', token });
 
 async function syncToEnd(): Promise<SyncJob> {
+  const usageRuns = await runIdsOf(db(), 'usage');
   const res = await startSync();
   expect(res.statusCode).toBe(202);
   const job = await waitForRun(ctx, admin, (res.json().data as SyncJob).id);
   // The usage run it queues must end too, before the next test moves the provider.
-  await waitForLatest(db(), 'usage');
+  await waitForLatest(db(), 'usage', undefined, usageRuns);
   return job;
 }
 
