@@ -321,7 +321,10 @@ export const serviceLineUsageDaily = pgTable(
   (t) => [primaryKey({ columns: [t.serviceLineNumber, t.usageDate] })],
 );
 
-/** 0009: the fleet's counts kept by triggers; telemetry and usage recounted on read when stale (fleet_figures_current). */
+/**
+ * 0009/0011: the fleet's counts as last folded (fleet_figures_now adds the deltas writers appended
+ * since); telemetry and usage recounted on read when marked (fleet_figures_current).
+ */
 export const fleetFigures = pgTable('fleet_figures', {
   id: smallint('id').primaryKey().default(1),
   total: integer('total').notNull(),
@@ -342,7 +345,6 @@ export const fleetFigures = pgTable('fleet_figures', {
   usageLines: integer('usage_lines').notNull(),
   priorityGb: num('priority_gb').notNull(),
   standardGb: num('standard_gb').notNull(),
-  activityStale: boolean('activity_stale').notNull(),
   recountedAt: ts('recounted_at'),
 });
 
@@ -366,8 +368,9 @@ export const subscriptionTotals = pgTable('subscription_totals', {
   totalOverageGb: num('total_overage_gb').notNull(),
 });
 
+/** 0011: a line may be marked several times; the refresh takes all of its marks. */
 export const subscriptionDirty = pgTable('subscription_dirty', {
-  serviceLineNumber: text('service_line_number').primaryKey(),
+  serviceLineNumber: text('service_line_number').notNull(),
 });
 
 export const syncRuns = pgTable(

@@ -267,7 +267,8 @@ describe('fleet summaries (migration 0009)', () => {
     const runId = (await db().insert(syncRuns).values({ kind: 'usage', trigger: 'manual', status: 'running', queuedAt: ctx.clock.now() }).returning())[0]!.id;
     try {
       const signal = async () => (await ctx.app.repos.terminals.fleetFigures(today())).meanSignalQuality;
-      await db().update(fleetFigures).set({ activityStale: true, recountedAt: null });
+      await db().execute(sql`INSERT INTO fleet_activity_marks VALUES (txid_current())`);
+      await db().update(fleetFigures).set({ recountedAt: null });
       const first = await signal();
       expect(first).toBeCloseTo((await countedFigures()).meanSignalQuality!, 9);
       const reading = { signalQuality: 0.01, reportedAt: ctx.clock.now(), syncedAt: ctx.clock.now() };

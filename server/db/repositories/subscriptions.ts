@@ -111,8 +111,13 @@ export interface SubscriptionPageQuery {
   overPlan?: boolean | undefined;
 }
 
-/** Lines recomputed per transaction: small enough to hold few locks, big enough to batch. */
-const REFRESH_CHUNK_LINES = 1_000;
+/**
+ * Lines recomputed per transaction: big enough to batch, small enough that a read waiting for
+ * another process's chunk (one refreshes at a time) waits briefly.
+ */
+const REFRESH_CHUNK_LINES = 500;
+/** The advisory lock a refreshing transaction holds (any constant every process shares). */
+const REFRESH_LOCK_KEY = 720_150_012;
 const r = subscriptionRows;
 
 const PLAN_WHERE: Record<SubscriptionPlanFilter, SQL | undefined> = {
@@ -199,16 +204,17 @@ export function createSubscriptionsRepository(db: Db) {
         if (moved.length === 0) return;
         await tx.execute(sql`
           INSERT INTO ${subscriptionDirty}
-          SELECT DISTINCT ${t.serviceLineNumber} FROM ${t} WHERE ${t.removedAt} IS NULL AND ${t.serviceLineNumber} IS NOT NULL
-          ON CONFLICT DO NOTHING`);
+          SELECT DISTINCT ${t.serviceLineNumber} FROM ${t} WHERE ${t.removedAt} IS NULL AND ${t.serviceLineNumber} IS NOT NULL`);
       });
     },
 
     /**
-     * Recomputes up to `maxLines` marked lines (all when omitted), a chunk per transaction: the
-     * marks are taken with SKIP LOCKED, so processes refreshing at once share the work, and a mark
-     * set again while its line is being computed waits for the chunk to commit and stays set.
-     * Recounts the totals when rows changed. Answers the lines done and whether marks remain.
+     * Recomputes up to `maxLines` marked lines (all when omitted), a chunk per transaction. One
+     * process refreshes at a time (an advisory lock per chunk): two taking the same line's marks
+     * and writing its rows in different orders could deadlock. A chunk takes every mark of its
+     * lines that has committed; a mark committed after that stays for the next chunk, so a change
+     * made while its line is being computed is computed again. Recounts the totals when rows
+     * changed. Answers the lines done and whether marks remain.
      */
     async refreshMarked(
       today: IsoDay,
@@ -220,12 +226,14 @@ export function createSubscriptionsRepository(db: Db) {
         const want = Math.min(REFRESH_CHUNK_LINES, maxLines - done);
         if (want <= 0) break;
         const lines = await db.transaction(async (tx) => {
-          const taken = rowsOf<{ line: string }>(
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(${REFRESH_LOCK_KEY})`);
+          const marks = rowsOf<{ line: string }>(
             await tx.execute(sql`
               DELETE FROM ${subscriptionDirty} WHERE service_line_number IN (
-                SELECT service_line_number FROM ${subscriptionDirty} LIMIT ${want} FOR UPDATE SKIP LOCKED)
+                SELECT DISTINCT service_line_number FROM ${subscriptionDirty} LIMIT ${want})
               RETURNING service_line_number AS line`),
-          ).map((row) => row.line);
+          );
+          const taken = [...new Set(marks.map((row) => row.line))];
           if (taken.length === 0) return 0;
           const computed = (await subscriptionQuery(tx, today, inArray(t.serviceLineNumber, taken))).map((row) => ({ row, c: compute(row) }));
           const keep = computed.map(({ row }) => row.userTerminalId);

@@ -6,7 +6,6 @@ import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql, type AnyColumn, t
 import { type TerminalSort, type TerminalSyncStatus } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import {
-  fleetFigures,
   customers,
   providerAddresses,
   providerProducts,
@@ -285,6 +284,32 @@ export type IsoDay = string;
 
 const num = (value: unknown): number => Number(value ?? 0);
 
+/** The counts fleet_figures keeps for the live terminals (onActiveLine: on an active line). */
+type FleetCounts = Omit<FleetFigures, 'meanSignalQuality' | 'telemetryCount' | 'onlineCount' | 'priorityGB' | 'standardGB'> & { onActiveLine: number };
+
+function countsOf(row: Record<string, unknown>): FleetCounts {
+  return {
+    total: num(row.total),
+    priority: num(row.priority),
+    active: num(row.active),
+    warning: num(row.warning),
+    maintenance: num(row.maintenance),
+    inactive: num(row.inactive),
+    assigned: num(row.assigned),
+    synced: num(row.synced),
+    pending: num(row.pending),
+    error: num(row.error),
+    onActiveLine: num(row.on_active_line),
+  };
+}
+
+/** The terminal counts as of now, without the upkeep fleet_figures_current may do. */
+async function fleetCounts(tx: Db): Promise<FleetCounts> {
+  const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`SELECT * FROM fleet_figures_now`));
+  if (!row) throw new Error('fleet_figures has no row: the database was not migrated');
+  return countsOf(row);
+}
+
 export type TerminalsRepository = ReturnType<typeof createTerminalsRepository>;
 
 export function createTerminalsRepository(db: Db) {
@@ -331,24 +356,17 @@ export function createTerminalsRepository(db: Db) {
     },
 
     /**
-     * Every figure of the summary cards, read from fleet_figures (migration 0009 keeps it: the
-     * counts exact at every commit; telemetry and the usage of the cycles containing `today`
-     * recounted by fleet_figures_current when stale, at most every 30 s while a sync is writing).
+     * Every figure of the summary cards (migrations 0009 and 0011 keep them: the counts exact at
+     * every commit, as the stored row plus the deltas writers appended; telemetry and the usage of
+     * the cycles containing `today` recounted by fleet_figures_current when a write marked them,
+     * at most every 30 s while a sync is writing).
      */
     async fleetFigures(today: IsoDay, tx: Db = db): Promise<FleetFigures> {
       const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`SELECT * FROM fleet_figures_current(${today}::date)`));
       if (!row) throw new Error('fleet_figures has no row: the database was not migrated');
+      const { onActiveLine: _onActiveLine, ...counts } = countsOf(row);
       return {
-        total: num(row.total),
-        priority: num(row.priority),
-        active: num(row.active),
-        warning: num(row.warning),
-        maintenance: num(row.maintenance),
-        inactive: num(row.inactive),
-        assigned: num(row.assigned),
-        synced: num(row.synced),
-        pending: num(row.pending),
-        error: num(row.error),
+        ...counts,
         meanSignalQuality: row.mean_signal_quality === null ? null : Number(row.mean_signal_quality),
         telemetryCount: num(row.telemetry_count),
         onlineCount: num(row.online_count),
@@ -358,14 +376,13 @@ export function createTerminalsRepository(db: Db) {
     },
 
     /**
-     * The exact count of a filter fleet_figures already keeps (no search, at most one of active,
-     * assigned and sync status), from its one row; null for any other filter.
+     * The exact count of a filter the fleet figures already keep (no search, at most one of active,
+     * assigned and sync status); null for any other filter.
      */
     async countFromFigures(query: TerminalQuery, tx: Db = db): Promise<number | null> {
       const filters = [query.active, query.assigned, query.syncStatus].filter((f) => f !== null).length;
       if (query.pattern || filters > 1) return null;
-      const [f] = await tx.select().from(fleetFigures).where(eq(fleetFigures.id, 1));
-      if (!f) return null;
+      const f = await fleetCounts(tx);
       if (query.active !== null) return query.active ? f.onActiveLine : f.total - f.onActiveLine;
       if (query.assigned !== null) return query.assigned ? f.assigned : f.total - f.assigned;
       if (query.syncStatus) return f[query.syncStatus];
@@ -374,17 +391,13 @@ export function createTerminalsRepository(db: Db) {
 
     /** Live terminals on an active service line (the dashboard's "Active Terminals"). */
     async countActive(tx: Db = db): Promise<number> {
-      const [row] = await tx.select({ n: fleetFigures.onActiveLine }).from(fleetFigures).where(eq(fleetFigures.id, 1));
-      return num(row?.n);
+      return (await fleetCounts(tx)).onActiveLine;
     },
 
     /** Sync status counts of the live terminals. */
     async syncCounts(tx: Db = db): Promise<{ synced: number; pending: number; error: number }> {
-      const [row] = await tx
-        .select({ synced: fleetFigures.synced, pending: fleetFigures.pending, error: fleetFigures.error })
-        .from(fleetFigures)
-        .where(eq(fleetFigures.id, 1));
-      return { synced: num(row?.synced), pending: num(row?.pending), error: num(row?.error) };
+      const { synced, pending, error } = await fleetCounts(tx);
+      return { synced, pending, error };
     },
 
     /** One terminal, live or removed, with its customer, line, address and latest telemetry. */
