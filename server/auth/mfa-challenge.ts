@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { MFA_CHALLENGE_SECONDS } from '../../src/domain/mfa';
 import type { Clock } from '../clock';
 import { TOKEN_ISSUER } from './tokens';
+import { hs256Key } from './hmac-key';
 
 export const MFA_CHALLENGE_TYPE = 'mfa_challenge';
 const PURPOSE = 'mfa_login';
@@ -29,7 +30,7 @@ export interface MfaChallengeService {
 }
 
 export function createMfaChallengeService(options: { secret: string; now: Clock; lifetimeSeconds?: number }): MfaChallengeService {
-  const key = new TextEncoder().encode(options.secret);
+  const key = hs256Key(options.secret);
   const lifetime = options.lifetimeSeconds ?? MFA_CHALLENGE_SECONDS;
   return {
     async sign({ sub, account }) {
@@ -41,11 +42,11 @@ export function createMfaChallengeService(options: { secret: string; now: Clock;
         .setAudience(PURPOSE)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + lifetime)
-        .sign(key);
+        .sign(await key);
     },
     async verify(challenge) {
       try {
-        const { payload } = await jwtVerify(challenge, key, {
+        const { payload } = await jwtVerify(challenge, await key, {
           algorithms: ['HS256'],
           issuer: TOKEN_ISSUER,
           audience: PURPOSE,

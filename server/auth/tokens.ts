@@ -2,6 +2,7 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { UserRole, UserType } from '../../src/domain/auth';
+import { hs256Key } from './hmac-key';
 
 export const TOKEN_ISSUER = 'satellite-admin-portal';
 
@@ -27,7 +28,7 @@ export interface TokenService {
 }
 
 export function createTokenService(options: { secret: string; expiresInSeconds: number; now: () => Date }): TokenService {
-  const key = new TextEncoder().encode(options.secret);
+  const key = hs256Key(options.secret);
   return {
     async sign(claims) {
       const issuedAt = Math.floor(options.now().getTime() / 1000);
@@ -40,11 +41,11 @@ export function createTokenService(options: { secret: string; expiresInSeconds: 
         .setIssuedAt(issuedAt)
         // jose reads relative expiries ('12h') against the real clock, so pass an absolute one.
         .setExpirationTime(issuedAt + options.expiresInSeconds)
-        .sign(key);
+        .sign(await key);
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await key, {
           algorithms: ['HS256'],
           issuer: TOKEN_ISSUER,
           currentDate: options.now(),

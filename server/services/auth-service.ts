@@ -219,16 +219,14 @@ export function createAuthService(deps: {
   }
 
   /** With `issuedAt` (a token's iat): null too when the password changed after the token was issued. */
-  async function liveAdmin(id: string, issuedAt?: number) {
+  async function liveAdmin(id: string) {
     const row = await repos.users.findLiveById(id);
-    if (!row || accountRefusal(row, now())) return null;
-    return issuedAt !== undefined && tokenPredatesPasswordChange(row, issuedAt) ? null : row;
+    return row && !accountRefusal(row, now()) ? row : null;
   }
 
-  async function liveCustomer(id: string, issuedAt?: number) {
+  async function liveCustomer(id: string) {
     const row = await repos.customers.findLiveById(id);
-    if (!row || accountRefusal(row, now())) return null;
-    return issuedAt !== undefined && tokenPredatesPasswordChange(row, issuedAt) ? null : row;
+    return row && !accountRefusal(row, now()) ? row : null;
   }
 
   return {
@@ -280,13 +278,11 @@ export function createAuthService(deps: {
     async authenticate(token) {
       const claims = await tokens.verify(token);
       if (!claims) return null;
-      if (claims.typ === 'admin') {
-        const user = await liveAdmin(claims.sub, claims.iat);
-        // The role comes from the row, so a demotion takes effect on the next request.
-        return user ? { type: 'admin', id: user.id, role: user.role } : null;
-      }
-      const customer = await liveCustomer(claims.sub, claims.iat);
-      return customer ? { type: 'customer', id: customer.id } : null;
+      const account = await (claims.typ === 'admin' ? repos.users : repos.customers).sessionOf(claims.sub);
+      if (!account || accountRefusal(account, now()) || tokenPredatesPasswordChange(account, claims.iat)) return null;
+      // The role comes from the row, so a demotion takes effect on the next request.
+      if (claims.typ === 'admin') return account.role ? { type: 'admin', id: account.id, role: account.role } : null;
+      return { type: 'customer', id: account.id };
     },
     async currentAdmin(principal) {
       const user = principal.type === 'admin' ? await liveAdmin(principal.id) : null;
