@@ -74,6 +74,30 @@ export function poolExecutor(pool: pg.Pool): PgBoss.Db {
   };
 }
 
+/**
+ * The executor, with the statements still running counted: pg-boss 10 marks a finished job done
+ * without awaiting it (manager.js, `this.complete(...)` in onFetch), so its stop() can resolve
+ * while that UPDATE is still on its way, and the database closed next would fail it (an unhandled
+ * rejection, seen in CI). stop() below waits for them.
+ */
+export function settling(db: PgBoss.Db): PgBoss.Db & { settled(): Promise<void> } {
+  const running = new Set<Promise<unknown>>();
+  return {
+    executeSql(text: string, values: unknown[]) {
+      const statement = db.executeSql(text, values);
+      running.add(statement);
+      statement.then(
+        () => running.delete(statement),
+        () => running.delete(statement),
+      );
+      return statement;
+    },
+    async settled() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}
+
 function executorFor(database: Database): PgBoss.Db {
   // Drizzle keeps the driver's client on the handle: PGlite itself, or node-postgres's Pool.
   const client = (database.db as unknown as { $client: unknown }).$client;
@@ -82,8 +106,9 @@ function executorFor(database: Database): PgBoss.Db {
 
 export function createJobQueue(deps: { database: Database; log: JobLog; options?: JobQueueOptions }): JobQueue {
   const pollingIntervalSeconds = Math.max(0.5, deps.options?.pollingIntervalSeconds ?? 2);
+  const executor = settling(executorFor(deps.database));
   const boss = new PgBoss({
-    db: executorFor(deps.database),
+    db: executor,
     // Job rows are bookkeeping (a run's story is in sync_runs): archive a day later, drop after a week.
     archiveCompletedAfterSeconds: 86_400,
     deleteAfterDays: 7,
@@ -110,6 +135,7 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
 
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await executor.settled();
     },
 
     async send(name, payload, options = {}) {
