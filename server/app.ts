@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -66,6 +66,20 @@ function serializeRequest(request: FastifyRequest) {
   };
 }
 
+/**
+ * One line per request instead of Fastify's two: "request completed" carries the request's fields
+ * that "incoming request" did, since each line is serialized and written on the request's own
+ * thread. Errors and broken streams are logged as Fastify logs them.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 /** The server's logger: requests logged with `serializeRequest`; lines to `stream` (else stdout). */
 export function loggerOptions(level: Config['logLevel'], stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
   return { level, serializers: { req: serializeRequest }, ...(stream ? { stream } : {}) };
@@ -79,9 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? loggerOptions(config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
-    // One line per request (below) instead of Fastify's two: the request's fields are the same
-    // on both, and each line is serialized and written on the request's own thread.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     frameworkErrors,
     // A hop count becomes the function proxy-addr would build: trust the nearest N hops.
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
@@ -94,9 +106,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   app.addHook('preValidation', rejectUnstorableText);
 
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-  });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
     // Sign-in answers carry tokens: no cache may keep any API response.
