@@ -33,6 +33,7 @@
 //   npm run bench:scale -- --baseline 393ac32             (the same, side by side with that commit)
 //   npm run bench:scale -- --pg-terminals 2000 --pglite-terminals 1000 --samples 5 --duration 2
 //   npm run bench:scale -- --only pglite|postgres --connections 10 --customers 500
+//   npm run bench:scale -- --only postgres --workers 2   (throughput of 1 and of 2 server processes)
 //   BENCH_DATABASE_URL=postgres://… npm run bench:scale     (else TEST_DATABASE_URL, else
 //                                                           postgres://postgres@127.0.0.1:5432/test;
 //                                                           skipped with a note when unreachable)
@@ -102,6 +103,8 @@ interface ServerReport {
     endedEarlyOn: string[];
   };
   throughput: Record<string, Throughput>;
+  /** With --workers N on PostgreSQL: the same throughput pass with WORKERS=N (current server only). */
+  workers?: { n: number; startSeconds: number; throughput: Record<string, Throughput> };
   /** Optional pages this server has no route for. */
   absentPages: string[];
   peakRssMB: number | null;
@@ -152,12 +155,12 @@ function serverEnv(database: BenchDatabase, simulator: Simulator, runDir: string
   };
 }
 
-async function launch(code: Code, database: BenchDatabase, simulator: Simulator, runDir: string, label: string): Promise<ServerProcess> {
+async function launch(code: Code, database: BenchDatabase, simulator: Simulator, runDir: string, label: string, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
   log(`starting the ${code.role} server (${code.commit.slice(0, 10)}${code.dirty ? ' + local changes' : ''}) on ${database.where}`);
   const server = await startServer({
     label: `${code.role} server (${label})`,
     cwd: code.dir,
-    env: serverEnv(database, simulator, runDir),
+    env: { ...serverEnv(database, simulator, runDir), ...extraEnv },
     logFile: path.join(runDir, `${database.kind}-${code.role}-${label}.log`),
     liftProviderLimit: true,
   });
@@ -169,18 +172,20 @@ async function launch(code: Code, database: BenchDatabase, simulator: Simulator,
 interface Running {
   code: Code;
   database: BenchDatabase;
+  simulator: Simulator;
   server: ServerProcess;
   portal: Portal;
   stop(): Promise<void>;
 }
 
-async function run(code: Code, database: BenchDatabase, simulator: Simulator, runDir: string, label: string): Promise<Running> {
-  const server = await launch(code, database, simulator, runDir, label);
+async function run(code: Code, database: BenchDatabase, simulator: Simulator, runDir: string, label: string, extraEnv: Record<string, string> = {}): Promise<Running> {
+  const server = await launch(code, database, simulator, runDir, label, extraEnv);
   try {
     const portal = await signIn(server, credentials);
     return {
       code,
       database,
+      simulator,
       server,
       portal,
       async stop() {
@@ -260,6 +265,38 @@ async function measureDuringSync(running: Running, report: ServerReport, pages: 
     }
   }
   report.duringSync.runsStarted = [...driver.started];
+}
+
+/**
+ * The current server's throughput pass again with WORKERS=N, on the same database while the
+ * single process is stopped (then started again for what follows), so the two compare directly.
+ */
+async function measureWorkers(single: Running, report: ServerReport, pages: Page[], options: ScaleOptions, runDir: string, errors: RequestError[]): Promise<void> {
+  const n = options.workers!;
+  log(`postgres: throughput with WORKERS=${n}`);
+  await single.stop();
+  const multi = await run(single.code, single.database, single.simulator, runDir, `workers-${n}`, { WORKERS: String(n) });
+  try {
+    // The first worker's ready line started the run; the others print theirs a moment later.
+    const deadline = Date.now() + 60_000;
+    while ((multi.server.tail().match(/Portal ready at/g) ?? []).length < n && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    const throughput: Record<string, Throughput> = {};
+    for (const page of pages) {
+      throughput[page.name] = await pageThroughput(multi.portal, page, {
+        connections: options.connections,
+        durationMs: options.durationMs,
+        cpuMs: multi.server.cpuMs,
+        databaseCpuMs: () => multi.database.backendCpuMs(),
+        phase: `current WORKERS=${n} throughput`,
+        errors,
+      });
+      log(`  ${page.name}: 1 process ${report.throughput[page.name]?.rps ?? '?'} req/s, ${n} processes ${throughput[page.name]!.rps} req/s`);
+    }
+    report.workers = { n, startSeconds: multi.server.startSeconds, throughput };
+  } finally {
+    await multi.stop();
+  }
+  Object.assign(single, await run(single.code, single.database, single.simulator, runDir, 'measure-again'));
 }
 
 async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { current: Code; baseline: Code | null }, runDir: string): Promise<DatabaseReport | { database: DatabaseKind; skipped: string }> {
@@ -356,6 +393,7 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
       }
       log(`  ${page.name}: ${running.map((r) => `${r.code.role} ${reports.get(r.code.role)!.throughput[page.name]?.rps ?? '(no such route)'} req/s`).join(', ')}`);
     }
+    if (options.workers !== null && kind === 'postgres') await measureWorkers(running.find((r) => r.code.role === 'current')!, reports.get('current')!, pagesOf.get('current')!, options, runDir, errors);
     // One server at a time while a sync writes, each stopped afterwards: its sync must not load
     // the machine while the other is measured (a stopped server hands its run back to the queue).
     for (const r of running) {

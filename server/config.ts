@@ -61,6 +61,11 @@ export interface Config {
    */
   providerSyncShare: number;
   /**
+   * Server processes `npm start` runs on one port (WORKERS, node:cluster): 1 unless set. More than
+   * one needs DATABASE_URL, since the embedded database belongs to one process.
+   */
+  workers: number;
+  /**
    * The AES-256-GCM key of MFA secrets at rest (MFA_ENCRYPTION_KEY, else `${DATA_DIR}/mfa-key`).
    * Several processes on one DATABASE_URL must share it, so set the variable there: a key file per
    * host would leave each process unable to read the others' secrets. loadConfig always fills it;
@@ -154,6 +159,7 @@ const envSchema = z
         return typeof ms === 'number' && ms >= 30_000 && ms <= 3_600_000;
       }, SYNC_STALE_MESSAGE),
     ),
+    WORKERS: optionalEnv(wholeNumber(1, 64, 'must be a whole number from 1 to 64')),
     PROVIDER_SYNC_SHARE: optionalEnv(
       z
         .string()
@@ -170,6 +176,9 @@ const envSchema = z
         path: [env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'],
         message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
       });
+    }
+    if (env.WORKERS !== undefined && env.WORKERS > 1 && !env.DATABASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['WORKERS'], message: 'more than one needs DATABASE_URL: the embedded database belongs to one process' });
     }
     if (env.SMTP_URL && !SMTP_URL_PATTERN.test(env.SMTP_URL)) {
       ctx.addIssue({ code: 'custom', path: [], message: 'SMTP_URL must be an smtp:// or smtps:// URL (value not shown)' });
@@ -213,6 +222,7 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     usageSyncIntervalMs: syncDurationMs(e.USAGE_SYNC_INTERVAL ?? DEFAULT_USAGE_SYNC_INTERVAL) ?? null,
     syncStaleAfterMs: syncDurationMs(e.SYNC_STALE_AFTER ?? DEFAULT_SYNC_STALE_AFTER) ?? 120_000,
     providerSyncShare: e.PROVIDER_SYNC_SHARE ?? DEFAULT_SYNC_SHARE,
+    workers: e.WORKERS ?? 1,
     mfaEncryptionKey: e.MFA_ENCRYPTION_KEY ? decodeSecretBoxKey(e.MFA_ENCRYPTION_KEY) : null,
     mfaKeySource: e.MFA_ENCRYPTION_KEY ? 'env' : 'none',
   };

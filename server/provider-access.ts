@@ -13,6 +13,11 @@ import type { ProviderAccess } from './services/console-provider';
 import { providerAccountKey, type ProviderAccountRef, type ProviderCallBudget } from './services/provider-call-budget';
 import { simulatorOptionsFromEnv, type SimulatorOptions } from './simulator';
 
+/** Set by the cluster's primary in its workers' environment: the simulator it runs for them. */
+export const SHARED_SIMULATOR_URL_ENV = 'PORTAL_SHARED_SIMULATOR_URL';
+
+const blankToNull = (value: string | undefined): string | null => (value && value.trim() !== '' ? value.trim() : null);
+
 export interface ProviderSetup {
   access: ProviderAccess;
   /** Options to mount the built-in simulator with, or null when a real provider is configured. */
@@ -56,6 +61,9 @@ export function providerSetupFromEnv(env: Env, now: Clock): ProviderSetup {
   // Mounted on the portal's public port: per-process credentials unless the operator sets them.
   const credentials = fromEnv.credentials ?? { clientId: `sim-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(24).toString('base64url') };
   const simulator: SimulatorOptions = { ...fromEnv, credentials };
+  // Under WORKERS=N the cluster's primary process runs the one simulator every worker calls
+  // (server/cluster.ts): each worker mounting its own would give each its own provider.
+  const shared = blankToNull(env[SHARED_SIMULATOR_URL_ENV]);
   let client: StarlinkClient | null = null;
   let baseUrl: string | null = null;
   return {
@@ -67,16 +75,18 @@ export function providerSetupFromEnv(env: Env, now: Clock): ProviderSetup {
       },
       budget: () => budget,
     },
-    simulator,
-    // Each process mounts its own simulator: with per-process credentials, its own account.
+    simulator: shared ? null : simulator,
+    // Each process mounts its own simulator: with per-process credentials, its own account (the
+    // workers of a cluster share the primary's, and so one account and one budget).
     account: { key: providerAccountKey('simulator', credentials.clientId), requestsPerMinute: PROVIDER_DEFAULTS.requestsPerMinute },
     bind(url) {
-      baseUrl = url;
-      client = createStarlinkClient({ apiUrl: url, tokenUrl: `${url}/auth/connect/token`, ...credentials, now, ...limiter() });
+      baseUrl = shared ?? url;
+      client = createStarlinkClient({ apiUrl: baseUrl, tokenUrl: `${baseUrl}/auth/connect/token`, ...credentials, now, ...limiter() });
     },
     useBudget(next) {
       budget = next;
     },
-    describe: () => `built-in provider simulator at ${baseUrl ?? '(not bound)'} (${simulator.terminals ?? 156} terminals)`,
+    describe: () =>
+      `built-in provider simulator at ${baseUrl ?? '(not bound)'} (${simulator.terminals ?? 156} terminals${shared ? ', run by the cluster primary for every worker' : ''})`,
   };
 }

@@ -1,6 +1,9 @@
 // The only file that listens: config → database → migrations → bootstrap → app → listen → the
 // background sync, and a graceful close on SIGINT/SIGTERM (runs in progress go back to the queue).
+// With WORKERS=N it is the cluster's primary first (cluster.ts), then each worker runs it again.
+import cluster from 'node:cluster';
 import { buildApp, SIMULATOR_PREFIX } from './app';
+import { runPrimary } from './cluster';
 import { providerSetupFromEnv, type ProviderSetup } from './provider-access';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { ConfigError, embeddedDataDir, loadConfig, type Config } from './config';
@@ -55,6 +58,18 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  if (config.workers > 1 && cluster.isPrimary) {
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    try {
+      await runPrimary(config, process.env, { reportBootstrap: (result) => reportBootstrap(result, config.publicUrl ?? `http://${shownHost}:${config.port}`) });
+    } catch (error) {
+      if (error instanceof MigrationError || error instanceof ConfigError) console.error(error.message);
+      else console.error('Start-up failed:', error);
+      process.exit(1);
+    }
+    return;
+  }
+
   let provider: ProviderSetup;
   try {
     provider = providerSetupFromEnv(process.env, () => new Date());
@@ -81,6 +96,9 @@ async function main(): Promise<void> {
   let closing = false;
   const close = async (signal: string) => {
     if (closing) {
+      // A cluster worker hears Ctrl+C twice (from the terminal and passed on by the primary),
+      // and the primary stops a worker that takes too long itself.
+      if (cluster.isWorker) return;
       console.error(`${signal} again: exiting without waiting.`);
       process.exit(1);
     }

@@ -9,6 +9,7 @@ export class UsageError extends Error {
 export const USAGE = [
   'usage: tsx bench/scale.ts [--pg-terminals 100000] [--pglite-terminals 10000] [--only pglite|postgres]',
   '                          [--samples 20] [--connections 10] [--duration 5] [--customers N] [--baseline <git rev>]',
+  '                          [--workers N]',
   '  --pg-terminals, --pglite-terminals  fleet size of the simulator for each database (1 to 1000000)',
   '  --only            run one of the two databases',
   '  --samples         timed sequential requests per page (after 3 warm-up requests), 1 to 10000',
@@ -16,6 +17,7 @@ export const USAGE = [
   '  --duration        seconds of each throughput run, 1 to 600',
   '  --customers       customers created in the fill (default: one per 100 terminals, at least 10)',
   '  --baseline        also run the server of this commit on a copy of the same database, side by side',
+  '  --workers         PostgreSQL: also measure the throughput of the current server run with WORKERS=N (2 to 64)',
 ].join('\n');
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -27,6 +29,8 @@ export interface ScaleOptions {
   warmUp: number;
   connections: number;
   durationMs: number;
+  /** PostgreSQL: the current server's throughput again with WORKERS=N (null: not measured). */
+  workers: number | null;
   /** null: one per 100 terminals, at least 10. */
   customers: number | null;
   baseline: string | null;
@@ -57,6 +61,7 @@ export function parseOptions(argv: string[]): ScaleOptions {
         duration: { type: 'string' },
         customers: { type: 'string' },
         baseline: { type: 'string' },
+        workers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -87,5 +92,6 @@ export function parseOptions(argv: string[]): ScaleOptions {
     durationMs: wholeNumber('duration', str('duration')?.replace(/s$/, ''), 5, 1, 600) * 1000,
     customers: str('customers') === undefined ? null : wholeNumber('customers', str('customers'), 10, 1, 100_000),
     baseline: baseline ?? null,
+    workers: str('workers') === undefined ? null : wholeNumber('workers', str('workers'), 2, 2, 64),
   };
 }

@@ -54,6 +54,14 @@ describe('configuration', () => {
     expect(parseEnv({ SEED_DEMO: '0' }).seedDemo).toBe(false);
   });
 
+  it('runs one server process unless WORKERS says more, and more only with DATABASE_URL', () => {
+    expect(parseEnv({}).workers).toBe(1);
+    expect(parseEnv({ WORKERS: '4', DATABASE_URL: 'postgres://u@h/db' }).workers).toBe(4);
+    expect(() => parseEnv({ WORKERS: '2' })).toThrow(/WORKERS: more than one needs DATABASE_URL/);
+    expect(() => parseEnv({ WORKERS: '0', DATABASE_URL: 'postgres://u@h/db' })).toThrow(/WORKERS: must be a whole number from 1 to 64/);
+    expect(parseEnv({ WORKERS: '1' }).workers).toBe(1);
+  });
+
   it('treats empty variables as unset', () => {
     expect(parseEnv({ PORT: '', LOG_LEVEL: ' ' }).port).toBe(3000);
   });
