@@ -9,13 +9,12 @@
 // - starts the workers, starts a worker again when one dies (not when they keep dying at start),
 //   and on SIGINT/SIGTERM passes the signal on and waits for them to close.
 import cluster, { type Worker } from 'node:cluster';
-import { randomBytes } from 'node:crypto';
 import type { Config, Env } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { providerSettingsFromEnv } from './provider';
-import { SHARED_SIMULATOR_URL_ENV } from './provider-access';
+import { generatedSimulatorCredentials, SHARED_SIMULATOR_URL_ENV } from './provider-access';
 import { simulatorOptionsFromEnv, startSimulator, type RunningSimulator } from './simulator';
 
 /** A worker that exits within this long of its start counts as failing at start-up. */
@@ -46,7 +45,7 @@ export async function runPrimary(config: Config, env: Env, hooks: PrimaryHooks):
   let simulator: RunningSimulator | null = null;
   if (!providerSettingsFromEnv(env)) {
     const options = simulatorOptionsFromEnv(env);
-    const credentials = options.credentials ?? { clientId: `sim-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(24).toString('base64url') };
+    const credentials = options.credentials ?? generatedSimulatorCredentials();
     simulator = await startSimulator({ ...options, credentials, port: 0, host: '127.0.0.1' });
     Object.assign(workerEnv, { [SHARED_SIMULATOR_URL_ENV]: simulator.baseUrl, SIM_CLIENT_ID: credentials.clientId, SIM_CLIENT_SECRET: credentials.clientSecret });
     console.log(`Cluster: the built-in provider simulator runs in this process at ${simulator.baseUrl}, for every worker.`);

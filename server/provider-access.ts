@@ -18,6 +18,11 @@ export const SHARED_SIMULATOR_URL_ENV = 'PORTAL_SHARED_SIMULATOR_URL';
 
 const blankToNull = (value: string | undefined): string | null => (value && value.trim() !== '' ? value.trim() : null);
 
+/** A built-in simulator's service account when the operator sets none (SIM_CLIENT_ID/SECRET). */
+export function generatedSimulatorCredentials(): { clientId: string; clientSecret: string } {
+  return { clientId: `sim-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(24).toString('base64url') };
+}
+
 export interface ProviderSetup {
   access: ProviderAccess;
   /** Options to mount the built-in simulator with, or null when a real provider is configured. */
@@ -59,7 +64,7 @@ export function providerSetupFromEnv(env: Env, now: Clock): ProviderSetup {
 
   const fromEnv = simulatorOptionsFromEnv(env);
   // Mounted on the portal's public port: per-process credentials unless the operator sets them.
-  const credentials = fromEnv.credentials ?? { clientId: `sim-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(24).toString('base64url') };
+  const credentials = fromEnv.credentials ?? generatedSimulatorCredentials();
   const simulator: SimulatorOptions = { ...fromEnv, credentials };
   // Under WORKERS=N the cluster's primary process runs the one simulator every worker calls
   // (server/cluster.ts): each worker mounting its own would give each its own provider.
