@@ -16,6 +16,8 @@ let dataDir = '';
 let databaseName: string | null = null;
 let databaseUrl = '';
 let server: ServerProcess | undefined;
+/** All the cluster printed (output() keeps only the last 20 kB, and every request logs a line). */
+let printed = '';
 
 async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL! });
@@ -48,21 +50,21 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms\n${server?.output().slice(-3000)}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms\n${printed.slice(-3000)}`);
     await sleep(100);
   }
 }
 
-const readyLines = () => (server!.output().match(/Portal ready at/g) ?? []).length;
+const readyLines = () => (printed.match(/Portal ready at/g) ?? []).length;
 /** The pids of the processes that logged a request (pino writes each line with its pid). */
 function requestPids(): Set<number> {
   const pids = new Set<number>();
-  for (const line of server!.output().split('\n')) {
+  for (const line of printed.split('\n')) {
     if (!line.includes('"request completed"')) continue;
     try {
       pids.add((JSON.parse(line) as { pid: number }).pid);
     } catch {
-      // a line cut by the output buffer's start
+      // a line still being written
     }
   }
   return pids;
@@ -95,12 +97,12 @@ describe.skipIf(!TEST_DATABASE_URL)('WORKERS=2 on PostgreSQL', () => {
       CLIENT_DIR: path.join(dataDir, 'no-client'),
       SIM_SEED: 'cluster',
       SIM_TERMINALS: '40',
-    });
+    }, { onOutput: (text) => (printed += text) });
     await until('both workers ready', () => readyLines() === 2);
-    expect(server.output()).toContain('Cluster: starting 2 server processes');
-    expect(server.output()).toContain('run by the cluster primary for every worker');
+    expect(printed).toContain('Cluster: starting 2 server processes');
+    expect(printed).toContain('run by the cluster primary for every worker');
     // The primary migrated once; the workers found nothing to apply.
-    expect((server.output().match(/Applied migration 0001_/g) ?? []).length).toBe(1);
+    expect((printed.match(/Applied migration 0001_/g) ?? []).length).toBe(1);
 
     const login = await api<{ token: string }>('POST', '/auth/login', null, ADMIN);
     expect(login.status).toBe(200);
@@ -122,10 +124,10 @@ describe.skipIf(!TEST_DATABASE_URL)('WORKERS=2 on PostgreSQL', () => {
     const [victim] = [...requestPids()];
     process.kill(victim!, 'SIGKILL');
     await until('a replacement worker ready', () => readyLines() === 3);
-    expect(server.output()).toMatch(new RegExp(`worker ${victim} exited \\(SIGKILL\\)`));
+    expect(printed).toMatch(new RegExp(`worker ${victim} exited \\(SIGKILL\\)`));
     expect((await api('GET', '/terminals?page=1&limit=5', token)).status).toBe(200);
 
     expect(await server.stop()).toBe(0);
-    expect(server.output()).toContain('SIGTERM received: closing the 2 workers');
+    expect(printed).toContain('SIGTERM received: closing the 2 workers');
   }, 120_000);
 });

@@ -36,7 +36,8 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...inherited, ...env };
 }
 
-export function startServer(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
+/** `onOutput` sees everything the server prints, beyond the last 20 kB `output()` keeps. */
+export function startServer(env: Record<string, string>, options: { timeoutMs?: number; onOutput?: (text: string) => void } = {}): Promise<ServerProcess> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
@@ -53,7 +54,9 @@ export function startServer(env: Record<string, string>, options: { timeoutMs?: 
     });
   });
   const append = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-OUTPUT_KEPT);
+    const text = chunk.toString('utf8');
+    output = (output + text).slice(-OUTPUT_KEPT);
+    options.onOutput?.(text);
   };
   child.stdout!.on('data', append);
   child.stderr!.on('data', append);
