@@ -153,7 +153,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const repos = createRepositories(database.db);
   const services = createServices({
     db: database.db,
-    databaseKind: database.kind,
     repos,
     config,
     now,

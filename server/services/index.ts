@@ -15,7 +15,7 @@ import { createUsersService } from './users';
 import { createTerminalsService } from './terminals';
 import { createCustomerTerminalsService } from './customer-terminals';
 import { createDemoTerminals } from './demo-terminals';
-import { createTerminalSyncService, EMBEDDED_SYNC_OPTIONS } from './terminal-sync';
+import { createTerminalSyncService } from './terminal-sync';
 import { createSyncBudgetService } from './sync-budget';
 import { createSubscriptionsService } from './subscriptions';
 import { createServiceLinesService } from './service-lines';
@@ -37,8 +37,6 @@ export const NO_PROVIDER_MESSAGE =
 
 export function createServices(deps: {
   db: Db;
-  /** The embedded database serves one transaction at a time: its syncs write in shorter ones. */
-  databaseKind?: 'pglite' | 'postgres';
   repos: Repositories;
   config: Config;
   now: Clock;
@@ -77,15 +75,7 @@ export function createServices(deps: {
   const terminals = createTerminalsService({ db, repos, audit, now });
   const customerTerminals = createCustomerTerminalsService({ repos, audit, now });
   const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
-  const terminalSync = createTerminalSyncService({
-    db,
-    repos,
-    audit,
-    now,
-    provider: deps.provider,
-    noProvider: NO_PROVIDER_MESSAGE,
-    options: deps.databaseKind === 'pglite' ? EMBEDDED_SYNC_OPTIONS : undefined,
-  });
+  const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
   const syncBudget = createSyncBudgetService({ repos, now, config, provider: deps.provider });
   const subscriptions = createSubscriptionsService({
     repos,

@@ -67,8 +67,6 @@ export const SYNC_DEFAULTS = {
   pageConcurrency: 4,
   /** Service lines per data-usage query: one page of the provider's largest (250). */
   usageBatchSize: 250,
-  /** Service lines whose usage one transaction writes (a query's answer takes several). */
-  usageWriteLines: 250,
   /** Cycles before the current one on a line's first usage read: a year in all. */
   usageHistoryCycles: 11,
   /** Runs shown in the queue's history. */
@@ -83,14 +81,6 @@ export const SYNC_DEFAULTS = {
 export const FULL_LISTING_KEYS = { products: 'sync.products_listed_at', addresses: 'sync.addresses_listed_at' } as const;
 
 export type SyncOptions = Partial<Record<keyof typeof SYNC_DEFAULTS, number>>;
-
-/**
- * On the embedded database every request waits for the write transaction in progress (PGlite has
- * one connection), so a sync writes in shorter transactions there: measured at 10,000 terminals,
- * a usage batch of 250 lines held every page ~220 ms (p95) while it wrote. On PostgreSQL readers
- * do not wait for writers, and fewer, larger transactions make the sync faster.
- */
-export const EMBEDDED_SYNC_OPTIONS: SyncOptions = { applyBatchSize: 250, usageWriteLines: 50 };
 
 /** Hands a queued run to the job queue. */
 export interface SyncDispatcher {
@@ -499,24 +489,25 @@ export function createTerminalSyncService(deps: {
       );
       const wanted = new Set(numbers);
       const records = answer.items.filter((u) => wanted.has(u.serviceLineNumber));
-      missing += numbers.length - records.length;
-      const written = records.map((record) => ({ line: record.serviceLineNumber, rows: usageRows(record) }));
-      for (const part of chunks(written, settings.usageWriteLines)) {
-        const at = now();
-        await db.transaction(async (tx) => {
-          await inventory.upsertUsageCycles(part.flatMap((p) => p.rows.cycles), at, tx);
-          await inventory.upsertUsageDaily(part.flatMap((p) => p.rows.daily), at, tx);
-          await inventory.updateDataCaps(
-            part.flatMap(({ line, rows }) => (rows.usageLimitGb === null ? [] : [{ serviceLineNumber: line, usageLimitGb: rows.usageLimitGb }])),
-            at,
-            tx,
-          );
-          if (group.fresh) counts.added += part.length;
-          else counts.updated += part.length;
-          tracker.report({ counts: { ...counts }, providerCalls: providerCalls() });
-          await tracker.checkpoint(tx);
-        });
-      }
+      const rows = records.map(usageRows);
+      const at = now();
+      await db.transaction(async (tx) => {
+        await inventory.upsertUsageCycles(rows.flatMap((r) => r.cycles), at, tx);
+        await inventory.upsertUsageDaily(rows.flatMap((r) => r.daily), at, tx);
+        await inventory.updateDataCaps(
+          records.flatMap((record, i) => {
+            const limit = rows[i]!.usageLimitGb;
+            return limit === null ? [] : [{ serviceLineNumber: record.serviceLineNumber, usageLimitGb: limit }];
+          }),
+          at,
+          tx,
+        );
+        if (group.fresh) counts.added += records.length;
+        else counts.updated += records.length;
+        missing += numbers.length - records.length;
+        tracker.report({ counts: { ...counts }, providerCalls: providerCalls() });
+        await tracker.checkpoint(tx);
+      });
     }
     const message = missing > 0 ? `The provider returned no usage for ${missing} service line${missing === 1 ? '' : 's'}.` : null;
     return { counts, message, providerCalls: providerCalls() };
