@@ -2,46 +2,29 @@
 // belongs to one process). Two worker processes answer on one port; a sync queued through one is
 // seen through the other, against the one simulator the primary runs; a killed worker is replaced;
 // SIGTERM closes everything.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from './crash/server-process';
-import { TEST_DATABASE_URL, TEST_JWT_SECRET } from './helpers';
+import { createScratchPostgres, TEST_DATABASE_URL, TEST_JWT_SECRET } from './helpers';
 
 const ADMIN = { email: 'cluster-admin@test.local', password: 'cluster-admin-password-1' };
 let dataDir = '';
-let databaseName: string | null = null;
-let databaseUrl = '';
+let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | null = null;
 let server: ServerProcess | undefined;
 /** All the cluster printed (output() keeps only the last 20 kB, and every request logs a line). */
 let printed = '';
 
-async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL! });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 beforeAll(async () => {
   if (!TEST_DATABASE_URL) return;
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-cluster-'));
-  databaseName = `portal_cluster_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((client) => client.query(`CREATE DATABASE ${databaseName}`));
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${databaseName}`;
-  databaseUrl = url.toString();
+  scratch = await createScratchPostgres('portal_cluster');
 });
 
 afterAll(async () => {
   await server?.kill();
-  if (databaseName) await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
+  await scratch?.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -87,7 +70,7 @@ describe.skipIf(!TEST_DATABASE_URL)('WORKERS=2 on PostgreSQL', () => {
       HOST: '127.0.0.1',
       WORKERS: '2',
       DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: scratch!.url,
       JWT_SECRET: TEST_JWT_SECRET,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,

@@ -4,19 +4,17 @@
 // re-run), that every acknowledged write is in the database exactly as answered, and that every
 // write in flight at a kill is there whole or not at all. Embedded PGlite by default; PostgreSQL
 // when TEST_DATABASE_URL is set. CRASH_ROUNDS (default 5) and CRASH_SEED change the run.
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
 import { prng } from '../../server/random';
 import { startServer, type ServerProcess } from './crash/server-process';
 import { verifyDatabase } from './crash/verify';
 import { CrashWriter, login, type Api, type RoundStats } from './crash/writer';
-import { TEST_DATABASE_URL, TEST_JWT_SECRET } from './helpers';
+import { createScratchPostgres, TEST_DATABASE_URL, TEST_JWT_SECRET } from './helpers';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS || 5);
 const SEED = Number(process.env.CRASH_SEED || 9_004);
@@ -27,33 +25,20 @@ const KILL_AFTER_MS = { min: 50, max: 800 };
 
 let dataDir = '';
 let databaseUrl: string | null = null;
-let databaseName: string | null = null;
+let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | null = null;
 let server: ServerProcess | undefined;
-
-async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL! });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-crash-'));
   if (TEST_DATABASE_URL) {
-    databaseName = `portal_crash_${randomBytes(6).toString('hex')}`;
-    await withAdminClient((client) => client.query(`CREATE DATABASE ${databaseName}`));
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
+    scratch = await createScratchPostgres('portal_crash');
+    databaseUrl = scratch.url;
   }
 });
 
 afterAll(async () => {
   await server?.kill();
-  if (databaseName) await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
+  await scratch?.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 

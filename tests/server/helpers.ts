@@ -66,12 +66,9 @@ export async function createTestDatabase(options: { persistent?: boolean; migrat
   let open: () => Promise<Database>;
   let cleanup: () => Promise<void>;
   if (TEST_DATABASE_URL) {
-    const name = `portal_t_${randomBytes(6).toString('hex')}`;
-    await withAdminClient((client) => client.query(`CREATE DATABASE ${name}`));
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
-    open = () => openDatabase({ url: url.toString() });
-    cleanup = () => withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
+    const scratch = await createScratchPostgres('portal_t');
+    open = () => openDatabase({ url: scratch.url });
+    cleanup = scratch.drop;
   } else if (options.persistent) {
     const dir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
     open = () => openDatabase({ dataDir: dir });
@@ -103,6 +100,21 @@ export async function createTestDatabase(options: { persistent?: boolean; migrat
     },
   };
   return handle;
+}
+
+/**
+ * A new, empty database on the PostgreSQL server of TEST_DATABASE_URL, for tests that hand its URL
+ * to something else (a server process); `drop` removes it, connections and all.
+ */
+export async function createScratchPostgres(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
