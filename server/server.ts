@@ -45,6 +45,12 @@ function reportBootstrap(result: BootstrapResult, url: string): void {
   if (result.demo === 'seeded') console.log('Demo data seeded: 48 portal users and 24 customers.');
 }
 
+/** The address people open: PUBLIC_URL, else this host and port (a wildcard host shown as localhost). */
+function portalUrl(config: Config, port: number | string): string {
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return config.publicUrl ?? `http://${shownHost}:${port}`;
+}
+
 async function main(): Promise<void> {
   const startedAt = performance.now();
   let config: Config;
@@ -59,9 +65,8 @@ async function main(): Promise<void> {
   }
 
   if (config.workers > 1 && cluster.isPrimary) {
-    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     try {
-      await runPrimary(config, process.env, { reportBootstrap: (result) => reportBootstrap(result, config.publicUrl ?? `http://${shownHost}:${config.port}`) });
+      await runPrimary(config, process.env, { reportBootstrap: (result) => reportBootstrap(result, portalUrl(config, config.port)) });
     } catch (error) {
       if (error instanceof MigrationError || error instanceof ConfigError) console.error(error.message);
       else console.error('Start-up failed:', error);
@@ -137,8 +142,7 @@ async function main(): Promise<void> {
     provider.bind(`http://${selfHost}:${new URL(address).port}${SIMULATOR_PREFIX}`);
     // Only now can a worker reach the provider (the built-in simulator listens on this very port).
     await app.syncJobs?.start();
-    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-    const url = config.publicUrl ?? `http://${shownHost}:${new URL(address).port}`;
+    const url = portalUrl(config, new URL(address).port);
     reportBootstrap(result, url);
     const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
     console.log(
