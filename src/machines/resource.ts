@@ -17,6 +17,11 @@ export interface ResourceContext<T> {
 
 export type ResourceEvent = { type: 'user.retry' } | { type: 'user.refresh' };
 
+/** What loads a resource again from wherever it is: a retry after a failure, else a refresh in place. */
+export function reloadEvent(snapshot: { matches(state: 'failed'): boolean }): ResourceEvent {
+  return snapshot.matches('failed') ? { type: 'user.retry' } : { type: 'user.refresh' };
+}
+
 export const FALLBACK_LOAD_ERROR = 'An unexpected error occurred';
 
 export function createResourceMachine<T>(id: string) {

@@ -15,7 +15,7 @@ import {
 import { customerActionsMachine } from '../machines/customer-actions';
 import { customerCreateMachine } from '../machines/customer-create';
 import { createListMachine, type ListLocation } from '../machines/list';
-import { createResourceMachine } from '../machines/resource';
+import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { CustomerActionDialogs, type CustomerActionStep } from '../ui/customers/CustomerActionDialogs';
 import { CustomerCreateDialog } from '../ui/customers/CustomerCreateDialog';
 import { CustomersView, type CustomerRowAction } from '../ui/customers/CustomersView';
@@ -134,7 +134,7 @@ export function CustomersRoute() {
   // implementations to the running actors, so these closures always see the current actors.)
   const refreshAll = () => {
     list.send({ type: 'user.refresh' });
-    stats.send({ type: stats.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
+    stats.send(reloadEvent(stats.getSnapshot()));
   };
 
   const create = usePageActor(

@@ -13,7 +13,7 @@ import {
   type SubscriptionWire,
 } from '../domain/subscriptions';
 import { createListMachine, type ListLocation } from '../machines/list';
-import { createResourceMachine } from '../machines/resource';
+import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { subscriptionPlanMachine } from '../machines/subscription-plan';
 import { ChangePlanDialog, type ChangePlanStep } from '../ui/subscriptions/ChangePlanDialog';
 import { SubscriptionsView } from '../ui/subscriptions/SubscriptionsView';
@@ -92,7 +92,7 @@ export function SubscriptionsRoute() {
   );
   const refreshAll = () => {
     list.send({ type: 'user.refresh' });
-    summary.send({ type: summary.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
+    summary.send(reloadEvent(summary.getSnapshot()));
   };
 
   const plan = usePageActor(

@@ -15,7 +15,7 @@ import {
 } from '../domain/terminals';
 import { createListMachine, type ListLocation } from '../machines/list';
 import type { SyncBudget } from '../domain/provider-budget';
-import { createResourceMachine } from '../machines/resource';
+import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { terminalSyncMachine } from '../machines/terminal-sync';
 import type { TerminalDetailTab } from '../ui/terminals/TerminalDetailDialog';
 import { TerminalsView, type TerminalStatusFilter, type TerminalSyncNotice } from '../ui/terminals/TerminalsView';
@@ -92,8 +92,8 @@ export function TerminalsRoute() {
 
   const reloadAll = () => {
     list.send({ type: 'user.refresh' });
-    health.send({ type: health.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
-    budget.send({ type: budget.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
+    health.send(reloadEvent(health.getSnapshot()));
+    budget.send(reloadEvent(budget.getSnapshot()));
   };
 
   const sync = usePageActor(

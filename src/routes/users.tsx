@@ -8,7 +8,7 @@ import { toast } from 'react-hot-toast';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { USERS_FETCH_LIMIT, type PortalUser, type UserStats } from '../domain/users';
 import { createListMachine, type ListLocation } from '../machines/list';
-import { createResourceMachine } from '../machines/resource';
+import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { userActionsMachine, type UserActionInput } from '../machines/user-actions';
 import { userFormMachine } from '../machines/user-form';
 import { UserActionDialog, UserFormDialog, type UserActionStep } from '../ui/users/UserDialogs';
@@ -117,7 +117,7 @@ export function UsersRoute() {
   );
   const refreshAll = () => {
     list.send({ type: 'user.refresh' });
-    stats.send({ type: stats.getSnapshot().matches('failed') ? 'user.retry' : 'user.refresh' });
+    stats.send(reloadEvent(stats.getSnapshot()));
   };
 
   const notify = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { createResourceMachine, FALLBACK_LOAD_ERROR, type LoadOutcome } from '../../src/machines/resource';
+import { createResourceMachine, FALLBACK_LOAD_ERROR, reloadEvent, type LoadOutcome } from '../../src/machines/resource';
 import { startResource } from './starters/resource';
 
 const machine = createResourceMachine<{ total: number }>('summary');
@@ -33,5 +33,17 @@ describe('resource machine (actor)', () => {
     expect(actor.getSnapshot().hasTag('refreshing')).toBe(true);
     const snapshot = await waitFor(actor, (s) => s.matches({ ready: 'idle' }) && s.context.error !== null);
     expect(snapshot.context).toEqual({ data: { total: 1 }, error: 'Timed out' });
+  });
+
+  it('reloadEvent loads again from either end: a retry after a failure, a refresh in place after data', async () => {
+    const actor = start([{ ok: false, message: 'Down' }, { ok: true, data: { total: 2 } }, { ok: true, data: { total: 5 } }]);
+    await waitFor(actor, (s) => s.matches('failed'));
+    expect(reloadEvent(actor.getSnapshot())).toEqual({ type: 'user.retry' });
+    actor.send(reloadEvent(actor.getSnapshot()));
+    await waitFor(actor, (s) => s.matches({ ready: 'idle' }));
+    expect(reloadEvent(actor.getSnapshot())).toEqual({ type: 'user.refresh' });
+    actor.send(reloadEvent(actor.getSnapshot()));
+    expect(actor.getSnapshot().hasTag('refreshing')).toBe(true);
+    expect((await waitFor(actor, (s) => s.matches({ ready: 'idle' }) && s.context.data?.total === 5)).context.data).toEqual({ total: 5 });
   });
 });
