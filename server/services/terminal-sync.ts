@@ -509,6 +509,8 @@ export function createTerminalSyncService(deps: {
         await tracker.checkpoint(tx);
       });
     }
+    // Each batch appended its change to every customer's days; one row a customer and day again.
+    await repos.customerTerminals.foldDailyTotals();
     const message = missing > 0 ? `The provider returned no usage for ${missing} service line${missing === 1 ? '' : 's'}.` : null;
     return { counts, message, providerCalls: providerCalls() };
   }

@@ -245,19 +245,37 @@ export function createCustomerTerminalsRepository(db: Db) {
 
     /**
      * Priority and standard GB per day within [from, to], summed over the distinct lines of the
-     * customer's live terminals; days without a stored record are absent (the caller fills them).
+     * customer's live terminals; days without usage are absent (the caller fills them). Read from
+     * the deltas the writers keep (migration 0012): a month of rows, whatever the customer holds.
      */
     async dailyTotals(customerId: string, from: IsoDay, to: IsoDay, tx: Db = db) {
-      const rows = await tx.execute(dailyTotalsQuery(customerId, from, to));
-      return rowsOf<{ day: string; priority: string | null; standard: string | null }>(rows).map((r) => ({
-        day: r.day,
-        priorityGb: numOf(r.priority),
-        standardGb: numOf(r.standard),
-      }));
+      return dailyRows(await tx.execute(dailyTotalsQuery(customerId, from, to)));
+    },
+
+    /** The same figures from the lines' own days (what the deltas must add up to: the tests compare them). */
+    async dailyTotalsFromLines(customerId: string, from: IsoDay, to: IsoDay, tx: Db = db) {
+      return dailyRows(
+        await tx.execute(sql`
+          SELECT usage_date::text AS day, priority_gb::text AS priority, standard_gb::text AS standard
+          FROM customer_usage_daily_from_lines(${customerId}::uuid, ${from}::date, ${to}::date)
+          WHERE priority_gb <> 0 OR standard_gb <> 0
+          ORDER BY usage_date`),
+      );
     },
 
     async planOfDailyTotals(customerId: string, from: IsoDay, to: IsoDay, tx: Db = db): Promise<string[]> {
       return planOf(tx, dailyTotalsQuery(customerId, from, to));
+    },
+
+    /** Folds each customer's day into one row (after a usage run); a fold under way elsewhere makes it a no-op. */
+    async foldDailyTotals(tx: Db = db): Promise<void> {
+      await tx.execute(sql`SELECT customer_usage_daily_fold()`);
+    },
+
+    /** Rows of deltas stored (the benchmark prints it; a fold brings it down to one a customer and day). */
+    async dailyTotalRows(tx: Db = db): Promise<number> {
+      const [row] = rowsOf<{ n: number | string }>(await tx.execute(sql`SELECT count(*)::int AS n FROM customer_usage_daily_deltas`));
+      return Number(row?.n ?? 0);
     },
 
     /** A line's stored cycles, newest first; with a range, only those that started within it. */
@@ -281,24 +299,23 @@ export function createCustomerTerminalsRepository(db: Db) {
   };
 }
 
-/**
- * The lines come first (DISTINCT: two terminals on one line count its usage once), then each
- * line's days through the (service_line_number, usage_date) primary key. OFFSET 0 keeps the
- * planner from flattening the lateral read into a join: it would hash the whole daily table
- * (900,000 rows in the benchmark) instead of reading 1,000 short ranges of it.
- */
+/** A customer's deltas in the range, summed per day; days whose deltas cancel out are left out. */
 function dailyTotalsQuery(customerId: string, from: IsoDay, to: IsoDay): SQL {
   return sql`
-    SELECT days.usage_date::text AS day, sum(days.priority_gb)::text AS priority, sum(days.standard_gb)::text AS standard
-    FROM (SELECT DISTINCT ${t.serviceLineNumber} AS line FROM ${t}
-          WHERE ${t.assignedCustomerId} = ${customerId} AND ${t.removedAt} IS NULL AND ${t.serviceLineNumber} IS NOT NULL) AS lines
-    CROSS JOIN LATERAL (
-      SELECT ${d.usageDate} AS usage_date, ${d.priorityGb} AS priority_gb, ${d.standardGb} AS standard_gb FROM ${d}
-      WHERE ${d.serviceLineNumber} = lines.line AND ${d.usageDate} BETWEEN ${from}::date AND ${to}::date
-      OFFSET 0
-    ) AS days
-    GROUP BY days.usage_date
-    ORDER BY days.usage_date`;
+    SELECT usage_date::text AS day, sum(priority_gb)::text AS priority, sum(standard_gb)::text AS standard
+    FROM customer_usage_daily_deltas
+    WHERE customer_id = ${customerId}::uuid AND usage_date BETWEEN ${from}::date AND ${to}::date
+    GROUP BY usage_date
+    HAVING sum(priority_gb) <> 0 OR sum(standard_gb) <> 0
+    ORDER BY usage_date`;
+}
+
+function dailyRows(result: unknown) {
+  return rowsOf<{ day: string; priority: string | null; standard: string | null }>(result).map((r) => ({
+    day: r.day,
+    priorityGb: numOf(r.priority),
+    standardGb: numOf(r.standard),
+  }));
 }
 
 async function planOf(tx: Db, query: SQL): Promise<string[]> {
