@@ -5,6 +5,11 @@ import { z } from 'zod';
 import { inputText } from './schemas';
 import {
   CUSTOMER_TERMINAL_STATUSES,
+  CUSTOMER_USAGE_MAX_PAGE_SIZE,
+  CUSTOMER_USAGE_PAGE_SIZE,
+  CUSTOMER_USAGE_SEARCH_MAX_LENGTH,
+  CUSTOMER_USAGE_SORT_FIELDS,
+  CUSTOMER_USAGE_STATUS_OPTIONS,
   ASSIGN_FAILURE_CODES,
   isUsageDay,
   USAGE_MAX_RANGE_DAYS,
@@ -14,11 +19,13 @@ import {
   type AssignedTerminal,
   type AssignTerminalsResult,
   type CustomerDailyUsage,
+  type CustomerUsagePage,
   type ServiceLineUsageHistory,
   type TerminalUsageRecord,
   type UnassignTerminalResult,
 } from '../../src/domain/customer-terminals';
 import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
+import { MAX_PAGE, wholeNumber } from './customers-schemas';
 import { serviceLineUsageSchema, TERMINAL_QUERY_MESSAGES, terminalDetailSchema } from './terminals-schemas';
 
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -42,6 +49,12 @@ export const CUSTOMER_TERMINAL_QUERY_MESSAGES = {
   order: (start: string, end: string) => `${start} must not be after ${end}`,
   span: (start: string, end: string) => `${start} to ${end} may span at most ${USAGE_MAX_RANGE_DAYS} days`,
   limit: `limit must be a whole number from 1 to ${USAGE_RECORDS_MAX_LIMIT}`,
+  page: TERMINAL_QUERY_MESSAGES.page,
+  pageLimit: `limit must be a whole number from 1 to ${CUSTOMER_USAGE_MAX_PAGE_SIZE}`,
+  search: `search must be at most ${CUSTOMER_USAGE_SEARCH_MAX_LENGTH} characters`,
+  status: `status must be one of ${CUSTOMER_USAGE_STATUS_OPTIONS.map((o) => o.value).join(', ')}`,
+  sort: `sort must be one of ${CUSTOMER_USAGE_SORT_FIELDS.join(', ')}`,
+  sortOrder: 'order must be asc or desc',
 } as const;
 
 const M = CUSTOMER_TERMINAL_QUERY_MESSAGES;
@@ -108,6 +121,36 @@ export const customerUsageQuerySchema = z
     checkRange(q, DATES, ctx);
   })
   .transform((q) => ({ billingCycle: rangeOf(q, BILLING), dates: rangeOf(q, DATES) }));
+
+const statusValues = CUSTOMER_USAGE_STATUS_OPTIONS.map((o) => o.value) as [
+  (typeof CUSTOMER_USAGE_STATUS_OPTIONS)[number]['value'],
+  ...(typeof CUSTOMER_USAGE_STATUS_OPTIONS)[number]['value'][],
+];
+
+/** The month (as the list's), then the table's page, search, status filter and sort. */
+export const customerUsagePageQuerySchema = z
+  .object({
+    ...rangeShape,
+    page: wholeNumber(1, MAX_PAGE, M.page).default(1),
+    limit: wholeNumber(1, CUSTOMER_USAGE_MAX_PAGE_SIZE, M.pageLimit).default(CUSTOMER_USAGE_PAGE_SIZE),
+    search: z.string({ error: M.search }).trim().max(CUSTOMER_USAGE_SEARCH_MAX_LENGTH, { error: M.search }).default(''),
+    status: z.enum(statusValues, { error: M.status }).default('all'),
+    sort: z.enum(CUSTOMER_USAGE_SORT_FIELDS, { error: M.sort }).optional(),
+    order: z.enum(['asc', 'desc'], { error: M.sortOrder }).default('asc'),
+  })
+  .superRefine((q, ctx) => {
+    checkRange(q, BILLING, ctx);
+    checkRange(q, DATES, ctx);
+  })
+  .transform((q) => ({
+    billingCycle: rangeOf(q, BILLING),
+    dates: rangeOf(q, DATES),
+    page: q.page,
+    limit: q.limit,
+    search: q.search,
+    status: q.status,
+    sort: q.sort ? { field: q.sort, order: q.order === 'asc' ? (1 as const) : (-1 as const) } : null,
+  }));
 
 export const dailyUsageQuerySchema = z
   .object({ start_date: rangeShape.start_date, end_date: rangeShape.end_date })
@@ -178,6 +221,12 @@ export const terminalUsageRecordsSchema = z.array(
   }),
 );
 
+export const customerUsagePageSchema = z.object({
+  records: terminalUsageRecordsSchema,
+  pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), pages: z.number().int() }),
+  summary: z.object({ totalTerminals: z.number().int(), activeTerminals: z.number().int(), totalDataUsed: z.number(), overLimit: z.number().int() }),
+});
+
 export const customerDailyUsageSchema = z.array(z.object({ date: isoDate, priorityGB: z.number(), standardGB: z.number() }));
 
 export const serviceLineUsageHistorySchema = z.object({
@@ -205,5 +254,6 @@ exact<Exact<z.output<typeof assignTerminalsResultSchema>, AssignTerminalsResult>
 exact<Exact<z.output<typeof unassignTerminalResultSchema>, UnassignTerminalResult>>();
 exact<Exact<z.output<typeof assignedTerminalsSchema>, AssignedTerminal[]>>();
 exact<Exact<z.output<typeof terminalUsageRecordsSchema>, TerminalUsageRecord[]>>();
+exact<Exact<z.output<typeof customerUsagePageSchema>, CustomerUsagePage>>();
 exact<Exact<z.output<typeof customerDailyUsageSchema>, CustomerDailyUsage[]>>();
 exact<Exact<z.output<typeof serviceLineUsageHistorySchema>, ServiceLineUsageHistory>>();

@@ -12,6 +12,8 @@ import {
   customerDailyUsageSchema,
   customerParamsSchema,
   customerUsageQuerySchema,
+  customerUsagePageQuerySchema,
+  customerUsagePageSchema,
   dailyUsageQuerySchema,
   lineHistoryQuerySchema,
   lineParamsSchema,
@@ -98,6 +100,26 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const data = await service().usage(request.params.customerUuid, request.query);
+      return { success: true as const, data, message: MESSAGES.usage };
+    },
+  );
+
+  app.get(
+    '/terminals/customers/:customerUuid/usage/page',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags,
+        security,
+        summary:
+          "One page of the customer's usage table (the month's cycle picked as /usage does): searched over service line, terminal, location, plan and type, filtered by status, sorted by service line, usage, remaining or overage; the summary counts every live terminal of the customer",
+        params: customerParamsSchema,
+        querystring: customerUsagePageQuerySchema,
+        response: { 200: successSchema(customerUsagePageSchema), ...failures(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const data = await service().usagePage(request.params.customerUuid, request.query);
       return { success: true as const, data, message: MESSAGES.usage };
     },
   );

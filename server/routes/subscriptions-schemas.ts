@@ -13,7 +13,7 @@ import {
   type SubscriptionWire,
 } from '../../src/domain/subscriptions';
 import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
-import { MAX_PAGE } from './customers-schemas';
+import { MAX_PAGE, wholeNumber } from './customers-schemas';
 import { TERMINAL_QUERY_MESSAGES } from './terminals-schemas';
 
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -30,9 +30,6 @@ export const SUBSCRIPTION_QUERY_MESSAGES = {
 } as const;
 
 const M = SUBSCRIPTION_QUERY_MESSAGES;
-
-const wholeNumber = (min: number, max: number, message: string) =>
-  z.coerce.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 
 export const subscriptionListQuerySchema = z.object({
   page: wholeNumber(1, MAX_PAGE, M.page).default(1),

@@ -22,7 +22,7 @@ import {
   type TerminalPageWire,
   type TerminalRowWire,
 } from '../../src/domain/terminals';
-import { MAX_PAGE } from './customers-schemas';
+import { MAX_PAGE, wholeNumber } from './customers-schemas';
 
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const exact = <_T extends true>() => undefined;
@@ -53,9 +53,6 @@ export const TERMINAL_QUERY_MESSAGES = {
 const M = TERMINAL_QUERY_MESSAGES;
 
 /** A whole number from a query string ("2"), with one message for every way it can be wrong. */
-const wholeNumber = (min: number, max: number, message: string) =>
-  z.coerce.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
-
 const flag = (message: string) =>
   z
     .enum(['true', 'false'], { error: message })

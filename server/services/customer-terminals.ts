@@ -14,6 +14,9 @@ import {
   type AssignTerminalsResult,
   type CustomerDailyUsage,
   type CustomerTerminalStatus,
+  type CustomerUsagePage,
+  type CustomerUsageSort,
+  type CustomerUsageStatusFilter,
   type ServiceLineUsageHistory,
   type TerminalUsageRecord,
   type UnassignTerminalResult,
@@ -47,6 +50,14 @@ export interface CustomerUsageQuery {
   dates: DayRange | null;
 }
 
+export interface CustomerUsagePageRequest extends CustomerUsageQuery {
+  page: number;
+  limit: number;
+  search: string;
+  status: CustomerUsageStatusFilter;
+  sort: CustomerUsageSort | null;
+}
+
 export interface LineHistoryQuery {
   /** Only the cycles that started within it. */
   billingCycle: DayRange | null;
@@ -60,6 +71,7 @@ export interface CustomerTerminalsService {
   unassign(input: { customerUuid: string; serviceLineNumber: string }, context: RequestContext): Promise<{ result: UnassignTerminalResult; message: string }>;
   assigned(customerUuid: string): Promise<AssignedTerminal[]>;
   usage(customerUuid: string, query: CustomerUsageQuery): Promise<TerminalUsageRecord[]>;
+  usagePage(customerUuid: string, query: CustomerUsagePageRequest): Promise<CustomerUsagePage>;
   dailyUsage(customerUuid: string, range: DayRange): Promise<CustomerDailyUsage[]>;
   serviceLineHistory(serviceLineNumber: string, query: LineHistoryQuery): Promise<ServiceLineUsageHistory>;
 }
@@ -240,6 +252,28 @@ export function createCustomerTerminalsService(deps: { repos: Repositories; audi
       const customer = await liveCustomerOr404(customerUuid);
       const rows = await store.usage(customer.id, cyclePick(query, dayOf(now())));
       return rows.map(toUsageRecord);
+    },
+
+    async usagePage(customerUuid, query) {
+      const customer = await liveCustomerOr404(customerUuid);
+      const { limit, page } = query;
+      const found = await store.usagePage(customer.id, cyclePick(query, dayOf(now())), {
+        offset: (page - 1) * limit,
+        limit,
+        search: query.search.trim(),
+        status: query.status,
+        sort: query.sort,
+      });
+      return {
+        records: found.rows.map(toUsageRecord),
+        pagination: { total: found.matching, page, limit, pages: Math.ceil(found.matching / limit) },
+        summary: {
+          totalTerminals: found.summary.total,
+          activeTerminals: found.summary.active,
+          totalDataUsed: round2(found.summary.usedGb),
+          overLimit: found.summary.overLimit,
+        },
+      };
     },
 
     async dailyUsage(customerUuid, range) {

@@ -3,6 +3,7 @@
 // "Assign dialog" and "Usage bar colour", 5 "Assign terminals", 7 "Terminals", 8 "Customers", 9).
 // The wire shapes both sides speak, the client rules of the assign input, and the arithmetic and
 // texts of the usage page. Shared by the server (answers, validation) and the client.
+import type { Pagination } from './customers';
 import { MONTH_NAMES, monthRange, round1, SERVICE_LINE_PATTERN, usageLevel, type DataCap, type UsageAmount, type UsageLevel } from './terminals';
 
 // ---- Limits --------------------------------------------------------------------------------
@@ -326,6 +327,46 @@ export function visibleUsageRecords(
     const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
     return c !== 0 ? c * sort.order : a.serviceLineNumber.localeCompare(b.serviceLineNumber);
   });
+}
+
+// ---- The table a page at a time (`GET /terminals/customers/{uuid}/usage/page`) -------------
+// A customer holding thousands of lines gets the table's rows from the server, searched, filtered,
+// sorted and paged there by the rules above (the same fields, statuses and sort values), with the
+// summary cards counted over all of the customer's terminals.
+
+export const CUSTOMER_USAGE_PAGE_SIZE = 25;
+export const CUSTOMER_USAGE_MAX_PAGE_SIZE = 100;
+export const CUSTOMER_USAGE_SEARCH_MAX_LENGTH = 100;
+
+export interface CustomerUsagePage {
+  records: TerminalUsageRecord[];
+  /** Of the rows matching the search and status. */
+  pagination: Pagination;
+  /** Over every live terminal of the customer, whatever the search. */
+  summary: CustomerUsageSummary;
+}
+
+export interface CustomerUsagePageQuery {
+  year: number;
+  /** 1–12. */
+  month: number;
+  page: number;
+  limit: number;
+  search: string;
+  status: CustomerUsageStatusFilter;
+  sort: CustomerUsageSort | null;
+}
+
+/** The query string of the page request; the defaults are left out. */
+export function customerUsagePageSearchParams(query: CustomerUsagePageQuery): Record<string, string | number> {
+  return {
+    ...monthUsageQuery(query.year, query.month),
+    page: query.page,
+    limit: query.limit,
+    ...(query.search.trim() ? { search: query.search.trim() } : {}),
+    ...(query.status !== 'all' ? { status: query.status } : {}),
+    ...(query.sort ? { sort: query.sort.field, order: query.sort.order === 1 ? 'asc' : 'desc' } : {}),
+  };
 }
 
 // ---- Texts (spec sections 2, 5 and 8) ------------------------------------------------------

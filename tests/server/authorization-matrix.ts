@@ -41,6 +41,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, AccessLevel>> = {
   'GET /api/v1/terminals/customers/:customerUuid/terminals': 'admin',
   'GET /api/v1/terminals/customers/:customerUuid/usage': 'admin',
   'GET /api/v1/terminals/customers/:customerUuid/usage/daily': 'admin',
+  'GET /api/v1/terminals/customers/:customerUuid/usage/page': 'admin',
   'GET /api/v1/terminals/health': 'admin',
   'GET /api/v1/terminals/service-line/:sl/usage': 'admin',
   'GET /api/v1/terminals/sync/budget': 'admin',

@@ -100,6 +100,114 @@ function usageQuery(tx: Db, customerId: string, pick: CyclePick) {
 
 export type CustomerUsageRow = Awaited<ReturnType<typeof usageQuery>>[number];
 
+export type UsageStatusFilter = 'all' | 'Active' | 'Suspended' | 'Pending' | 'Maintenance';
+export type UsageSortField = 'serviceLine' | 'usage' | 'remaining' | 'overage';
+
+export interface UsagePageQuery {
+  offset: number;
+  limit: number;
+  /** Trimmed; '' for none. */
+  search: string;
+  status: UsageStatusFilter;
+  sort: { field: UsageSortField; order: 1 | -1 } | null;
+}
+
+export interface UsagePageRows {
+  rows: CustomerUsageRow[];
+  /** Rows matching the search and status. */
+  matching: number;
+  summary: { total: number; active: number; usedGb: number; overLimit: number };
+}
+
+/**
+ * The rules of src/domain/customer-terminals.ts in SQL, over the columns `usagePageQuery` names:
+ * the status (customerTerminalStatus), the allowance (billingCycle: the cycle's own limit, else the
+ * cap in GB, 1 TB = 1,000 GB), and the sort values of the table (usage -1 without a cycle;
+ * remaining and overage 0 without a cycle or an allowance).
+ */
+const PAGE_STATUS = sql.raw(`CASE WHEN sync_status <> 'synced' THEN 'Pending'
+  WHEN NOT active OR line_active = false THEN 'Suspended'
+  WHEN condition = 'maintenance' THEN 'Maintenance' ELSE 'Active' END`);
+const PAGE_ALLOWANCE = sql.raw(`coalesce(cycle_limit_gb, CASE upper(coalesce(data_cap_unit, 'GB'))
+  WHEN 'GB' THEN data_cap_amount WHEN 'TB' THEN data_cap_amount * 1000 WHEN 'MB' THEN data_cap_amount / 1000 END, 0)`);
+const SORT_VALUE: Record<UsageSortField, SQL> = {
+  serviceLine: sql.raw('service_line_number'),
+  usage: sql.raw('coalesce(priority_gb, -1)'),
+  remaining: sql.raw('CASE WHEN cycle_start IS NOT NULL AND allowance_gb > 0 THEN greatest(0, allowance_gb - priority_gb) ELSE 0 END'),
+  overage: sql.raw('CASE WHEN cycle_start IS NOT NULL AND allowance_gb > 0 THEN greatest(0, priority_gb - allowance_gb) ELSE 0 END'),
+};
+
+/**
+ * One page of the customer's usage table and the summary cards, in one statement: every live
+ * terminal of the customer with its picked cycle (as `usageQuery`), computed once (MATERIALIZED),
+ * then counted for the summary and searched, filtered, sorted and cut for the page. Ties break by
+ * service line, then terminal, as the full list is ordered.
+ */
+function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQuery): SQL {
+  const needle = query.search.toLowerCase();
+  const matches = needle
+    ? sql`(strpos(lower(coalesce(service_line_number, '')), ${needle}) > 0 OR strpos(lower(user_terminal_id), ${needle}) > 0
+          OR strpos(lower(coalesce(location, '')), ${needle}) > 0 OR strpos(lower(coalesce(plan, '')), ${needle}) > 0
+          OR strpos(lower(coalesce(terminal_type, '')), ${needle}) > 0)`
+    : sql`true`;
+  const status = query.status === 'all' ? sql`true` : sql`status = ${query.status}`;
+  const direction = sql.raw(query.sort?.order === -1 ? 'DESC' : 'ASC');
+  const order = query.sort ? sql`${SORT_VALUE[query.sort.field]} ${direction}, ` : sql``;
+  return sql`
+    WITH base AS MATERIALIZED (
+      SELECT ${t.userTerminalId} AS user_terminal_id, ${t.serviceLineNumber} AS service_line_number, ${t.location} AS location,
+        ${t.terminalType} AS terminal_type, ${t.plan} AS plan, ${t.active} AS active, ${t.condition} AS condition,
+        ${t.syncStatus} AS sync_status, ${t.dataCapAmount} AS data_cap_amount, ${t.dataCapUnit} AS data_cap_unit,
+        (SELECT ${serviceLines.active} FROM ${serviceLines} WHERE ${serviceLines.serviceLineNumber} = ${t.serviceLineNumber}) AS line_active,
+        cycle.cycle_start, cycle.cycle_end, cycle.priority_gb, cycle.standard_gb, cycle.usage_limit_gb AS cycle_limit_gb
+      FROM ${t}
+      LEFT JOIN LATERAL (
+        SELECT ${u.cycleStart} AS cycle_start, ${u.cycleEnd} AS cycle_end, ${u.priorityGb} AS priority_gb,
+          ${u.standardGb} AS standard_gb, ${u.usageLimitGb} AS usage_limit_gb
+        FROM ${u} WHERE ${u.serviceLineNumber} = ${t.serviceLineNumber} AND ${cycleCondition(pick)}
+        ORDER BY ${u.cycleStart} DESC LIMIT 1
+      ) cycle ON true
+      WHERE ${t.assignedCustomerId} = ${customerId} AND ${t.removedAt} IS NULL
+    ),
+    rows AS MATERIALIZED (
+      SELECT base.*, ${PAGE_STATUS} AS status, ${PAGE_ALLOWANCE} AS allowance_gb FROM base
+    ),
+    shown AS (SELECT * FROM rows WHERE ${status} AND ${matches})
+    SELECT
+      (SELECT coalesce(json_agg(p), '[]'::json) FROM (
+        SELECT * FROM shown ORDER BY ${order}service_line_number, user_terminal_id
+        LIMIT ${query.limit} OFFSET ${query.offset}) p) AS page,
+      (SELECT count(*)::int FROM shown) AS matching,
+      count(*)::int AS total,
+      (count(*) FILTER (WHERE status = 'Active'))::int AS active,
+      coalesce(sum(round(coalesce(priority_gb, 0) + coalesce(standard_gb, 0), 2)), 0)::text AS used_gb,
+      (count(*) FILTER (WHERE cycle_start IS NOT NULL AND allowance_gb > 0 AND round(priority_gb * 100 / allowance_gb) > 100))::int AS over_limit
+    FROM rows`;
+}
+
+/** A row of the page's JSON as `usageQuery` types it (numbers from numeric columns, days as text). */
+function pageRow(raw: Record<string, unknown>): CustomerUsageRow {
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    userTerminalId: String(raw.user_terminal_id),
+    serviceLineNumber: (raw.service_line_number as string | null) ?? null,
+    location: (raw.location as string | null) ?? null,
+    terminalType: (raw.terminal_type as string | null) ?? null,
+    plan: (raw.plan as string | null) ?? null,
+    active: raw.active === true,
+    condition: raw.condition as CustomerUsageRow['condition'],
+    syncStatus: raw.sync_status as CustomerUsageRow['syncStatus'],
+    dataCapAmount: num(raw.data_cap_amount),
+    dataCapUnit: (raw.data_cap_unit as string | null) ?? null,
+    lineActive: raw.line_active === null || raw.line_active === undefined ? null : raw.line_active === true,
+    cycleStart: (raw.cycle_start as string | null) ?? null,
+    cycleEnd: (raw.cycle_end as string | null) ?? null,
+    priorityGb: num(raw.priority_gb),
+    standardGb: num(raw.standard_gb),
+    usageLimitGb: num(raw.cycle_limit_gb),
+  };
+}
+
 /** A terminal on one of the asked lines, locked for this transaction, with its holder's name. */
 export interface LockedTerminal {
   userTerminalId: string;
@@ -236,6 +344,24 @@ export function createCustomerTerminalsRepository(db: Db) {
     /** Each live terminal of the customer with its line's picked cycle (null fields: no cycle). */
     async usage(customerId: string, pick: CyclePick, tx: Db = db): Promise<CustomerUsageRow[]> {
       return usageQuery(tx, customerId, pick);
+    },
+
+    /** One page of the usage table (searched, filtered, sorted) and the summary over all the customer's terminals. */
+    async usagePage(customerId: string, pick: CyclePick, query: UsagePageQuery, tx: Db = db): Promise<UsagePageRows> {
+      const [row] = rowsOf<{ page: unknown; matching: number; total: number; active: number; used_gb: string; over_limit: number }>(
+        await tx.execute(usagePageQuery(customerId, pick, query)),
+      );
+      // PGlite hands json back parsed; node-postgres too (json is parsed by its type parser).
+      const page = (typeof row?.page === 'string' ? JSON.parse(row.page) : (row?.page ?? [])) as Record<string, unknown>[];
+      return {
+        rows: page.map(pageRow),
+        matching: Number(row?.matching ?? 0),
+        summary: { total: Number(row?.total ?? 0), active: Number(row?.active ?? 0), usedGb: Number(row?.used_gb ?? 0), overLimit: Number(row?.over_limit ?? 0) },
+      };
+    },
+
+    async planOfUsagePage(customerId: string, pick: CyclePick, query: UsagePageQuery, tx: Db = db): Promise<string[]> {
+      return planOf(tx, usagePageQuery(customerId, pick, query));
     },
 
     /** The plan of `usage` (EXPLAIN, not run): node types from the top, for the benchmark. */
