@@ -7,7 +7,7 @@ import { customerListSearchParams } from '../../src/api/customers';
 import { subscriptionListSearchParams } from '../../src/api/subscriptions';
 import { terminalListSearchParams } from '../../src/api/terminals';
 import { userListSearchParams } from '../../src/api/users';
-import { monthUsageQuery } from '../../src/domain/customer-terminals';
+import { CUSTOMER_USAGE_PAGE_SIZE, customerUsagePageSearchParams } from '../../src/domain/customer-terminals';
 import { monthRange, TERMINALS_PAGE_SIZE } from '../../src/domain/terminals';
 import { withQuery } from './api';
 import type { PageContext } from './fill';
@@ -27,6 +27,7 @@ export function adminPages(context: PageContext, now: Date = new Date()): Page[]
   const { start, end } = monthRange(year, month);
   const customer = encodeURIComponent(context.largeCustomer.uuid);
   const lastPage = Math.max(1, Math.ceil(context.terminalsTotal / TERMINALS_PAGE_SIZE));
+  const usageQuery = { year, month, page: 1, limit: CUSTOMER_USAGE_PAGE_SIZE, search: '', status: 'all' as const, sort: null };
   return [
     // Every page load confirms the session.
     { name: 'session.me', path: '/auth/me' },
@@ -59,7 +60,14 @@ export function adminPages(context: PageContext, now: Date = new Date()): Page[]
 
     // /customer/terminals/<uuid> of the largest customer: the customer, the month's usage table and chart, the assign dialog's list.
     { name: 'customer.detail', path: `/customers/${customer}` },
-    { name: 'customer.usage', path: withQuery(`/terminals/customers/${customer}/usage`, monthUsageQuery(year, month)) },
+    // The table a page at a time (the page called the whole /usage list before; servers without
+    // the route leave these two out), as it opens and sorted by usage, the costliest order.
+    { name: 'customer.usage', path: withQuery(`/terminals/customers/${customer}/usage/page`, customerUsagePageSearchParams(usageQuery)), optional: true },
+    {
+      name: 'customer.usage.byUsage',
+      path: withQuery(`/terminals/customers/${customer}/usage/page`, customerUsagePageSearchParams({ ...usageQuery, sort: { field: 'usage', order: -1 } })),
+      optional: true,
+    },
     { name: 'customer.usage.daily', path: withQuery(`/terminals/customers/${customer}/usage/daily`, { start_date: start, end_date: end }) },
     { name: 'customer.terminals', path: `/terminals/customers/${customer}/terminals` },
 

@@ -4,6 +4,7 @@
 // src/domain/customer-terminals.ts. Unreadable rows are skipped; an answer whose shape cannot be
 // read at all is a failure (mapResult's null), never an empty list that looks like "nothing".
 import { mapResult, type ApiClient, type ApiResult } from './client';
+import { normalisePagination } from './customers';
 import { int, isRecord, pick, type Raw, str, withSignal } from './normalise';
 import {
   idOf,
@@ -20,12 +21,16 @@ import {
 import {
   ASSIGN_FAILURE_CODES,
   CUSTOMER_TERMINAL_STATUSES,
+  customerUsagePageSearchParams,
   monthUsageQuery,
   type AssignedTerminal,
   type AssignFailure,
   type AssignFailureCode,
   type AssignTerminalsResult,
   type CustomerDailyUsage,
+  type CustomerUsagePage,
+  type CustomerUsagePageQuery,
+  type CustomerUsageSummary,
   type ServiceLineUsageHistory,
   type TerminalUsageRecord,
   type UnassignTerminalResult,
@@ -157,6 +162,23 @@ export function normaliseUsageRecord(raw: unknown): TerminalUsageRecord | null {
 }
 
 /** One day of the customer's chart (the daily record without the fields it does not draw). */
+function normaliseUsageSummary(raw: unknown, records: TerminalUsageRecord[]): CustomerUsageSummary {
+  const r = isRecord(raw) ? raw : {};
+  return {
+    totalTerminals: Math.max(0, int(pick(r, 'totalTerminals', 'total_terminals'), records.length)),
+    activeTerminals: Math.max(0, int(pick(r, 'activeTerminals', 'active_terminals'), 0)),
+    totalDataUsed: gb(pick(r, 'totalDataUsed', 'total_data_used')),
+    overLimit: Math.max(0, int(pick(r, 'overLimit', 'over_limit'), 0)),
+  };
+}
+
+/** `GET /terminals/customers/{uuid}/usage/page` data; null when it holds no list of records. */
+export function normaliseCustomerUsagePage(raw: unknown, query: Pick<CustomerUsagePageQuery, 'page' | 'limit'>): CustomerUsagePage | null {
+  const records = rowsOf(raw, normaliseUsageRecord, 'records');
+  if (!isRecord(raw) || records === null) return null;
+  return { records, pagination: normalisePagination(raw.pagination, records.length, query), summary: normaliseUsageSummary(raw.summary, records) };
+}
+
 export function normaliseCustomerDailyUsage(raw: unknown): CustomerDailyUsage | null {
   const day = normaliseDailyUsage(raw);
   return day && { date: day.date, priorityGB: day.priorityGB, standardGB: day.standardGB };
@@ -246,6 +268,10 @@ export function createCustomerTerminalsApi(client: ApiClient) {
       const { year, month: m } = month ?? { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
       return get(`${customerPath(customerUuid)}/usage`, (data) => rowsOf(data, normaliseUsageRecord, 'records', 'data'), signal, monthUsageQuery(year, m));
     },
+
+    /** One page of the month's usage table, searched, filtered and sorted by the server, with the summary cards. */
+    customerUsagePage: (customerUuid: string, query: CustomerUsagePageQuery, signal?: AbortSignal): Promise<ApiResult<CustomerUsagePage>> =>
+      get(`${customerPath(customerUuid)}/usage/page`, (data) => normaliseCustomerUsagePage(data, query), signal, customerUsagePageSearchParams(query)),
 
     /** One entry per day of the range (`YYYY-MM-DD`, both ends included). */
     customerDailyUsage: (

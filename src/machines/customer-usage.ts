@@ -1,7 +1,8 @@
 /**
  * The customer terminal usage page, /customer/terminals/{uuid} (spec sections 2 "Customer
- * terminal usage", 8 "Customers"). Three independent regions; the table's search, status filter
- * and sort sit in context and the view derives its rows with `visibleUsageRecords`.
+ * terminal usage", 8 "Customers"). Four independent regions. The table's search, status filter,
+ * sort and page sit in context and go to the server with the month: a customer may hold thousands
+ * of lines, so the server answers one page of rows and the summary cards over all of them.
  *
  *   customer.loading     the header's spinner; no Assign Terminals button yet   (tag: loadingCustomer)
  *   customer.loaded      the customer's name in the header, Assign Terminals offered
@@ -9,9 +10,13 @@
  *
  *   usage.loading        the month's table and chart loading, nothing of another month shown
  *                                                                              (tag: loadingUsage)
- *   usage.loaded         summary cards, table and daily chart (all empty when the load failed:
- *                        spec 8 shows no error for usage)
- *   usage.refreshing     the rows stay on screen while they reload             (tag: refreshingUsage)
+ *   usage.loaded         summary cards, a page of the table and the daily chart (all empty when
+ *                        the load failed: spec 8 shows no error for usage)
+ *   usage.refreshing     the rows stay on screen while they reload (a refresh, or a new search,
+ *                        filter, sort or page)                                 (tag: refreshingUsage)
+ *
+ *   searchBox.idle       the search box shows the applied search
+ *   searchBox.debouncing the user is typing; the search applies once they pause (searchDebounce)
  *
  *   unassign.idle        an Unassign button on each row
  *   unassign.confirming  the confirmation for `unassignTarget`
@@ -21,16 +26,21 @@
  * the Assign Terminals dialog assigned lines) and tells the page (`terminalsChanged`).
  */
 import { assign, fromPromise, raise, setup } from 'xstate';
+import type { Pagination } from '../domain/customers';
 import {
   CUSTOMER_USAGE_MESSAGES,
+  CUSTOMER_USAGE_PAGE_SIZE,
   type CustomerDailyUsage,
+  type CustomerUsagePage,
   type CustomerUsageSort,
+  type CustomerUsageSummary,
   type CustomerUsageStatusFilter,
   type TerminalUsageRecord,
   type UnassignTerminalPayload,
   type UnassignTerminalResult,
 } from '../domain/customer-terminals';
 import { TERMINAL_MESSAGES, lastTwelveMonths, parseMonthValue, type MonthOption } from '../domain/terminals';
+import { SEARCH_DEBOUNCE_MS, searchBoxStates } from './list';
 import type { LoadOutcome } from './resource';
 
 export interface CustomerUsageInput {
@@ -50,7 +60,7 @@ export interface UsageCustomer {
 }
 
 export interface CustomerUsageData {
-  records: TerminalUsageRecord[];
+  page: CustomerUsagePage;
   daily: CustomerDailyUsage[];
 }
 
@@ -59,6 +69,12 @@ export interface CustomerUsageRequest {
   year: number;
   /** 1–12. */
   month: number;
+  /** The table's query. */
+  page: number;
+  limit: number;
+  search: string;
+  status: CustomerUsageStatusFilter;
+  sort: CustomerUsageSort | null;
 }
 
 export interface CustomerUsageContext {
@@ -67,10 +83,19 @@ export interface CustomerUsageContext {
   months: MonthOption[];
   /** The selected month's value. */
   month: string;
+  /** The applied search (trimmed), status filter, sort and 1-based page of the table. */
   search: string;
   status: CustomerUsageStatusFilter;
   sort: CustomerUsageSort | null;
+  page: number;
+  /** The search box as typed (applied to `search` once the typing pauses). */
+  searchInput: string;
+  /** The page of rows on screen. */
   records: TerminalUsageRecord[];
+  /** Of the rows matching the search and filter; null before a load. */
+  pagination: Pagination | null;
+  /** The summary cards (every terminal of the customer); null before a load. */
+  summary: CustomerUsageSummary | null;
   daily: CustomerDailyUsage[];
   customer: UsageCustomer | null;
   customerError: string | null;
@@ -82,9 +107,11 @@ export type CustomerUsageEvent =
   | { type: 'user.retry' }
   | { type: 'user.selectMonth'; value: string }
   | { type: 'user.refresh' }
-  | { type: 'user.search'; value: string }
+  | { type: 'user.searchInput'; value: string }
+  | { type: 'searchBox.settled' }
   | { type: 'user.status'; status: CustomerUsageStatusFilter }
   | { type: 'user.sort'; sort: CustomerUsageSort | null }
+  | { type: 'user.page'; page: number }
   | { type: 'user.unassign'; serviceLineNumber: string }
   | { type: 'user.confirm' }
   | { type: 'user.cancel' }
@@ -105,7 +132,11 @@ export function initialUsageContext(input: CustomerUsageInput): CustomerUsageCon
     search: '',
     status: 'all',
     sort: null,
+    page: 1,
+    searchInput: '',
     records: [],
+    pagination: null,
+    summary: null,
     daily: [],
     customer: null,
     customerError: null,
@@ -137,12 +168,21 @@ const usageSetup = setup({
     storeCustomer: assign((_, outcome: UsageCustomerOutcome) => (outcome.ok ? { customer: outcome.data, customerError: null } : {})),
     storeCustomerError: assign((_, message: string) => ({ customer: null, customerError: message.trim() || CUSTOMER_USAGE_MESSAGES.loadFailed })),
     clearCustomerError: assign({ customerError: null }),
-    storeMonth: assign((_, value: string) => ({ month: value, records: [], daily: [] })),
-    storeUsage: assign((_, outcome: CustomerUsageOutcome) => (outcome.ok ? { records: outcome.data.records, daily: outcome.data.daily } : {})),
-    clearUsage: assign({ records: [], daily: [] }),
-    storeSearch: assign((_, search: string) => ({ search })),
-    storeStatus: assign((_, status: CustomerUsageStatusFilter) => ({ status })),
-    storeSort: assign((_, sort: CustomerUsageSort | null) => ({ sort })),
+    storeMonth: assign((_, value: string) => ({ month: value, page: 1, records: [], pagination: null, summary: null, daily: [] })),
+    storeUsage: assign((_, outcome: CustomerUsageOutcome) =>
+      outcome.ok
+        ? { records: outcome.data.page.records, pagination: outcome.data.page.pagination, summary: outcome.data.page.summary, daily: outcome.data.daily }
+        : {},
+    ),
+    clearUsage: assign({ records: [], pagination: null, summary: null, daily: [] }),
+    storeSearchInput: assign((_, value: string) => ({ searchInput: value })),
+    settleSearchBox: raise({ type: 'searchBox.settled' }),
+    takeSearch: assign(({ context }) => ({ search: context.searchInput.trim(), page: 1 })),
+    storeStatus: assign((_, status: CustomerUsageStatusFilter) => ({ status, page: 1 })),
+    storeSort: assign((_, sort: CustomerUsageSort | null) => ({ sort, page: 1 })),
+    storePage: assign((_, page: number) => ({ page })),
+    /** The page asked for is past the last (lines went away meanwhile): the last one instead. */
+    takeLastPage: assign((_, outcome: CustomerUsageOutcome) => (outcome.ok ? { page: Math.max(1, outcome.data.page.pagination.pages) } : {})),
     storeUnassignTarget: assign((_, serviceLineNumber: string) => ({ unassignTarget: serviceLineNumber })),
     clearUnassignTarget: assign({ unassignTarget: null }),
     reloadUsage: raise({ type: 'terminals.changed' }),
@@ -155,8 +195,15 @@ const usageSetup = setup({
     /** The customer's lines changed on the server: the page may refresh what else shows them. */
     terminalsChanged: () => {},
   },
+  delays: {
+    searchDebounce: SEARCH_DEBOUNCE_MS,
+  },
   guards: {
     isLoaded: (_, outcome: LoadOutcome<unknown>) => outcome.ok,
+    isPastLastPage: (_, outcome: CustomerUsageOutcome) =>
+      outcome.ok && outcome.data.page.records.length === 0 && outcome.data.page.pagination.page > Math.max(1, outcome.data.page.pagination.pages),
+    isOtherSearch: ({ context }) => context.searchInput.trim() !== context.search,
+    isOtherPage: ({ context }, page: number) => Number.isInteger(page) && page >= 1 && page !== context.page,
     isOfferedMonth: ({ context }, value: string) => context.months.some((m) => m.value === value),
   },
 });
@@ -170,15 +217,45 @@ const selectMonth = {
 } as const;
 // A change while the month loads asks again: the request under way may predate it.
 const reloadInPlace = { target: '#customerUsage.usage.refreshing', reenter: true } as const;
+/**
+ * The table's query changed: the month's usage loads again with it, from wherever the usage region
+ * is (`to`). The toolbar's status and search may change at any time; the sort and the page only
+ * where the table (its headers and paginator) is on screen, which a loading month replaces.
+ */
+function toolbarChanges<const T extends { target: string; reenter?: boolean }>(to: T) {
+  return {
+    'user.status': { ...to, actions: { type: 'storeStatus', params: ({ event }: { event: { status: CustomerUsageStatusFilter } }) => event.status } },
+    'searchBox.settled': { ...to, guard: 'isOtherSearch', actions: 'takeSearch' },
+  } as const;
+}
+
+function tableChanges<const T extends { target: string; reenter?: boolean }>(to: T) {
+  return {
+    ...toolbarChanges(to),
+    'user.sort': { ...to, actions: { type: 'storeSort', params: ({ event }: { event: { sort: CustomerUsageSort | null } }) => event.sort } },
+    'user.page': {
+      ...to,
+      guard: { type: 'isOtherPage', params: ({ event }: { event: { page: number } }) => event.page },
+      actions: { type: 'storePage', params: ({ event }: { event: { page: number } }) => event.page },
+    },
+  } as const;
+}
 
 const usageInvoke = {
   id: 'loadUsage',
   src: 'loadUsage',
   input: ({ context }: { context: CustomerUsageContext }): CustomerUsageRequest => {
     const { year, month } = parseMonthValue(context.month)!;
-    return { customerUuid: context.customerUuid, year, month };
+    const { page, search, status, sort } = context;
+    return { customerUuid: context.customerUuid, year, month, page, limit: CUSTOMER_USAGE_PAGE_SIZE, search, status, sort };
   },
   onDone: [
+    {
+      guard: { type: 'isPastLastPage', params: ({ event }: { event: { output: CustomerUsageOutcome } }) => event.output },
+      target: 'refreshing',
+      reenter: true,
+      actions: { type: 'takeLastPage', params: ({ event }: { event: { output: CustomerUsageOutcome } }) => event.output },
+    },
     {
       guard: { type: 'isLoaded', params: ({ event }: { event: { output: CustomerUsageOutcome } }) => event.output },
       target: 'loaded',
@@ -206,11 +283,6 @@ export const customerUsageMachine = usageSetup.createMachine({
   id: 'customerUsage',
   context: ({ input }) => initialUsageContext(input),
   type: 'parallel',
-  on: {
-    'user.search': { actions: { type: 'storeSearch', params: ({ event }) => event.value } },
-    'user.status': { actions: { type: 'storeStatus', params: ({ event }) => event.status } },
-    'user.sort': { actions: { type: 'storeSort', params: ({ event }) => event.sort } },
-  },
   states: {
     customer: {
       initial: 'loading',
@@ -243,18 +315,23 @@ export const customerUsageMachine = usageSetup.createMachine({
       states: {
         loading: {
           tags: ['loadingUsage'],
-          on: { 'user.selectMonth': selectMonth, 'terminals.changed': { target: 'loading', reenter: true } },
+          on: { 'user.selectMonth': selectMonth, 'terminals.changed': { target: 'loading', reenter: true }, ...toolbarChanges({ target: 'loading', reenter: true }) },
           invoke: usageInvoke,
         },
         loaded: {
-          on: { 'user.selectMonth': selectMonth, 'user.refresh': 'refreshing', 'terminals.changed': 'refreshing' },
+          on: { 'user.selectMonth': selectMonth, 'user.refresh': 'refreshing', 'terminals.changed': 'refreshing', ...tableChanges({ target: 'refreshing' }) },
         },
         refreshing: {
           tags: ['refreshingUsage'],
-          on: { 'user.selectMonth': selectMonth, 'terminals.changed': reloadInPlace },
+          on: { 'user.selectMonth': selectMonth, 'terminals.changed': reloadInPlace, ...tableChanges(reloadInPlace) },
           invoke: usageInvoke,
         },
       },
+    },
+
+    searchBox: {
+      initial: 'idle',
+      states: searchBoxStates,
     },
 
     unassign: {

@@ -57,6 +57,30 @@ export interface ListInput<TStatus extends string = string> {
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
+/**
+ * A search box that applies once the typing pauses: the states of a `searchBox` region, shared by
+ * the list pages and the customer usage table. The machine names `storeSearchInput` (keeps what is
+ * typed), `settleSearchBox` (raises `searchBox.settled`) and the `searchDebounce` delay.
+ */
+export const searchBoxStates = {
+  idle: {
+    on: {
+      'user.searchInput': { target: 'debouncing', actions: { type: 'storeSearchInput', params: ({ event }: { event: { value: string } }) => event.value } },
+    },
+  },
+  debouncing: {
+    on: {
+      // Every keystroke starts the pause again.
+      'user.searchInput': {
+        target: 'debouncing',
+        reenter: true,
+        actions: { type: 'storeSearchInput', params: ({ event }: { event: { value: string } }) => event.value },
+      },
+    },
+    after: { searchDebounce: { target: 'idle', actions: 'settleSearchBox' } },
+  },
+} as const;
+
 export function createListMachine<TRow, TStatus extends string>(options: { id: string; defaultQuery: ListQuery<TStatus> }) {
   const { id, defaultQuery } = options;
   type Context = ListContext<TRow, TStatus>;
@@ -223,24 +247,7 @@ export function createListMachine<TRow, TStatus extends string>(options: { id: s
             target: '.idle',
           },
         },
-        states: {
-          idle: {
-            on: {
-              'user.searchInput': { target: 'debouncing', actions: { type: 'storeSearchInput', params: ({ event }) => event.value } },
-            },
-          },
-          debouncing: {
-            on: {
-              // Every keystroke starts the pause again.
-              'user.searchInput': {
-                target: 'debouncing',
-                reenter: true,
-                actions: { type: 'storeSearchInput', params: ({ event }) => event.value },
-              },
-            },
-            after: { searchDebounce: { target: 'idle', actions: 'settleSearchBox' } },
-          },
-        },
+        states: searchBoxStates,
       },
     },
   });

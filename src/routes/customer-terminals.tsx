@@ -40,6 +40,8 @@ function MissingCustomer() {
       months={[]}
       month=""
       records={[]}
+      pagination={null}
+      summary={null}
       daily={[]}
       usageLoading={false}
       refreshing={false}
@@ -49,6 +51,7 @@ function MissingCustomer() {
       unassign={null}
       onMonth={none}
       onSearch={none}
+      onPage={none}
       onStatus={none}
       onSort={none}
       onRefresh={none}
@@ -90,13 +93,14 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         loadUsage: fromPromise(({ input, signal }) =>
           outcome(async () => {
             const { start, end } = monthRange(input.year, input.month);
-            const [records, daily] = await Promise.all([
-              api.customerTerminals.customerUsage(input.customerUuid, { year: input.year, month: input.month }, signal),
-              api.customerTerminals.customerDailyUsage(input.customerUuid, { startDate: start, endDate: end }, signal),
+            const { customerUuid: uuid, ...query } = input;
+            const [page, daily] = await Promise.all([
+              api.customerTerminals.customerUsagePage(uuid, query, signal),
+              api.customerTerminals.customerDailyUsage(uuid, { startDate: start, endDate: end }, signal),
             ]);
-            if (!records.ok) return records;
+            if (!page.ok) return page;
             // The chart is worth losing before the table: a failed daily call draws no bars.
-            return { ok: true as const, data: { records: records.data, daily: daily.ok ? daily.data : [] } };
+            return { ok: true as const, data: { page: page.data, daily: daily.ok ? daily.data : [] } };
           }),
         ),
         unassignTerminal: fromPromise(({ input, signal }) =>
@@ -135,7 +139,9 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
   const daily = useSelector(page, (s) => s.context.daily);
   const usageLoading = useSelector(page, (s) => s.hasTag('loadingUsage'));
   const refreshing = useSelector(page, (s) => s.hasTag('refreshingUsage'));
-  const tableSearch = useSelector(page, (s) => s.context.search);
+  const tableSearch = useSelector(page, (s) => s.context.searchInput);
+  const pagination = useSelector(page, (s) => s.context.pagination);
+  const summary = useSelector(page, (s) => s.context.summary);
   const status = useSelector(page, (s) => s.context.status);
   const sort = useSelector(page, (s) => s.context.sort);
   const unassignTarget = useSelector(page, (s) => (s.matches({ unassign: 'idle' }) ? null : s.context.unassignTarget));
@@ -162,6 +168,8 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         months={months}
         month={month}
         records={records}
+        pagination={pagination}
+        summary={summary}
         daily={daily}
         usageLoading={usageLoading}
         refreshing={refreshing}
@@ -170,7 +178,8 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         sort={sort}
         unassign={unassignTarget ? { serviceLineNumber: unassignTarget, busy: unassignBusy } : null}
         onMonth={(value) => navigateTo({ ...currentSearch(), month: value })}
-        onSearch={(value) => page.send({ type: 'user.search', value })}
+        onSearch={(value) => page.send({ type: 'user.searchInput', value })}
+        onPage={(value) => page.send({ type: 'user.page', page: value })}
         onStatus={(value) => page.send({ type: 'user.status', status: value })}
         onSort={(value) => page.send({ type: 'user.sort', sort: value })}
         onRefresh={() => page.send({ type: 'user.refresh' })}

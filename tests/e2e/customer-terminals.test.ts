@@ -80,6 +80,16 @@ describe("a customer's terminals in the browser", () => {
     // The line's row reads its priority use of the month against its allowance.
     await table.getByRole('row', { name: new RegExp(first.service_line_number) }).getByText(/\d+\.\d (GB|TB) \/ \d+\.\d (GB|TB)/).waitFor();
 
+    // The table's search runs on the server: typing the second line leaves only its row.
+    const search = page.getByRole('searchbox', { name: 'Search terminals' });
+    const searched = page.waitForResponse((r) => r.url().includes('/usage/page?') && r.url().includes(`search=${second.service_line_number}`));
+    await search.fill(second.service_line_number);
+    await searched;
+    await table.getByText(first.service_line_number).waitFor({ state: 'detached' });
+    await table.getByText(second.service_line_number).waitFor();
+    await search.fill('');
+    await table.getByText(first.service_line_number).waitFor();
+
     // Take one line back.
     await page.getByRole('button', { name: `Unassign ${first.service_line_number}` }).click();
     const confirm = page.getByRole('alertdialog').or(page.getByRole('dialog', { name: /unassign/i }));

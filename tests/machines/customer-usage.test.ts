@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor, type SnapshotFrom } from 'xstate';
+import { createActor, SimulatedClock, waitFor, type SnapshotFrom } from 'xstate';
 import {
   customerUsageMachine,
   type CustomerUsageData,
@@ -14,6 +14,7 @@ import { CUSTOMER_USAGE_MESSAGES, type CustomerDailyUsage, type UnassignTerminal
 import { TERMINAL_MESSAGES } from '../../src/domain/terminals';
 import { NetworkError } from '../../src/api/client';
 import { CUSTOMER_UUID, usageRecord } from '../fixtures/customer-terminals-client';
+import { usageData } from '../fixtures/customer-usage-data';
 import { ok, refused, scriptedActors, type Answer } from './scripted-actors';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
@@ -21,12 +22,12 @@ const customer: UsageCustomer = { uuid: CUSTOMER_UUID, name: 'Nina Park', compan
 const SL1 = 'AST-511274-31364-54';
 const SL2 = 'AST-622190-48211-07';
 const day = (date: string, priorityGB: number): CustomerDailyUsage => ({ date, priorityGB, standardGB: 1.5 });
-const november: CustomerUsageData = {
-  records: [usageRecord({ used: 300, total: 1000 }), usageRecord({ used: 1100, total: 1000 }, { terminalId: 'UT-0002C4D5', serviceLineNumber: SL2 })],
-  daily: [day('2026-11-01', 12.5), day('2026-11-02', 9)],
-};
-const afterUnassign: CustomerUsageData = { records: [november.records[1]!], daily: [day('2026-11-01', 4), day('2026-11-02', 3)] };
-const october: CustomerUsageData = { records: [usageRecord({ used: 80, total: 1000 })], daily: [day('2026-10-01', 2)] };
+const november: CustomerUsageData = usageData(
+  [usageRecord({ used: 300, total: 1000 }), usageRecord({ used: 1100, total: 1000 }, { terminalId: 'UT-0002C4D5', serviceLineNumber: SL2 })],
+  [day('2026-11-01', 12.5), day('2026-11-02', 9)],
+);
+const afterUnassign: CustomerUsageData = usageData([november.page.records[1]!], [day('2026-11-01', 4), day('2026-11-02', 3)]);
+const october: CustomerUsageData = usageData([usageRecord({ used: 80, total: 1000 })], [day('2026-10-01', 2)]);
 const unassigned = { serviceLineNumber: SL1, unassigned: ['UT-0001A2B3'] };
 
 
@@ -36,7 +37,7 @@ interface Answers {
   unassign?: Array<Answer<UnassignOutcome>>;
 }
 
-function openPage(answers: Answers = {}, input: Partial<CustomerUsageInput> = {}) {
+function openPage(answers: Answers = {}, input: Partial<CustomerUsageInput> = {}, clock?: SimulatedClock) {
   const { calls, called, answer } = scriptedActors();
   const notifySuccess = vi.fn();
   const notifyFailure = vi.fn();
@@ -56,14 +57,14 @@ function openPage(answers: Answers = {}, input: Partial<CustomerUsageInput> = {}
         logUsageFailure: (_, failure) => logUsageFailure(failure.reason),
       },
     }),
-    { input: { customerUuid: CUSTOMER_UUID, now: NOW, ...input } },
+    { input: { customerUuid: CUSTOMER_UUID, now: NOW, ...input }, ...(clock ? { clock } : {}) },
   ).start();
   return { actor, calls, called, notifySuccess, notifyFailure, terminalsChanged, logUsageFailure };
 }
 
 type Snapshot = SnapshotFrom<typeof customerUsageMachine>;
 const settled = (s: Snapshot) => !s.hasTag('loadingCustomer') && !s.hasTag('loadingUsage') && !s.hasTag('refreshingUsage') && !s.hasTag('busy');
-const novemberRequest: CustomerUsageRequest = { customerUuid: CUSTOMER_UUID, year: 2026, month: 11 };
+const novemberRequest: CustomerUsageRequest = { customerUuid: CUSTOMER_UUID, year: 2026, month: 11, page: 1, limit: 25, search: '', status: 'all', sort: null };
 const retry = { type: 'user.retry' } as const;
 const refresh = { type: 'user.refresh' } as const;
 const changed = { type: 'terminals.changed' } as const;
@@ -76,14 +77,14 @@ describe('customer usage machine: opening the page', () => {
   it('loads the customer and the current month side by side', async () => {
     const { actor, calls } = openPage();
     const first = actor.getSnapshot();
-    expect(first.value).toEqual({ customer: 'loading', usage: 'loading', unassign: 'idle' });
+    expect(first.value).toEqual({ customer: 'loading', usage: 'loading', searchBox: 'idle', unassign: 'idle' });
     expect(first.hasTag('loadingCustomer') && first.hasTag('loadingUsage')).toBe(true);
     expect(first.context).toMatchObject({ month: '2026-11', search: '', status: 'all', sort: null, records: [], daily: [], customer: null });
     expect(first.context.months).toHaveLength(12);
     expect(first.context.months[0]).toEqual({ value: '2026-11', label: 'November 2026', year: 2026, month: 11 });
     const snapshot = await waitFor(actor, settled);
-    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', unassign: 'idle' });
-    expect(snapshot.context).toMatchObject({ customer, customerError: null, records: november.records, daily: november.daily });
+    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', searchBox: 'idle', unassign: 'idle' });
+    expect(snapshot.context).toMatchObject({ customer, customerError: null, records: november.page.records, daily: november.daily });
     expect(calls.map((c) => [c.name, c.input])).toEqual([
       ['loadCustomer', CUSTOMER_UUID],
       ['loadUsage', novemberRequest],
@@ -139,7 +140,7 @@ describe('customer usage machine: the month of usage', () => {
     await waitFor(actor, settled);
     actor.send(refresh);
     const snapshot = await waitFor(actor, settled);
-    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', unassign: 'idle' });
+    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', searchBox: 'idle', unassign: 'idle' });
     expect(snapshot.context).toMatchObject({ records: [], daily: [], customerError: null });
     expect(logUsageFailure).toHaveBeenCalledOnce();
     if (logged) expect(logUsageFailure).toHaveBeenCalledWith(logged);
@@ -161,7 +162,7 @@ describe('customer usage machine: the month of usage', () => {
     await waitFor(actor, settled);
     expect(actor.getSnapshot().can(selectMonth('2025-11'))).toBe(false);
     actor.send(selectMonth('2025-11'));
-    expect(actor.getSnapshot().context).toMatchObject({ month: '2026-11', records: november.records });
+    expect(actor.getSnapshot().context).toMatchObject({ month: '2026-11', records: november.page.records });
     expect(called('loadUsage')).toHaveLength(1);
   });
 
@@ -172,7 +173,7 @@ describe('customer usage machine: the month of usage', () => {
     expect(first?.signal.aborted).toBe(true);
     expect(second?.input).toEqual({ ...novemberRequest, month: 10 });
     const snapshot = await waitFor(actor, settled);
-    expect(snapshot.context).toMatchObject({ month: '2026-10', records: october.records, daily: october.daily });
+    expect(snapshot.context).toMatchObject({ month: '2026-10', records: october.page.records, daily: october.daily });
   });
 
   it('a month chosen during a refresh aborts the refresh', async () => {
@@ -181,7 +182,7 @@ describe('customer usage machine: the month of usage', () => {
     actor.send(refresh);
     actor.send(selectMonth('2026-10'));
     expect(called('loadUsage')[1]?.signal.aborted).toBe(true);
-    expect((await waitFor(actor, settled)).context.records).toEqual(october.records);
+    expect((await waitFor(actor, settled)).context.records).toEqual(october.page.records);
   });
 
   it('Refresh keeps the rows on screen while they reload, then replaces them', async () => {
@@ -190,9 +191,9 @@ describe('customer usage machine: the month of usage', () => {
     actor.send(refresh);
     const refreshing = actor.getSnapshot();
     expect(refreshing.hasTag('refreshingUsage') && !refreshing.hasTag('loadingUsage')).toBe(true);
-    expect(refreshing.context.records).toEqual(november.records);
+    expect(refreshing.context.records).toEqual(november.page.records);
     expect(refreshing.can(refresh)).toBe(false);
-    expect((await waitFor(actor, settled)).context).toMatchObject({ records: afterUnassign.records, daily: afterUnassign.daily });
+    expect((await waitFor(actor, settled)).context).toMatchObject({ records: afterUnassign.page.records, daily: afterUnassign.daily });
     expect(called('loadUsage').map((c) => c.input)).toEqual([novemberRequest, novemberRequest]);
   });
 
@@ -203,7 +204,7 @@ describe('customer usage machine: the month of usage', () => {
     expect(actor.getSnapshot().matches({ usage: 'refreshing' })).toBe(true);
     actor.send(changed);
     expect(called('loadUsage')[1]?.signal.aborted).toBe(true);
-    expect((await waitFor(actor, settled)).context.records).toEqual(afterUnassign.records);
+    expect((await waitFor(actor, settled)).context.records).toEqual(afterUnassign.page.records);
     expect(called('loadUsage')).toHaveLength(3);
   });
 
@@ -212,23 +213,85 @@ describe('customer usage machine: the month of usage', () => {
     expect(actor.getSnapshot().can(refresh)).toBe(false);
     actor.send(changed);
     expect(called('loadUsage')[0]?.signal.aborted).toBe(true);
-    expect((await waitFor(actor, settled)).context.records).toEqual(afterUnassign.records);
+    expect((await waitFor(actor, settled)).context.records).toEqual(afterUnassign.page.records);
   });
 
-  it('search, status and sort are kept at any time and leave the loaded rows alone', async () => {
-    const { actor } = openPage();
-    actor.send({ type: 'user.search', value: 'rotterdam' });
+  it('a status (even while the month loads), a page and a sort reload the table, from its first page but for the page itself', async () => {
+    const firstOfTwo = usageData(november.page.records, november.daily, { limit: 1 });
+    const secondOfTwo = usageData(november.page.records, november.daily, { page: 2, limit: 1 });
+    const { actor, called } = openPage({ usage: ['hang', ok(firstOfTwo), ok(secondOfTwo), 'hang', ok(october)] });
+    // Sorting and paging need the table, which the loading month replaces; the status filter does not.
+    expect(actor.getSnapshot().can({ type: 'user.sort', sort: { field: 'usage', order: 1 } })).toBe(false);
+    expect(actor.getSnapshot().can({ type: 'user.page', page: 2 })).toBe(false);
     actor.send({ type: 'user.status', status: 'Suspended' });
+    // The first load was still under way: it is asked again, with the status.
+    expect(called('loadUsage')[0]?.signal.aborted).toBe(true);
+    await waitFor(actor, settled);
+    actor.send({ type: 'user.page', page: 2 });
+    const refreshing = actor.getSnapshot();
+    expect(refreshing.matches({ usage: 'refreshing' })).toBe(true);
+    expect(refreshing.context).toMatchObject({ page: 2, records: firstOfTwo.page.records });
+    expect((await waitFor(actor, settled)).context).toMatchObject({ page: 2, records: secondOfTwo.page.records, pagination: secondOfTwo.page.pagination });
+    actor.send({ type: 'user.sort', sort: { field: 'usage', order: 1 } });
     actor.send({ type: 'user.sort', sort: { field: 'overage', order: -1 } });
+    expect(called('loadUsage')[3]?.signal.aborted).toBe(true);
     const snapshot = await waitFor(actor, settled);
-    expect(snapshot.context).toMatchObject({
-      search: 'rotterdam',
-      status: 'Suspended',
-      sort: { field: 'overage', order: -1 },
-      records: november.records,
-    });
-    actor.send({ type: 'user.sort', sort: null });
-    expect(actor.getSnapshot().context.sort).toBeNull();
+    expect(snapshot.context).toMatchObject({ status: 'Suspended', sort: { field: 'overage', order: -1 }, page: 1, records: october.page.records });
+    expect(called('loadUsage').map((c) => c.input)).toEqual([
+      novemberRequest,
+      { ...novemberRequest, status: 'Suspended' },
+      { ...novemberRequest, status: 'Suspended', page: 2 },
+      { ...novemberRequest, status: 'Suspended', sort: { field: 'usage', order: 1 } },
+      { ...novemberRequest, status: 'Suspended', sort: { field: 'overage', order: -1 } },
+    ]);
+  });
+
+  it('the search applies once the typing pauses, trimmed, from the first page; the same search again asks nothing', async () => {
+    const clock = new SimulatedClock();
+    const { actor, called } = openPage({ usage: [ok(november), ok(october), ok(october)] }, {}, clock);
+    await waitFor(actor, settled);
+    actor.send({ type: 'user.page', page: 2 });
+    await waitFor(actor, settled);
+    actor.send({ type: 'user.searchInput', value: 'rott' });
+    clock.increment(200);
+    actor.send({ type: 'user.searchInput', value: ' rotterdam ' });
+    clock.increment(299);
+    expect(actor.getSnapshot().matches({ searchBox: 'debouncing' })).toBe(true);
+    expect(called('loadUsage')).toHaveLength(2);
+    clock.increment(1);
+    expect(actor.getSnapshot().matches({ searchBox: 'idle', usage: 'refreshing' })).toBe(true);
+    const snapshot = await waitFor(actor, settled);
+    expect(snapshot.context).toMatchObject({ search: 'rotterdam', searchInput: ' rotterdam ', page: 1 });
+    actor.send({ type: 'user.searchInput', value: 'rotterdam' });
+    clock.increment(300);
+    expect(called('loadUsage').map((c) => (c.input as CustomerUsageRequest).search)).toEqual(['', '', 'rotterdam']);
+    expect(called('loadUsage').map((c) => (c.input as CustomerUsageRequest).page)).toEqual([1, 2, 1]);
+  });
+
+  it('a page past the last (lines went away meanwhile) asks for the last page instead', async () => {
+    const pastTheEnd = usageData([], november.daily, { page: 3, limit: 1, total: 2 });
+    const last = usageData(november.page.records, november.daily, { page: 2, limit: 1 });
+    const { actor, called } = openPage({ usage: [ok(november), ok(pastTheEnd), ok(last)] });
+    await waitFor(actor, settled);
+    actor.send({ type: 'user.page', page: 3 });
+    const snapshot = await waitFor(actor, settled);
+    expect(snapshot.context).toMatchObject({ page: 2, records: last.page.records, pagination: last.page.pagination });
+    expect(called('loadUsage').map((c) => (c.input as CustomerUsageRequest).page)).toEqual([1, 3, 2]);
+  });
+
+  it('the same page, or no page, asks nothing', async () => {
+    const { actor, called } = openPage();
+    await waitFor(actor, settled);
+    for (const page of [1, 0, 1.5]) expect(actor.getSnapshot().can({ type: 'user.page', page })).toBe(false);
+    expect(called('loadUsage')).toHaveLength(1);
+  });
+
+  it('keeps the summary cards and the pagination of the answer, and clears them with the month', async () => {
+    const { actor } = openPage({ usage: [ok(november), 'hang'] });
+    const loaded = await waitFor(actor, settled);
+    expect(loaded.context).toMatchObject({ summary: november.page.summary, pagination: november.page.pagination });
+    actor.send(selectMonth('2026-10'));
+    expect(actor.getSnapshot().context).toMatchObject({ summary: null, pagination: null, records: [], page: 1 });
   });
 });
 
@@ -263,8 +326,8 @@ describe('customer usage machine: unassigning a line', () => {
     other.actor.send(confirm);
     const reloading = await waitFor(other.actor, (s) => s.matches({ unassign: 'idle' }));
     expect(reloading.matches({ usage: 'refreshing' })).toBe(true);
-    expect(reloading.context).toMatchObject({ unassignTarget: null, records: november.records });
-    expect((await waitFor(other.actor, settled)).context.records).toEqual(afterUnassign.records);
+    expect(reloading.context).toMatchObject({ unassignTarget: null, records: november.page.records });
+    expect((await waitFor(other.actor, settled)).context.records).toEqual(afterUnassign.page.records);
     expect(other.notifySuccess).toHaveBeenCalledExactlyOnceWith(`Service line ${SL1} unassigned`);
     expect(other.terminalsChanged).toHaveBeenCalledOnce();
     expect(other.notifyFailure).not.toHaveBeenCalled();
@@ -288,7 +351,7 @@ describe('customer usage machine: unassigning a line', () => {
       `Failed to unassign terminal: ${TERMINAL_MESSAGES.unknownError}`,
       `Failed to unassign terminal: ${TERMINAL_MESSAGES.unknownError}`,
     ]);
-    expect(actor.getSnapshot().context).toMatchObject({ unassignTarget: null, records: november.records });
+    expect(actor.getSnapshot().context).toMatchObject({ unassignTarget: null, records: november.page.records });
     expect(notifySuccess).not.toHaveBeenCalled();
     expect(terminalsChanged).not.toHaveBeenCalled();
     expect(called('loadUsage')).toHaveLength(1);

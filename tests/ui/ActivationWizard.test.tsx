@@ -94,7 +94,7 @@ describe('Add Terminal: the activation wizard', () => {
     const review = wizard().getByLabelText('Review');
     expect(review.textContent).toContain(PAGE_CUSTOMER.name);
     expect(review.textContent).toContain('1 Quay Road, Portsmouth PO1 1AA (new)');
-    const usageCalls = api.calls.filter((c) => c.startsWith(`GET /api/v1/terminals/customers/${PAGE_CUSTOMER.uuid}/usage?`)).length;
+    const usageCalls = api.calls.filter((c) => c.startsWith(`GET /api/v1/terminals/customers/${PAGE_CUSTOMER.uuid}/usage/page?`)).length;
     await click(view, T.activate);
     expect(await wizard().findByText(`${T.doneTitle} on service line ${NEW_LINE}`, {}, { timeout: 5000 })).toBeTruthy();
     expect(api.bodies.find(([call]) => call === 'POST /api/v1/activations')![1]).toEqual({
@@ -115,7 +115,7 @@ describe('Add Terminal: the activation wizard', () => {
     expect(within(wizard().getByRole('list', { name: T.stepsLabel })).getAllByText('done')).toHaveLength(7);
     // The customer's usage is asked for again.
     await waitFor(() =>
-      expect(api.calls.filter((c) => c.startsWith(`GET /api/v1/terminals/customers/${PAGE_CUSTOMER.uuid}/usage?`)).length).toBeGreaterThan(usageCalls),
+      expect(api.calls.filter((c) => c.startsWith(`GET /api/v1/terminals/customers/${PAGE_CUSTOMER.uuid}/usage/page?`)).length).toBeGreaterThan(usageCalls),
     );
     await view.user.click(wizard().getAllByRole('button', { name: T.close }).at(-1)!);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: T.header })).toBeNull());

@@ -4,10 +4,13 @@ import { screen, within } from '@testing-library/react';
 import {
   ASSIGN_MESSAGES,
   CUSTOMER_USAGE_MESSAGES,
+  CUSTOMER_USAGE_PAGE_SIZE,
   USAGE_BAR_COLOURS,
   type CustomerUsageSort,
+  type CustomerUsageSummary,
   type TerminalUsageRecord,
 } from '../../src/domain/customer-terminals';
+import type { Pagination } from '../../src/domain/customers';
 import { lastTwelveMonths } from '../../src/domain/terminals';
 import {
   CUSTOMER_LOADING_TEXT,
@@ -15,7 +18,6 @@ import {
   UNASSIGN_DIALOG_TITLE,
   UNASSIGNING_TEXT,
   USAGE_LOADING_TEXT,
-  USAGE_TABLE_PAGE_SIZE,
   type CustomerTerminalsViewProps,
 } from '../../src/ui/customer-terminals/CustomerTerminalsView';
 import { CUSTOMER_UUID, usageRecord } from '../fixtures/customer-terminals-client';
@@ -24,21 +26,22 @@ import { renderStrict } from './render';
 const months = lastTwelveMonths(new Date('2026-11-20T10:00:00.000Z'));
 const customer = { uuid: CUSTOMER_UUID, name: 'Nina Park', company: 'Northwind Shipping', email: 'nina@northwind.example' };
 
-/** Three lines whose usage, remaining and overage each order them differently. */
+/** The page the server answered: three lines, in the order it chose. */
 const records: TerminalUsageRecord[] = [
   usageRecord({ used: 500, total: 1000 }, { terminalId: 'UT-B', serviceLineNumber: 'AST-B', location: 'Rotterdam, NL' }),
   usageRecord({ used: 1100, total: 1000 }, { terminalId: 'UT-A', serviceLineNumber: 'AST-A', location: 'Hamburg, DE', status: 'Suspended' }),
   usageRecord({ used: 100, total: 1000 }, { terminalId: 'UT-C', serviceLineNumber: 'AST-C', location: 'Antwerp, BE', plan: 'Standard 500 GB', status: 'Maintenance' }),
 ];
 
-/** AST-000, AST-001, …: the even ones in the north, the odd ones in the south. */
-const numberedRecords = (n: number) =>
+/** The server's counts over every terminal of the customer: not what the three rows on screen add up to. */
+const summary: CustomerUsageSummary = { totalTerminals: 1234, activeTerminals: 987, totalDataUsed: 45210.5, overLimit: 17 };
+/** The three rows are the whole of what matches. */
+const onePage: Pagination = { total: records.length, page: 1, limit: CUSTOMER_USAGE_PAGE_SIZE, pages: 1 };
+
+/** `n` rows numbered from `from`: AST-000, AST-001, … */
+const numberedRecords = (n: number, from = 0) =>
   Array.from({ length: n }, (_, i) =>
-    usageRecord(undefined, {
-      terminalId: `UT-${i}`,
-      serviceLineNumber: `AST-${String(i).padStart(3, '0')}`,
-      location: i % 2 === 0 ? 'North' : 'South',
-    }),
+    usageRecord(undefined, { terminalId: `UT-${from + i}`, serviceLineNumber: `AST-${String(from + i).padStart(3, '0')}` }),
   );
 
 const daily = [
@@ -50,6 +53,7 @@ function baseProps(props: Partial<CustomerTerminalsViewProps> = {}) {
   const callbacks = {
     onMonth: vi.fn(),
     onSearch: vi.fn(),
+    onPage: vi.fn(),
     onStatus: vi.fn(),
     onSort: vi.fn(),
     onRefresh: vi.fn(),
@@ -69,6 +73,8 @@ function baseProps(props: Partial<CustomerTerminalsViewProps> = {}) {
     months,
     month: months[0]!.value,
     records,
+    pagination: onePage,
+    summary,
     daily,
     usageLoading: false,
     refreshing: false,
@@ -88,7 +94,10 @@ function renderView(props: Partial<CustomerTerminalsViewProps> = {}) {
   return { ...result, ...callbacks, rerenderWith: (more: Partial<CustomerTerminalsViewProps>) => result.rerender(<CustomerTerminalsView {...all} {...more} />) };
 }
 
-/** The view with its sort held the way the route holds it: what onSort reports comes back as `sort`. */
+/**
+ * The view with its sort held the way the route holds it: what onSort reports comes back as
+ * `sort`, while the rows stay the ones given (the server sorts them).
+ */
 function SortingView(props: CustomerTerminalsViewProps) {
   const [sort, setSort] = useState<CustomerUsageSort | null>(null);
   return (
@@ -112,6 +121,7 @@ const cellOf = (serviceLine: string, column: string) => {
 };
 const card = (title: string) => within(screen.getByRole('group', { name: 'Usage summary' })).getByRole('region', { name: title });
 const header = (name: string) => within(table()).getByRole('columnheader', { name: new RegExp(`^${name}`) });
+const cardValue = (title: string) => card(title).querySelector('.stat-card-value')?.textContent;
 
 describe('CustomerTerminalsView: without a customer', () => {
   it.each([undefined, null, '', '   '])('a customer UUID of %j shows only the "required" error card', (customerUuid) => {
@@ -190,15 +200,34 @@ describe('CustomerTerminalsView: header', () => {
 });
 
 describe('CustomerTerminalsView: summary and chart', () => {
-  it('counts the terminals, the active ones, the data used and those over the limit', () => {
+  it("shows the server's counts of the terminals, the active ones, the data used and those over the limit, not the rows on the page", () => {
     renderView();
-    const value = (title: string) => card(title).querySelector('.stat-card-value')?.textContent;
-    expect(value('Total Terminals')).toBe('3');
-    expect(value('Active Terminals')).toBe('1');
-    // 540 + 1140 + 140 GB: TB from 1000 GB on this page.
-    expect(value('Total Data Used')).toBe('1.8 TB');
-    expect(value('Over Limit')).toBe('1');
+    expect(cardValue('Total Terminals')).toBe('1,234');
+    expect(cardValue('Active Terminals')).toBe('987');
+    // TB from 1000 GB on this page.
+    expect(cardValue('Total Data Used')).toBe('45.2 TB');
+    expect(cardValue('Over Limit')).toBe('17');
     expect(card('Over Limit').querySelector('.usage-over')).toBeTruthy();
+  });
+
+  it('shows what the summary it is given says, whatever the rows', () => {
+    const { rerenderWith } = renderView({ records: [], summary: { totalTerminals: 4, activeTerminals: 2, totalDataUsed: 912.34, overLimit: 0 } });
+    expect(cardValue('Total Terminals')).toBe('4');
+    expect(cardValue('Active Terminals')).toBe('2');
+    expect(cardValue('Total Data Used')).toBe('912.3 GB');
+    expect(cardValue('Over Limit')).toBe('0');
+    expect(card('Over Limit').querySelector('.usage-over')).toBeNull();
+    rerenderWith({ summary: { totalTerminals: 5, activeTerminals: 5, totalDataUsed: 0, overLimit: 1 } });
+    expect(cardValue('Total Terminals')).toBe('5');
+    expect(cardValue('Over Limit')).toBe('1');
+  });
+
+  it('shows zeros in the cards before there is a summary', () => {
+    renderView({ summary: null });
+    expect(cardValue('Total Terminals')).toBe('0');
+    expect(cardValue('Active Terminals')).toBe('0');
+    expect(cardValue('Total Data Used')).toBe('0.0 GB');
+    expect(cardValue('Over Limit')).toBe('0');
   });
 
   it('shows placeholders in the cards and the chart while the month loads', () => {
@@ -245,20 +274,15 @@ describe('CustomerTerminalsView: search, filter and refresh', () => {
     expect(onStatus).toHaveBeenCalledWith('Maintenance');
   });
 
-  it('shows only the rows matching the search, over service line, terminal, location and plan', () => {
-    const { rerenderWith } = renderView({ search: 'hamburg' });
-    expect(shownLines()).toEqual(['AST-A']);
-    rerenderWith({ search: 'ut-c' });
-    expect(shownLines()).toEqual(['AST-C']);
-    rerenderWith({ search: 'standard 500' });
-    expect(shownLines()).toEqual(['AST-C']);
+  it('shows the chosen status', () => {
+    renderView({ status: 'Suspended' });
+    expect((screen.getByLabelText('Status filter') as HTMLInputElement).value).toBe('Suspended');
   });
 
-  it('shows only the rows of the chosen status', () => {
-    const { rerenderWith } = renderView({ status: 'Suspended' });
-    expect(shownLines()).toEqual(['AST-A']);
-    rerenderWith({ status: 'Active' });
-    expect(shownLines()).toEqual(['AST-B']);
+  it('shows the rows it is given as they are: the search, status and sort do not filter or reorder them in the browser', () => {
+    // None of these rows holds "hamburg-x" or is Pending; the server chose them and their order.
+    renderView({ search: 'hamburg-x', status: 'Pending', sort: { field: 'serviceLine', order: 1 } });
+    expect(shownLines()).toEqual(['AST-B', 'AST-A', 'AST-C']);
   });
 
   it('Refresh asks for a reload; while refreshing the rows stay and Refresh is disabled', async () => {
@@ -333,14 +357,23 @@ describe('CustomerTerminalsView: the table', () => {
     expect(within(cellOf('AST-0', 'Usage')).queryByRole('progressbar')).toBeNull();
   });
 
-  it('says "No terminals assigned to this customer" when there are none', () => {
-    renderView({ records: [] });
+  it('says "No terminals assigned to this customer" when the summary counts none', () => {
+    const none = { total: 0, page: 1, limit: CUSTOMER_USAGE_PAGE_SIZE, pages: 0 };
+    renderView({ records: [], pagination: none, summary: { totalTerminals: 0, activeTerminals: 0, totalDataUsed: 0, overLimit: 0 } });
+    expect(within(table()).getByText(CUSTOMER_USAGE_MESSAGES.noTerminals)).toBeTruthy();
+    expect(within(table()).queryByText(CUSTOMER_USAGE_MESSAGES.noMatches)).toBeNull();
+  });
+
+  it('says "No terminals assigned to this customer" before there is a summary', () => {
+    renderView({ records: [], pagination: null, summary: null });
     expect(within(table()).getByText(CUSTOMER_USAGE_MESSAGES.noTerminals)).toBeTruthy();
   });
 
-  it('says "No terminals match the current filters" when the search and filter leave none', () => {
-    renderView({ search: 'nowhere', status: 'Pending' });
+  it('says "No terminals match the current filters" when the customer has terminals but the page holds none', () => {
+    const none = { total: 0, page: 1, limit: CUSTOMER_USAGE_PAGE_SIZE, pages: 0 };
+    renderView({ records: [], pagination: none, search: 'nowhere', status: 'Pending' });
     expect(within(table()).getByText(CUSTOMER_USAGE_MESSAGES.noMatches)).toBeTruthy();
+    expect(within(table()).queryByText(CUSTOMER_USAGE_MESSAGES.noTerminals)).toBeNull();
   });
 
   it('shows a loading state instead of the table while the usage loads', () => {
@@ -363,24 +396,49 @@ describe('CustomerTerminalsView: the table', () => {
     expect(onOpen).not.toHaveBeenCalled();
   });
 
-  it('pages a long list 25 rows at a time', async () => {
-    const many = numberedRecords(USAGE_TABLE_PAGE_SIZE + 5);
-    const { user } = renderView({ records: many, sort: { field: 'serviceLine', order: 1 } });
-    expect(shownLines()).toHaveLength(USAGE_TABLE_PAGE_SIZE);
-    expect(shownLines()[0]).toBe('AST-000');
-    await user.click(screen.getByRole('button', { name: 'Page 2' }));
-    expect(shownLines()).toEqual(['AST-025', 'AST-026', 'AST-027', 'AST-028', 'AST-029']);
+});
+
+describe('CustomerTerminalsView: paging', () => {
+  const paged = (page: number, total = 60): Pagination => ({ total, page, limit: CUSTOMER_USAGE_PAGE_SIZE, pages: Math.ceil(total / CUSTOMER_USAGE_PAGE_SIZE) });
+  const current = () => screen.getAllByRole('button', { name: /^Page \d+$/ }).filter((b) => b.getAttribute('aria-current') === 'true').map((b) => b.textContent);
+
+  it('has no paginator while everything matching fits on one page', () => {
+    const { rerenderWith } = renderView({ records: numberedRecords(CUSTOMER_USAGE_PAGE_SIZE), pagination: paged(1, CUSTOMER_USAGE_PAGE_SIZE) });
+    expect(shownLines()).toHaveLength(CUSTOMER_USAGE_PAGE_SIZE);
+    expect(screen.queryByRole('button', { name: 'Page 1' })).toBeNull();
+    rerenderWith({ records: numberedRecords(CUSTOMER_USAGE_PAGE_SIZE), pagination: paged(1, CUSTOMER_USAGE_PAGE_SIZE + 1) });
+    expect(screen.getByRole('button', { name: 'Page 2' })).toBeTruthy();
   });
 
-  it('goes back to the first rows when a search leaves fewer rows than the page looked at', async () => {
-    const many = numberedRecords(60);
-    const sort = { field: 'serviceLine', order: 1 } as const;
-    const { user, rerenderWith } = renderView({ records: many, sort });
+  it('shows the page of rows it is given, and as many pages as the total holds at the limit', () => {
+    renderView({ records: numberedRecords(CUSTOMER_USAGE_PAGE_SIZE, 25), pagination: paged(2) });
+    // The rows are shown as given, not sliced again at the page's offset.
+    expect(shownLines()).toHaveLength(CUSTOMER_USAGE_PAGE_SIZE);
+    expect(shownLines()[0]).toBe('AST-025');
+    expect(shownLines().at(-1)).toBe('AST-049');
+    expect(screen.getByRole('button', { name: 'Page 3' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Page 4' })).toBeNull();
+  });
+
+  it('starts the paginator at the page it is given', () => {
+    const { rerenderWith } = renderView({ records: numberedRecords(10, 50), pagination: paged(3) });
+    expect(current()).toEqual(['3']);
+    rerenderWith({ records: numberedRecords(25), pagination: paged(1) });
+    expect(current()).toEqual(['1']);
+  });
+
+  it('reports the 1-based page picked, and the next and previous ones', async () => {
+    const { user, onPage, rerenderWith } = renderView({ records: numberedRecords(25), pagination: paged(1) });
     await user.click(screen.getByRole('button', { name: 'Page 3' }));
-    expect(shownLines()[0]).toBe('AST-050');
-    rerenderWith({ records: many, sort, search: 'north' });
-    expect(shownLines()).toHaveLength(USAGE_TABLE_PAGE_SIZE);
-    expect(shownLines().slice(0, 3)).toEqual(['AST-000', 'AST-002', 'AST-004']);
+    expect(onPage).toHaveBeenLastCalledWith(3);
+    await user.click(screen.getByRole('button', { name: 'Next Page' }));
+    expect(onPage).toHaveBeenLastCalledWith(2);
+    // The page changes when the route says so, not when it is clicked.
+    expect(current()).toEqual(['1']);
+    rerenderWith({ records: numberedRecords(25, 25), pagination: paged(2) });
+    await user.click(screen.getByRole('button', { name: 'Previous Page' }));
+    expect(onPage).toHaveBeenLastCalledWith(1);
+    expect(onPage).toHaveBeenCalledTimes(3);
   });
 });
 
@@ -392,28 +450,34 @@ describe('CustomerTerminalsView: sorting', () => {
   }
 
   it.each([
-    // Usage: priority used; remaining: what is left of the allowance; overage: what is past it (ties by service line).
-    ['Service Line', 'serviceLine', ['AST-A', 'AST-B', 'AST-C'], ['AST-C', 'AST-B', 'AST-A']],
-    ['Usage', 'usage', ['AST-C', 'AST-B', 'AST-A'], ['AST-A', 'AST-B', 'AST-C']],
-    ['Remaining', 'remaining', ['AST-A', 'AST-B', 'AST-C'], ['AST-C', 'AST-B', 'AST-A']],
-    ['Overage', 'overage', ['AST-B', 'AST-C', 'AST-A'], ['AST-A', 'AST-B', 'AST-C']],
-  ] as const)('%s sorts ascending on the first click, descending on the second, and unsorted on the third', async (column, field, ascending, descending) => {
+    ['Service Line', 'serviceLine'],
+    ['Usage', 'usage'],
+    ['Remaining', 'remaining'],
+    ['Overage', 'overage'],
+  ] as const)('%s asks for ascending on the first click, descending on the second, and unsorted on the third', async (column, field) => {
     const { user, onSort } = renderSorting();
-    expect(shownLines()).toEqual(['AST-B', 'AST-A', 'AST-C']);
+    expect(header(column).getAttribute('aria-sort')).toBe('none');
 
     await user.click(header(column));
     expect(onSort).toHaveBeenLastCalledWith({ field, order: 1 });
-    expect(shownLines()).toEqual(ascending);
     expect(header(column).getAttribute('aria-sort')).toBe('ascending');
 
     await user.click(header(column));
     expect(onSort).toHaveBeenLastCalledWith({ field, order: -1 });
-    expect(shownLines()).toEqual(descending);
     expect(header(column).getAttribute('aria-sort')).toBe('descending');
 
     await user.click(header(column));
     expect(onSort).toHaveBeenLastCalledWith(null);
+    expect(header(column).getAttribute('aria-sort')).toBe('none');
+    expect(onSort).toHaveBeenCalledTimes(3);
+    // The server sorts: the rows stay as given.
     expect(shownLines()).toEqual(['AST-B', 'AST-A', 'AST-C']);
+  });
+
+  it('marks the column of the sort it is given', () => {
+    renderView({ sort: { field: 'overage', order: -1 } });
+    expect(header('Overage').getAttribute('aria-sort')).toBe('descending');
+    expect(header('Usage').getAttribute('aria-sort')).toBe('none');
   });
 
   it('Data Cap, Billing Cycle and Status do not sort', async () => {

@@ -317,6 +317,43 @@ describe('customer terminals API module', () => {
     });
   });
 
+  it('customerUsagePage sends the month and the table query, leaving out the defaults, and reads the page', async () => {
+    const record = usageRecord();
+    const page = { records: [record], pagination: { total: 26, page: 2, limit: 25, pages: 2 }, summary: { totalTerminals: 30, activeTerminals: 28, totalDataUsed: 1234.5, overLimit: 3 } };
+    const { api, sent } = apiAnswering(200, envelope(page));
+    const query = { year: 2024, month: 2, page: 2, limit: 25, search: '  rotterdam ', status: 'Suspended' as const, sort: { field: 'overage' as const, order: -1 as const } };
+    expect(await api.customerTerminals.customerUsagePage(CUSTOMER_UUID, query)).toMatchObject({ ok: true, data: page });
+    expect(sent()).toEqual({
+      path: `/api/v1/terminals/customers/${CUSTOMER_UUID}/usage/page`,
+      query: { billing_cycle_start: '2024-02-01', billing_cycle_end: '2024-02-29', page: '2', limit: '25', search: 'rotterdam', status: 'Suspended', sort: 'overage', order: 'desc' },
+      method: 'GET',
+      body: undefined,
+    });
+    const plain = apiAnswering(200, envelope(page));
+    await plain.api.customerTerminals.customerUsagePage(CUSTOMER_UUID, { ...query, search: ' ', status: 'all', sort: null });
+    expect(plain.sent().query).toEqual({ billing_cycle_start: '2024-02-01', billing_cycle_end: '2024-02-29', page: '2', limit: '25' });
+  });
+
+  it('customerUsagePage skips unreadable rows, derives missing figures, and fails without a list', async () => {
+    const record = usageRecord(null);
+    const { api } = apiAnswering(200, envelope({ records: ['x', record], summary: { total_terminals: 7, over_limit: 2 } }));
+    expect(await api.customerTerminals.customerUsagePage(CUSTOMER_UUID, { year: 2026, month: 11, page: 1, limit: 25, search: '', status: 'all', sort: null })).toMatchObject({
+      ok: true,
+      data: {
+        records: [record],
+        pagination: { total: 1, page: 1, limit: 25, pages: 1 },
+        summary: { totalTerminals: 7, activeTerminals: 0, totalDataUsed: 0, overLimit: 2 },
+      },
+    });
+    for (const data of [[record], { records: 'none' }]) {
+      const unreadable = apiAnswering(200, envelope(data));
+      expect(await unreadable.api.customerTerminals.customerUsagePage(CUSTOMER_UUID, { year: 2026, month: 11, page: 1, limit: 25, search: '', status: 'all', sort: null })).toMatchObject({
+        ok: false,
+        message: UNEXPECTED_RESPONSE,
+      });
+    }
+  });
+
   it('customerDailyUsage sends the range as start_date and end_date and answers the days', async () => {
     const days = [
       { date: '2026-11-01', priorityGB: 3, standardGB: 1 },

@@ -1,7 +1,7 @@
 // "Customer Terminal Usage" (spec section 2 "Customer terminal usage"): one customer's terminals
-// with their usage in the chosen month. Renders props and calls callbacks; the only local state
-// is the page of the table being looked at.
-import { useId, useState, type MouseEvent, type ReactNode } from 'react';
+// with their usage in the chosen month. Renders props and calls callbacks: the server searches,
+// filters, sorts and pages the table, and counts the summary cards.
+import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent, type DataTableSortEvent } from 'primereact/datatable';
@@ -12,22 +12,23 @@ import { customerDisplayName } from '../../domain/customers';
 import {
   ASSIGN_MESSAGES,
   CUSTOMER_USAGE_MESSAGES,
+  CUSTOMER_USAGE_PAGE_SIZE,
   CUSTOMER_USAGE_SORT_FIELDS,
   CUSTOMER_USAGE_STATUS_OPTIONS,
   formatCustomerUsage,
   recordOverage,
   recordPercentage,
   recordRemaining,
-  summariseUsage,
   usageBarColour,
-  visibleUsageRecords,
   type CustomerDailyUsage,
   type CustomerTerminalStatus,
   type CustomerUsageSort,
   type CustomerUsageSortField,
   type CustomerUsageStatusFilter,
+  type CustomerUsageSummary,
   type TerminalUsageRecord,
 } from '../../domain/customer-terminals';
+import type { Pagination } from '../../domain/customers';
 import { PAGE_TITLES } from '../../domain/navigation';
 import { barPercent, TERMINAL_SEARCH_MAX_LENGTH } from '../../domain/terminals';
 import { MonthSelect } from '../common/MonthSelect';
@@ -41,8 +42,6 @@ import { calendarDay, count, DASH, percent } from '../terminals/format';
 import '../customers/customers.css';
 import './customer-terminals.css';
 
-/** Rows per page of the table; a customer may hold a thousand terminals. */
-export const USAGE_TABLE_PAGE_SIZE = 25;
 export const USAGE_LOADING_TEXT = 'Loading terminal usage...';
 export const CUSTOMER_LOADING_TEXT = 'Loading customer...';
 export const UNASSIGN_DIALOG_TITLE = 'Unassign Terminal';
@@ -68,7 +67,12 @@ export interface CustomerTerminalsViewProps {
   /** Newest first (value `2025-3`, label "March 2025"). */
   months: readonly { value: string; label: string }[];
   month: string;
+  /** The page of the table on screen. */
   records: readonly TerminalUsageRecord[];
+  /** Of the rows matching the search and filter; null before a load. */
+  pagination: Pagination | null;
+  /** The summary cards, over every terminal of the customer; null before a load (zeros shown). */
+  summary: CustomerUsageSummary | null;
   /** One entry per day of the month, for the chart. */
   daily: readonly CustomerDailyUsage[];
   /** The month's usage is loading with nothing to show yet. */
@@ -76,6 +80,7 @@ export interface CustomerTerminalsViewProps {
   /** Reloading in place: the rows stay on screen. */
   refreshing: boolean;
 
+  /** The search box as typed. */
   search: string;
   status: CustomerUsageStatusFilter;
   sort: CustomerUsageSort | null;
@@ -84,6 +89,8 @@ export interface CustomerTerminalsViewProps {
 
   onMonth(value: string): void;
   onSearch(text: string): void;
+  /** 1-based. */
+  onPage(page: number): void;
   onStatus(status: CustomerUsageStatusFilter): void;
   onSort(sort: CustomerUsageSort | null): void;
   onRefresh(): void;
@@ -140,8 +147,10 @@ function MonthPicker(props: Pick<CustomerTerminalsViewProps, 'months' | 'month' 
 
 // ---- Summary and chart ---------------------------------------------------------------------
 
-function Summary({ records, loading }: { records: readonly TerminalUsageRecord[]; loading: boolean }) {
-  const s = summariseUsage(records);
+const NO_SUMMARY: CustomerUsageSummary = { totalTerminals: 0, activeTerminals: 0, totalDataUsed: 0, overLimit: 0 };
+
+function Summary({ summary, loading }: { summary: CustomerUsageSummary | null; loading: boolean }) {
+  const s = summary ?? NO_SUMMARY;
   return (
     <div className="stat-grid" role="group" aria-label="Usage summary">
       <StatCard title="Total Terminals" icon="pi pi-wifi" loading={loading} value={count(s.totalTerminals)} />
@@ -242,35 +251,31 @@ function UnassignButton({ record, onUnassign }: { record: TerminalUsageRecord; o
 // ---- Table ---------------------------------------------------------------------------------
 
 function UsageTable(props: CustomerTerminalsViewProps) {
-  const [first, setFirst] = useState(0);
-  const rows = visibleUsageRecords(props.records, { search: props.search, status: props.status, sort: props.sort });
-  // A search or filter that leaves fewer rows than the page looked at starts again at the first.
-  const start = first < rows.length ? first : 0;
-  const paged = rows.length > USAGE_TABLE_PAGE_SIZE;
+  const { pagination } = props;
+  const limit = pagination?.limit ?? CUSTOMER_USAGE_PAGE_SIZE;
   const sort = (event: DataTableSortEvent) => {
-    setFirst(0);
     const order = event.sortOrder;
     props.onSort(isSortField(event.sortField) && (order === 1 || order === -1) ? { field: event.sortField, order } : null);
   };
   return (
     <DataTable
-      value={paged ? rows.slice(start, start + USAGE_TABLE_PAGE_SIZE) : rows}
+      value={[...props.records]}
       dataKey="terminalId"
-      // The rows come searched, filtered and sorted (visibleUsageRecords); the table only shows them.
+      // The server answers the page searched, filtered and sorted; the table only shows it.
       lazy
       sortField={props.sort?.field}
       sortOrder={props.sort?.order ?? 0}
       removableSort
       onSort={sort}
-      paginator={paged}
-      first={start}
-      rows={USAGE_TABLE_PAGE_SIZE}
-      totalRecords={rows.length}
-      onPage={(event: DataTablePageEvent) => setFirst(event.first)}
+      paginator={(pagination?.total ?? 0) > limit}
+      first={((pagination?.page ?? 1) - 1) * limit}
+      rows={limit}
+      totalRecords={pagination?.total ?? props.records.length}
+      onPage={(event: DataTablePageEvent) => props.onPage(Math.floor(event.first / event.rows) + 1)}
       onRowClick={(event: DataTableRowClickEvent) => props.onOpen(event.data as TerminalUsageRecord)}
       rowClassName={() => 'usage-row'}
       loading={props.refreshing}
-      emptyMessage={props.records.length === 0 ? CUSTOMER_USAGE_MESSAGES.noTerminals : CUSTOMER_USAGE_MESSAGES.noMatches}
+      emptyMessage={(props.summary?.totalTerminals ?? 0) === 0 ? CUSTOMER_USAGE_MESSAGES.noTerminals : CUSTOMER_USAGE_MESSAGES.noMatches}
       className="usage-table"
       pt={{ table: { 'aria-label': 'Customer terminals' } }}
     >
@@ -414,7 +419,7 @@ export function CustomerTerminalsView(props: CustomerTerminalsViewProps) {
   return (
     <div className="page customer-usage-page">
       {header}
-      <Summary records={props.records} loading={props.usageLoading} />
+      <Summary summary={props.summary} loading={props.usageLoading} />
       <ChartPanel daily={props.daily} loading={props.usageLoading} />
       <UsagePanel {...props} />
       <UnassignDialog {...props} customerName={customerName} />

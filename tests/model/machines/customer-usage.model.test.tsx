@@ -8,7 +8,6 @@ import {
   ASSIGN_MESSAGES,
   CUSTOMER_USAGE_MESSAGES,
   CUSTOMER_USAGE_STATUS_OPTIONS,
-  visibleUsageRecords,
   type CustomerDailyUsage,
   type UnassignTerminalPayload,
 } from '../../../src/domain/customer-terminals';
@@ -23,6 +22,7 @@ import {
 } from '../../../src/machines/customer-usage';
 import { CUSTOMER_LOADING_TEXT, UNASSIGN_DIALOG_TITLE, UNASSIGNING_TEXT, USAGE_LOADING_TEXT } from '../../../src/ui/customer-terminals/CustomerTerminalsView';
 import { usageRecord } from '../../fixtures/customer-terminals-client';
+import { usageData } from '../../fixtures/customer-usage-data';
 import { ok, refused, scriptedActors, type Answer } from '../../machines/scripted-actors';
 import { defineModel, done, failed, type UiModel } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
@@ -33,7 +33,14 @@ const customer = PAGE_CUSTOMER;
 // The route gives the page no `now`: its months are this month's twelve, here and on the page.
 const months = lastTwelveMonths(new Date());
 const day = (date: string, priorityGB: number): CustomerDailyUsage => ({ date, priorityGB, standardGB: 1.5 });
-const usage: CustomerUsageData = { records: pageRecords, daily: [day('2026-11-01', 12.5)] };
+const usage: CustomerUsageData = usageData(pageRecords, [day('2026-11-01', 12.5)]);
+// A page past the last comes back when rows went away between two requests. Walked on every path
+// it would multiply them all for one guard: tests/machines/customer-usage.test.ts pins it.
+const PAST_THE_END_REASON = 'a page past the last needs the rows to go away between two requests (pinned in tests/machines/customer-usage.test.ts)';
+const PAST_THE_END = {
+  'customerUsage.usage.loading: xstate.done.actor.loadUsage #1': PAST_THE_END_REASON,
+  'customerUsage.usage.refreshing: xstate.done.actor.loadUsage #1': PAST_THE_END_REASON,
+};
 
 const retry = { type: 'user.retry' } as const;
 const refresh = { type: 'user.refresh' } as const;
@@ -55,19 +62,22 @@ const customerFailed = (s: Snapshot) => s.matches({ customer: 'failed' });
 
 /** The toolbar shows the table's search and filter as the machine holds them. */
 function expectToolbar({ context }: Snapshot) {
-  expect((screen.getByRole('searchbox', { name: 'Search terminals' }) as HTMLInputElement).value).toBe(context.search);
+  expect((screen.getByRole('searchbox', { name: 'Search terminals' }) as HTMLInputElement).value).toBe(context.searchInput);
   expect((screen.getByLabelText('Status filter') as HTMLInputElement).value).toBe(statusLabel(context.status));
   expect(screen.getByRole('combobox', { name: 'Month' }).textContent).toContain(monthLabel(context.month));
 }
 
-/** The rows the machine's records give under its search, filter and sort. */
+/** The page of rows the machine holds, the summary cards and the paginator. */
 function expectRows({ context }: Snapshot) {
-  const rows = visibleUsageRecords(context.records, context);
   const shown = within(table()!).queryAllByRole('button', { name: /^Unassign / }).map((b) => b.getAttribute('aria-label'));
-  expect(shown).toEqual(rows.map((r) => `${CUSTOMER_USAGE_MESSAGES.unassign} ${r.serviceLineNumber}`));
-  if (rows.length === 0) {
-    expect(within(table()!).getByText(context.records.length === 0 ? CUSTOMER_USAGE_MESSAGES.noTerminals : CUSTOMER_USAGE_MESSAGES.noMatches)).toBeTruthy();
+  expect(shown).toEqual(context.records.map((r) => `${CUSTOMER_USAGE_MESSAGES.unassign} ${r.serviceLineNumber}`));
+  if (context.records.length === 0) {
+    expect(within(table()!).getByText((context.summary?.totalTerminals ?? 0) === 0 ? CUSTOMER_USAGE_MESSAGES.noTerminals : CUSTOMER_USAGE_MESSAGES.noMatches)).toBeTruthy();
   }
+  const cards = within(screen.getByRole('group', { name: 'Usage summary' }));
+  expect(cards.getByText('Total Terminals').closest('.stat-card')?.textContent).toContain(String(context.summary?.totalTerminals ?? 0));
+  const pages = context.pagination?.pages ?? 0;
+  expect(screen.queryByRole('button', { name: 'Page 2' }) !== null).toBe(pages >= 2);
   if (context.sort) expect(within(table()!).getByRole('columnheader', { name: /^Usage/ }).getAttribute('aria-sort')).toBe('ascending');
 }
 
@@ -85,13 +95,18 @@ const ui = {
       await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: monthLabel(event.value) }));
     },
     'user.refresh': async ({ user }) => user.click(pageButton(CUSTOMER_USAGE_MESSAGES.refresh)),
-    'user.search': async ({ user }, event) => {
+    'user.searchInput': async ({ user }, event) => {
       const box = screen.getByRole('searchbox', { name: 'Search terminals' });
       await user.click(box);
       await user.clear(box);
       // Pasted: one input event, as the step is one event.
       if (event.value) await user.paste(event.value);
     },
+    // The pause after typing is the clock the run advances; nothing on screen sends this alone.
+    'searchBox.settled': async () => {
+      throw new Error('searchBox.settled is raised by the machine when the typing pauses');
+    },
+    'user.page': async ({ user }, event) => user.click(screen.getByRole('button', { name: `Page ${event.page}` })),
     'user.status': async ({ user }, event) => {
       await user.click((screen.getByLabelText('Status filter') as HTMLElement).closest('.p-dropdown')!);
       await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: statusLabel(event.status) }));
@@ -151,6 +166,15 @@ const ui = {
       expectRows(s);
       expect(pageButton(CUSTOMER_USAGE_MESSAGES.refresh).disabled).toBe(true);
     },
+    'searchBox.idle': (s) => {
+      if (customerFailed(s)) return;
+      expect((screen.getByRole('searchbox', { name: 'Search terminals' }) as HTMLInputElement).value.trim()).toBe(s.context.search);
+    },
+    'searchBox.debouncing': (s) => {
+      if (customerFailed(s)) return;
+      // Typed, not applied yet.
+      expect((screen.getByRole('searchbox', { name: 'Search terminals' }) as HTMLInputElement).value).toBe(s.context.searchInput);
+    },
     'unassign.idle': () => expect(unassignDialog()).toBeNull(),
     'unassign.confirming': (s) => {
       if (customerFailed(s)) return expect(unassignDialog()).toBeNull();
@@ -174,15 +198,22 @@ const ui = {
       // The month box, the search box and the filter report changes only.
       case 'user.selectMonth':
         return event.value !== context.month;
-      case 'user.search':
-        return event.value !== context.search;
+      // Typing into the box is always possible, the same text again too (clear, then paste).
+      case 'user.searchInput':
+        return true;
+      // Raised by the machine, never sent from the screen.
+      case 'searchBox.settled':
+        return false;
+      // The paginator sits under the table, once there is a second page.
+      case 'user.page':
+        return !s.matches({ usage: 'loading' }) && event.page !== context.page && (context.pagination?.pages ?? 0) >= event.page;
       case 'user.status':
         return event.status !== context.status;
       // The headers and the rows' Unassign buttons are in the table, which a loading month replaces.
       case 'user.sort':
         return !s.matches({ usage: 'loading' }) && context.sort === null;
       case 'user.unassign':
-        return !s.matches({ usage: 'loading' }) && visibleUsageRecords(context.records, context).some((r) => r.serviceLineNumber === event.serviceLineNumber);
+        return !s.matches({ usage: 'loading' }) && context.records.some((r) => r.serviceLineNumber === event.serviceLineNumber);
       // Assign Terminals is offered once the customer is loaded, and not behind the Unassign confirmation.
       case 'terminals.changed':
         return s.matches({ customer: 'loaded', unassign: 'idle' });
@@ -201,8 +232,10 @@ export const customerUsageModel = defineModel<typeof customerUsageMachine, PageS
     'user.selectMonth': [selectMonth(months[1]!.value)],
     'user.refresh': [refresh],
     // Each keeps the one row on screen, so it can still be unassigned.
-    'user.search': [{ type: 'user.search', value: 'rotterdam' }],
+    'user.searchInput': [{ type: 'user.searchInput', value: 'rotterdam' }],
+    'searchBox.settled': [{ type: 'searchBox.settled' }],
     'user.status': [{ type: 'user.status', status: 'Active' }],
+    'user.page': [{ type: 'user.page', page: 2 }],
     'user.sort': [{ type: 'user.sort', sort: { field: 'usage', order: 1 } }],
     'user.unassign': [unassign(HELD_LINE)],
     'user.confirm': [confirm],
@@ -241,13 +274,15 @@ export const customerUsageModel = defineModel<typeof customerUsageMachine, PageS
     'usage.loaded': (s) => {
       expect(s.hasTag('loadingUsage') || s.hasTag('refreshingUsage')).toBe(false);
       // The month's rows, or none when its load failed (spec 8: no error shown).
-      expect([[], usage.records]).toContainEqual(s.context.records);
+      expect([[], usage.page.records]).toContainEqual(s.context.records);
       expect(s.can(refresh)).toBe(true);
     },
     'usage.refreshing': (s) => {
       expect(s.hasTag('refreshingUsage') && !s.hasTag('loadingUsage')).toBe(true);
       expect(s.can(refresh)).toBe(false);
     },
+    'searchBox.idle': (s) => expect(s.context.searchInput.trim() === s.context.search || s.context.searchInput === 'rotterdam').toBe(true),
+    'searchBox.debouncing': (s) => expect(s.context.searchInput).toBe('rotterdam'),
     'unassign.idle': (s) => {
       expect(s.context.unassignTarget).toBeNull();
       expect(s.hasTag('busy')).toBe(false);
@@ -263,6 +298,10 @@ export const customerUsageModel = defineModel<typeof customerUsageMachine, PageS
     },
   },
   ui,
+  exclude: {
+    machine: { transitions: PAST_THE_END },
+    ui: { transitions: PAST_THE_END },
+  },
 });
 
 modelSuite(customerUsageModel);
@@ -270,11 +309,11 @@ modelSuite(customerUsageModel);
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 const SL1 = 'AST-511274-31364-54';
 const SL2 = 'AST-622190-48211-07';
-const november: CustomerUsageData = {
-  records: [usageRecord({ used: 300, total: 1000 }), usageRecord({ used: 1100, total: 1000 }, { terminalId: 'UT-0002C4D5', serviceLineNumber: SL2 })],
-  daily: [day('2026-11-01', 12.5), day('2026-11-02', 9)],
-};
-const october: CustomerUsageData = { records: [usageRecord({ used: 80, total: 1000 })], daily: [day('2026-10-01', 2)] };
+const november: CustomerUsageData = usageData(
+  [usageRecord({ used: 300, total: 1000 }), usageRecord({ used: 1100, total: 1000 }, { terminalId: 'UT-0002C4D5', serviceLineNumber: SL2 })],
+  [day('2026-11-01', 12.5), day('2026-11-02', 9)],
+);
+const october: CustomerUsageData = usageData([usageRecord({ used: 80, total: 1000 })], [day('2026-10-01', 2)]);
 
 interface Answers {
   customer?: Array<Answer<UsageCustomerOutcome>>;
@@ -305,7 +344,7 @@ const settled = (s: Snapshot) => !s.hasTag('loadingCustomer') && !s.hasTag('load
 describe('customer usage machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.
   it('customer fails then loads on Try Again, October is chosen, a line is unassigned: October reloaded without it', async () => {
-    const octoberAfter: CustomerUsageData = { records: [], daily: october.daily };
+    const octoberAfter: CustomerUsageData = usageData([], october.daily);
     const { actor, calls, notifySuccess } = startPage({
       customer: [refused('Customer not found'), ok(customer)],
       usage: [ok(november), ok(october), ok(octoberAfter)],
@@ -319,25 +358,31 @@ describe('customer usage machine (pinned journeys)', () => {
     actor.send(confirm);
     await waitFor(actor, (s) => settled(s) && notifySuccess.mock.calls.length > 0);
     const snapshot = actor.getSnapshot();
-    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', unassign: 'idle' });
+    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', searchBox: 'idle', unassign: 'idle' });
     expect(snapshot.context).toMatchObject({ customer, customerError: null, month: '2026-10', records: [], daily: october.daily, unassignTarget: null });
     expect(calls.map((c) => c.name)).toEqual(['loadCustomer', 'loadUsage', 'loadCustomer', 'loadUsage', 'unassignTerminal', 'loadUsage']);
     expect(calls.filter((c) => c.name === 'loadUsage').map((c) => (c.input as CustomerUsageRequest).month)).toEqual([11, 10, 10]);
   });
 
   it('filters set while loading, a cancelled then a refused unassignment: rows, filters and page unchanged', async () => {
-    const { actor, called, notifyFailure } = startPage({ unassign: [refused('Provider unavailable')] });
+    const { actor, called, notifyFailure } = startPage({ usage: [ok(november), ok(november), ok(november)], unassign: [refused('Provider unavailable')] });
     actor.send({ type: 'user.status', status: 'Active' });
-    actor.send({ type: 'user.search', value: 'AST-5' });
-    await waitFor(actor, settled);
+    actor.send({ type: 'user.searchInput', value: 'AST-5' });
+    await waitFor(actor, (s) => settled(s) && s.matches({ searchBox: 'idle' }) && s.context.search === 'AST-5');
     actor.send(unassign(SL2));
     actor.send(cancel);
     actor.send(unassign(SL1));
     actor.send(confirm);
     await waitFor(actor, (s) => settled(s) && notifyFailure.mock.calls.length > 0);
     const snapshot = actor.getSnapshot();
-    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', unassign: 'idle' });
-    expect(snapshot.context).toMatchObject({ status: 'Active', search: 'AST-5', sort: null, records: november.records, unassignTarget: null });
+    expect(snapshot.value).toEqual({ customer: 'loaded', usage: 'loaded', searchBox: 'idle', unassign: 'idle' });
+    expect(snapshot.context).toMatchObject({ status: 'Active', search: 'AST-5', sort: null, records: november.page.records, unassignTarget: null });
+    // The first load, the status while it ran (asked again), the search once the typing paused.
+    expect(called('loadUsage').map((c) => [(c.input as CustomerUsageRequest).status, (c.input as CustomerUsageRequest).search])).toEqual([
+      ['all', ''],
+      ['Active', ''],
+      ['Active', 'AST-5'],
+    ]);
     expect(called('unassignTerminal').map((c) => c.input)).toEqual([{ customerUuid: customer.uuid, serviceLineNumber: SL1 }]);
     expect(notifyFailure).toHaveBeenCalledExactlyOnceWith('Failed to unassign terminal: Provider unavailable');
   });
