@@ -2,8 +2,9 @@
 // lines among a fleet of other lines, every line with 90 days of daily usage and the monthly
 // cycles covering them, in an in-memory PGlite and, when TEST_DATABASE_URL is set, a fresh
 // database on that PostgreSQL server. Times through app.inject (routing, validation, service,
-// serialisation): the month's usage (what the page asks first), the current cycle, the daily
-// totals of a month (the chart) and of 90 days; then one assignment of 500 lines. Prints JSON:
+// serialisation): the month's usage (the whole list), the current cycle, the daily totals of a
+// month (the chart) and of 90 days, the usage table a page at a time (what the page asks), the
+// assigned list; then one assignment of 500 lines. Prints JSON:
 // ms per request as p50/p95/mean over N runs after warm-up, with the query plans.
 //
 //   npm run bench:customer-usage            (BENCH_TERMINALS=1000 BENCH_OTHER_LINES=9000 BENCH_RUNS=50)
@@ -103,13 +104,18 @@ async function run(kind: Database['kind'], database: Database) {
       rows: null,
     },
     { name: `daily usage, ${DAYS} days`, url: `${base}/usage/daily?start_date=${ninetyDaysAgo}&end_date=${today}`, target: false, rows: DAYS },
+    // What the page asks since the table is paged on the server: its first page, and sorted by usage.
+    { name: 'usage table, first page', url: `${base}/usage/page?${new URLSearchParams(month)}`, target: true, rows: Math.min(OWNED, 25) },
+    { name: 'usage table, sorted by usage', url: `${base}/usage/page?${new URLSearchParams(month)}&sort=usage&order=desc`, target: true, rows: Math.min(OWNED, 25) },
+    { name: 'assigned terminals (the Assign Terminals dialog)', url: `${base}/terminals`, target: false, rows: OWNED },
   ];
 
   const results = [];
   for (const s of scenarios) {
     const once = await app.inject({ method: 'GET', url: s.url, headers });
     if (once.statusCode !== 200) throw new Error(`${s.url}: ${once.statusCode} ${once.body}`);
-    const answered = (once.json() as { data: unknown[] }).data.length;
+    const data = (once.json() as { data: unknown[] | { records: unknown[] } }).data;
+    const answered = Array.isArray(data) ? data.length : data.records.length;
     if (s.rows !== null && answered !== s.rows) throw new Error(`${s.url}: ${answered} rows, expected ${s.rows}`);
     const requestMs = await time(() => app.inject({ method: 'GET', url: s.url, headers }), RUNS, WARM_UP);
     results.push({ scenario: s.name, url: s.url, rows: answered, requestMs, ...(s.target ? { meetsTarget: requestMs.p95 < TARGET_P95_MS } : {}) });
@@ -118,6 +124,12 @@ async function run(kind: Database['kind'], database: Database) {
   const plans = {
     usageMonth: await repos.customerTerminals.planOfUsage(customer.id, { kind: 'startedBetween', from: month.billing_cycle_start, to: month.billing_cycle_end }),
     dailyMonth: await repos.customerTerminals.planOfDailyTotals(customer.id, month.billing_cycle_start, month.billing_cycle_end),
+    usagePage: await repos.customerTerminals.planOfUsagePage(
+      customer.id,
+      { kind: 'startedBetween', from: month.billing_cycle_start, to: month.billing_cycle_end },
+      { offset: 0, limit: 25, search: '', status: 'all', sort: null },
+    ),
+    assigned: await repos.customerTerminals.planOfAssignedTo(customer.id),
   };
 
   // One write: 500 free lines to one customer (locks, conditional update, an audit row a terminal).

@@ -265,6 +265,11 @@ export const terminals = pgTable(
     index('terminals_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')).with({ fastupdate: true }),
     index('terminals_live_line_idx').on(t.serviceLineNumber, t.userTerminalId).where(sql`${t.removedAt} IS NULL`),
     index('terminals_customer_idx').on(t.assignedCustomerId).where(sql`${t.assignedCustomerId} IS NOT NULL`),
+    // 0013: a customer's live terminals in list order; it also INCLUDEs kit_serial_number, active
+    // and assigned_at (not expressible here), so the assigned list is an index-only scan.
+    index('terminals_customer_live_idx')
+      .on(t.assignedCustomerId, t.serviceLineNumber, t.userTerminalId)
+      .where(sql`${t.removedAt} IS NULL AND ${t.assignedCustomerId} IS NOT NULL`),
     // 0005: the lines removed terminals were on (assignment's "no longer listed" reason).
     index('terminals_removed_line_idx').on(t.serviceLineNumber).where(sql`${t.removedAt} IS NOT NULL`),
   ],

@@ -138,11 +138,15 @@ describe('migrations', () => {
       const config = getTableConfig(schema.terminals);
       expect(config.indexes.map((i) => i.config.name).sort()).toEqual([
         'terminals_customer_idx',
+        'terminals_customer_live_idx',
         'terminals_live_line_idx',
         'terminals_removed_line_idx',
         'terminals_search_trgm_idx',
       ]);
       expect(config.indexes.find((i) => i.config.name === 'terminals_search_trgm_idx')?.config.with).toEqual({ fastupdate: true });
+      // 0013: what the schema file cannot say of the customer's list index.
+      const [live] = await rows<{ def: string }>(database, sql`SELECT pg_get_indexdef('terminals_customer_live_idx'::regclass) AS def`);
+      expect(live?.def).toContain('(assigned_customer_id, service_line_number, user_terminal_id) INCLUDE (kit_serial_number, active, assigned_at) WHERE ((removed_at IS NULL) AND (assigned_customer_id IS NOT NULL))');
     });
   });
 

@@ -100,6 +100,21 @@ function usageQuery(tx: Db, customerId: string, pick: CyclePick) {
 
 export type CustomerUsageRow = Awaited<ReturnType<typeof usageQuery>>[number];
 
+/** The customer's live terminals, by service line then id (terminals_customer_live_idx, 0013: read from the index alone). */
+function assignedQuery(tx: Db, customerId: string) {
+  return tx
+    .select({
+      userTerminalId: t.userTerminalId,
+      serviceLineNumber: t.serviceLineNumber,
+      kitSerialNumber: t.kitSerialNumber,
+      active: t.active,
+      assignedAt: t.assignedAt,
+    })
+    .from(t)
+    .where(liveOf(customerId))
+    .orderBy(asc(t.serviceLineNumber), asc(t.userTerminalId));
+}
+
 export type UsageStatusFilter = 'all' | 'Active' | 'Suspended' | 'Pending' | 'Maintenance';
 export type UsageSortField = 'serviceLine' | 'usage' | 'remaining' | 'overage';
 
@@ -328,17 +343,11 @@ export function createCustomerTerminalsRepository(db: Db) {
 
     /** The customer's live terminals, by service line then id. */
     async assignedTo(customerId: string, tx: Db = db) {
-      return tx
-        .select({
-          userTerminalId: t.userTerminalId,
-          serviceLineNumber: t.serviceLineNumber,
-          kitSerialNumber: t.kitSerialNumber,
-          active: t.active,
-          assignedAt: t.assignedAt,
-        })
-        .from(t)
-        .where(liveOf(customerId))
-        .orderBy(asc(t.serviceLineNumber), asc(t.userTerminalId));
+      return assignedQuery(tx, customerId);
+    },
+
+    async planOfAssignedTo(customerId: string, tx: Db = db): Promise<string[]> {
+      return planOf(tx, assignedQuery(tx, customerId).getSQL());
     },
 
     /** Each live terminal of the customer with its line's picked cycle (null fields: no cycle). */
