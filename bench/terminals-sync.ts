@@ -9,7 +9,8 @@
 //
 //   npm run bench:sync                                    (BENCH_SIZES=10000,100000)
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:sync
-//   (BENCH_ONLY=pglite or BENCH_ONLY=postgres to run one of the two)
+//   (BENCH_ONLY=pglite or BENCH_ONLY=postgres to run one of the two; BENCH_USAGE=1 and
+//   BENCH_CUSTOMER_DAILY=compare: see below)
 //
 // The schema is the migrated one: the storage settings BENCH_SCHEMA=tuned used to try out are
 // migration 0004's now, so BENCH_SCHEMA is ignored.
@@ -24,6 +25,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { createRepositories } from '../server/db/repositories';
@@ -37,6 +39,20 @@ const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL |
 const ONLY = process.env.BENCH_ONLY ?? null;
 /** BENCH_USAGE=1: also time the usage run that follows each inventory run (a year of days a line the first time). */
 const WITH_USAGE = process.env.BENCH_USAGE === '1';
+/**
+ * BENCH_CUSTOMER_DAILY=compare (with BENCH_USAGE=1): two thirds of the lines held by 100 customers
+ * before the usage runs, and each database run twice, side by side: with the triggers that keep
+ * each customer's daily usage (migration 0012) and with them disabled, to show what they cost.
+ */
+const COMPARE_CUSTOMER_DAILY = process.env.BENCH_CUSTOMER_DAILY === 'compare';
+const CUSTOMER_DAILY_TRIGGERS = [
+  'service_line_usage_daily customer_usage_daily_days_insert',
+  'service_line_usage_daily customer_usage_daily_days_update',
+  'service_line_usage_daily customer_usage_daily_days_delete',
+  'terminals customer_usage_daily_holders_insert',
+  'terminals customer_usage_daily_holders_update',
+  'terminals customer_usage_daily_holders_delete',
+];
 const TARGET_MS = { pglite: 60_000, postgres: 30_000 } as const;
 const TARGET_SIZE = 100_000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -205,10 +221,32 @@ async function runOnce(database: Database, sim: Simulator) {
       counts: outcome.counts,
       message: outcome.message,
       phasesMs: phases,
-      usage: WITH_USAGE ? await runUsage(repos, sync, client) : undefined,
+      usage: WITH_USAGE ? await (COMPARE_CUSTOMER_DAILY ? holdLines(database) : Promise.resolve()).then(() => runUsage(repos, sync, client)) : undefined,
     };
   } finally {
     clearInterval(heartbeat);
+  }
+}
+
+/** Two thirds of the live terminals held by 100 customers, as a reseller's fleet is (once: later calls find them held). */
+async function holdLines(database: Database): Promise<void> {
+  await database.db.execute(sql`
+    INSERT INTO customers (email, name, company)
+    SELECT 'bench-holder-' || n || '@bench.example', 'Holder ' || n, 'Bench' FROM generate_series(1, 100) n
+    ON CONFLICT DO NOTHING`);
+  await database.db.execute(sql`
+    WITH holders AS (SELECT id, row_number() OVER (ORDER BY email) - 1 AS k FROM customers WHERE email LIKE 'bench-holder-%'),
+    lines AS (SELECT service_line_number, row_number() OVER (ORDER BY service_line_number) - 1 AS k FROM (
+      SELECT DISTINCT service_line_number FROM terminals WHERE removed_at IS NULL AND service_line_number IS NOT NULL) l)
+    UPDATE terminals t SET assigned_customer_id = h.id, assigned_at = now()
+    FROM lines l JOIN holders h ON h.k = l.k % 100
+    WHERE t.service_line_number = l.service_line_number AND t.removed_at IS NULL AND t.assigned_customer_id IS NULL AND l.k % 3 <> 2`);
+}
+
+async function disableCustomerDailyTriggers(database: Database): Promise<void> {
+  for (const entry of CUSTOMER_DAILY_TRIGGERS) {
+    const [table, trigger] = entry.split(' ');
+    await database.exec(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
   }
 }
 
@@ -238,19 +276,20 @@ async function main(): Promise<void> {
   if (ONLY !== 'postgres') targets.push(pgliteTarget);
   if (PG_URL && ONLY !== 'pglite') targets.push(postgresTarget(PG_URL));
 
-  const results: (Awaited<ReturnType<typeof runOnce>> & { database: Target['kind']; terminals: number; pass: string; peakRssMB: number; simulatorStartMs: number })[] = [];
+  const results: (Awaited<ReturnType<typeof runOnce>> & { database: Target['kind']; terminals: number; pass: string; customerDaily?: 'kept' | 'off'; peakRssMB: number; simulatorStartMs: number })[] = [];
   for (const size of SIZES) {
     const simStarted = performance.now();
     const sim = await startSimulatorProcess(size);
     const simStartMs = Math.round(performance.now() - simStarted);
     try {
-      for (const target of targets) {
+      for (const target of targets) for (const customerDaily of COMPARE_CUSTOMER_DAILY ? (['kept', 'off'] as const) : ([null] as const)) {
         const { database, drop } = await target.open();
         try {
+          if (customerDaily === 'off') await disableCustomerDailyTriggers(database);
           for (const pass of ['first sync (empty inventory)', 'identical second sync'] as const) {
             const result = await runOnce(database, sim);
-            results.push({ database: target.kind, terminals: size, pass, ...result, peakRssMB: peakRssMB(), simulatorStartMs: simStartMs });
-            console.error(`${target.kind} ${size} ${pass}: ${result.wallMs} ms (fetch ${result.fetchMs}, apply ${result.applyMs})`);
+            results.push({ database: target.kind, terminals: size, pass, ...(customerDaily ? { customerDaily } : {}), ...result, peakRssMB: peakRssMB(), simulatorStartMs: simStartMs });
+            console.error(`${target.kind} ${size} ${pass}${customerDaily ? ` (customer daily ${customerDaily})` : ''}: ${result.wallMs} ms (fetch ${result.fetchMs}, apply ${result.applyMs})${result.usage ? `, usage ${result.usage.wallMs} ms` : ''}`);
           }
         } finally {
           await drop();
