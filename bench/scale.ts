@@ -13,7 +13,9 @@
 // Then, for every list and summary call the admin pages make (bench/scale/pages.ts, with the SPA's
 // own query parameters), over HTTP keep-alive from this process:
 //   - latency: p50 / p95 / max of --samples sequential requests after 3 warm-up ones, first with
-//     the server idle, then while a sync is writing (an inventory run started through the API and
+//     the server idle (once it and its database backends have used under 50 ms of CPU a second
+//     for 3 s: a server just started recounts and refreshes what the fill left marked), then
+//     while a sync is writing (an inventory run started through the API and
 //     the usage run it queues; each page's entry says which run was writing and whether it was
 //     still running at the end of the page's requests);
 //   - throughput: --connections keep-alive connections for --duration seconds per page:
@@ -58,7 +60,7 @@ import { parseOptions, UsageError, USAGE, type DatabaseKind, type ScaleOptions }
 import { cleanUp, cleanUpOnSignals, defer } from './scale/cleanup';
 import { createPglite, createPostgres, postgresServerUrl, type BenchDatabase } from './scale/databases';
 import { fill, type FillReport, type PageContext } from './scale/fill';
-import { pageLatency, pageThroughput, type Latency, type RequestError, type Throughput } from './scale/measure';
+import { pageLatency, pageThroughput, waitUntilQuiet, type Latency, type RequestError, type Throughput } from './scale/measure';
 import { adminPages, type Page } from './scale/pages';
 import { startServer, startSimulator, type ServerProcess, type Simulator } from './scale/processes';
 import { createSyncDriver, type SyncWindow } from './scale/sync-load';
@@ -93,6 +95,8 @@ interface ServerReport {
   providerLimitLifted: boolean | null;
   schemaVersion: number | null;
   migrationsApplied: string[];
+  /** How long the server took to become quiet before the idle pass (quiet: false when it never did). */
+  quietBeforeIdle: { seconds: number; quiet: boolean } | null;
   idle: Record<string, Latency>;
   duringSync: {
     pages: Record<string, Latency & { sync: SyncWindow }>;
@@ -239,6 +243,7 @@ function serverReport(running: Running, database: string): ServerReport {
     providerLimitLifted: running.server.providerLimitLifted,
     schemaVersion: version === undefined ? null : Number(version),
     migrationsApplied: running.server.startupLines.filter((l) => l.startsWith('Applied migration')).map((l) => l.replace('Applied migration ', '')),
+    quietBeforeIdle: null,
     idle: {},
     duringSync: { pages: {}, runsStarted: [], stayedRunningThroughout: true, endedEarlyOn: [] },
     throughput: {},
@@ -372,6 +377,13 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
     }
     const has = (r: Running, page: Page) => pagesOf.get(r.code.role)!.includes(page);
 
+    // Idle means idle: each server first finishes what its start set going (summaries recounted,
+    // the subscription rows the fill marked refreshed); backends of the database count too.
+    for (const r of running) {
+      const settled = await waitUntilQuiet({ cpuMs: r.server.cpuMs, databaseCpuMs: () => r.database.backendCpuMs() });
+      reports.get(r.code.role)!.quietBeforeIdle = settled;
+      log(`${kind}: ${r.code.role} server ${settled.quiet ? 'quiet' : 'still busy'} after ${settled.seconds} s`);
+    }
     log(`${kind}: idle latency, ${pages.length} pages`);
     for (const page of pages) {
       for (const r of running.filter((r) => has(r, page))) {

@@ -103,3 +103,37 @@ export async function pageThroughput(
     pool.close();
   }
 }
+
+/**
+ * Waits until the server and its database backends are quiet: under `quietMsPerSecond` of CPU a
+ * second for `quietSeconds` seconds in a row (a server just started recounts its summaries and
+ * refreshes what the fill marked; timing "idle" pages meanwhile times that work). Gives up after
+ * `maxMs`. Answers the seconds waited and whether it became quiet.
+ */
+export async function waitUntilQuiet(options: {
+  cpuMs: () => Promise<number>;
+  databaseCpuMs: () => Promise<Map<number, number> | null>;
+  quietMsPerSecond?: number;
+  quietSeconds?: number;
+  maxMs?: number;
+}): Promise<{ seconds: number; quiet: boolean }> {
+  const limit = options.quietMsPerSecond ?? 50;
+  const needed = options.quietSeconds ?? 3;
+  const started = performance.now();
+  const total = async () => {
+    const database = await options.databaseCpuMs();
+    let sum = await options.cpuMs();
+    if (database) for (const ms of database.values()) sum += ms;
+    return sum;
+  };
+  let last = await total();
+  let calm = 0;
+  while (performance.now() - started < (options.maxMs ?? 180_000)) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = await total();
+    calm = now - last < limit ? calm + 1 : 0;
+    last = now;
+    if (calm >= needed) return { seconds: Math.round((performance.now() - started) / 100) / 10, quiet: true };
+  }
+  return { seconds: Math.round((performance.now() - started) / 100) / 10, quiet: false };
+}
