@@ -2,7 +2,7 @@
 // month usage, daily usage) and of a service line's usage history, each response checked against
 // its type in src/domain/customer-terminals.ts so the OpenAPI document cannot drift from it.
 import { z } from 'zod';
-import { inputText } from './schemas';
+import { inputText, paginationSchema } from './schemas';
 import {
   CUSTOMER_TERMINAL_STATUSES,
   CUSTOMER_USAGE_MAX_PAGE_SIZE,
@@ -223,7 +223,7 @@ export const terminalUsageRecordsSchema = z.array(
 
 export const customerUsagePageSchema = z.object({
   records: terminalUsageRecordsSchema,
-  pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), pages: z.number().int() }),
+  pagination: paginationSchema,
   summary: z.object({ totalTerminals: z.number().int(), activeTerminals: z.number().int(), totalDataUsed: z.number(), overLimit: z.number().int() }),
 });
 

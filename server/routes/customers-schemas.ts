@@ -2,7 +2,7 @@
 // checked against the domain types. Responses list their fields, so a row's password hash or
 // MFA secret cannot leak even if a handler passed a whole row.
 import { z } from 'zod';
-import { inputText } from './schemas';
+import { inputText, paginationSchema } from './schemas';
 import {
   CUSTOMER_MESSAGES,
   CUSTOMER_STATUS_FILTERS,
@@ -145,7 +145,7 @@ export const customerUpdateDataSchema = z.object({ customer: customerSchema, lin
 
 export const customerListDataSchema = z.object({
   customers: z.array(customerSchema),
-  pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), pages: z.number().int() }),
+  pagination: paginationSchema,
 });
 
 export const customerStatsSchema = z.object({

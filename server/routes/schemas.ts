@@ -16,6 +16,9 @@ export const failureSchema = z.object({
   requestId: z.string().optional(),
 });
 
+/** The paging object of every list answer (src/domain/customers.ts `Pagination`). */
+export const paginationSchema = z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), pages: z.number().int() });
+
 export const successSchema = <T extends z.ZodType>(data: T) =>
   z.object({ success: z.literal(true), data, message: z.string() });
 

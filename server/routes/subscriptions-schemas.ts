@@ -14,6 +14,7 @@ import {
 } from '../../src/domain/subscriptions';
 import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
 import { MAX_PAGE, wholeNumber } from './customers-schemas';
+import { paginationSchema } from './schemas';
 import { TERMINAL_QUERY_MESSAGES } from './terminals-schemas';
 
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -74,7 +75,7 @@ exact<Exact<z.infer<typeof subscriptionSchema>, SubscriptionWire>>();
 
 export const subscriptionListSchema = z.object({
   subscriptions: z.array(subscriptionSchema),
-  pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), pages: z.number().int() }),
+  pagination: paginationSchema,
   summary: z.object({
     totalTerminals: z.number().int(),
     plans50GB: z.number().int(),

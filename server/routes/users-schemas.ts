@@ -2,7 +2,7 @@
 // routes, checked against the domain types. Responses list their fields, so a row's password hash
 // or MFA secret cannot leak even if a handler passed a whole row.
 import { z } from 'zod';
-import { inputText } from './schemas';
+import { inputText, paginationSchema } from './schemas';
 import {
   MAX_USER_EXTENSION_DAYS,
   MIN_USER_EXTENSION_DAYS,
@@ -112,7 +112,7 @@ export const userWireSchema = z.object({
 
 export const userListSchema = z.object({
   users: z.array(userWireSchema),
-  pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), pages: z.number().int() }),
+  pagination: paginationSchema,
   stats: z.object({ total: z.number().int(), active: z.number().int(), mfaEnabled: z.number().int() }),
 });
 

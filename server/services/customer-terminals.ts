@@ -21,7 +21,7 @@ import {
   type TerminalUsageRecord,
   type UnassignTerminalResult,
 } from '../../src/domain/customer-terminals';
-import { CUSTOMER_MESSAGES } from '../../src/domain/customers';
+import { CUSTOMER_MESSAGES, paginationOf } from '../../src/domain/customers';
 import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { CustomerUsageRow, CyclePick, LockedTerminal } from '../db/repositories/customer-terminals';
@@ -266,7 +266,7 @@ export function createCustomerTerminalsService(deps: { repos: Repositories; audi
       });
       return {
         records: found.rows.map(toUsageRecord),
-        pagination: { total: found.matching, page, limit, pages: Math.ceil(found.matching / limit) },
+        pagination: paginationOf(found.matching, page, limit),
         summary: {
           totalTerminals: found.summary.total,
           activeTerminals: found.summary.active,

@@ -8,6 +8,7 @@ import {
   CUSTOMER_FIELD_LIMITS,
   CUSTOMER_MESSAGES,
   isEmailAddress,
+  paginationOf,
   validateCreateCustomer,
   type CreateCustomerPayload,
   type CustomerLineEnding,
@@ -253,7 +254,7 @@ export function createCustomersService(deps: {
           : await repos.customers.count(filter);
       return {
         customers: rows.map(toCustomerListItem),
-        pagination: { total, page, limit, pages: Math.ceil(total / limit) },
+        pagination: paginationOf(total, page, limit),
       };
     },
 

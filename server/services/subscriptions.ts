@@ -18,6 +18,7 @@ import {
   type SubscriptionWire,
   type TerminalType,
 } from '../../src/domain/subscriptions';
+import { paginationOf } from '../../src/domain/customers';
 import type { Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { ComputedSubscription, StoredProduct, SubscriptionRow } from '../db/repositories/subscriptions';
@@ -159,7 +160,7 @@ export function createSubscriptionsService(deps: {
       const { rows, total } = await store.page({ ...query, search: query.search?.toLowerCase() }, summary);
       return {
         subscriptions: rows,
-        pagination: { total, page: query.page, limit: query.limit, pages: Math.ceil(total / query.limit) },
+        pagination: paginationOf(total, query.page, query.limit),
         summary,
       };
     },

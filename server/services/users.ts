@@ -3,6 +3,7 @@
 // and hard delete, restore, disable MFA, extend, reset login attempts. Every change runs in one
 // transaction with its audit row (before/after of the changed fields, never a hash or secret).
 // Nobody suspends, blocks or deletes themselves, and the last active administrator stays one.
+import { paginationOf } from '../../src/domain/customers';
 import { MAX_PASSWORD_LENGTH, PASSWORD_MESSAGES } from '../../src/domain/password';
 import {
   USER_FIELD_LIMITS,
@@ -205,7 +206,7 @@ export function createUsersService(deps: {
         repos.users.count(filter),
         repos.users.stats(),
       ]);
-      return { users: rows.map(toUserWire), pagination: { total, page, limit, pages: Math.ceil(total / limit) }, stats };
+      return { users: rows.map(toUserWire), pagination: paginationOf(total, page, limit), stats };
     },
 
     async get(id) {

@@ -4,7 +4,7 @@
 // its default, a row it cannot read is skipped, a record it needs and cannot read is a failure.
 import { mapResult, type ApiClient, type ApiResult } from './client';
 import { bool, int, isRecord, pick, type Raw, str, withSignal } from './normalise';
-import type { Pagination } from '../domain/customers';
+import { paginationOf, type Pagination } from '../domain/customers';
 import {
   DEFAULT_SYNC_SHARE,
   SYNC_SCHEDULE_STATES,
@@ -149,7 +149,7 @@ export function normaliseTerminalPage(data: unknown, query: Pick<TerminalListQue
   const limit = Math.max(1, int(raw.limit, query.limit ?? TERMINALS_PAGE_SIZE));
   const total = Math.max(0, int(raw.totalCount ?? raw.total_count ?? raw.total, terminals.length));
   const page = Math.max(1, int(raw.page, query.page ?? 1));
-  return { terminals, pagination: { total, page, limit, pages: Math.ceil(total / limit) } };
+  return { terminals, pagination: paginationOf(total, page, limit) };
 }
 
 /** The query string of `GET /terminals`. */

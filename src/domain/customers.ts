@@ -59,6 +59,9 @@ export interface Pagination {
   pages: number;
 }
 
+/** The paging object of a list answer: `total` rows, `limit` a page, this `page` (1-based). */
+export const paginationOf = (total: number, page: number, limit: number): Pagination => ({ total, page, limit, pages: Math.ceil(total / limit) });
+
 /** `GET /api/v1/customers` → data. */
 export interface CustomerListData {
   customers: CustomerListItem[];

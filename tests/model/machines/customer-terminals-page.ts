@@ -10,6 +10,7 @@ import {
   type CustomerUsageStatusFilter,
   type TerminalUsageRecord,
 } from '../../../src/domain/customer-terminals';
+import { paginationOf } from '../../../src/domain/customers';
 import { CUSTOMER_UUID, assignedTerminal, usageRecord } from '../../fixtures/customer-terminals-client';
 import type { FakeAnswer } from '../framework/screen';
 
@@ -49,7 +50,7 @@ function usagePage(url: URL) {
   });
   return {
     records: rows.slice((page - 1) * limit, page * limit),
-    pagination: { total: rows.length, page, limit, pages: Math.ceil(rows.length / limit) },
+    pagination: paginationOf(rows.length, page, limit),
     summary: summariseUsage(pageRecords),
   };
 }
