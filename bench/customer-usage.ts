@@ -22,7 +22,7 @@ import { systemClock } from '../server/clock';
 import type { Database } from '../server/db/client';
 import { createRepositories } from '../server/db/repositories';
 import { dayOf } from '../server/services/terminals';
-import { monthUsageQuery, type AssignTerminalsResult } from '../src/domain/customer-terminals';
+import { CUSTOMER_USAGE_PAGE_SIZE, monthUsageQuery, type AssignTerminalsResult } from '../src/domain/customer-terminals';
 import { insertTerminalsBulk, insertUsageHistory, type BulkTerminal } from '../tests/fixtures/terminals';
 import { testConfig } from '../tests/server/helpers';
 import { onEachDatabase } from './databases';
@@ -105,8 +105,8 @@ async function run(kind: Database['kind'], database: Database) {
     },
     { name: `daily usage, ${DAYS} days`, url: `${base}/usage/daily?start_date=${ninetyDaysAgo}&end_date=${today}`, target: false, rows: DAYS },
     // What the page asks since the table is paged on the server: its first page, and sorted by usage.
-    { name: 'usage table, first page', url: `${base}/usage/page?${new URLSearchParams(month)}`, target: true, rows: Math.min(OWNED, 25) },
-    { name: 'usage table, sorted by usage', url: `${base}/usage/page?${new URLSearchParams(month)}&sort=usage&order=desc`, target: true, rows: Math.min(OWNED, 25) },
+    { name: 'usage table, first page', url: `${base}/usage/page?${new URLSearchParams(month)}`, target: true, rows: Math.min(OWNED, CUSTOMER_USAGE_PAGE_SIZE) },
+    { name: 'usage table, sorted by usage', url: `${base}/usage/page?${new URLSearchParams(month)}&sort=usage&order=desc`, target: true, rows: Math.min(OWNED, CUSTOMER_USAGE_PAGE_SIZE) },
     { name: 'assigned terminals (the Assign Terminals dialog)', url: `${base}/terminals`, target: false, rows: OWNED },
   ];
 

@@ -15,8 +15,7 @@ import {
   type CustomerDailyUsage,
   type CustomerTerminalStatus,
   type CustomerUsagePage,
-  type CustomerUsageSort,
-  type CustomerUsageStatusFilter,
+  type CustomerUsagePageQuery,
   type ServiceLineUsageHistory,
   type TerminalUsageRecord,
   type UnassignTerminalResult,
@@ -50,13 +49,8 @@ export interface CustomerUsageQuery {
   dates: DayRange | null;
 }
 
-export interface CustomerUsagePageRequest extends CustomerUsageQuery {
-  page: number;
-  limit: number;
-  search: string;
-  status: CustomerUsageStatusFilter;
-  sort: CustomerUsageSort | null;
-}
+/** The cycle picked as for the whole list, then the table's page, search, filter and sort. */
+export type CustomerUsagePageRequest = CustomerUsageQuery & Omit<CustomerUsagePageQuery, 'year' | 'month'>;
 
 export interface LineHistoryQuery {
   /** Only the cycles that started within it. */

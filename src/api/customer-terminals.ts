@@ -161,7 +161,7 @@ export function normaliseUsageRecord(raw: unknown): TerminalUsageRecord | null {
   };
 }
 
-/** One day of the customer's chart (the daily record without the fields it does not draw). */
+/** The summary cards; a missing count is the page's rows (total) or 0. */
 function normaliseUsageSummary(raw: unknown, records: TerminalUsageRecord[]): CustomerUsageSummary {
   const r = isRecord(raw) ? raw : {};
   return {
@@ -179,6 +179,7 @@ export function normaliseCustomerUsagePage(raw: unknown, query: Pick<CustomerUsa
   return { records, pagination: normalisePagination(raw.pagination, records.length, query), summary: normaliseUsageSummary(raw.summary, records) };
 }
 
+/** One day of the customer's chart (the daily record without the fields it does not draw). */
 export function normaliseCustomerDailyUsage(raw: unknown): CustomerDailyUsage | null {
   const day = normaliseDailyUsage(raw);
   return day && { date: day.date, priorityGB: day.priorityGB, standardGB: day.standardGB };

@@ -32,6 +32,7 @@ import {
   CUSTOMER_USAGE_PAGE_SIZE,
   type CustomerDailyUsage,
   type CustomerUsagePage,
+  type CustomerUsagePageQuery,
   type CustomerUsageSort,
   type CustomerUsageSummary,
   type CustomerUsageStatusFilter,
@@ -64,17 +65,9 @@ export interface CustomerUsageData {
   daily: CustomerDailyUsage[];
 }
 
-export interface CustomerUsageRequest {
+/** The month's table as the page asks the server for it, and whose. */
+export interface CustomerUsageRequest extends CustomerUsagePageQuery {
   customerUuid: string;
-  year: number;
-  /** 1–12. */
-  month: number;
-  /** The table's query. */
-  page: number;
-  limit: number;
-  search: string;
-  status: CustomerUsageStatusFilter;
-  sort: CustomerUsageSort | null;
 }
 
 export interface CustomerUsageContext {

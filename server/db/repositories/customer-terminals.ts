@@ -7,6 +7,7 @@
 // for each other instead of deadlocking; a deadlock with another writer (a sync batch) is still
 // possible on PostgreSQL, and `transaction` runs the work again when it happens.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import type { CustomerUsagePageQuery, CustomerUsageSortField } from '../../../src/domain/customer-terminals';
 import type { Db } from '../client';
 import { customers, serviceLines, serviceLineUsageCycles, serviceLineUsageDaily, terminals } from '../schema';
 import { explain, planNodes, type IsoDay } from './terminals';
@@ -115,16 +116,10 @@ function assignedQuery(tx: Db, customerId: string) {
     .orderBy(asc(t.serviceLineNumber), asc(t.userTerminalId));
 }
 
-export type UsageStatusFilter = 'all' | 'Active' | 'Suspended' | 'Pending' | 'Maintenance';
-export type UsageSortField = 'serviceLine' | 'usage' | 'remaining' | 'overage';
-
-export interface UsagePageQuery {
+export interface UsagePageQuery extends Pick<CustomerUsagePageQuery, 'limit' | 'status' | 'sort'> {
   offset: number;
-  limit: number;
   /** Trimmed; '' for none. */
   search: string;
-  status: UsageStatusFilter;
-  sort: { field: UsageSortField; order: 1 | -1 } | null;
 }
 
 export interface UsagePageRows {
@@ -145,7 +140,7 @@ const PAGE_STATUS = sql.raw(`CASE WHEN sync_status <> 'synced' THEN 'Pending'
   WHEN condition = 'maintenance' THEN 'Maintenance' ELSE 'Active' END`);
 const PAGE_ALLOWANCE = sql.raw(`coalesce(cycle_limit_gb, CASE upper(coalesce(data_cap_unit, 'GB'))
   WHEN 'GB' THEN data_cap_amount WHEN 'TB' THEN data_cap_amount * 1000 WHEN 'MB' THEN data_cap_amount / 1000 END, 0)`);
-const SORT_VALUE: Record<UsageSortField, SQL> = {
+const SORT_VALUE: Record<CustomerUsageSortField, SQL> = {
   serviceLine: sql.raw('service_line_number'),
   usage: sql.raw('coalesce(priority_gb, -1)'),
   remaining: sql.raw('CASE WHEN cycle_start IS NOT NULL AND allowance_gb > 0 THEN greatest(0, allowance_gb - priority_gb) ELSE 0 END'),
@@ -407,7 +402,7 @@ export function createCustomerTerminalsRepository(db: Db) {
       await tx.execute(sql`SELECT customer_usage_daily_fold()`);
     },
 
-    /** Rows of deltas stored (the benchmark prints it; a fold brings it down to one a customer and day). */
+    /** Rows of deltas stored (a fold brings them down to one a customer and day; the tests read it). */
     async dailyTotalRows(tx: Db = db): Promise<number> {
       const [row] = rowsOf<{ n: number | string }>(await tx.execute(sql`SELECT count(*)::int AS n FROM customer_usage_daily_deltas`));
       return Number(row?.n ?? 0);
