@@ -32,6 +32,7 @@ import { createRepositories } from '../server/db/repositories';
 import type { SyncRunReport } from '../server/db/repositories/sync-runs';
 import { createStarlinkClient } from '../server/provider';
 import { createAuditService } from '../server/services/audit';
+import { createLineRowsRefresher } from '../server/services/line-rows';
 import { createTerminalSyncService, type SyncRunTracker } from '../server/services/terminal-sync';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
@@ -163,6 +164,7 @@ async function runOnce(database: Database, sim: Simulator) {
     audit: createAuditService({ audit: repos.audit, now }),
     now,
     provider: { kind: 'simulator', client: () => client },
+    lineRows: createLineRowsRefresher({ repos }),
     noProvider: 'no provider',
   });
   const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: now() });

@@ -363,6 +363,38 @@ export const subscriptionRows = pgTable('subscription_rows', {
   wire: jsonb('wire').notNull(),
 });
 
+/**
+ * 0014: each customer's usage table for the month of subscription_totals.day (the cycle that
+ * started in it), a row per live assigned terminal on a line: the columns of the usage page's base
+ * row, computed in SQL by the same refresh as subscription_rows.
+ */
+export const customerUsageRows = pgTable(
+  'customer_usage_rows',
+  {
+    userTerminalId: text('user_terminal_id').primaryKey(),
+    customerId: uuid('customer_id').notNull(),
+    serviceLineNumber: text('service_line_number').notNull(),
+    location: text('location'),
+    terminalType: text('terminal_type'),
+    plan: text('plan'),
+    active: boolean('active').notNull(),
+    condition: text('condition').notNull(),
+    syncStatus: text('sync_status').notNull(),
+    dataCapAmount: num('data_cap_amount'),
+    dataCapUnit: text('data_cap_unit'),
+    lineActive: boolean('line_active'),
+    cycleStart: date('cycle_start', { mode: 'string' }),
+    cycleEnd: date('cycle_end', { mode: 'string' }),
+    priorityGb: num('priority_gb'),
+    standardGb: num('standard_gb'),
+    cycleLimitGb: num('cycle_limit_gb'),
+  },
+  (t) => [
+    index('customer_usage_rows_customer_idx').on(t.customerId, t.serviceLineNumber, t.userTerminalId),
+    index('customer_usage_rows_line_idx').on(t.serviceLineNumber),
+  ],
+);
+
 export const subscriptionTotals = pgTable('subscription_totals', {
   id: smallint('id').primaryKey().default(1),
   day: date('day', { mode: 'string' }),

@@ -23,8 +23,9 @@ import {
 import { CUSTOMER_MESSAGES, paginationOf } from '../../src/domain/customers';
 import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
-import type { CustomerUsageRow, CyclePick, LockedTerminal } from '../db/repositories/customer-terminals';
+import { isStoredRowsPick, type CustomerUsageRow, type CyclePick, type LockedTerminal } from '../db/repositories/customer-terminals';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import type { LineRowsRefresher } from './line-rows';
 import type { AuditService, RequestContext } from './audit';
 import { assignmentRefusal, billingCycle, dataCapOf, dayOf, ownerOf, round2, TERMINAL_SERVER_MESSAGES, toDailyRecord } from './terminals';
 
@@ -120,7 +121,13 @@ function cyclePick(query: CustomerUsageQuery, today: string): CyclePick {
 /** Entries are echoed back in failures, cut to a length a client can show. */
 const echo = (entry: string) => entry.slice(0, ASSIGN_MAX_ENTRY_LENGTH);
 
-export function createCustomerTerminalsService(deps: { repos: Repositories; audit: AuditService; now: Clock }): CustomerTerminalsService {
+export function createCustomerTerminalsService(deps: {
+  repos: Repositories;
+  audit: AuditService;
+  now: Clock;
+  /** Keeps the stored usage rows of the current cycle current (shared with the Subscriptions page). */
+  lineRows: LineRowsRefresher;
+}): CustomerTerminalsService {
   const { repos, audit, now } = deps;
   const store = repos.customerTerminals;
 
@@ -251,13 +258,18 @@ export function createCustomerTerminalsService(deps: { repos: Repositories; audi
     async usagePage(customerUuid, query) {
       const customer = await liveCustomerOr404(customerUuid);
       const { limit, page } = query;
-      const found = await store.usagePage(customer.id, cyclePick(query, dayOf(now())), {
-        offset: (page - 1) * limit,
-        limit,
-        search: query.search.trim(),
-        status: query.status,
-        sort: query.sort,
-      });
+      const today = dayOf(now());
+      const pick = cyclePick(query, today);
+      // The current month is read from the customer's stored rows when they are current (a range of
+      // one index, whatever the fleet); another month, or rows still being computed after a sync,
+      // from the tables (a lookup per terminal), so the table is never behind.
+      const stored = isStoredRowsPick(pick, today) && (await deps.lineRows.refreshForRead(today));
+      const found = await store.usagePage(
+        customer.id,
+        pick,
+        { offset: (page - 1) * limit, limit, search: query.search.trim(), status: query.status, sort: query.sort },
+        stored ? 'storedRows' : 'tables',
+      );
       return {
         records: found.rows.map(toUsageRecord),
         pagination: paginationOf(found.matching, page, limit),

@@ -18,6 +18,7 @@ import { createDemoTerminals } from './demo-terminals';
 import { createTerminalSyncService } from './terminal-sync';
 import { createSyncBudgetService } from './sync-budget';
 import { createSubscriptionsService } from './subscriptions';
+import { createLineRowsRefresher } from './line-rows';
 import { createServiceLinesService } from './service-lines';
 import { createActivationsService } from './activations';
 import { createProviderBillingService } from './provider-billing';
@@ -73,9 +74,10 @@ export function createServices(deps: {
   const users = createUsersService({ db, repos, audit, passwordSetup, mfa, now });
   const profile = createProfileService({ db, repos, audit, tokens, now });
   const terminals = createTerminalsService({ db, repos, audit, now });
-  const customerTerminals = createCustomerTerminalsService({ repos, audit, now });
+  const lineRows = createLineRowsRefresher({ repos, log: (error) => deps.log?.(error, 'Refreshing the stored subscription and customer usage rows failed') });
+  const customerTerminals = createCustomerTerminalsService({ repos, audit, now, lineRows });
   const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
-  const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
+  const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, lineRows });
   const syncBudget = createSyncBudgetService({ repos, now, config, provider: deps.provider });
   const subscriptions = createSubscriptionsService({
     repos,
@@ -83,7 +85,7 @@ export function createServices(deps: {
     now,
     provider: deps.provider,
     noProvider: NO_PROVIDER_MESSAGE,
-    log: (error) => deps.log?.(error, 'Refreshing the stored subscription rows failed'),
+    lineRows,
   });
   const serviceLines = createServiceLinesService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync });
   const providerBilling = createProviderBillingService({ repos, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
@@ -103,6 +105,7 @@ export function createServices(deps: {
     profile,
     terminals,
     customerTerminals,
+    lineRows,
     demoTerminals,
     terminalSync,
     syncBudget,

@@ -26,6 +26,7 @@ import type { IsoDay } from '../db/repositories/terminals';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { isProviderError } from '../provider/errors';
 import type { AuditService, RequestContext } from './audit';
+import type { LineRowsRefresher } from './line-rows';
 import type { ProviderAccess } from './console-provider';
 import { providerFailure } from './provider-failures';
 import { capInGB, dataCapOf, dayOf } from './terminals';
@@ -109,12 +110,6 @@ export function computeSubscription(row: SubscriptionRow, today: string): Comput
   return { wire, monthlyDataGB: wire.monthlyDataGB, overageGB: wire.overageGB, searchText };
 }
 
-/**
- * Lines a read recomputes itself before answering (a person's change shows at once); more than
- * that (a sync's worth) are left to a refresh in the background and the page is briefly behind.
- */
-export const INLINE_REFRESH_LINES = 200;
-
 export function createSubscriptionsService(deps: {
   repos: Repositories;
   audit: AuditService;
@@ -122,40 +117,17 @@ export function createSubscriptionsService(deps: {
   provider: ProviderAccess | null;
   /** The 503 message when no provider is configured. */
   noProvider: string;
-  /** Where a failed background refresh of the stored rows is reported. */
-  log?: (error: unknown) => void;
+  /** Keeps the stored rows current (shared with the customers' usage tables). */
+  lineRows: LineRowsRefresher;
 }): SubscriptionsService {
   const { repos, audit, now } = deps;
   const store = repos.subscriptions;
-  const compute = (today: IsoDay) => (row: SubscriptionRow) => computeSubscription(row, today);
-
-  // One background refresh at a time in this process (other processes share the marks through
-  // SKIP LOCKED); a failure is logged and the next read tries again.
-  let background: Promise<unknown> | null = null;
-  async function refreshAll(today: IsoDay): Promise<number> {
-    await store.startDay(today);
-    return (await store.refreshMarked(today, compute(today))).lines;
-  }
-  async function refreshForRead(today: IsoDay): Promise<void> {
-    const state = await store.rowsState();
-    if (state.day !== today) await store.startDay(today);
-    else if (!state.dirty) return;
-    if (background) return;
-    const { more } = await store.refreshMarked(today, compute(today), INLINE_REFRESH_LINES);
-    if (more && !background) {
-      background = refreshAll(today)
-        .catch((error: unknown) => deps.log?.(error))
-        .finally(() => {
-          background = null;
-        });
-    }
-  }
 
   return {
     // The rows are stored with their figures (computed here, by the domain helpers, whose rounding
     // is the spec's) and paged in SQL; triggers mark the lines whose rows a write made stale.
     async list(query) {
-      await refreshForRead(dayOf(now()));
+      await deps.lineRows.refreshForRead(dayOf(now()));
       const summary = await store.totals();
       const { rows, total } = await store.page({ ...query, search: query.search?.toLowerCase() }, summary);
       return {

@@ -38,8 +38,10 @@ import {
 } from '../provider';
 import type { AuditService, RequestContext } from './audit';
 import type { ProviderAccess } from './console-provider';
+import type { LineRowsRefresher } from './line-rows';
 import { providerFailure } from './provider-failures';
 import { toSyncJob } from './sync-job-map';
+import { dayOf } from './terminals';
 import { addressRow, productRow, serviceLineRow, telemetryRow, terminalRecord, usageRows } from './terminal-sync-map';
 
 export const TERMINAL_SYNC_MESSAGES = {
@@ -210,6 +212,8 @@ export function createTerminalSyncService(deps: {
   provider: ProviderAccess | null;
   /** The 503 message when no provider is configured. */
   noProvider: string;
+  /** The pages' stored rows, computed again for the lines a run wrote before the run ends. */
+  lineRows: LineRowsRefresher;
   options?: SyncOptions;
 }) {
   const { db, repos, audit, now } = deps;
@@ -461,8 +465,18 @@ export function createTerminalSyncService(deps: {
     });
     // The trigram index's pending list, merged once per run (PGlite has no autovacuum to do it).
     await inventory.flushSearchIndex();
+    await refreshPageRows(tracker);
     const message = complete ? null : `Nothing was marked removed: ${warnings.join('; ')}.`;
     return { counts, message, providerCalls: providerCalls() };
+  }
+
+  /**
+   * The rows the Subscriptions page and the customers' usage tables read, for the lines the run
+   * marked: computed before the run ends, so the first reader after a sync finds them current.
+   */
+  async function refreshPageRows(tracker: SyncRunTracker): Promise<void> {
+    tracker.report({ phase: 'Updating the pages', progress: 99 });
+    await deps.lineRows.refreshAll(dayOf(now()));
   }
 
   // ---- The usage engine ----------------------------------------------------------------------
@@ -511,6 +525,7 @@ export function createTerminalSyncService(deps: {
     }
     // Each batch appended its change to every customer's days; one row a customer and day again.
     await repos.customerTerminals.foldDailyTotals();
+    await refreshPageRows(tracker);
     const message = missing > 0 ? `The provider returned no usage for ${missing} service line${missing === 1 ? '' : 's'}.` : null;
     return { counts, message, providerCalls: providerCalls() };
   }

@@ -1,11 +1,13 @@
 // The summaries of migration 0009 against the whole-fleet computation they replaced: after any
 // sequence of writes to terminals, lines, cycles, telemetry and customers (as syncs and people make
-// them), the health figures equal the counts taken from scratch, and every subscriptions page equals
-// the one the old code built in memory from every live terminal (the oracle below).
+// them), the health figures equal the counts taken from scratch, every subscriptions page equals
+// the one the old code built in memory from every live terminal (the oracle below), and each
+// customer's usage table read from the stored rows (0014) equals the one read from the tables.
 import fc from 'fast-check';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, fleetFigures, serviceLines, serviceLineUsageCycles, syncRuns, terminals, terminalTelemetry } from '../../server/db/schema';
+import { storedRowsPick, type UsagePageQuery } from '../../server/db/repositories/customer-terminals';
 import { rowsOf } from '../../server/db/repositories/results';
 import { toSubscription, type SubscriptionListQuery } from '../../server/services/subscriptions';
 import { dayOf } from '../../server/services/terminals';
@@ -150,6 +152,14 @@ const writes = () => [
     label: `${id} moved to ${to}`,
     run: () => db().update(terminals).set({ serviceLineNumber: to }).where(eq(terminals.userTerminalId, id)),
   })),
+  terminal.map((id) => ({
+    label: `${id} moved off its line`,
+    run: () => db().update(terminals).set({ serviceLineNumber: null }).where(eq(terminals.userTerminalId, id)),
+  })),
+  fc.record({ line, gb: fc.constantFrom(0, 3.25, 80) }).map(({ line: l, gb }) => ({
+    label: `${l} standard use ${gb}`,
+    run: () => db().update(serviceLineUsageCycles).set({ standardGb: gb }).where(eq(serviceLineUsageCycles.serviceLineNumber, l)),
+  })),
   fc.record({ terminal, cap: fc.constantFrom(50, 1, 200) }).map(({ terminal: id, cap }) => ({
     label: `${id} cap ${cap}`,
     run: () => db().update(terminals).set({ dataCapAmount: cap, dataCapUnit: cap === 1 ? 'TB' : 'GB' }).where(eq(terminals.userTerminalId, id)),
@@ -212,6 +222,26 @@ const QUERIES: SubscriptionListQuery[] = [
   { page: 1, limit: 100, plan: 'all', search: 'extra 1' },
 ];
 
+const USAGE_QUERIES: UsagePageQuery[] = [
+  { offset: 0, limit: 25, search: '', status: 'all', sort: null },
+  { offset: 2, limit: 2, search: '', status: 'all', sort: { field: 'usage', order: -1 } },
+  { offset: 0, limit: 25, search: '', status: 'Active', sort: { field: 'remaining', order: 1 } },
+  { offset: 0, limit: 25, search: '', status: 'Pending', sort: null },
+  { offset: 0, limit: 25, search: 'extra', status: 'all', sort: { field: 'overage', order: -1 } },
+];
+
+/** Each customer's usage table, from the stored rows and from the tables: the same pages and cards. */
+async function expectUsageRowsCurrent() {
+  expect(await ctx.app.services.lineRows.refreshForRead(today())).toBe(true);
+  const pick = storedRowsPick(today());
+  for (const [who, id] of Object.entries(people)) {
+    for (const query of USAGE_QUERIES) {
+      const stored = await ctx.app.repos.customerTerminals.usagePage(id, pick, query, 'storedRows');
+      expect(stored, `${who} ${JSON.stringify(query)}`).toEqual(await ctx.app.repos.customerTerminals.usagePage(id, pick, query, 'tables'));
+    }
+  }
+}
+
 describe('fleet summaries (migration 0009)', () => {
   it('keep the health figures and every subscriptions page equal to the whole-fleet computation after any writes', async () => {
     await fc.assert(
@@ -235,6 +265,7 @@ describe('fleet summaries (migration 0009)', () => {
           const oracle = await builtInMemory(query);
           expect({ subscriptions: page.subscriptions, total: page.pagination.total, summary: page.summary }, JSON.stringify(query)).toEqual(oracle);
         }
+        await expectUsageRowsCurrent();
       }),
       { numRuns: RUNS, endOnFailure: true },
     );
@@ -258,6 +289,7 @@ describe('fleet summaries (migration 0009)', () => {
       expect((await ctx.app.services.subscriptions.list({ page: 1, limit: 100, plan: 'all' })).subscriptions).toEqual(
         (await builtInMemory({ page: 1, limit: 100, plan: 'all' })).subscriptions,
       );
+      await expectUsageRowsCurrent();
     } finally {
       ctx.clock.set(start.toISOString());
     }
@@ -292,5 +324,6 @@ describe('fleet summaries (migration 0009)', () => {
     const page = await ctx.app.services.subscriptions.list({ page: 1, limit: 100, plan: 'all' });
     expect(page.subscriptions.map((s) => s.terminalId)).not.toContain(idOf(13));
     expect(page.subscriptions).toEqual((await builtInMemory({ page: 1, limit: 100, plan: 'all' })).subscriptions);
+    await expectUsageRowsCurrent();
   });
 });

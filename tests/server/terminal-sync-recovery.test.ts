@@ -15,6 +15,7 @@ import { createRunWorker } from '../../server/jobs/run-worker';
 import type { StarlinkClient } from '../../server/provider';
 import type { RunningSimulator } from '../../server/simulator';
 import { createAuditService } from '../../server/services/audit';
+import { createLineRowsRefresher } from '../../server/services/line-rows';
 import { createTerminalSyncService, type SyncRunTracker } from '../../server/services/terminal-sync';
 import { createClock, createTestDatabase, testConfig, type TestClock, type TestDatabase } from './helpers';
 import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, startFleet, syncStatusCounts } from './terminal-sync-fixtures';
@@ -124,6 +125,7 @@ async function killMidApply(database: Database, clock: TestClock): Promise<SyncR
     now: clock.now,
     provider: { kind: 'simulator', client: () => client },
     noProvider: 'no provider',
+    lineRows: createLineRowsRefresher({ repos }),
     options: { applyBatchSize: 50 },
   });
   // The worker dies in the third batch of terminals, before it commits: every checkpoint once

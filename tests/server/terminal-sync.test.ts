@@ -131,6 +131,18 @@ describe('starting a sync', () => {
     expect(Number(terminal!.data_cap_amount)).toBe(Number(cycles[11]!.usage_limit_gb));
     expect(terminal!.data_cap_updated_at).not.toBeNull();
   });
+
+  it('ends each run with the pages’ stored rows computed for every line it wrote, none left to a reader', async () => {
+    const usage = await waitForLatest(db(), 'usage');
+    expect(usage.status).toBe('succeeded');
+    expect(await ctx.app.repos.subscriptions.rowsState()).toEqual({ day: SYNC_TEST_TIME.slice(0, 10), dirty: false });
+    const [rows] = await query<{ subscriptions: number; lines: number }>(
+      sql`SELECT (SELECT count(*)::int FROM subscription_rows) AS subscriptions,
+        (SELECT count(*)::int FROM terminals WHERE removed_at IS NULL AND service_line_number IS NOT NULL) AS lines`,
+    );
+    expect(rows!.subscriptions).toBe(rows!.lines);
+    expect(rows!.lines).toBeGreaterThan(0);
+  });
 });
 
 describe('running it again', () => {

@@ -8,8 +8,9 @@
 // possible on PostgreSQL, and `transaction` runs the work again when it happens.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { CustomerUsagePageQuery, CustomerUsageSortField } from '../../../src/domain/customer-terminals';
+import { monthRange } from '../../../src/domain/terminals';
 import type { Db } from '../client';
-import { customers, serviceLines, serviceLineUsageCycles, serviceLineUsageDaily, terminals } from '../schema';
+import { customers, customerUsageRows, serviceLines, serviceLineUsageCycles, serviceLineUsageDaily, terminals } from '../schema';
 import { explain, planNodes, type IsoDay } from './terminals';
 import { rowsOf } from './results';
 
@@ -148,12 +149,53 @@ const SORT_VALUE: Record<CustomerUsageSortField, SQL> = {
 };
 
 /**
- * One page of the customer's usage table and the summary cards, in one statement: every live
- * terminal of the customer with its picked cycle (as `usageQuery`), computed once (MATERIALIZED),
- * then counted for the summary and searched, filtered, sorted and cut for the page. Ties break by
- * service line, then terminal, as the full list is ordered.
+ * The usage page's base rows read from the tables: each live terminal matching `where` with its
+ * line's state and picked cycle (as `usageQuery`), under the column names the page's statement
+ * and customer_usage_rows (0014) share, and its holder as customer_id.
  */
-function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQuery): SQL {
+function baseFromTables(where: SQL, pick: CyclePick): SQL {
+  return sql`
+    SELECT ${t.userTerminalId} AS user_terminal_id, ${t.assignedCustomerId} AS customer_id, ${t.serviceLineNumber} AS service_line_number,
+      ${t.location} AS location, ${t.terminalType} AS terminal_type, ${t.plan} AS plan, ${t.active} AS active, ${t.condition} AS condition,
+      ${t.syncStatus} AS sync_status, ${t.dataCapAmount} AS data_cap_amount, ${t.dataCapUnit} AS data_cap_unit,
+      (SELECT ${serviceLines.active} FROM ${serviceLines} WHERE ${serviceLines.serviceLineNumber} = ${t.serviceLineNumber}) AS line_active,
+      cycle.cycle_start, cycle.cycle_end, cycle.priority_gb, cycle.standard_gb, cycle.usage_limit_gb AS cycle_limit_gb
+    FROM ${t}
+    LEFT JOIN LATERAL (
+      SELECT ${u.cycleStart} AS cycle_start, ${u.cycleEnd} AS cycle_end, ${u.priorityGb} AS priority_gb,
+        ${u.standardGb} AS standard_gb, ${u.usageLimitGb} AS usage_limit_gb
+      FROM ${u} WHERE ${u.serviceLineNumber} = ${t.serviceLineNumber} AND ${cycleCondition(pick)}
+      ORDER BY ${u.cycleStart} DESC LIMIT 1
+    ) cycle ON true
+    WHERE ${where} AND ${t.removedAt} IS NULL`;
+}
+
+const BASE_COLUMNS = sql.raw(`user_terminal_id, service_line_number, location, terminal_type, plan, active, condition, sync_status,
+  data_cap_amount, data_cap_unit, line_active, cycle_start, cycle_end, priority_gb, standard_gb, cycle_limit_gb`);
+
+/**
+ * Where the page's base rows come from: the tables (any cycle), or the customer's stored rows of
+ * the current month (customer_usage_rows, 0014, for storedRowsPick; the caller knows they are current) plus, from the
+ * tables, the few terminals the provider moved off their line, which no stored row holds.
+ */
+export type UsagePageSource = 'tables' | 'storedRows';
+
+function usagePageBase(customerId: string, pick: CyclePick, source: UsagePageSource): SQL {
+  const holder = sql`${t.assignedCustomerId} = ${customerId}`;
+  if (source === 'tables') return sql`SELECT ${BASE_COLUMNS} FROM (${baseFromTables(holder, pick)}) b`;
+  return sql`
+    SELECT ${BASE_COLUMNS} FROM ${customerUsageRows} WHERE ${customerUsageRows.customerId} = ${customerId}
+    UNION ALL
+    SELECT ${BASE_COLUMNS} FROM (${baseFromTables(sql`${holder} AND ${t.serviceLineNumber} IS NULL`, pick)}) b`;
+}
+
+/**
+ * One page of the customer's usage table and the summary cards, in one statement: every live
+ * terminal of the customer with its picked cycle, read once (MATERIALIZED), then counted for the
+ * summary and searched, filtered, sorted and cut for the page. Ties break by service line, then
+ * terminal, as the full list is ordered.
+ */
+function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQuery, source: UsagePageSource): SQL {
   const needle = query.search.toLowerCase();
   const matches = needle
     ? sql`(strpos(lower(coalesce(service_line_number, '')), ${needle}) > 0 OR strpos(lower(user_terminal_id), ${needle}) > 0
@@ -164,21 +206,7 @@ function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQue
   const direction = sql.raw(query.sort?.order === -1 ? 'DESC' : 'ASC');
   const order = query.sort ? sql`${SORT_VALUE[query.sort.field]} ${direction}, ` : sql``;
   return sql`
-    WITH base AS MATERIALIZED (
-      SELECT ${t.userTerminalId} AS user_terminal_id, ${t.serviceLineNumber} AS service_line_number, ${t.location} AS location,
-        ${t.terminalType} AS terminal_type, ${t.plan} AS plan, ${t.active} AS active, ${t.condition} AS condition,
-        ${t.syncStatus} AS sync_status, ${t.dataCapAmount} AS data_cap_amount, ${t.dataCapUnit} AS data_cap_unit,
-        (SELECT ${serviceLines.active} FROM ${serviceLines} WHERE ${serviceLines.serviceLineNumber} = ${t.serviceLineNumber}) AS line_active,
-        cycle.cycle_start, cycle.cycle_end, cycle.priority_gb, cycle.standard_gb, cycle.usage_limit_gb AS cycle_limit_gb
-      FROM ${t}
-      LEFT JOIN LATERAL (
-        SELECT ${u.cycleStart} AS cycle_start, ${u.cycleEnd} AS cycle_end, ${u.priorityGb} AS priority_gb,
-          ${u.standardGb} AS standard_gb, ${u.usageLimitGb} AS usage_limit_gb
-        FROM ${u} WHERE ${u.serviceLineNumber} = ${t.serviceLineNumber} AND ${cycleCondition(pick)}
-        ORDER BY ${u.cycleStart} DESC LIMIT 1
-      ) cycle ON true
-      WHERE ${t.assignedCustomerId} = ${customerId} AND ${t.removedAt} IS NULL
-    ),
+    WITH base AS MATERIALIZED (${usagePageBase(customerId, pick, source)}),
     rows AS MATERIALIZED (
       SELECT base.*, ${PAGE_STATUS} AS status, ${PAGE_ALLOWANCE} AS allowance_gb FROM base
     ),
@@ -193,6 +221,43 @@ function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQue
       coalesce(sum(round(coalesce(priority_gb, 0) + coalesce(standard_gb, 0), 2)), 0)::text AS used_gb,
       (count(*) FILTER (WHERE cycle_start IS NOT NULL AND allowance_gb > 0 AND round(priority_gb * 100 / allowance_gb) > 100))::int AS over_limit
     FROM rows`;
+}
+
+/**
+ * The cycle the stored usage rows hold: the one that started in the month of `today`, which is what
+ * the usage page asks for the current month (the month's billing_cycle_start and end).
+ */
+export function storedRowsPick(today: IsoDay): Extract<CyclePick, { kind: 'startedBetween' }> {
+  const { start, end } = monthRange(Number(today.slice(0, 4)), Number(today.slice(5, 7)));
+  return { kind: 'startedBetween', from: start, to: end };
+}
+
+/** Whether `pick` is the one the stored usage rows of `today` hold. */
+export function isStoredRowsPick(pick: CyclePick, today: IsoDay): boolean {
+  const stored = storedRowsPick(today);
+  return pick.kind === stored.kind && pick.from === stored.from && pick.to === stored.to;
+}
+
+/**
+ * Computes the stored usage rows (customer_usage_rows, 0014) of the lines again, for the cycle
+ * that started in the month of `today` (storedRowsPick), within the caller's transaction: the refresh of the marked lines
+ * (subscriptions repository) runs it beside the lines' subscription rows. A terminal that moved
+ * between two lines keeps one row (the key is the terminal), whichever line is computed first.
+ */
+export async function refreshCustomerUsageRows(tx: Db, lines: readonly string[], today: IsoDay): Promise<void> {
+  if (lines.length === 0) return;
+  const r = customerUsageRows;
+  const onLines = sql`${t.serviceLineNumber} IN (${sql.join(lines.map((line) => sql`${line}`), sql`, `)})`;
+  await tx.execute(sql`DELETE FROM ${r} WHERE ${r.serviceLineNumber} IN (${sql.join(lines.map((line) => sql`${line}`), sql`, `)})`);
+  await tx.execute(sql`
+    INSERT INTO ${r} (customer_id, ${BASE_COLUMNS})
+    SELECT customer_id, ${BASE_COLUMNS} FROM (${baseFromTables(sql`${onLines} AND ${t.assignedCustomerId} IS NOT NULL`, storedRowsPick(today))}) b
+    ON CONFLICT (user_terminal_id) DO UPDATE SET customer_id = excluded.customer_id, service_line_number = excluded.service_line_number,
+      location = excluded.location, terminal_type = excluded.terminal_type, plan = excluded.plan, active = excluded.active,
+      condition = excluded.condition, sync_status = excluded.sync_status, data_cap_amount = excluded.data_cap_amount,
+      data_cap_unit = excluded.data_cap_unit, line_active = excluded.line_active, cycle_start = excluded.cycle_start,
+      cycle_end = excluded.cycle_end, priority_gb = excluded.priority_gb, standard_gb = excluded.standard_gb,
+      cycle_limit_gb = excluded.cycle_limit_gb`);
 }
 
 /** A row of the page's JSON as `usageQuery` types it (numbers from numeric columns, days as text). */
@@ -351,9 +416,9 @@ export function createCustomerTerminalsRepository(db: Db) {
     },
 
     /** One page of the usage table (searched, filtered, sorted) and the summary over all the customer's terminals. */
-    async usagePage(customerId: string, pick: CyclePick, query: UsagePageQuery, tx: Db = db): Promise<UsagePageRows> {
+    async usagePage(customerId: string, pick: CyclePick, query: UsagePageQuery, source: UsagePageSource = 'tables', tx: Db = db): Promise<UsagePageRows> {
       const [row] = rowsOf<{ page: unknown; matching: number; total: number; active: number; used_gb: string; over_limit: number }>(
-        await tx.execute(usagePageQuery(customerId, pick, query)),
+        await tx.execute(usagePageQuery(customerId, pick, query, source)),
       );
       // PGlite hands json back parsed; node-postgres too (json is parsed by its type parser).
       const page = (typeof row?.page === 'string' ? JSON.parse(row.page) : (row?.page ?? [])) as Record<string, unknown>[];
@@ -364,8 +429,8 @@ export function createCustomerTerminalsRepository(db: Db) {
       };
     },
 
-    async planOfUsagePage(customerId: string, pick: CyclePick, query: UsagePageQuery, tx: Db = db): Promise<string[]> {
-      return planOf(tx, usagePageQuery(customerId, pick, query));
+    async planOfUsagePage(customerId: string, pick: CyclePick, query: UsagePageQuery, source: UsagePageSource = 'tables', tx: Db = db): Promise<string[]> {
+      return planOf(tx, usagePageQuery(customerId, pick, query, source));
     },
 
     /** The plan of `usage` (EXPLAIN, not run): node types from the top, for the benchmark. */

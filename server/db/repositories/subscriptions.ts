@@ -1,6 +1,7 @@
 // Subscriptions: every live terminal on a service line with its line's state, product, holder and
 // the cycle containing a given day, in one statement; the page's stored rows (migration 0009),
-// recomputed for the lines triggers marked and paged in SQL; the products on offer; and the local
+// recomputed for the lines triggers marked (with the customers' usage rows of those lines, 0014)
+// and paged in SQL; the products on offer; and the local
 // side of a plan change the provider accepted (line, terminals and current cycle in one
 // transaction).
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
@@ -17,6 +18,7 @@ import {
   subscriptionTotals,
   terminals,
 } from '../schema';
+import { refreshCustomerUsageRows } from './customer-terminals';
 import { escapeLike } from './customers';
 import { rowsOf } from './results';
 import type { IsoDay } from './terminals';
@@ -213,7 +215,8 @@ export function createSubscriptionsRepository(db: Db) {
      * process refreshes at a time (an advisory lock per chunk): two taking the same line's marks
      * and writing its rows in different orders could deadlock. A chunk takes every mark of its
      * lines that has committed; a mark committed after that stays for the next chunk, so a change
-     * made while its line is being computed is computed again. Recounts the totals when rows
+     * made while its line is being computed is computed again. The customers' usage rows of the
+     * lines (customer_usage_rows) are computed in the same transaction. Recounts the totals when rows
      * changed. Answers the lines done and whether marks remain.
      */
     async refreshMarked(
@@ -264,6 +267,7 @@ export function createSubscriptionsRepository(db: Db) {
                 },
               });
           }
+          await refreshCustomerUsageRows(tx, taken, today);
           return taken.length;
         });
         if (lines === 0) break;

@@ -1,0 +1,73 @@
+// The rows stored per live terminal and computed from its line (migrations 0009 and 0014): the
+// Subscriptions page's rows and each customer's usage table of the current cycle. Triggers mark the
+// lines a write touched; one refresh computes both kinds for the marked lines, and every line once a
+// day. Readers share this refresher: a read recomputes a person's few marks itself, so their change
+// shows at once, and leaves a sync's worth to a refresh in the background.
+import type { Repositories } from '../db/repositories';
+import type { SubscriptionRow } from '../db/repositories/subscriptions';
+import type { IsoDay } from '../db/repositories/terminals';
+import { computeSubscription } from './subscriptions';
+
+/**
+ * Lines a read recomputes itself before answering; more than that (a sync's worth) are left to a
+ * refresh in the background, and the stored rows are briefly behind.
+ */
+export const INLINE_REFRESH_LINES = 200;
+
+export interface LineRowsRefresher {
+  /**
+   * Brings the stored rows to `today` as far as a read may wait. True when they are current: the
+   * day is today and no line is left marked. False while a background refresh has work left.
+   */
+  refreshForRead(today: IsoDay): Promise<boolean>;
+  /**
+   * Computes every marked line now, as the end of a sync run that wrote many: the pages' next
+   * readers find their rows current instead of a refresh starting under them. Answers the lines.
+   */
+  refreshAll(today: IsoDay): Promise<number>;
+}
+
+export function createLineRowsRefresher(deps: {
+  repos: Repositories;
+  /** Where a failed background refresh is reported. */
+  log?: (error: unknown) => void;
+}): LineRowsRefresher {
+  const store = deps.repos.subscriptions;
+  const compute = (today: IsoDay) => (row: SubscriptionRow) => computeSubscription(row, today);
+
+  // One background refresh at a time in this process (other processes share the marks; one refreshes
+  // at a time under an advisory lock); a failure is logged and the next read tries again.
+  let background: Promise<unknown> | null = null;
+  async function refreshAll(today: IsoDay): Promise<number> {
+    await store.startDay(today);
+    return (await store.refreshMarked(today, compute(today))).lines;
+  }
+
+  return {
+    async refreshAll(today) {
+      // After this process's background refresh, if one runs: one at a time here as well.
+      while (background) await background;
+      const done = refreshAll(today);
+      background = done.finally(() => {
+        background = null;
+      });
+      return done;
+    },
+
+    async refreshForRead(today) {
+      const state = await store.rowsState();
+      if (state.day !== today) await store.startDay(today);
+      else if (!state.dirty) return true;
+      if (background) return false;
+      const { more } = await store.refreshMarked(today, compute(today), INLINE_REFRESH_LINES);
+      if (more && !background) {
+        background = refreshAll(today)
+          .catch((error: unknown) => deps.log?.(error))
+          .finally(() => {
+            background = null;
+          });
+      }
+      return !more;
+    },
+  };
+}
