@@ -23,7 +23,7 @@ import { systemClock } from '../server/clock';
 import type { Database } from '../server/db/client';
 import { createRepositories } from '../server/db/repositories';
 import { dayOf } from '../server/services/terminals';
-import { CUSTOMER_USAGE_PAGE_SIZE, monthUsageQuery, type AssignTerminalsResult } from '../src/domain/customer-terminals';
+import { ASSIGNED_PREVIEW_SIZE, CUSTOMER_USAGE_PAGE_SIZE, monthUsageQuery, type AssignTerminalsResult } from '../src/domain/customer-terminals';
 import type { UsagePageSource } from '../server/db/repositories/customer-terminals';
 import { insertTerminalsBulk, insertUsageHistory, type BulkTerminal } from '../tests/fixtures/terminals';
 import { testConfig } from '../tests/server/helpers';
@@ -109,7 +109,9 @@ async function run(kind: Database['kind'], database: Database) {
     // What the page asks since the table is paged on the server: its first page, and sorted by usage.
     { name: 'usage table, first page', url: `${base}/usage/page?${new URLSearchParams(month)}`, target: true, rows: Math.min(OWNED, CUSTOMER_USAGE_PAGE_SIZE) },
     { name: 'usage table, sorted by usage', url: `${base}/usage/page?${new URLSearchParams(month)}&sort=usage&order=desc`, target: true, rows: Math.min(OWNED, CUSTOMER_USAGE_PAGE_SIZE) },
-    { name: 'assigned terminals (the Assign Terminals dialog)', url: `${base}/terminals`, target: false, rows: OWNED },
+    { name: 'assigned terminals, the whole list', url: `${base}/terminals`, target: false, rows: OWNED },
+    // What the Assign Terminals dialog asks since it shows the count and the first of them.
+    { name: 'assigned terminals, the dialog\'s first page', url: `${base}/terminals/page`, target: false, rows: Math.min(OWNED, ASSIGNED_PREVIEW_SIZE) },
   ];
 
   // The stored rows of the current month (0014) are computed after the fill, in the background: the

@@ -58,7 +58,8 @@ export function adminPages(context: PageContext, now: Date = new Date()): Page[]
     { name: 'customers.stats', path: '/customers/stats' },
     { name: 'customers.search', path: withQuery('/customers', customerListSearchParams({ page: 1, search: context.largeCustomer.name })) },
 
-    // /customer/terminals/<uuid> of the largest customer: the customer, the month's usage table and chart, the assign dialog's list.
+    // /customer/terminals/<uuid> of the largest customer: the customer, the month's usage table and chart, the assign dialog's list
+    // (the whole list before, the count and a first page now; servers without the page route leave it out).
     { name: 'customer.detail', path: `/customers/${customer}` },
     // The table a page at a time (the page called the whole /usage list before; servers without
     // the route leave these two out), as it opens and sorted by usage, the costliest order.
@@ -70,6 +71,8 @@ export function adminPages(context: PageContext, now: Date = new Date()): Page[]
     },
     { name: 'customer.usage.daily', path: withQuery(`/terminals/customers/${customer}/usage/daily`, { start_date: start, end_date: end }) },
     { name: 'customer.terminals', path: `/terminals/customers/${customer}/terminals` },
+    // What the Assign Terminals dialog asks since it shows the count and the first of the list.
+    { name: 'customer.terminals.page', path: `/terminals/customers/${customer}/terminals/page`, optional: true },
 
     // /users: the list and its stat cards (the list's answer, limit 1).
     { name: 'users.list.page1', path: withQuery('/users', userListSearchParams({ page: 1 })) },

@@ -6,6 +6,7 @@ import { inputText, paginationSchema } from './schemas';
 import {
   CUSTOMER_TERMINAL_STATUSES,
   CUSTOMER_USAGE_MAX_PAGE_SIZE,
+  ASSIGNED_PREVIEW_SIZE,
   CUSTOMER_USAGE_PAGE_SIZE,
   CUSTOMER_USAGE_SEARCH_MAX_LENGTH,
   CUSTOMER_USAGE_SORT_FIELDS,
@@ -20,6 +21,7 @@ import {
   type AssignTerminalsResult,
   type CustomerDailyUsage,
   type CustomerUsagePage,
+  type AssignedTerminalsPage,
   type ServiceLineUsageHistory,
   type TerminalUsageRecord,
   type UnassignTerminalResult,
@@ -128,6 +130,12 @@ const statusValues = CUSTOMER_USAGE_STATUS_OPTIONS.map((o) => o.value) as [
 ];
 
 /** The month (as the list's), then the table's page, search, status filter and sort. */
+export const assignedTerminalsPageQuerySchema = z.object({
+  page: wholeNumber(1, MAX_PAGE, M.page).default(1),
+  // The same bound as the usage table's pages (and its message).
+  limit: wholeNumber(1, CUSTOMER_USAGE_MAX_PAGE_SIZE, M.pageLimit).default(ASSIGNED_PREVIEW_SIZE),
+});
+
 export const customerUsagePageQuerySchema = z
   .object({
     ...rangeShape,
@@ -221,6 +229,8 @@ export const terminalUsageRecordsSchema = z.array(
   }),
 );
 
+export const assignedTerminalsPageSchema = z.object({ records: assignedTerminalsSchema, pagination: paginationSchema });
+
 export const customerUsagePageSchema = z.object({
   records: terminalUsageRecordsSchema,
   pagination: paginationSchema,
@@ -255,5 +265,6 @@ exact<Exact<z.output<typeof unassignTerminalResultSchema>, UnassignTerminalResul
 exact<Exact<z.output<typeof assignedTerminalsSchema>, AssignedTerminal[]>>();
 exact<Exact<z.output<typeof terminalUsageRecordsSchema>, TerminalUsageRecord[]>>();
 exact<Exact<z.output<typeof customerUsagePageSchema>, CustomerUsagePage>>();
+exact<Exact<z.output<typeof assignedTerminalsPageSchema>, AssignedTerminalsPage>>();
 exact<Exact<z.output<typeof customerDailyUsageSchema>, CustomerDailyUsage[]>>();
 exact<Exact<z.output<typeof serviceLineUsageHistorySchema>, ServiceLineUsageHistory>>();

@@ -6,6 +6,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditContext } from '../services/audit';
 import { CUSTOMER_TERMINAL_SERVER_MESSAGES as MESSAGES } from '../services/customer-terminals';
 import {
+  assignedTerminalsPageQuerySchema,
+  assignedTerminalsPageSchema,
   assignedTerminalsSchema,
   assignTerminalsBodySchema,
   assignTerminalsResultSchema,
@@ -80,6 +82,25 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const data = await service().assigned(request.params.customerUuid);
+      return { success: true as const, data, message: MESSAGES.listed };
+    },
+  );
+
+  app.get(
+    '/terminals/customers/:customerUuid/terminals/page',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags,
+        security,
+        summary: "One page of the customer's live terminals, by service line, and how many there are (the Assign Terminals dialog shows the first)",
+        params: customerParamsSchema,
+        querystring: assignedTerminalsPageQuerySchema,
+        response: { 200: successSchema(assignedTerminalsPageSchema), ...failures(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const data = await service().assignedPage(request.params.customerUuid, request.query);
       return { success: true as const, data, message: MESSAGES.listed };
     },
   );

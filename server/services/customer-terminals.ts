@@ -10,6 +10,7 @@ import {
   isServiceLineNumber,
   usageDays,
   type AssignedTerminal,
+  type AssignedTerminalsPage,
   type AssignFailure,
   type AssignTerminalsResult,
   type CustomerDailyUsage,
@@ -23,7 +24,7 @@ import {
 import { CUSTOMER_MESSAGES, paginationOf } from '../../src/domain/customers';
 import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
-import { isStoredRowsPick, type CustomerUsageRow, type CyclePick, type LockedTerminal } from '../db/repositories/customer-terminals';
+import { isStoredRowsPick, type AssignedRow, type CustomerUsageRow, type CyclePick, type LockedTerminal } from '../db/repositories/customer-terminals';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { LineRowsRefresher } from './line-rows';
 import type { AuditService, RequestContext } from './audit';
@@ -65,6 +66,7 @@ export interface CustomerTerminalsService {
   assign(input: { customerUuid: string; serviceLineNumbers: string[] }, context: RequestContext): Promise<{ result: AssignTerminalsResult; message: string }>;
   unassign(input: { customerUuid: string; serviceLineNumber: string }, context: RequestContext): Promise<{ result: UnassignTerminalResult; message: string }>;
   assigned(customerUuid: string): Promise<AssignedTerminal[]>;
+  assignedPage(customerUuid: string, query: { page: number; limit: number }): Promise<AssignedTerminalsPage>;
   usage(customerUuid: string, query: CustomerUsageQuery): Promise<TerminalUsageRecord[]>;
   usagePage(customerUuid: string, query: CustomerUsagePageRequest): Promise<CustomerUsagePage>;
   dailyUsage(customerUuid: string, range: DayRange): Promise<CustomerDailyUsage[]>;
@@ -109,6 +111,18 @@ function toUsageRecord(row: CustomerUsageRow): TerminalUsageRecord {
     currentBillingCycle: cycle
       ? { startDate: cycle.startDate, endDate: cycle.endDate, totalUsed: cycle.totalUsed, priorityData: cycle.priorityData, standardUsed: cycle.deprioritizedData.used }
       : null,
+  };
+}
+
+function toAssignedTerminal(row: AssignedRow, customerId: string): AssignedTerminal {
+  return {
+    deviceId: row.userTerminalId,
+    serviceLine: row.serviceLineNumber ?? '',
+    status: row.active ? 'Active' : 'Inactive',
+    assignedTo: customerId,
+    kitSerialNumber: row.kitSerialNumber,
+    // Every assignment has its moment (the table's check); the fallback only satisfies the type.
+    assignedAt: isoOrNull(row.assignedAt) ?? '',
   };
 }
 
@@ -238,15 +252,13 @@ export function createCustomerTerminalsService(deps: {
     async assigned(customerUuid) {
       const customer = await liveCustomerOr404(customerUuid);
       const rows = await store.assignedTo(customer.id);
-      return rows.map((row) => ({
-        deviceId: row.userTerminalId,
-        serviceLine: row.serviceLineNumber ?? '',
-        status: row.active ? 'Active' : 'Inactive',
-        assignedTo: customer.id,
-        kitSerialNumber: row.kitSerialNumber,
-        // Every assignment has its moment (the table's check); the fallback only satisfies the type.
-        assignedAt: isoOrNull(row.assignedAt) ?? '',
-      }));
+      return rows.map((row) => toAssignedTerminal(row, customer.id));
+    },
+
+    async assignedPage(customerUuid, query) {
+      const customer = await liveCustomerOr404(customerUuid);
+      const { rows, total } = await store.assignedPage(customer.id, (query.page - 1) * query.limit, query.limit);
+      return { records: rows.map((row) => toAssignedTerminal(row, customer.id)), pagination: paginationOf(total, query.page, query.limit) };
     },
 
     async usage(customerUuid, query) {

@@ -20,10 +20,12 @@ import {
 } from './terminals';
 import {
   ASSIGN_FAILURE_CODES,
+  ASSIGNED_PREVIEW_SIZE,
   CUSTOMER_TERMINAL_STATUSES,
   customerUsagePageSearchParams,
   monthUsageQuery,
   type AssignedTerminal,
+  type AssignedTerminalsPage,
   type AssignFailure,
   type AssignFailureCode,
   type AssignTerminalsResult,
@@ -179,6 +181,13 @@ export function normaliseCustomerUsagePage(raw: unknown, query: Pick<CustomerUsa
   return { records, pagination: normalisePagination(raw.pagination, records.length, query), summary: normaliseUsageSummary(raw.summary, records) };
 }
 
+/** `GET /terminals/customers/{uuid}/terminals/page` data; null when it holds no list of records. */
+export function normaliseAssignedTerminalsPage(raw: unknown, query: { page: number; limit: number }): AssignedTerminalsPage | null {
+  const records = rowsOf(raw, normaliseAssignedTerminal, 'records');
+  if (!isRecord(raw) || records === null) return null;
+  return { records, pagination: normalisePagination(raw.pagination, records.length, query) };
+}
+
 /** One day of the customer's chart (the daily record without the fields it does not draw). */
 export function normaliseCustomerDailyUsage(raw: unknown): CustomerDailyUsage | null {
   const day = normaliseDailyUsage(raw);
@@ -262,6 +271,14 @@ export function createCustomerTerminalsApi(client: ApiClient) {
 
     assignedTerminals: (customerUuid: string, signal?: AbortSignal): Promise<ApiResult<AssignedTerminal[]>> =>
       get(`${customerPath(customerUuid)}/terminals`, (data) => rowsOf(data, normaliseAssignedTerminal, 'terminals', 'data'), signal),
+
+    /** The first `limit` of the customer's terminals (the Assign Terminals dialog) and how many there are. */
+    assignedTerminalsPage: (
+      customerUuid: string,
+      query: { page: number; limit: number } = { page: 1, limit: ASSIGNED_PREVIEW_SIZE },
+      signal?: AbortSignal,
+    ): Promise<ApiResult<AssignedTerminalsPage>> =>
+      get(`${customerPath(customerUuid)}/terminals/page`, (data) => normaliseAssignedTerminalsPage(data, query), signal, query),
 
     /** Spec 7: always the billing cycles of one month (first and last UTC day), the current one by default. */
     customerUsage: (customerUuid: string, month?: { year: number; month: number }, signal?: AbortSignal): Promise<ApiResult<TerminalUsageRecord[]>> => {

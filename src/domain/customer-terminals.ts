@@ -160,6 +160,20 @@ export interface AssignedTerminal {
   assignedAt: string;
 }
 
+/**
+ * The Assign Terminals dialog shows how many terminals the customer holds and the first of them
+ * (`GET /terminals/customers/{uuid}/terminals/page`): a customer may hold thousands, which the
+ * usage table behind the dialog lists, searches and pages.
+ */
+export const ASSIGNED_PREVIEW_SIZE = 50;
+
+export interface AssignedTerminalsPage {
+  /** By service line, then terminal. */
+  records: AssignedTerminal[];
+  /** Of every live terminal of the customer. */
+  pagination: Pagination;
+}
+
 // ---- Usage records (spec 3 "Terminal usage record (per customer)") -------------------------
 
 export const CUSTOMER_TERMINAL_STATUSES = ['Active', 'Suspended', 'Pending', 'Maintenance'] as const;
@@ -389,6 +403,8 @@ export const ASSIGN_MESSAGES = {
   successTitle: (n: number) => `${n} terminal${n === 1 ? '' : 's'} assigned`,
   failureTitle: (n: number) => `${n} service line${n === 1 ? '' : 's'} not assigned`,
   assignedCount: (n: number) => `${n} terminal${n === 1 ? '' : 's'} currently assigned`,
+  /** Under the first ASSIGNED_PREVIEW_SIZE of them. */
+  assignedMore: (n: number) => `and ${n.toLocaleString('en-US')} more, listed in the usage table`,
 } as const;
 
 export const CUSTOMER_USAGE_MESSAGES = {

@@ -5,7 +5,8 @@
  *   closed                 no dialog
  *   open                   the customer's name, company, email and uuid          (tag: open)
  *     assigned.loading     "… terminals currently assigned" still being counted  (tag: loadingAssigned)
- *     assigned.loaded      the count of `assigned` (an empty list when the fetch failed: logged only)
+ *     assigned.loaded      how many the customer holds (`assignedTotal`) and the first of them
+ *                          (`assigned`); none when the fetch failed (logged only)
  *     form.editing         the textarea, the message of the last refusal (`error`) and the result
  *                          panels of the last answer (`result`); Close and Assign Terminals enabled
  *     form.submitting      "Assigning..."; the textarea, Close and Assign disabled   (tag: busy)
@@ -18,6 +19,7 @@ import {
   ASSIGN_MESSAGES,
   validateAssignInput,
   type AssignedTerminal,
+  type AssignedTerminalsPage,
   type AssignTerminalsPayload,
   type AssignTerminalsResult,
 } from '../domain/customer-terminals';
@@ -40,8 +42,13 @@ export interface AssignTerminalsContext {
   result: AssignTerminalsResult | null;
   /** Why nothing was assigned: a client rule, the server's refusal, or no answer. */
   error: string | null;
-  /** The customer's assigned terminals (an empty list when they could not be fetched). */
+  /**
+   * The first of the customer's assigned terminals (ASSIGNED_PREVIEW_SIZE; a customer may hold
+   * thousands, which the usage table lists); an empty list when they could not be fetched.
+   */
   assigned: AssignedTerminal[];
+  /** How many terminals the customer holds (0 when they could not be fetched). */
+  assignedTotal: number;
 }
 
 export type AssignTerminalsEvent =
@@ -52,7 +59,7 @@ export type AssignTerminalsEvent =
   /** Raised by the dialog itself after an answer: the assigned list is fetched again. */
   | { type: 'terminals.assigned' };
 
-export type AssignedOutcome = LoadOutcome<AssignedTerminal[]>;
+export type AssignedOutcome = LoadOutcome<AssignedTerminalsPage>;
 export type AssignOutcome = LoadOutcome<AssignTerminalsResult>;
 
 const refusalText = (outcome: AssignOutcome) =>
@@ -78,7 +85,7 @@ export const assignTerminalsMachine = setup({
     }),
   },
   actions: {
-    openFor: assign((_, customer: AssignCustomer) => ({ customer, text: '', result: null, error: null, assigned: [] })),
+    openFor: assign((_, customer: AssignCustomer) => ({ customer, text: '', result: null, error: null, assigned: [], assignedTotal: 0 })),
     storeText: assign((_, text: string) => ({ text })),
     clearText: assign({ text: '' }),
     storeInputError: assign(({ context }) => {
@@ -89,8 +96,10 @@ export const assignTerminalsMachine = setup({
     storeResult: assign((_, outcome: AssignOutcome) => (outcome.ok ? { result: outcome.data, error: null } : {})),
     storeRefusal: assign((_, outcome: AssignOutcome) => ({ result: null, error: refusalText(outcome) })),
     storeUnexpectedFailure: assign({ result: null, error: ASSIGN_MESSAGES.unexpected }),
-    storeAssigned: assign((_, outcome: AssignedOutcome) => (outcome.ok ? { assigned: outcome.data } : {})),
-    clearAssigned: assign({ assigned: [] }),
+    storeAssigned: assign((_, outcome: AssignedOutcome) =>
+      outcome.ok ? { assigned: outcome.data.records, assignedTotal: Math.max(outcome.data.pagination.total, outcome.data.records.length) } : {},
+    ),
+    clearAssigned: assign({ assigned: [], assignedTotal: 0 }),
     reloadAssigned: raise({ type: 'terminals.assigned' }),
     /** Spec 8: a failed fetch of the assigned list is logged only; `reason` is the refusal message or the thrown error. */
     logAssignedFailure: (_, _failure: { reason: unknown }) => {},
@@ -106,7 +115,7 @@ export const assignTerminalsMachine = setup({
   },
 }).createMachine({
   id: 'assignTerminals',
-  context: { customer: null, text: '', result: null, error: null, assigned: [] },
+  context: { customer: null, text: '', result: null, error: null, assigned: [], assignedTotal: 0 },
   initial: 'closed',
   states: {
     closed: {

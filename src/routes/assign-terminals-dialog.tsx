@@ -3,7 +3,7 @@
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise } from 'xstate';
-import type { AssignTerminalsResult } from '../domain/customer-terminals';
+import { ASSIGNED_PREVIEW_SIZE, type AssignTerminalsResult } from '../domain/customer-terminals';
 import { assignTerminalsMachine, type AssignCustomer } from '../machines/assign-terminals';
 import { AssignTerminalsDialog } from '../ui/customer-terminals/AssignTerminalsDialog';
 import { outcome } from './outcome';
@@ -15,7 +15,9 @@ export function useAssignTerminalsDialog(options: { onAssigned: (result: AssignT
   const actor = usePageActor(
     assignTerminalsMachine.provide({
       actors: {
-        loadAssigned: fromPromise(({ input, signal }) => outcome(() => api.customerTerminals.assignedTerminals(input, signal))),
+        loadAssigned: fromPromise(({ input, signal }) =>
+          outcome(() => api.customerTerminals.assignedTerminalsPage(input, { page: 1, limit: ASSIGNED_PREVIEW_SIZE }, signal)),
+        ),
         assignTerminals: fromPromise(({ input, signal }) =>
           outcome(() => api.customerTerminals.assignTerminals(input.customerUuid, input.serviceLineNumbers, signal)),
         ),
@@ -34,6 +36,7 @@ export function useAssignTerminalsDialog(options: { onAssigned: (result: AssignT
   const assignedLoading = useSelector(actor, (s) => s.hasTag('loadingAssigned'));
   const customer = useSelector(actor, (s) => s.context.customer);
   const assigned = useSelector(actor, (s) => s.context.assigned);
+  const assignedTotal = useSelector(actor, (s) => s.context.assignedTotal);
   const text = useSelector(actor, (s) => s.context.text);
   const error = useSelector(actor, (s) => s.context.error);
   const result = useSelector(actor, (s) => s.context.result);
@@ -45,6 +48,7 @@ export function useAssignTerminalsDialog(options: { onAssigned: (result: AssignT
         visible={visible}
         customer={customer}
         assigned={assigned}
+        assignedTotal={assignedTotal}
         assignedLoading={assignedLoading}
         text={text}
         error={error}

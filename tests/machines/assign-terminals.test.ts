@@ -3,7 +3,7 @@ import { waitFor, type SnapshotFrom } from 'xstate';
 import type { AssignCustomer, assignTerminalsMachine } from '../../src/machines/assign-terminals';
 import { ASSIGN_MESSAGES } from '../../src/domain/customer-terminals';
 import { NetworkError } from '../../src/api/client';
-import { CUSTOMER_UUID } from '../fixtures/customer-terminals-client';
+import { assignedPageOf, CUSTOMER_UUID } from '../fixtures/customer-terminals-client';
 import { ok, refused } from './scripted-actors';
 import { first, noneAssigned, partial, second, startDialog } from './starters/assign-terminals';
 
@@ -59,7 +59,7 @@ describe('assign terminals machine: opening', () => {
       actor.send(open());
       const snapshot = await waitFor(actor, settled);
       expect(snapshot.value).toEqual({ open: { assigned: 'loaded', form: 'editing' } });
-      expect(snapshot.context).toMatchObject({ assigned: [], error: null });
+      expect(snapshot.context).toMatchObject({ assigned: [], assignedTotal: 0, error: null });
       expect(logAssignedFailure).toHaveBeenCalledExactlyOnceWith(logged);
       expect(notifyFailure).not.toHaveBeenCalled();
     }
@@ -99,7 +99,7 @@ describe('assign terminals machine: the client checks', () => {
 
 describe('assign terminals machine: assigning', () => {
   it('sends the distinct lines for the customer, shows the partial result, clears the box and refetches the list', async () => {
-    const { actor, called, terminalsAssigned, notifyFailure } = startDialog({ assigned: [ok([first]), ok([first, second])] });
+    const { actor, called, terminalsAssigned, notifyFailure } = startDialog({ assigned: [ok(assignedPageOf([first])), ok(assignedPageOf([first, second], 60))] });
     actor.send(open());
     await waitFor(actor, settled);
     actor.send(input(' AST-622190-48211-07,\nAST-000000-00000-00 AST-622190-48211-07 '));
@@ -112,7 +112,7 @@ describe('assign terminals machine: assigning', () => {
     ]);
     await waitFor(actor, (s) => s.context.result !== null);
     const answered = await waitFor(actor, settled);
-    expect(answered.context).toMatchObject({ text: '', result: partial, error: null, assigned: [first, second] });
+    expect(answered.context).toMatchObject({ text: '', result: partial, error: null, assigned: [first, second], assignedTotal: 60 });
     expect(called('loadAssigned')).toHaveLength(2);
     expect(terminalsAssigned).toHaveBeenCalledExactlyOnceWith(partial);
     expect(notifyFailure).not.toHaveBeenCalled();
@@ -201,7 +201,7 @@ describe('assign terminals machine: assigning', () => {
   });
 
   it('an answer that arrives while the list still loads asks for the list again, aborting the first request', async () => {
-    const { actor, called } = startDialog({ assigned: ['hang', ok([first, second])] });
+    const { actor, called } = startDialog({ assigned: ['hang', ok(assignedPageOf([first, second]))] });
     actor.send(open());
     actor.send(input('AST-622190-48211-07'));
     actor.send(submit);

@@ -39,6 +39,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, AccessLevel>> = {
   'GET /api/v1/terminals/:id': 'admin',
   'GET /api/v1/terminals/available': 'admin',
   'GET /api/v1/terminals/customers/:customerUuid/terminals': 'admin',
+  'GET /api/v1/terminals/customers/:customerUuid/terminals/page': 'admin',
   'GET /api/v1/terminals/customers/:customerUuid/usage': 'admin',
   'GET /api/v1/terminals/customers/:customerUuid/usage/daily': 'admin',
   'GET /api/v1/terminals/customers/:customerUuid/usage/page': 'admin',

@@ -1,4 +1,5 @@
-// POST /terminals/customers/assign-terminals and /unassign-terminal, GET /terminals/customers/{uuid}/terminals:
+// POST /terminals/customers/assign-terminals and /unassign-terminal, GET /terminals/customers/{uuid}/terminals
+// (and its /page):
 // every per-line reason, the customer-level refusals, bad bodies (nothing written), access, the
 // audit trail and its Recent Activity sentence, and 50 overlapping requests racing for the same lines.
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
@@ -291,6 +292,7 @@ describe('who may call', () => {
       (as: string | null) => assign({ customerUuid: carla, serviceLineNumbers: [lineOf(10)] }, as),
       (as: string | null) => unassign({ customerUuid: carla, serviceLineNumber: lineOf(4) }, as),
       (as: string | null) => ctx.request({ method: 'GET', url: `/api/v1/terminals/customers/${carla}/terminals`, token: as }),
+      (as: string | null) => ctx.request({ method: 'GET', url: `/api/v1/terminals/customers/${carla}/terminals/page`, token: as }),
     ];
     for (const call of calls) {
       expect((await call(null)).statusCode).toBe(401);
@@ -333,6 +335,34 @@ describe("the customer's assigned terminals", () => {
     const bad = await ctx.request({ method: 'GET', url: '/api/v1/terminals/customers/not-a-uuid/terminals', token });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Validation failed: customerUuid must be a valid UUID');
+  });
+});
+
+describe("a page of the customer's assigned terminals (the Assign Terminals dialog)", () => {
+  const pageOf = (uuid: string, query = '') => ctx.request({ method: 'GET', url: `/api/v1/terminals/customers/${uuid}/terminals/page${query}`, token });
+
+  it('is a slice of the whole list, in its order, with how many there are', async () => {
+    const whole = (await ctx.request({ method: 'GET', url: `/api/v1/terminals/customers/${people.ana}/terminals`, token })).json().data as unknown[];
+    expect(whole.length).toBeGreaterThanOrEqual(3);
+    const first = await pageOf(people.ana);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data).toEqual({ records: whole, pagination: { total: whole.length, page: 1, limit: 50, pages: 1 } });
+    for (let page = 1; page <= whole.length + 1; page++) {
+      const res = await pageOf(people.ana, `?page=${page}&limit=1`);
+      expect(res.json().data, `page ${page}`).toEqual({
+        records: whole.slice(page - 1, page),
+        pagination: { total: whole.length, page, limit: 1, pages: whole.length },
+      });
+    }
+  });
+
+  it('answers 400 for a bad page or limit, and 404 for an unknown or deleted customer', async () => {
+    for (const query of ['?page=0', '?limit=0', '?limit=101', '?page=x', '?limit=1.5']) {
+      const res = await pageOf(people.ana, query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().message, query).toMatch(/^Validation failed: (page|limit) must be a whole number/);
+    }
+    for (const uuid of [UNKNOWN_UUID, people.gone]) expect((await pageOf(uuid)).statusCode).toBe(404);
   });
 });
 

@@ -22,6 +22,7 @@ function renderDialog(props: Partial<AssignTerminalsDialogProps> = {}) {
     visible: true,
     customer,
     assigned,
+    assignedTotal: assigned.length,
     assignedLoading: false,
     text: '',
     error: null,
@@ -69,11 +70,23 @@ describe('AssignTerminalsDialog: the customer and their terminals', () => {
   });
 
   it('says "1 terminal currently assigned" for one, and lists nothing for none', () => {
-    const { rerenderWith } = renderDialog({ assigned: assigned.slice(0, 1) });
+    const { rerenderWith } = renderDialog({ assigned: assigned.slice(0, 1), assignedTotal: 1 });
     expect(within(dialog()).getByRole('heading', { name: '1 terminal currently assigned' })).toBeTruthy();
-    rerenderWith({ assigned: [] });
+    rerenderWith({ assigned: [], assignedTotal: 0 });
     expect(within(dialog()).getByRole('heading', { name: '0 terminals currently assigned' })).toBeTruthy();
     expect(within(dialog()).queryByRole('list')).toBeNull();
+  });
+
+  it('counts every terminal the customer holds and says how many more the usage table lists than the first shown', () => {
+    renderDialog({ assignedTotal: 3_137 });
+    expect(within(dialog()).getByRole('heading', { name: '3137 terminals currently assigned' })).toBeTruthy();
+    expect(within(dialog()).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(dialog()).getByText('and 3,135 more, listed in the usage table')).toBeTruthy();
+  });
+
+  it('says nothing of more when every terminal is listed', () => {
+    renderDialog();
+    expect(within(dialog()).queryByText(/more, listed in the usage table/)).toBeNull();
   });
 
   it('shows a loading hint instead of the count while the assigned terminals load', () => {

@@ -110,8 +110,10 @@ function fakePortalApi({ customerStatus = 200, extraLines = 0 }: FakeOptions = {
       });
     }
     if (call === `GET ${base}/usage/daily`) return ok([{ date: url.searchParams.get('start_date'), priorityGB: 4.5, standardGB: 1.25 }]);
-    if (call === `GET ${base}/terminals`) {
-      return ok(mine().map((line) => ({ deviceId: terminalOf(line), serviceLine: line, status: 'Active', assignedTo: CUSTOMER.uuid, kitSerialNumber: 'KIT1', assignedAt: '2026-11-01T00:00:00.000Z' })));
+    if (call === `GET ${base}/terminals/page`) {
+      const all = mine().map((line) => ({ deviceId: terminalOf(line), serviceLine: line, status: 'Active', assignedTo: CUSTOMER.uuid, kitSerialNumber: 'KIT1', assignedAt: '2026-11-01T00:00:00.000Z' }));
+      const limit = Number(url.searchParams.get('limit'));
+      return ok({ records: all.slice(0, limit), pagination: { total: all.length, page: 1, limit, pages: Math.ceil(all.length / limit) } });
     }
     if (call === 'POST /api/v1/terminals/customers/assign-terminals') {
       const { serviceLineNumbers } = body as { serviceLineNumbers: string[] };

@@ -10,7 +10,7 @@ import {
   UNKNOWN_FAILURE_CODE,
 } from '../../src/api/customer-terminals';
 import { UNKNOWN_ID } from '../../src/api/terminals';
-import { ASSIGN_REASONS } from '../../src/domain/customer-terminals';
+import { ASSIGN_REASONS, ASSIGNED_PREVIEW_SIZE } from '../../src/domain/customer-terminals';
 import { apiAnswering, envelope } from '../fixtures/api-fetch';
 import { assignedTerminal, CUSTOMER_UUID, usageRecord } from '../fixtures/customer-terminals-client';
 
@@ -274,6 +274,26 @@ describe('customer terminals API module', () => {
     const { api, sent } = apiAnswering(200, envelope({ count: 2 }));
     expect(await api.customerTerminals.assignedTerminals('a/b c')).toEqual({ ok: false, status: 200, message: UNEXPECTED_RESPONSE });
     expect(sent().path).toBe('/api/v1/terminals/customers/a%2Fb%20c/terminals');
+  });
+
+  it('assignedTerminalsPage asks for the first ASSIGNED_PREVIEW_SIZE by default and reads the records and the total', async () => {
+    const terminal = assignedTerminal();
+    const { api, sent } = apiAnswering(200, envelope({ records: [terminal, null], pagination: { total: 3137, page: 1, limit: 50, pages: 63 } }));
+    expect(await api.customerTerminals.assignedTerminalsPage(CUSTOMER_UUID)).toMatchObject({
+      ok: true,
+      data: { records: [terminal], pagination: { total: 3137, page: 1, limit: 50, pages: 63 } },
+    });
+    expect(sent()).toMatchObject({ path: `/api/v1/terminals/customers/${CUSTOMER_UUID}/terminals/page`, method: 'GET', query: { page: '1', limit: String(ASSIGNED_PREVIEW_SIZE) } });
+  });
+
+  it('assignedTerminalsPage fails on an answer without records, and counts the rows when the pagination is missing', async () => {
+    expect(await apiAnswering(200, envelope([assignedTerminal()])).api.customerTerminals.assignedTerminalsPage(CUSTOMER_UUID)).toEqual({
+      ok: false,
+      status: 200,
+      message: UNEXPECTED_RESPONSE,
+    });
+    const bare = await apiAnswering(200, envelope({ records: [assignedTerminal()] })).api.customerTerminals.assignedTerminalsPage(CUSTOMER_UUID, { page: 2, limit: 10 });
+    expect(bare).toMatchObject({ ok: true, data: { pagination: { total: 1, page: 2, limit: 10 } } });
   });
 
   it('customerUsage sends the first and last UTC day of the asked month', async () => {

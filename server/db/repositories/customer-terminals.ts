@@ -117,6 +117,8 @@ function assignedQuery(tx: Db, customerId: string) {
     .orderBy(asc(t.serviceLineNumber), asc(t.userTerminalId));
 }
 
+export type AssignedRow = Awaited<ReturnType<typeof assignedQuery>>[number];
+
 export interface UsagePageQuery extends Pick<CustomerUsagePageQuery, 'limit' | 'status' | 'sort'> {
   offset: number;
   /** Trimmed; '' for none. */
@@ -404,6 +406,15 @@ export function createCustomerTerminalsRepository(db: Db) {
     /** The customer's live terminals, by service line then id. */
     async assignedTo(customerId: string, tx: Db = db) {
       return assignedQuery(tx, customerId);
+    },
+
+    /** A page of `assignedTo` and how many there are (both read from terminals_customer_live_idx). */
+    async assignedPage(customerId: string, offset: number, limit: number, tx: Db = db) {
+      const [rows, [count]] = await Promise.all([
+        assignedQuery(tx, customerId).limit(limit).offset(offset),
+        tx.select({ n: sql<number>`count(*)::int` }).from(t).where(liveOf(customerId)),
+      ]);
+      return { rows, total: Number(count?.n ?? 0) };
     },
 
     async planOfAssignedTo(customerId: string, tx: Db = db): Promise<string[]> {

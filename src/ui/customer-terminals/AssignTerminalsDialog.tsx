@@ -25,7 +25,10 @@ export interface AssignTerminalsDialogProps {
   visible: boolean;
   customer: AssignDialogCustomer | null;
   /** The customer's terminals before (and, once re-fetched, after) this request. */
+  /** The first of the customer's terminals. */
   assigned: readonly AssignedTerminal[];
+  /** How many the customer holds. */
+  assignedTotal: number;
   assignedLoading: boolean;
   /** The service line box as typed. */
   text: string;
@@ -61,7 +64,7 @@ function CustomerSection({ customer }: { customer: AssignDialogCustomer }) {
   );
 }
 
-function AssignedSection({ assigned, loading }: { assigned: readonly AssignedTerminal[]; loading: boolean }) {
+function AssignedSection({ assigned, total, loading }: { assigned: readonly AssignedTerminal[]; total: number; loading: boolean }) {
   const titleId = useId();
   return (
     <section className="dialog-section" aria-labelledby={titleId} aria-busy={loading || undefined}>
@@ -72,7 +75,7 @@ function AssignedSection({ assigned, loading }: { assigned: readonly AssignedTer
       ) : (
         <>
           <h3 id={titleId} className="dialog-section-title">
-            {ASSIGN_MESSAGES.assignedCount(assigned.length)}
+            {ASSIGN_MESSAGES.assignedCount(total)}
           </h3>
           {assigned.length > 0 && (
             <ul className="assign-assigned-list" aria-labelledby={titleId}>
@@ -84,6 +87,7 @@ function AssignedSection({ assigned, loading }: { assigned: readonly AssignedTer
               ))}
             </ul>
           )}
+          {total > assigned.length && <p className="field-hint">{ASSIGN_MESSAGES.assignedMore(total - assigned.length)}</p>}
         </>
       )}
     </section>
@@ -167,7 +171,7 @@ export function AssignTerminalsDialog(props: AssignTerminalsDialogProps) {
       }
     >
       {props.customer && <CustomerSection customer={props.customer} />}
-      <AssignedSection assigned={props.assigned} loading={props.assignedLoading} />
+      <AssignedSection assigned={props.assigned} total={props.assignedTotal} loading={props.assignedLoading} />
       <section className="dialog-section">
         <form id={formId} className="dialog-form" onSubmit={submit} noValidate aria-label={ASSIGN_MESSAGES.title}>
           <div className="form-field">

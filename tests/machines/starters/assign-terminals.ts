@@ -4,7 +4,7 @@ import { vi } from 'vitest';
 import { createActor } from 'xstate';
 import { ASSIGN_REASONS, type AssignTerminalsPayload, type AssignTerminalsResult } from '../../../src/domain/customer-terminals';
 import { assignTerminalsMachine, type AssignedOutcome, type AssignOutcome } from '../../../src/machines/assign-terminals';
-import { assignedTerminal } from '../../fixtures/customer-terminals-client';
+import { assignedPageOf, assignedTerminal } from '../../fixtures/customer-terminals-client';
 import { ok, scriptedActors, type Answer } from '../scripted-actors';
 
 export const first = assignedTerminal();
@@ -34,7 +34,7 @@ export function startDialog(answers: Answers = {}) {
   const actor = createActor(
     assignTerminalsMachine.provide({
       actors: {
-        loadAssigned: answer<AssignedOutcome, string>('loadAssigned', answers.assigned ?? [ok([first])]),
+        loadAssigned: answer<AssignedOutcome, string>('loadAssigned', answers.assigned ?? [ok(assignedPageOf([first]))]),
         assignTerminals: answer<AssignOutcome, AssignTerminalsPayload>('assignTerminals', answers.assign ?? [ok(partial)]),
       },
       actions: {

@@ -9,6 +9,7 @@ import { assignTerminalsMachine, type AssignCustomer } from '../../../src/machin
 import { ASSIGNED_LOADING_TEXT } from '../../../src/ui/customer-terminals/AssignTerminalsDialog';
 import { ok, refused } from '../../machines/scripted-actors';
 import { first, noneAssigned, partial, second, startDialog } from '../../machines/starters/assign-terminals';
+import { assignedPageOf } from '../../fixtures/customer-terminals-client';
 import { defineModel, done, failed, type UiModel } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -110,7 +111,7 @@ export const assignTerminalsModel = defineModel<typeof assignTerminalsMachine, P
   },
   // One answer per guarded branch of each invoke.
   actorResults: [
-    done('loadAssigned', ok([first])),
+    done('loadAssigned', ok(assignedPageOf([first]))),
     done('loadAssigned', refused('')),
     failed('loadAssigned', new Error('boom')),
     done('assignTerminals', ok(partial)),
@@ -156,7 +157,7 @@ describe('assign terminals machine (pinned journeys)', () => {
   // Pinned by hand: generated expectations would move with a wrong transition, these do not.
   it('empty submit, a refusal, then a partial success: box cleared, result shown, list refetched twice', async () => {
     const { actor, calls } = startDialog({
-      assigned: [ok([first]), ok([first, second])],
+      assigned: [ok(assignedPageOf([first])), ok(assignedPageOf([first, second]))],
       assign: [refused('Provider unavailable'), ok(partial)],
     });
     actor.send(open());
@@ -169,7 +170,7 @@ describe('assign terminals machine (pinned journeys)', () => {
     await waitFor(actor, (s) => s.context.result !== null);
     const snapshot = await waitFor(actor, settled);
     expect(snapshot.value).toEqual({ open: { assigned: 'loaded', form: 'editing' } });
-    expect(snapshot.context).toEqual({ customer, text: '', result: partial, error: null, assigned: [first, second] });
+    expect(snapshot.context).toEqual({ customer, text: '', result: partial, error: null, assigned: [first, second], assignedTotal: 2 });
     expect(calls.map((c) => c.name)).toEqual(['loadAssigned', 'assignTerminals', 'assignTerminals', 'loadAssigned']);
   });
 });

@@ -11,7 +11,7 @@ import {
   type TerminalUsageRecord,
 } from '../../../src/domain/customer-terminals';
 import { paginationOf } from '../../../src/domain/customers';
-import { CUSTOMER_UUID, assignedTerminal, usageRecord } from '../../fixtures/customer-terminals-client';
+import { CUSTOMER_UUID, assignedPageOf, assignedTerminal, usageRecord } from '../../fixtures/customer-terminals-client';
 import type { FakeAnswer } from '../framework/screen';
 
 /** The customer as the page's header (and the Assign Terminals dialog) shows it. */
@@ -62,7 +62,7 @@ export function customerPageAnswers(): Record<string, FakeAnswer> {
     }),
     [`GET ${base}/usage/page`]: ({ url }) => ok(usagePage(url)),
     [`GET ${base}/usage/daily`]: ({ url }) => ok([{ date: url.searchParams.get('start_date'), priorityGB: 4.5, standardGB: 1.25 }]),
-    [`GET ${base}/terminals`]: ok([assignedTerminal({ serviceLine: HELD_LINE })]),
+    [`GET ${base}/terminals/page`]: ok(assignedPageOf([assignedTerminal({ serviceLine: HELD_LINE })])),
     'POST /api/v1/terminals/customers/assign-terminals': ({ body }) => {
       const lines = (body as { serviceLineNumbers: string[] }).serviceLineNumbers;
       return ok({ assigned: lines, failed: [], total: lines.length });
