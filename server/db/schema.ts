@@ -388,8 +388,11 @@ export const customerUsageRows = pgTable(
     priorityGb: num('priority_gb'),
     standardGb: num('standard_gb'),
     cycleLimitGb: num('cycle_limit_gb'),
+    status: text('status').notNull(),
+    allowanceGb: num('allowance_gb').notNull(),
   },
   (t) => [
+    // It also INCLUDEs every other column (not expressible here): the page reads the index alone.
     index('customer_usage_rows_customer_idx').on(t.customerId, t.serviceLineNumber, t.userTerminalId),
     index('customer_usage_rows_line_idx').on(t.serviceLineNumber),
   ],

@@ -295,6 +295,35 @@ describe('fleet summaries (migration 0009)', () => {
     }
   });
 
+  it('writes only the usage rows that changed when every line is computed again on a new day', async () => {
+    const start = ctx.clock.now();
+    const versions = async () =>
+      rowsOf<{ id: string; version: string }>(await db().execute(sql`SELECT user_terminal_id AS id, xmin::text AS version FROM customer_usage_rows ORDER BY 1`));
+    try {
+      ctx.clock.set('2026-03-10T09:00:00.000Z');
+      // Whatever the writes above left: two held terminals on lines of their own.
+      for (const n of [1, 2]) {
+        await db().update(terminals).set({ assignedCustomerId: people.ana, assignedAt: ctx.clock.now(), removedAt: null, serviceLineNumber: lineOf(n) }).where(eq(terminals.userTerminalId, idOf(n)));
+      }
+      await ctx.app.services.lineRows.refreshAll(today());
+      const before = await versions();
+      expect(before.length).toBeGreaterThanOrEqual(2);
+      // The next day of the same month: every line is computed again, no row differs.
+      ctx.clock.set('2026-03-11T09:00:00.000Z');
+      expect(await ctx.app.services.lineRows.refreshAll(today())).toBeGreaterThan(0);
+      expect(await versions()).toEqual(before);
+      // A change is written, to its terminal's row alone.
+      const changed = before[0]!.id;
+      await db().update(terminals).set({ location: 'Moved somewhere' }).where(eq(terminals.userTerminalId, changed));
+      await ctx.app.services.lineRows.refreshAll(today());
+      const after = await versions();
+      expect(after.filter((row, i) => row.version !== before[i]!.version).map((row) => row.id)).toEqual([changed]);
+      await expectUsageRowsCurrent();
+    } finally {
+      ctx.clock.set(start.toISOString());
+    }
+  });
+
   it('while a sync run is writing, recounts telemetry and usage at most every 30 seconds', async () => {
     const runId = (await db().insert(syncRuns).values({ kind: 'usage', trigger: 'manual', status: 'running', queuedAt: ctx.clock.now() }).returning())[0]!.id;
     try {

@@ -147,6 +147,11 @@ describe('migrations', () => {
       // 0013: what the schema file cannot say of the customer's list index.
       const [live] = await rows<{ def: string }>(database, sql`SELECT pg_get_indexdef('terminals_customer_live_idx'::regclass) AS def`);
       expect(live?.def).toContain('(assigned_customer_id, service_line_number, user_terminal_id) INCLUDE (kit_serial_number, active, assigned_at) WHERE ((removed_at IS NULL) AND (assigned_customer_id IS NOT NULL))');
+      // 0014: the customer's usage rows are read from their index alone.
+      const [usageRows] = await rows<{ def: string }>(database, sql`SELECT pg_get_indexdef('customer_usage_rows_customer_idx'::regclass) AS def`);
+      expect(usageRows?.def).toContain(
+        '(customer_id, service_line_number, user_terminal_id) INCLUDE (location, terminal_type, plan, active, condition, sync_status, data_cap_amount, data_cap_unit, line_active, cycle_start, cycle_end, priority_gb, standard_gb, cycle_limit_gb, status, allowance_gb)',
+      );
     });
   });
 

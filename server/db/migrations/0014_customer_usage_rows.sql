@@ -8,8 +8,9 @@
 -- The rows follow subscription_rows (0009): the marks in subscription_dirty say which lines to
 -- compute again, the refresh that computes a line's subscription rows computes its rows here in
 -- the same transaction, and every line is computed again on the first read of a day. A row is the
--- customer usage page's base row (the columns of its query) for the cycle that started in the month
--- of subscription_totals.day, which is what the page asks for the current month. A read uses them
+-- customer usage page's row (the columns of its query, with the status and allowance) for the cycle
+-- that started in the month of subscription_totals.day, which is what the page asks for the current
+-- month. A refresh writes only the rows that changed, so the index stays all-visible. A read uses them
 -- only for that month, when that day is today and no line is marked; otherwise it reads the tables
 -- as before, so the page is never behind.
 --
@@ -34,10 +35,17 @@ CREATE TABLE customer_usage_rows (
   cycle_end date,
   priority_gb numeric,
   standard_gb numeric,
-  cycle_limit_gb numeric
+  cycle_limit_gb numeric,
+  -- The table's status column and the allowance its bars and sorts use, computed with the row.
+  status text NOT NULL,
+  allowance_gb numeric NOT NULL
 );
--- The page's default order within a customer; the summary reads the same range.
-CREATE INDEX customer_usage_rows_customer_idx ON customer_usage_rows (customer_id, service_line_number, user_terminal_id);
+-- The page's default order within a customer, covering every column: the page and its summary read
+-- one range of this index. The table's rows are written line by line across customers, so the
+-- largest customer's rows lie on most of the table's pages; read from the index they are together.
+CREATE INDEX customer_usage_rows_customer_idx ON customer_usage_rows (customer_id, service_line_number, user_terminal_id)
+  INCLUDE (location, terminal_type, plan, active, condition, sync_status, data_cap_amount, data_cap_unit, line_active,
+    cycle_start, cycle_end, priority_gb, standard_gb, cycle_limit_gb, status, allowance_gb);
 CREATE INDEX customer_usage_rows_line_idx ON customer_usage_rows (service_line_number);
 
 CREATE OR REPLACE FUNCTION subscription_dirty_terminals_trigger() RETURNS trigger LANGUAGE plpgsql AS $$

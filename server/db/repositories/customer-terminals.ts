@@ -151,44 +151,48 @@ const SORT_VALUE: Record<CustomerUsageSortField, SQL> = {
 };
 
 /**
- * The usage page's base rows read from the tables: each live terminal matching `where` with its
- * line's state and picked cycle (as `usageQuery`), under the column names the page's statement
- * and customer_usage_rows (0014) share, and its holder as customer_id.
+ * The usage page's rows read from the tables: each live terminal matching `where` with its line's
+ * state and picked cycle (as `usageQuery`), its status and allowance (PAGE_STATUS, PAGE_ALLOWANCE),
+ * under the column names the page's statement and customer_usage_rows (0014) share, and its holder
+ * as customer_id.
  */
-function baseFromTables(where: SQL, pick: CyclePick): SQL {
+function rowsFromTables(where: SQL, pick: CyclePick): SQL {
   return sql`
-    SELECT ${t.userTerminalId} AS user_terminal_id, ${t.assignedCustomerId} AS customer_id, ${t.serviceLineNumber} AS service_line_number,
-      ${t.location} AS location, ${t.terminalType} AS terminal_type, ${t.plan} AS plan, ${t.active} AS active, ${t.condition} AS condition,
-      ${t.syncStatus} AS sync_status, ${t.dataCapAmount} AS data_cap_amount, ${t.dataCapUnit} AS data_cap_unit,
-      (SELECT ${serviceLines.active} FROM ${serviceLines} WHERE ${serviceLines.serviceLineNumber} = ${t.serviceLineNumber}) AS line_active,
-      cycle.cycle_start, cycle.cycle_end, cycle.priority_gb, cycle.standard_gb, cycle.usage_limit_gb AS cycle_limit_gb
-    FROM ${t}
-    LEFT JOIN LATERAL (
-      SELECT ${u.cycleStart} AS cycle_start, ${u.cycleEnd} AS cycle_end, ${u.priorityGb} AS priority_gb,
-        ${u.standardGb} AS standard_gb, ${u.usageLimitGb} AS usage_limit_gb
-      FROM ${u} WHERE ${u.serviceLineNumber} = ${t.serviceLineNumber} AND ${cycleCondition(pick)}
-      ORDER BY ${u.cycleStart} DESC LIMIT 1
-    ) cycle ON true
-    WHERE ${where} AND ${t.removedAt} IS NULL`;
+    SELECT b.*, ${PAGE_STATUS} AS status, ${PAGE_ALLOWANCE} AS allowance_gb FROM (
+      SELECT ${t.userTerminalId} AS user_terminal_id, ${t.assignedCustomerId} AS customer_id, ${t.serviceLineNumber} AS service_line_number,
+        ${t.location} AS location, ${t.terminalType} AS terminal_type, ${t.plan} AS plan, ${t.active} AS active, ${t.condition} AS condition,
+        ${t.syncStatus} AS sync_status, ${t.dataCapAmount} AS data_cap_amount, ${t.dataCapUnit} AS data_cap_unit,
+        (SELECT ${serviceLines.active} FROM ${serviceLines} WHERE ${serviceLines.serviceLineNumber} = ${t.serviceLineNumber}) AS line_active,
+        cycle.cycle_start, cycle.cycle_end, cycle.priority_gb, cycle.standard_gb, cycle.usage_limit_gb AS cycle_limit_gb
+      FROM ${t}
+      LEFT JOIN LATERAL (
+        SELECT ${u.cycleStart} AS cycle_start, ${u.cycleEnd} AS cycle_end, ${u.priorityGb} AS priority_gb,
+          ${u.standardGb} AS standard_gb, ${u.usageLimitGb} AS usage_limit_gb
+        FROM ${u} WHERE ${u.serviceLineNumber} = ${t.serviceLineNumber} AND ${cycleCondition(pick)}
+        ORDER BY ${u.cycleStart} DESC LIMIT 1
+      ) cycle ON true
+      WHERE ${where} AND ${t.removedAt} IS NULL
+    ) b`;
 }
 
-const BASE_COLUMNS = sql.raw(`user_terminal_id, service_line_number, location, terminal_type, plan, active, condition, sync_status,
-  data_cap_amount, data_cap_unit, line_active, cycle_start, cycle_end, priority_gb, standard_gb, cycle_limit_gb`);
+/** The columns of a page row (customer_usage_rows has these and customer_id). */
+const ROW_COLUMNS = sql.raw(`user_terminal_id, service_line_number, location, terminal_type, plan, active, condition, sync_status,
+  data_cap_amount, data_cap_unit, line_active, cycle_start, cycle_end, priority_gb, standard_gb, cycle_limit_gb, status, allowance_gb`);
 
 /**
- * Where the page's base rows come from: the tables (any cycle), or the customer's stored rows of
- * the current month (customer_usage_rows, 0014, for storedRowsPick; the caller knows they are current) plus, from the
- * tables, the few terminals the provider moved off their line, which no stored row holds.
+ * Where the page's rows come from: the tables (any cycle), or the customer's stored rows of the
+ * current month (customer_usage_rows, 0014, for storedRowsPick; the caller knows they are current)
+ * plus, from the tables, the few terminals the provider moved off their line, which no stored row holds.
  */
 export type UsagePageSource = 'tables' | 'storedRows';
 
-function usagePageBase(customerId: string, pick: CyclePick, source: UsagePageSource): SQL {
+function usagePageRows(customerId: string, pick: CyclePick, source: UsagePageSource): SQL {
   const holder = sql`${t.assignedCustomerId} = ${customerId}`;
-  if (source === 'tables') return sql`SELECT ${BASE_COLUMNS} FROM (${baseFromTables(holder, pick)}) b`;
+  if (source === 'tables') return sql`SELECT ${ROW_COLUMNS} FROM (${rowsFromTables(holder, pick)}) r`;
   return sql`
-    SELECT ${BASE_COLUMNS} FROM ${customerUsageRows} WHERE ${customerUsageRows.customerId} = ${customerId}
+    SELECT ${ROW_COLUMNS} FROM ${customerUsageRows} WHERE ${customerUsageRows.customerId} = ${customerId}
     UNION ALL
-    SELECT ${BASE_COLUMNS} FROM (${baseFromTables(sql`${holder} AND ${t.serviceLineNumber} IS NULL`, pick)}) b`;
+    SELECT ${ROW_COLUMNS} FROM (${rowsFromTables(sql`${holder} AND ${t.serviceLineNumber} IS NULL`, pick)}) r`;
 }
 
 /**
@@ -208,10 +212,7 @@ function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQue
   const direction = sql.raw(query.sort?.order === -1 ? 'DESC' : 'ASC');
   const order = query.sort ? sql`${SORT_VALUE[query.sort.field]} ${direction}, ` : sql``;
   return sql`
-    WITH base AS MATERIALIZED (${usagePageBase(customerId, pick, source)}),
-    rows AS MATERIALIZED (
-      SELECT base.*, ${PAGE_STATUS} AS status, ${PAGE_ALLOWANCE} AS allowance_gb FROM base
-    ),
+    WITH rows AS MATERIALIZED (${usagePageRows(customerId, pick, source)}),
     shown AS (SELECT * FROM rows WHERE ${status} AND ${matches})
     SELECT
       (SELECT coalesce(json_agg(p), '[]'::json) FROM (
@@ -242,24 +243,34 @@ export function isStoredRowsPick(pick: CyclePick, today: IsoDay): boolean {
 
 /**
  * Computes the stored usage rows (customer_usage_rows, 0014) of the lines again, for the cycle
- * that started in the month of `today` (storedRowsPick), within the caller's transaction: the refresh of the marked lines
- * (subscriptions repository) runs it beside the lines' subscription rows. A terminal that moved
+ * that started in the month of `today` (storedRowsPick), within the caller's transaction: the
+ * refresh of the marked lines (subscriptions repository) runs it beside the lines' subscription
+ * rows. Only rows that changed are written, and rows of terminals no longer on these lines (or no
+ * longer live and held) deleted: a day's refresh of every line leaves the unchanged ones, so the
+ * page keeps reading its index alone (no dead rows, pages all-visible). A terminal that moved
  * between two lines keeps one row (the key is the terminal), whichever line is computed first.
  */
 export async function refreshCustomerUsageRows(tx: Db, lines: readonly string[], today: IsoDay): Promise<void> {
   if (lines.length === 0) return;
-  const r = customerUsageRows;
-  const onLines = sql`${t.serviceLineNumber} IN (${sql.join(lines.map((line) => sql`${line}`), sql`, `)})`;
-  await tx.execute(sql`DELETE FROM ${r} WHERE ${r.serviceLineNumber} IN (${sql.join(lines.map((line) => sql`${line}`), sql`, `)})`);
+  const list = sql.join(lines.map((line) => sql`${line}`), sql`, `);
   await tx.execute(sql`
-    INSERT INTO ${r} (customer_id, ${BASE_COLUMNS})
-    SELECT customer_id, ${BASE_COLUMNS} FROM (${baseFromTables(sql`${onLines} AND ${t.assignedCustomerId} IS NOT NULL`, storedRowsPick(today))}) b
+    WITH fresh AS MATERIALIZED (
+      SELECT customer_id, ${ROW_COLUMNS}
+      FROM (${rowsFromTables(sql`${t.serviceLineNumber} IN (${list}) AND ${t.assignedCustomerId} IS NOT NULL`, storedRowsPick(today))}) r
+    ),
+    gone AS (
+      DELETE FROM customer_usage_rows old WHERE old.service_line_number IN (${list})
+        AND NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.user_terminal_id = old.user_terminal_id)
+    )
+    INSERT INTO customer_usage_rows AS cur (customer_id, ${ROW_COLUMNS})
+    SELECT customer_id, ${ROW_COLUMNS} FROM fresh
     ON CONFLICT (user_terminal_id) DO UPDATE SET customer_id = excluded.customer_id, service_line_number = excluded.service_line_number,
       location = excluded.location, terminal_type = excluded.terminal_type, plan = excluded.plan, active = excluded.active,
       condition = excluded.condition, sync_status = excluded.sync_status, data_cap_amount = excluded.data_cap_amount,
       data_cap_unit = excluded.data_cap_unit, line_active = excluded.line_active, cycle_start = excluded.cycle_start,
       cycle_end = excluded.cycle_end, priority_gb = excluded.priority_gb, standard_gb = excluded.standard_gb,
-      cycle_limit_gb = excluded.cycle_limit_gb`);
+      cycle_limit_gb = excluded.cycle_limit_gb, status = excluded.status, allowance_gb = excluded.allowance_gb
+    WHERE (cur.*) IS DISTINCT FROM (excluded.*)`);
 }
 
 /** A row of the page's JSON as `usageQuery` types it (numbers from numeric columns, days as text). */
