@@ -61,7 +61,7 @@ import { cleanUp, cleanUpOnSignals, defer } from './scale/cleanup';
 import { createPglite, createPostgres, postgresServerUrl, type BenchDatabase } from './scale/databases';
 import { fill, type FillReport, type PageContext } from './scale/fill';
 import { pageLatency, pageThroughput, waitUntilQuiet, type Latency, type RequestError, type Throughput } from './scale/measure';
-import { adminPages, type Page } from './scale/pages';
+import { adminPages, judgedPages, type Page } from './scale/pages';
 import { startServer, startSimulator, type ServerProcess, type Simulator } from './scale/processes';
 import { createSyncDriver, type SyncWindow } from './scale/sync-load';
 import { compare, judge, type Comparison, type Target } from './scale/targets';
@@ -438,8 +438,8 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
       targets: judge({
         database: kind,
         terminals,
-        idle: current.idle,
-        duringSync: pick(current).duringSync,
+        idle: judgedPages(pages, current.idle),
+        duringSync: judgedPages(pages, pick(current).duringSync),
         throughput: baseline ? { baseline: baseline.throughput, current: current.throughput } : null,
       }),
       errors,

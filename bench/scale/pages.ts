@@ -19,6 +19,17 @@ export interface Page {
   path: string;
   /** A route newer servers have: where it answers "Route not found", the page is left out for that server. */
   optional?: boolean;
+  /**
+   * A call the screen made before and makes no more, for the page named here: still timed (for the
+   * side-by-side comparison, and as an API), but not held to the targets where the replacement answered.
+   */
+  replacedBy?: string;
+}
+
+/** The latencies the targets judge: each replaced call is left out where its replacement was timed. */
+export function judgedPages<T>(pages: readonly Page[], measured: Record<string, T>): Record<string, T> {
+  const replaced = new Set(pages.filter((p) => p.replacedBy !== undefined && measured[p.replacedBy] !== undefined).map((p) => p.name));
+  return Object.fromEntries(Object.entries(measured).filter(([name]) => !replaced.has(name)));
 }
 
 export function adminPages(context: PageContext, now: Date = new Date()): Page[] {
@@ -70,7 +81,7 @@ export function adminPages(context: PageContext, now: Date = new Date()): Page[]
       optional: true,
     },
     { name: 'customer.usage.daily', path: withQuery(`/terminals/customers/${customer}/usage/daily`, { start_date: start, end_date: end }) },
-    { name: 'customer.terminals', path: `/terminals/customers/${customer}/terminals` },
+    { name: 'customer.terminals', path: `/terminals/customers/${customer}/terminals`, replacedBy: 'customer.terminals.page' },
     // What the Assign Terminals dialog asks since it shows the count and the first of the list.
     { name: 'customer.terminals.page', path: `/terminals/customers/${customer}/terminals/page`, optional: true },
 
