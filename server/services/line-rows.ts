@@ -48,9 +48,12 @@ export function createLineRowsRefresher(deps: {
       // After this process's background refresh, if one runs: one at a time here as well.
       while (background) await background;
       const done = refreshAll(today);
-      background = done.finally(() => {
-        background = null;
-      });
+      // The caller hears of a failure through `done`; the marker only says one is running.
+      background = done
+        .catch(() => undefined)
+        .finally(() => {
+          background = null;
+        });
       return done;
     },
 

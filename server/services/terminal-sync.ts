@@ -202,6 +202,9 @@ const addressFromStore = (a: StoredAddress): ProviderAddress => ({
   metadata: null,
 });
 
+/** The run's message: its sentences, or null when it has none. */
+const sentences = (...parts: (string | null)[]) => parts.filter((part) => part !== null).join(' ') || null;
+
 export type TerminalSyncService = ReturnType<typeof createTerminalSyncService>;
 
 export function createTerminalSyncService(deps: {
@@ -465,8 +468,8 @@ export function createTerminalSyncService(deps: {
     });
     // The trigram index's pending list, merged once per run (PGlite has no autovacuum to do it).
     await inventory.flushSearchIndex();
-    await refreshPageRows(tracker);
-    const message = complete ? null : `Nothing was marked removed: ${warnings.join('; ')}.`;
+    const pagesNote = await refreshPageRows(tracker);
+    const message = sentences(complete ? null : `Nothing was marked removed: ${warnings.join('; ')}.`, pagesNote);
     return { counts, message, providerCalls: providerCalls() };
   }
 
@@ -474,9 +477,15 @@ export function createTerminalSyncService(deps: {
    * The rows the Subscriptions page and the customers' usage tables read, for the lines the run
    * marked: computed before the run ends, so the first reader after a sync finds them current.
    */
-  async function refreshPageRows(tracker: SyncRunTracker): Promise<void> {
+  async function refreshPageRows(tracker: SyncRunTracker): Promise<string | null> {
     tracker.report({ phase: 'Updating the pages', progress: 99 });
-    await deps.lineRows.refreshAll(dayOf(now()));
+    try {
+      await deps.lineRows.refreshAll(dayOf(now()));
+      return null;
+    } catch (error) {
+      // What the run wrote is committed; the rows stay marked and their next reader computes them.
+      return `The pages were not updated at the end of the run (${error instanceof Error ? error.message : String(error)}); they update on their next read.`;
+    }
   }
 
   // ---- The usage engine ----------------------------------------------------------------------
@@ -525,8 +534,8 @@ export function createTerminalSyncService(deps: {
     }
     // Each batch appended its change to every customer's days; one row a customer and day again.
     await repos.customerTerminals.foldDailyTotals();
-    await refreshPageRows(tracker);
-    const message = missing > 0 ? `The provider returned no usage for ${missing} service line${missing === 1 ? '' : 's'}.` : null;
+    const pagesNote = await refreshPageRows(tracker);
+    const message = sentences(missing > 0 ? `The provider returned no usage for ${missing} service line${missing === 1 ? '' : 's'}.` : null, pagesNote);
     return { counts, message, providerCalls: providerCalls() };
   }
 

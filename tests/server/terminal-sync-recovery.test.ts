@@ -231,6 +231,31 @@ describe('a worker killed halfway through the apply', () => {
   });
 });
 
+describe('the end of a run', () => {
+  it('still succeeds when the pages cannot be updated after the writes, and says so; the rows stay marked for their readers', async () => {
+    const testDb = await newDatabase();
+    const clock = createClock(SYNC_TEST_TIME);
+    const repos = createRepositories(testDb.database.db);
+    const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+    if (!inserted.ok) throw new Error('could not queue');
+    const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
+    const engine = createTerminalSyncService({
+      db: testDb.database.db,
+      repos,
+      audit: createAuditService({ audit: repos.audit, now: clock.now }),
+      now: clock.now,
+      provider: { kind: 'simulator', client: () => client },
+      noProvider: 'no provider',
+      lineRows: { refreshForRead: async () => false, refreshAll: async () => Promise.reject(new Error('connection lost')) },
+    });
+    const tracker: SyncRunTracker = { run, signal: new AbortController().signal, report() {}, async checkpoint() {} };
+    const outcome = await engine.syncInventory(tracker);
+    expect(outcome.counts.added).toBe(FLEET);
+    expect(outcome.message).toBe('The pages were not updated at the end of the run (connection lost); they update on their next read.');
+    expect((await repos.subscriptions.rowsState()).dirty).toBe(true);
+  });
+});
+
 describe('one server over time: the sweeper, a lost claim, and no schedule', () => {
   // One database and app for these (a fresh PGlite costs seconds); each test leaves no run active.
   let testDb: TestDatabase;
