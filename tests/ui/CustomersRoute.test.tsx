@@ -134,8 +134,11 @@ function fakePortalApi({ listStatus = [], holdCreates = false, profile = adminPr
       customers.unshift(created);
       return ok({ customer: created }, 201);
     }
-    const owned = /^\/api\/v1\/terminals\/customers\/([^/]+)\/terminals$/.exec(url.pathname);
-    if (owned) return ok([{ deviceId: 'UT-1', serviceLine: 'AST-100001-20000-11', status: 'Active', assignedTo: owned[1], kitSerialNumber: 'KIT1', assignedAt: '2026-11-01T00:00:00.000Z' }]);
+    const owned = /^\/api\/v1\/terminals\/customers\/([^/]+)\/terminals\/page$/.exec(url.pathname);
+    if (owned) {
+      const records = [{ deviceId: 'UT-1', serviceLine: 'AST-100001-20000-11', status: 'Active', assignedTo: owned[1], kitSerialNumber: 'KIT1', assignedAt: '2026-11-01T00:00:00.000Z' }];
+      return ok({ records, pagination: { total: 1, page: 1, limit: 50, pages: 1 } });
+    }
     if (call === 'POST /api/v1/terminals/customers/assign-terminals') {
       return ok({ assigned: body.serviceLineNumbers, failed: [], total: body.serviceLineNumbers.length });
     }
