@@ -22,7 +22,6 @@ import { paginationOf } from '../../src/domain/customers';
 import type { Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { ComputedSubscription, StoredProduct, SubscriptionRow } from '../db/repositories/subscriptions';
-import type { IsoDay } from '../db/repositories/terminals';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { isProviderError } from '../provider/errors';
 import type { AuditService, RequestContext } from './audit';
