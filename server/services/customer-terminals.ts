@@ -139,7 +139,7 @@ export function createCustomerTerminalsService(deps: {
   repos: Repositories;
   audit: AuditService;
   now: Clock;
-  /** Keeps the stored usage rows of the current cycle current (shared with the Subscriptions page). */
+  /** Keeps the stored usage rows of the current month current (shared with the Subscriptions page). */
   lineRows: LineRowsRefresher;
 }): CustomerTerminalsService {
   const { repos, audit, now } = deps;

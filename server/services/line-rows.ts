@@ -1,5 +1,5 @@
 // The rows stored per live terminal and computed from its line (migrations 0009 and 0014): the
-// Subscriptions page's rows and each customer's usage table of the current cycle. Triggers mark the
+// Subscriptions page's rows and each customer's usage table of the current month. Triggers mark the
 // lines a write touched; one refresh computes both kinds for the marked lines, and every line once a
 // day. Readers share this refresher: a read recomputes a person's few marks itself, so their change
 // shows at once, and leaves a sync's worth to a refresh in the background.
