@@ -129,13 +129,14 @@ const statusValues = CUSTOMER_USAGE_STATUS_OPTIONS.map((o) => o.value) as [
   ...(typeof CUSTOMER_USAGE_STATUS_OPTIONS)[number]['value'][],
 ];
 
-/** The month (as the list's), then the table's page, search, status filter and sort. */
+/** A page of the customer's assigned terminals; the Assign Terminals dialog asks for the first. */
 export const assignedTerminalsPageQuerySchema = z.object({
   page: wholeNumber(1, MAX_PAGE, M.page).default(1),
   // The same bound as the usage table's pages (and its message).
   limit: wholeNumber(1, CUSTOMER_USAGE_MAX_PAGE_SIZE, M.pageLimit).default(ASSIGNED_PREVIEW_SIZE),
 });
 
+/** The month (as the list's), then the table's page, search, status filter and sort. */
 export const customerUsagePageQuerySchema = z
   .object({
     ...rangeShape,

@@ -23,6 +23,7 @@ import { lastTwelveMonths, TERMINAL_MESSAGES } from '../../src/domain/terminals'
 import { validateCustomerTerminalsSearch } from '../../src/routes/search-params';
 import { adminProfile } from '../machines/fixtures';
 import { usageRecord } from '../fixtures/customer-terminals-client';
+import { paginationOf } from '../../src/domain/customers';
 import { openSignedInAt } from './open-app';
 
 const CUSTOMER = { uuid: '0b6f3c7e-1d2a-4e5f-8a9b-0c1d2e3f4a5b', name: 'Nina Park', company: 'Northwind Shipping', email: 'ops@northwind.example' };
@@ -113,7 +114,7 @@ function fakePortalApi({ customerStatus = 200, extraLines = 0 }: FakeOptions = {
     if (call === `GET ${base}/terminals/page`) {
       const all = mine().map((line) => ({ deviceId: terminalOf(line), serviceLine: line, status: 'Active', assignedTo: CUSTOMER.uuid, kitSerialNumber: 'KIT1', assignedAt: '2026-11-01T00:00:00.000Z' }));
       const limit = Number(url.searchParams.get('limit'));
-      return ok({ records: all.slice(0, limit), pagination: { total: all.length, page: 1, limit, pages: Math.ceil(all.length / limit) } });
+      return ok({ records: all.slice(0, limit), pagination: paginationOf(all.length, 1, limit) });
     }
     if (call === 'POST /api/v1/terminals/customers/assign-terminals') {
       const { serviceLineNumbers } = body as { serviceLineNumbers: string[] };

@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { CUSTOMER_LINE_ENDING_MESSAGES, CUSTOMER_MESSAGES, type CustomerLineEnding, type CustomerListItem } from '../../src/domain/customers';
+import { assignedPageOf, assignedTerminal } from '../fixtures/customer-terminals-client';
 import type { AdminUser } from '../../src/domain/auth';
 import { formatDate } from '../../src/ui/customers/format';
 import { adminProfile } from '../machines/fixtures';
@@ -136,8 +137,7 @@ function fakePortalApi({ listStatus = [], holdCreates = false, profile = adminPr
     }
     const owned = /^\/api\/v1\/terminals\/customers\/([^/]+)\/terminals\/page$/.exec(url.pathname);
     if (owned) {
-      const records = [{ deviceId: 'UT-1', serviceLine: 'AST-100001-20000-11', status: 'Active', assignedTo: owned[1], kitSerialNumber: 'KIT1', assignedAt: '2026-11-01T00:00:00.000Z' }];
-      return ok({ records, pagination: { total: 1, page: 1, limit: 50, pages: 1 } });
+      return ok(assignedPageOf([assignedTerminal({ deviceId: 'UT-1', serviceLine: 'AST-100001-20000-11', assignedTo: owned[1]!, kitSerialNumber: 'KIT1' })]));
     }
     if (call === 'POST /api/v1/terminals/customers/assign-terminals') {
       return ok({ assigned: body.serviceLineNumbers, failed: [], total: body.serviceLineNumbers.length });

@@ -1,4 +1,4 @@
--- Each customer's usage table for the current billing cycle, kept per terminal, so the table's
+-- Each customer's usage table for the current month, kept per terminal, so the table's
 -- page and its summary cards read one index range of the customer's rows. Immutable once applied.
 --
 -- At 100,000 terminals the largest customer holds 3,137 of them, and the page read each one's

@@ -24,8 +24,7 @@ export interface AssignDialogCustomer {
 export interface AssignTerminalsDialogProps {
   visible: boolean;
   customer: AssignDialogCustomer | null;
-  /** The customer's terminals before (and, once re-fetched, after) this request. */
-  /** The first of the customer's terminals. */
+  /** The first of the customer's terminals, before (and, once re-fetched, after) this request. */
   assigned: readonly AssignedTerminal[];
   /** How many the customer holds. */
   assignedTotal: number;
