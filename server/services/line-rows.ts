@@ -38,7 +38,7 @@ export function createLineRowsRefresher(deps: {
   // One background refresh at a time in this process (other processes share the marks; one refreshes
   // at a time under an advisory lock); a failure is logged and the next read tries again.
   let background: Promise<unknown> | null = null;
-  async function refreshAll(today: IsoDay): Promise<number> {
+  async function computeAll(today: IsoDay): Promise<number> {
     await store.startDay(today);
     return (await store.refreshMarked(today, compute(today))).lines;
   }
@@ -47,7 +47,7 @@ export function createLineRowsRefresher(deps: {
     async refreshAll(today) {
       // After this process's background refresh, if one runs: one at a time here as well.
       while (background) await background;
-      const done = refreshAll(today);
+      const done = computeAll(today);
       // The caller hears of a failure through `done`; the marker only says one is running.
       background = done
         .catch(() => undefined)
@@ -64,7 +64,7 @@ export function createLineRowsRefresher(deps: {
       if (background) return false;
       const { more } = await store.refreshMarked(today, compute(today), INLINE_REFRESH_LINES);
       if (more && !background) {
-        background = refreshAll(today)
+        background = computeAll(today)
           .catch((error: unknown) => deps.log?.(error))
           .finally(() => {
             background = null;

@@ -177,8 +177,16 @@ function rowsFromTables(where: SQL, pick: CyclePick): SQL {
 }
 
 /** The columns of a page row (customer_usage_rows has these and customer_id). */
-const ROW_COLUMNS = sql.raw(`user_terminal_id, service_line_number, location, terminal_type, plan, active, condition, sync_status,
-  data_cap_amount, data_cap_unit, line_active, cycle_start, cycle_end, priority_gb, standard_gb, cycle_limit_gb, status, allowance_gb`);
+const ROW_COLUMN_NAMES = [
+  'user_terminal_id', 'service_line_number', 'location', 'terminal_type', 'plan', 'active', 'condition', 'sync_status',
+  'data_cap_amount', 'data_cap_unit', 'line_active', 'cycle_start', 'cycle_end', 'priority_gb', 'standard_gb', 'cycle_limit_gb',
+  'status', 'allowance_gb',
+] as const;
+const ROW_COLUMNS = sql.raw(ROW_COLUMN_NAMES.join(', '));
+/** A stored row's every column but its key, from the row that conflicted with it. */
+const ROW_UPDATE = sql.raw(
+  ['customer_id', ...ROW_COLUMN_NAMES.filter((name) => name !== 'user_terminal_id')].map((name) => `${name} = excluded.${name}`).join(', '),
+);
 
 /**
  * Where the page's rows come from: the tables (any cycle), or the customer's stored rows of the
@@ -265,12 +273,7 @@ export async function refreshCustomerUsageRows(tx: Db, lines: readonly string[],
     )
     INSERT INTO customer_usage_rows AS cur (customer_id, ${ROW_COLUMNS})
     SELECT customer_id, ${ROW_COLUMNS} FROM fresh
-    ON CONFLICT (user_terminal_id) DO UPDATE SET customer_id = excluded.customer_id, service_line_number = excluded.service_line_number,
-      location = excluded.location, terminal_type = excluded.terminal_type, plan = excluded.plan, active = excluded.active,
-      condition = excluded.condition, sync_status = excluded.sync_status, data_cap_amount = excluded.data_cap_amount,
-      data_cap_unit = excluded.data_cap_unit, line_active = excluded.line_active, cycle_start = excluded.cycle_start,
-      cycle_end = excluded.cycle_end, priority_gb = excluded.priority_gb, standard_gb = excluded.standard_gb,
-      cycle_limit_gb = excluded.cycle_limit_gb, status = excluded.status, allowance_gb = excluded.allowance_gb
+    ON CONFLICT (user_terminal_id) DO UPDATE SET ${ROW_UPDATE}
     WHERE (cur.*) IS DISTINCT FROM (excluded.*)`);
 }
 
