@@ -402,7 +402,7 @@ export const ASSIGN_MESSAGES = {
   unexpected: 'An unexpected error occurred. Please try again.',
   successTitle: (n: number) => `${n} terminal${n === 1 ? '' : 's'} assigned`,
   failureTitle: (n: number) => `${n} service line${n === 1 ? '' : 's'} not assigned`,
-  assignedCount: (n: number) => `${n} terminal${n === 1 ? '' : 's'} currently assigned`,
+  assignedCount: (n: number) => `${n.toLocaleString('en-US')} terminal${n === 1 ? '' : 's'} currently assigned`,
   /** Under the first ASSIGNED_PREVIEW_SIZE of them. */
   assignedMore: (n: number) => `and ${n.toLocaleString('en-US')} more, listed in the usage table`,
 } as const;

@@ -79,7 +79,7 @@ describe('AssignTerminalsDialog: the customer and their terminals', () => {
 
   it('counts every terminal the customer holds and says how many more the usage table lists than the first shown', () => {
     renderDialog({ assignedTotal: 3_137 });
-    expect(within(dialog()).getByRole('heading', { name: '3137 terminals currently assigned' })).toBeTruthy();
+    expect(within(dialog()).getByRole('heading', { name: '3,137 terminals currently assigned' })).toBeTruthy();
     expect(within(dialog()).getAllByRole('listitem')).toHaveLength(2);
     expect(within(dialog()).getByText('and 3,135 more, listed in the usage table')).toBeTruthy();
   });
