@@ -9,7 +9,7 @@ export class UsageError extends Error {
 export const USAGE = [
   'usage: tsx bench/scale.ts [--pg-terminals 100000] [--pglite-terminals 10000] [--only pglite|postgres]',
   '                          [--samples 20] [--connections 10] [--duration 5] [--customers N] [--baseline <git rev>]',
-  '                          [--workers N]',
+  '                          [--workers N] [--no-sync-pass]',
   '  --pg-terminals, --pglite-terminals  fleet size of the simulator for each database (1 to 1000000)',
   '  --only            run one of the two databases',
   '  --samples         timed sequential requests per page (after 3 warm-up requests), 1 to 10000',
@@ -18,6 +18,7 @@ export const USAGE = [
   '  --customers       customers created in the fill (default: one per 100 terminals, at least 10)',
   '  --baseline        also run the server of this commit on a copy of the same database, side by side',
   '  --workers         PostgreSQL: also measure the throughput of the current server run with WORKERS=N (2 to 64)',
+  '  --no-sync-pass    leave out the latency pass while a sync writes (a small fleet\'s runs end before a page can be timed under them)',
 ].join('\n');
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -34,6 +35,8 @@ export interface ScaleOptions {
   /** null: one per 100 terminals, at least 10. */
   customers: number | null;
   baseline: string | null;
+  /** Time the pages while a sync writes (off with --no-sync-pass). */
+  syncPass: boolean;
 }
 
 function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -62,6 +65,7 @@ export function parseOptions(argv: string[]): ScaleOptions {
         customers: { type: 'string' },
         baseline: { type: 'string' },
         workers: { type: 'string' },
+        'no-sync-pass': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -93,5 +97,6 @@ export function parseOptions(argv: string[]): ScaleOptions {
     customers: str('customers') === undefined ? null : wholeNumber('customers', str('customers'), 10, 1, 100_000),
     baseline: baseline ?? null,
     workers: str('workers') === undefined ? null : wholeNumber('workers', str('workers'), 2, 2, 64),
+    syncPass: values['no-sync-pass'] !== true,
   };
 }

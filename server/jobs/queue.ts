@@ -11,7 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/client';
+import { PGLITE_DEFAULT_PARSERS, type Database } from '../db/client';
 import { QUEUES, type JobContracts, type QueueName, type ReceivedJob } from './contracts';
 
 export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -44,16 +44,20 @@ export interface JobQueue {
   schedule<N extends QueueName>(name: N, cron: string, payload: JobContracts[N]): Promise<void>;
 }
 
-/** pg-boss's executeSql over PGlite's single connection. */
+/**
+ * pg-boss's executeSql over PGlite's single connection. The app's instance leaves timestamps as
+ * text for Drizzle; pg-boss gets PGlite's own parsing of them (Date objects), as on node-postgres.
+ */
 export function pgliteExecutor(client: PGlite): PgBoss.Db {
+  const options = { parsers: PGLITE_DEFAULT_PARSERS };
   return {
     async executeSql(text: string, values?: unknown[]) {
       if (values && values.length > 0) {
-        const result = await client.query(text, values);
+        const result = await client.query(text, values, options);
         return { rows: result.rows };
       }
       try {
-        const results = await client.exec(text);
+        const results = await client.exec(text, options);
         return { rows: results.flatMap((r) => r.rows) };
       } catch (error) {
         await client.exec('ROLLBACK').catch(() => undefined);
@@ -99,9 +103,7 @@ export function settling(db: PgBoss.Db): PgBoss.Db & { settled(): Promise<void> 
 }
 
 function executorFor(database: Database): PgBoss.Db {
-  // Drizzle keeps the driver's client on the handle: PGlite itself, or node-postgres's Pool.
-  const client = (database.db as unknown as { $client: unknown }).$client;
-  return database.kind === 'pglite' ? pgliteExecutor(client as PGlite) : poolExecutor(client as pg.Pool);
+  return database.kind === 'pglite' ? pgliteExecutor(database.client) : poolExecutor(database.client);
 }
 
 export function createJobQueue(deps: { database: Database; log: JobLog; options?: JobQueueOptions }): JobQueue {
