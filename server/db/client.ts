@@ -2,8 +2,9 @@
 // server. Query code sees only `db`, typed as the common PgDatabase, so it runs on both.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite, types, type ParserOptions, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { PGlite, types, type ParserOptions, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgliteStatements, type PgliteStatements } from './pglite-statements';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -120,24 +121,20 @@ function coveredByInstance(parsers: ParserOptions): boolean {
   return true;
 }
 
-type QueryFn = <T>(query: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
-
 /**
  * Drizzle hands PGlite its parsers with every query, and PGlite then copies its ~320 built-in
  * parsers into a new object to merge them: measured at 100–200 µs a query, as much as a small
- * query itself, and most of a page's garbage. The instance is built with the same parsers
+ * query itself, and most of a page's garbage. The instance is given the same parsers once
  * (DRIZZLE_PARSERS), so the copy Drizzle sends adds nothing and is dropped here; any parser the
  * instance lacks (a Drizzle upgrade adding a type) is passed on as before.
  */
-function dropCoveredParsers(query: QueryFn): QueryFn {
-  return (text, params, options) => {
-    if (!options?.parsers || !coveredByInstance(options.parsers)) return query(text, params, options);
-    const { parsers: _covered, ...rest } = options;
-    return query(text, params, rest);
-  };
+function withoutCoveredParsers(options: QueryOptions | undefined): QueryOptions | undefined {
+  if (!options?.parsers || !coveredByInstance(options.parsers)) return options;
+  const { parsers: _covered, ...rest } = options;
+  return rest;
 }
 
-/** `target` with `query` (and `transaction`) replaced; everything else is the target's own, bound to it. */
+/** `target` with some members replaced; everything else is the target's own, bound to it. */
 function overriding<T extends object>(target: T, own: Partial<T>): T {
   return new Proxy(target, {
     get(object, property) {
@@ -149,10 +146,14 @@ function overriding<T extends object>(target: T, own: Partial<T>): T {
   });
 }
 
-function withoutDrizzleParsers(client: PGlite): PGlite {
-  const transactionOf = (tx: Transaction) => overriding(tx, { query: dropCoveredParsers(tx.query.bind(tx) as QueryFn) as Transaction['query'] });
+/** The client Drizzle is given: its queries, in and out of transactions, run as prepared statements. */
+function drizzleClient(client: PGlite, statements: PgliteStatements): PGlite {
+  const transactionOf = (tx: Transaction) =>
+    overriding(tx, {
+      query: ((text: string, params?: unknown[], options?: QueryOptions) => statements.queryIn(tx, text, params, withoutCoveredParsers(options))) as Transaction['query'],
+    });
   return overriding(client, {
-    query: dropCoveredParsers(client.query.bind(client) as QueryFn) as PGlite['query'],
+    query: ((text: string, params?: unknown[], options?: QueryOptions) => statements.query(text, params, withoutCoveredParsers(options))) as PGlite['query'],
     transaction: ((callback: (tx: Transaction) => Promise<unknown>) => client.transaction((tx) => callback(transactionOf(tx)))) as PGlite['transaction'],
   });
 }
@@ -172,7 +173,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   }
   // After start-up, which sets the array types' parsers (a constructor option would lose to it).
   client.parsers = { ...client.parsers, ...DRIZZLE_PARSERS };
-  const db: Db = drizzlePglite({ client: withoutDrizzleParsers(client), schema });
+  const db: Db = drizzlePglite({ client: drizzleClient(client, await createPgliteStatements(client)), schema });
   return {
     kind: 'pglite',
     client,

@@ -1,8 +1,9 @@
-// The embedded database's client: Drizzle's per-query type parsers are applied by the PGlite
-// instance itself, so no query carries them (PGlite would copy its ~320 built-in parsers to merge
-// them, about half a small query's cost), while every value reads as before: timestamps and dates
-// as Drizzle converts them, and pg-boss's rows with PGlite's own Date objects.
-import { PGlite, type QueryOptions } from '@electric-sql/pglite';
+// The embedded database's client: Drizzle's queries run as prepared statements
+// (server/db/pglite-statements.ts), and Drizzle's per-query type parsers are applied by the
+// PGlite instance itself, so no query carries them (PGlite would copy its ~320 built-in parsers to
+// merge them, about half a small query's cost), while every value reads as before: timestamps and
+// dates as Drizzle converts them, and pg-boss's rows with PGlite's own Date objects.
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DRIZZLE_PARSERS, openDatabase, type Database } from '../../server/db/client';
@@ -38,35 +39,35 @@ describe('embedded database client', () => {
     expect(sent.filter((oid) => DRIZZLE_PARSERS[Number(oid)] === undefined)).toEqual([]);
   });
 
-  it('sends Drizzle’s queries to PGlite without parsers, in and out of transactions', async () => {
-    const sent: (QueryOptions | undefined)[] = [];
-    const query = PGlite.prototype.query;
-    vi.spyOn(PGlite.prototype, 'query').mockImplementation(function (this: PGlite, text, params, options) {
-      sent.push(options);
-      return query.call(this, text, params, options);
-    });
-    // A transaction's queries go through its own object, not the instance's query.
+  it('runs Drizzle’s queries as prepared statements, in and out of transactions, never through PGlite’s own query', async () => {
+    // PGlite's query is what Drizzle's parsers, or anything the prepared path does not handle, fall back to.
+    const own = vi.spyOn(PGlite.prototype, 'query');
     const transaction = PGlite.prototype.transaction;
+    const ownInTransaction = vi.fn();
     vi.spyOn(PGlite.prototype, 'transaction').mockImplementation(function (this: PGlite, callback) {
       return transaction.call(this, (tx) => {
         const txQuery = tx.query.bind(tx);
         tx.query = (text, params, options) => {
-          sent.push(options);
+          ownInTransaction(text);
           return txQuery(text, params, options);
         };
         return callback(tx);
       });
     });
-    const { db } = await embedded();
-    sent.length = 0;
+    const { db, client } = await embedded();
+    own.mockClear();
+    await db.select().from(users);
     await db.select().from(users);
     await db.execute(sql`SELECT now() AS at`);
     await db.transaction(async (tx) => {
       await tx.select().from(users);
       await tx.execute(sql`SELECT now() AS at`);
     });
-    expect(sent).toHaveLength(4);
-    expect(sent.filter((options) => options?.parsers !== undefined)).toEqual([]);
+    expect(own).not.toHaveBeenCalled();
+    expect(ownInTransaction).not.toHaveBeenCalled();
+    // Each text prepared once, however often it ran.
+    const { rows } = await client.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%from \"users\"%'");
+    expect(rows).toHaveLength(1);
   });
 
   it('reads timestamps, dates and intervals as Drizzle expects them', async () => {

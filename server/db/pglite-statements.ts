@@ -1,0 +1,172 @@
+// Prepared statements for the embedded database.
+//
+// PGlite runs each parameterised query as six protocol round trips into the engine (Parse,
+// Describe, Bind, Describe, Execute, Sync), and PostgreSQL parses and analyses the text again
+// every time: about 270 µs for a primary-key lookup on the demo data, most of a small page's
+// database time, and every request pays it at least once for its session check. As node-postgres
+// does with named statements, each distinct SQL text is prepared once (Parse + Describe) and then
+// runs as one message of Bind + Execute + Sync: about 120 µs for the same lookup.
+//
+// What stays as it was:
+// - Plans: the session uses plan_cache_mode = force_custom_plan, so every execution is planned
+//   for its own values, as PGlite's unnamed statements were and node-postgres's still are on
+//   PostgreSQL; only the parse, the analysis and the round trips are saved.
+// - Values: parameters are serialised by the types PostgreSQL inferred for them, with PGlite's
+//   own serialisers, and rows parsed with the instance's parsers (PGlite's #runQuery does both
+//   the same way); errors carry the query, parameters and options as PGlite's do.
+// - Locking: a query outside a transaction holds PGlite's transaction and query locks, one inside
+//   a transaction its query lock, as PGlite's own query and transaction objects do; a query
+//   outside a transaction is synced to the file system after it, as PGlite's are.
+// Anything this does not handle (blobs, notices, explicit parameter types, custom parsers the
+// instance lacks) goes to PGlite's own query.
+import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+
+/** Distinct SQL texts kept prepared; the least recently used one is closed beyond this. */
+export const STATEMENT_CACHE_SIZE = 256;
+
+type Message = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
+type DatabaseError = Error & { code?: string; query?: string; params?: unknown[]; queryOptions?: QueryOptions };
+
+interface Prepared {
+  name: string;
+  /** The types PostgreSQL inferred for $1…$n. */
+  paramTypes: number[];
+  /** The statement's row description, given to the parser as Describe (Portal) would give it. */
+  rowDescription: Message | null;
+}
+
+export interface PgliteStatements {
+  /** A query outside any transaction (what PGlite's `query` is). */
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  /** A query inside the transaction `tx` (what `tx.query` is). */
+  queryIn<T>(tx: Transaction, text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  /** How many texts are prepared now (for tests). */
+  readonly size: number;
+}
+
+const { serialize } = protocol;
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** The statement no longer exists, or its result columns changed under it (DDL): prepare it again. */
+function isStale(error: unknown): boolean {
+  const code = (error as DatabaseError | null)?.code;
+  return code === '26000' || (code === '0A000' && /cached plan must not change result type/.test((error as Error).message));
+}
+
+/** Options this path can honour; others go to PGlite's own query. */
+function handled(options: QueryOptions | undefined): boolean {
+  return !options || (options.blob === undefined && options.onNotice === undefined && options.paramTypes === undefined && options.parsers === undefined);
+}
+
+export async function createPgliteStatements(client: PGlite, options: { size?: number } = {}): Promise<PgliteStatements> {
+  const size = options.size ?? STATEMENT_CACHE_SIZE;
+  // Prepared statements would otherwise get a generic plan after five runs; keep planning per execution.
+  await client.exec('SET plan_cache_mode = force_custom_plan');
+  const prepared = new Map<string, Prepared>();
+  /** Evicted statements, closed at the start of the next preparation. */
+  const closing: string[] = [];
+  let counter = 0;
+
+  async function prepare(text: string): Promise<Prepared> {
+    const name = `portal_s${++counter}`;
+    const parts = closing.splice(0).map((old) => serialize.close({ type: 'S', name: old }).slice());
+    parts.push(serialize.parse({ name, text }).slice(), serialize.describe({ type: 'S', name }).slice(), serialize.sync().slice());
+    const messages = await client.execProtocolStream(concat(parts), { syncToFs: false });
+    const description = messages.find((m) => m.name === 'parameterDescription') as (Message & { dataTypeIDs: number[] }) | undefined;
+    const entry: Prepared = {
+      name,
+      paramTypes: description?.dataTypeIDs ?? [],
+      rowDescription: messages.find((m) => m.name === 'rowDescription') ?? null,
+    };
+    prepared.set(text, entry);
+    if (prepared.size > size) {
+      const [oldest] = prepared;
+      if (oldest) {
+        prepared.delete(oldest[0]);
+        closing.push(oldest[1].name);
+      }
+    }
+    return entry;
+  }
+
+  function bindValues(entry: Prepared, params: unknown[], queryOptions: QueryOptions | undefined): (string | null)[] {
+    return params.map((param, i) => {
+      if (param === null || param === undefined) return null;
+      const oid = entry.paramTypes[i] ?? 0;
+      const serializer = queryOptions?.serializers?.[oid] ?? client.serializers[oid];
+      return serializer ? (serializer(param) as string) : String(param);
+    });
+  }
+
+  /** Runs `text` once, preparing it first when it is new. The caller holds PGlite's locks. */
+  async function run<T>(text: string, params: unknown[], queryOptions: QueryOptions | undefined): Promise<Results<T>> {
+    let entry = prepared.get(text);
+    if (entry) {
+      // Most recently used last: Map keeps insertion order, so the first entry is the one to evict.
+      prepared.delete(text);
+      prepared.set(text, entry);
+    } else {
+      entry = await prepare(text);
+    }
+    const message = concat([
+      serialize.bind({ statement: entry.name, values: bindValues(entry, params, queryOptions) }).slice(),
+      serialize.execute({}).slice(),
+      serialize.sync().slice(),
+    ]);
+    const messages = await client.execProtocolStream(message, { syncToFs: false });
+    const described = entry.rowDescription ? [entry.rowDescription, ...messages] : messages;
+    return parse.parseResults(described, client.parsers, queryOptions)[0] as Results<T>;
+  }
+
+  /** `run`, with PGlite's error shape; a stale statement is forgotten, and prepared again when `retry` allows. */
+  async function attempt<T>(text: string, params: unknown[], queryOptions: QueryOptions | undefined, retry: boolean): Promise<Results<T>> {
+    try {
+      return await run<T>(text, params, queryOptions);
+    } catch (error) {
+      if (isStale(error)) {
+        const entry = prepared.get(text);
+        if (entry) {
+          prepared.delete(text);
+          closing.push(entry.name);
+        }
+        // Outside a transaction nothing was aborted: prepare it again once.
+        if (retry) return attempt<T>(text, params, queryOptions, false);
+      }
+      if (error instanceof Error && 'code' in error) Object.assign(error as DatabaseError, { query: text, params, queryOptions });
+      throw error;
+    }
+  }
+
+  return {
+    get size() {
+      return prepared.size;
+    },
+    async query<T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions) {
+      if (!handled(queryOptions)) return client.query<T>(text, params, queryOptions);
+      await client._checkReady();
+      return client._runExclusiveTransaction(() =>
+        client._runExclusiveQuery(async () => {
+          try {
+            return await attempt<T>(text, params, queryOptions, true);
+          } finally {
+            await client.syncToFs();
+          }
+        }),
+      );
+    },
+    async queryIn<T>(tx: Transaction, text: string, params: unknown[] = [], queryOptions?: QueryOptions) {
+      if (!handled(queryOptions)) return tx.query<T>(text, params, queryOptions);
+      if (tx.closed) throw new Error('Transaction is closed');
+      return client._runExclusiveQuery(() => attempt<T>(text, params, queryOptions, false));
+    },
+  };
+}
