@@ -27,11 +27,21 @@ export interface TokenService {
   verify(token: string): Promise<VerifiedClaims | null>;
 }
 
+/** Tokens whose signature this process has checked, kept with their expiry (see `verify`). */
+export const VERIFIED_TOKEN_CACHE_SIZE = 1000;
+
 export function createTokenService(options: { secret: string; expiresInSeconds: number; now: () => Date }): TokenService {
   const key = hs256Key(options.secret);
+  // Every request presents its token again, and checking the signature (WebCrypto's HMAC, base64
+  // and JSON decoding) was a few percent of a page's CPU. A token's signature and claims never
+  // change, so a token verified once is kept here with its expiry; only the expiry is checked
+  // again, against the same clock and with jose's rule (expired once exp <= now, in whole seconds).
+  // The account behind it is still checked on every request (AuthService.authenticate).
+  const verified = new Map<string, { claims: VerifiedClaims; exp: number }>();
+  const nowSeconds = () => Math.floor(options.now().getTime() / 1000);
   return {
     async sign(claims) {
-      const issuedAt = Math.floor(options.now().getTime() / 1000);
+      const issuedAt = nowSeconds();
       const payload: Record<string, string> = { typ: claims.typ };
       if (claims.role) payload.role = claims.role;
       return new SignJWT(payload)
@@ -44,6 +54,12 @@ export function createTokenService(options: { secret: string; expiresInSeconds: 
         .sign(await key);
     },
     async verify(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp > nowSeconds()) return { ...known.claims };
+        verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, await key, {
           algorithms: ['HS256'],
@@ -52,7 +68,12 @@ export function createTokenService(options: { secret: string; expiresInSeconds: 
           requiredClaims: ['sub', 'exp', 'iat'],
         });
         const parsed = claimsSchema.safeParse(payload);
-        return parsed.success && typeof payload.iat === 'number' ? { ...parsed.data, iat: payload.iat } : null;
+        if (!parsed.success || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null;
+        const claims: VerifiedClaims = { ...parsed.data, iat: payload.iat };
+        // Oldest first out: a Map iterates in insertion order.
+        if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+        verified.set(token, { claims, exp: payload.exp });
+        return claims;
       } catch {
         return null;
       }
