@@ -201,11 +201,13 @@ export function createUsersService(deps: {
     async list({ page, limit, search, isActive, includeDeleted }) {
       const filter = { search: search ?? null, isActive: isActive ?? null, includeDeleted: includeDeleted ?? false };
       const offset = (page - 1) * limit;
-      const [rows, total, stats] = await Promise.all([
+      // The page as it opens lists every live user: the stat cards' total is its total.
+      const [rows, counted, stats] = await Promise.all([
         repos.users.list(filter, { limit, offset }),
-        repos.users.count(filter),
+        repos.users.listsEveryLiveUser(filter) ? null : repos.users.count(filter),
         repos.users.stats(),
       ]);
+      const total = counted ?? stats.total;
       return { users: rows.map(toUserWire), pagination: paginationOf(total, page, limit), stats };
     },
 

@@ -149,6 +149,27 @@ describe('listing users', () => {
     });
   });
 
+  it('counts the unfiltered list, a blank search and include_deleted each by what they list', async () => {
+    const gone = await createUser({ name: 'Counted Out' });
+    await call('DELETE', `/users/${gone.uuid}`);
+    const inactive = await createUser({ name: 'Counted Inactive' });
+    await call('PUT', `/users/${inactive.uuid}`, { is_active: false });
+    const everyone = await ctx.app.repos.users.list({ includeDeleted: true }, { limit: 1000, offset: 0 });
+    const live = everyone.filter((u) => u.deletedAt === null);
+    for (const [query, expected] of [
+      ['', live.length],
+      ['search=%20%20', live.length],
+      ['include_deleted=true', everyone.length],
+      ['is_active=false', live.filter((u) => !u.isActive).length],
+      ['is_active=true&include_deleted=true', everyone.filter((u) => u.isActive).length],
+    ] as const) {
+      const res = await call('GET', `/users?limit=1&${query}`);
+      expect(res.json().data.pagination.total, query).toBe(expected);
+      expect(res.json().data.stats.total, query).toBe(live.length);
+    }
+    expect(everyone.length).toBeGreaterThan(live.length);
+  });
+
   it('lists soft-deleted users only with include_deleted=true', async () => {
     const gone = await createUser({ name: 'Gone Soon' });
     await call('DELETE', `/users/${gone.uuid}`);

@@ -50,6 +50,15 @@ export function createAccountLoginStore<Row extends AccountRow>(db: Db, table: A
     .where(and(eq(t.id, sql.placeholder('id')), live))
     .limit(1)
     .prepare(`session_of_${getTableName(table)}`);
+  // Read on most requests that act on an account (the signed-in profile, a customer's pages):
+  // prepared once, so Drizzle does not build its 20-odd columns again each time.
+  const liveById = (q: Db) =>
+    q
+      .select()
+      .from(t)
+      .where(and(eq(t.id, sql.placeholder('id')), live))
+      .limit(1);
+  const liveByIdPrepared = liveById(db).prepare(`live_${getTableName(table)}_by_id`);
   return {
     async findByEmail(email, tx = db) {
       const rows = await tx
@@ -60,7 +69,7 @@ export function createAccountLoginStore<Row extends AccountRow>(db: Db, table: A
       return (rows[0] as Row | undefined) ?? null;
     },
     async findLiveById(id, tx = db) {
-      const rows = await tx.select().from(t).where(and(eq(t.id, id), live)).limit(1);
+      const rows = await (tx === db ? liveByIdPrepared : liveById(tx)).execute({ id });
       return (rows[0] as Row | undefined) ?? null;
     },
     async sessionOf(id) {

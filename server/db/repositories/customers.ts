@@ -186,13 +186,6 @@ export function createCustomersRepository(db: Db) {
       }
     },
     /** The live customer, locked until `tx` ends so concurrent edits apply one after the other. */
-    async findLiveById(id: string, tx: Db = db): Promise<CustomerRow | null> {
-      const [row] = await tx
-        .select()
-        .from(customers)
-        .where(and(eq(c.id, id), isNull(c.deletedAt)));
-      return row ?? null;
-    },
     async findLiveByIdForUpdate(id: string, tx: Db): Promise<CustomerRow | null> {
       const [row] = await tx
         .select()

@@ -95,6 +95,10 @@ export function createUsersRepository(db: Db) {
         .where(listWhere(filter));
       return Number(row?.n ?? 0);
     },
+    /** True when `filter` lists exactly the users `stats` counts (every live one), so its total is stats' total. */
+    listsEveryLiveUser(filter: UserListFilter): boolean {
+      return !filter.includeDeleted && !searchTerm(filter.search) && (filter.isActive === undefined || filter.isActive === null);
+    },
     /** The stat cards' figures over every live user, in one pass. */
     async stats(tx: Db = db): Promise<UserStats> {
       const [row] = await tx
