@@ -17,19 +17,16 @@ export function createDashboardService(deps: {
   const { repos } = deps;
   return {
     async summary() {
-      const [totalCustomers, activeTerminals, lastSync, systemUsers, recent, providerHealth] = await Promise.all([
-        repos.customers.countLive(),
-        repos.terminals.countActive(),
-        repos.syncRuns.latest('inventory'),
-        repos.users.countLive(),
+      const [counts, recent, providerHealth] = await Promise.all([
+        repos.dashboard.counts(),
         repos.audit.listRecent(RECENT_ACTIVITY_LIMIT),
         deps.providerHealth(),
       ]);
       return {
-        totalCustomers,
+        totalCustomers: counts.customers,
         // Unknown (not zero) until the inventory has been synced from the provider at least once.
-        activeTerminals: lastSync ? activeTerminals : null,
-        systemUsers,
+        activeTerminals: counts.inventorySynced ? counts.activeTerminals : null,
+        systemUsers: counts.users,
         providerHealth,
         recentActivity: recent.map(toActivityEntry),
       };

@@ -4,6 +4,7 @@ import { createAppMetaRepository } from './app-meta';
 import { createAuditRepository } from './audit';
 import { createCustomersRepository } from './customers';
 import { createCustomerTerminalsRepository } from './customer-terminals';
+import { createDashboardRepository } from './dashboard';
 import { createEmailOutboxRepository } from './email-outbox';
 import { createPasswordSetupTokensRepository } from './password-setup-tokens';
 import { createProviderCallBudgetRepository } from './provider-call-budget';
@@ -32,5 +33,6 @@ export function createRepositories(db: Db) {
     serviceLines: createServiceLinesRepository(db),
     activations: createActivationsRepository(db),
     providerCallBudget: createProviderCallBudgetRepository(db),
+    dashboard: createDashboardRepository(db),
   };
 }

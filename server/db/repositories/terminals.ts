@@ -390,10 +390,6 @@ export function createTerminalsRepository(db: Db) {
     },
 
     /** Live terminals on an active service line (the dashboard's "Active Terminals"). */
-    async countActive(tx: Db = db): Promise<number> {
-      return (await fleetCounts(tx)).onActiveLine;
-    },
-
     /** Sync status counts of the live terminals. */
     async syncCounts(tx: Db = db): Promise<{ synced: number; pending: number; error: number }> {
       const { synced, pending, error } = await fleetCounts(tx);
