@@ -7,13 +7,14 @@
 // does with named statements, each distinct SQL text is prepared once (Parse + Describe) and then
 // runs as one message of Bind + Execute + Sync: about 120 µs for the same lookup.
 //
-// Plans: PostgreSQL's own rule for prepared statements (plan_cache_mode = auto, as for
-// node-postgres's named statements and every driver that prepares): the first five executions
-// are planned for their values, then a generic plan is kept when its estimated cost is no worse
-// than theirs. Planning a small query (with a file-size lookup per relation on the embedded file
-// system) costs as much as running it: generic plans took /auth/me from 0.70 to 0.48 ms of CPU
-// and a line's usage from 2.6 to 1.8 (option `planCacheMode: 'force_custom_plan'` plans every
-// execution instead, as PGlite's unnamed statements did).
+// Plans: every execution is planned for its own values (plan_cache_mode = force_custom_plan), as
+// PGlite's unnamed statements were and node-postgres's still are on PostgreSQL; what is saved is
+// the parse, the analysis and the round trips. PostgreSQL's default for prepared statements
+// (`planCacheMode: 'auto'`: a generic plan after five runs when its estimated cost is no worse)
+// was measured too: small lookups got cheaper still (/auth/me 0.70 -> 0.48 ms of CPU), but at
+// 10,000 terminals a two-letter search went from 13 to 78 ms and a common fragment from 6 to 11
+// (bench:terminals-search), the generic plan not knowing the pattern. Choosing per statement is
+// left for later.
 //
 // What stays as it was:
 // - Values: parameters are serialised by the types PostgreSQL inferred for them, with PGlite's
@@ -76,7 +77,7 @@ export type PlanCacheMode = 'auto' | 'force_custom_plan' | 'force_generic_plan';
 
 export async function createPgliteStatements(client: PGlite, options: { size?: number; planCacheMode?: PlanCacheMode } = {}): Promise<PgliteStatements> {
   const size = options.size ?? STATEMENT_CACHE_SIZE;
-  if (options.planCacheMode && options.planCacheMode !== 'auto') await client.exec(`SET plan_cache_mode = ${options.planCacheMode}`);
+  await client.exec(`SET plan_cache_mode = ${options.planCacheMode ?? 'force_custom_plan'}`);
   const prepared = new Map<string, Prepared>();
   /** Evicted statements, closed at the start of the next preparation. */
   const closing: string[] = [];
