@@ -7,14 +7,16 @@
 // does with named statements, each distinct SQL text is prepared once (Parse + Describe) and then
 // runs as one message of Bind + Execute + Sync: about 120 µs for the same lookup.
 //
-// Plans: every execution is planned for its own values (plan_cache_mode = force_custom_plan), as
-// PGlite's unnamed statements were and node-postgres's still are on PostgreSQL; what is saved is
-// the parse, the analysis and the round trips. PostgreSQL's default for prepared statements
-// (`planCacheMode: 'auto'`: a generic plan after five runs when its estimated cost is no worse)
-// was measured too: small lookups got cheaper still (/auth/me 0.70 -> 0.48 ms of CPU), but at
-// 10,000 terminals a two-letter search went from 13 to 78 ms and a common fragment from 6 to 11
-// (bench:terminals-search), the generic plan not knowing the pattern. Choosing per statement is
-// left for later.
+// Plans: PostgreSQL's default for prepared statements (plan_cache_mode = auto) plans the first
+// five executions for their values and then keeps a generic plan when its estimated cost is no
+// worse. For a lookup by key that is right, and planning a small query (with a file-size lookup
+// per relation through the emulated file system) costs as much as running it: /auth/me 0.70 ->
+// 0.48 ms of CPU. Where the value decides the plan it is wrong: at 10,000 terminals a two-letter
+// search went from 13 to 78 ms and a common fragment from 6 to 11 with generic plans
+// (bench:terminals-search), which do not know the pattern. So a text that matches a pattern
+// (LIKE, ILIKE, SIMILAR TO, a regular expression) or pages with OFFSET runs as an unnamed
+// statement, planned for its values every time as PGlite's own query did, still in one round
+// trip; every other text is a named statement.
 //
 // What stays as it was:
 // - Values: parameters are serialised by the types PostgreSQL inferred for them, with PGlite's
@@ -34,6 +36,7 @@ type Message = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 type DatabaseError = Error & { code?: string; query?: string; params?: unknown[]; queryOptions?: QueryOptions };
 
 interface Prepared {
+  /** '' for a text planned at every execution (an unnamed statement, parsed each time). */
   name: string;
   /** The types PostgreSQL inferred for $1…$n. */
   paramTypes: number[];
@@ -68,6 +71,9 @@ function isStale(error: unknown): boolean {
   return code === '26000' || (code === '0A000' && /cached plan must not change result type/.test((error as Error).message));
 }
 
+/** Texts whose best plan depends on the values: run unnamed, planned at every execution. */
+const VALUE_SENSITIVE = /\b(?:I?LIKE|SIMILAR\s+TO|OFFSET)\b|~/i;
+
 /** Options this path can honour; others go to PGlite's own query. */
 function handled(options: QueryOptions | undefined): boolean {
   return !options || (options.blob === undefined && options.onNotice === undefined && options.paramTypes === undefined && options.parsers === undefined);
@@ -77,14 +83,14 @@ export type PlanCacheMode = 'auto' | 'force_custom_plan' | 'force_generic_plan';
 
 export async function createPgliteStatements(client: PGlite, options: { size?: number; planCacheMode?: PlanCacheMode } = {}): Promise<PgliteStatements> {
   const size = options.size ?? STATEMENT_CACHE_SIZE;
-  await client.exec(`SET plan_cache_mode = ${options.planCacheMode ?? 'force_custom_plan'}`);
+  if (options.planCacheMode && options.planCacheMode !== 'auto') await client.exec(`SET plan_cache_mode = ${options.planCacheMode}`);
   const prepared = new Map<string, Prepared>();
   /** Evicted statements, closed at the start of the next preparation. */
   const closing: string[] = [];
   let counter = 0;
 
   async function prepare(text: string): Promise<Prepared> {
-    const name = `portal_s${++counter}`;
+    const name = VALUE_SENSITIVE.test(text) ? '' : `portal_s${++counter}`;
     const parts = closing.splice(0).map((old) => serialize.close({ type: 'S', name: old }).slice());
     parts.push(serialize.parse({ name, text }).slice(), serialize.describe({ type: 'S', name }).slice(), serialize.sync().slice());
     const messages = await client.execProtocolStream(concat(parts), { syncToFs: false });
@@ -99,7 +105,7 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
       const [oldest] = prepared;
       if (oldest) {
         prepared.delete(oldest[0]);
-        closing.push(oldest[1].name);
+        if (oldest[1].name !== '') closing.push(oldest[1].name);
       }
     }
     return entry;
@@ -124,13 +130,17 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
     } else {
       entry = await prepare(text);
     }
+    const unnamed = entry.name === '';
     const message = concat([
+      // An unnamed statement is parsed again, and described again, since nothing keeps it.
+      ...(unnamed ? [serialize.parse({ text }).slice()] : []),
       serialize.bind({ statement: entry.name, values: bindValues(entry, params, queryOptions) }).slice(),
+      ...(unnamed ? [serialize.describe({ type: 'P' }).slice()] : []),
       serialize.execute({}).slice(),
       serialize.sync().slice(),
     ]);
     const messages = await client.execProtocolStream(message, { syncToFs: false });
-    const described = entry.rowDescription ? [entry.rowDescription, ...messages] : messages;
+    const described = !unnamed && entry.rowDescription ? [entry.rowDescription, ...messages] : messages;
     return parse.parseResults(described, client.parsers, queryOptions)[0] as Results<T>;
   }
 
@@ -143,7 +153,7 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
         const entry = prepared.get(text);
         if (entry) {
           prepared.delete(text);
-          closing.push(entry.name);
+          if (entry.name !== '') closing.push(entry.name);
         }
         // Outside a transaction nothing was aborted: prepare it again once.
         if (retry) return attempt<T>(text, params, queryOptions, false);

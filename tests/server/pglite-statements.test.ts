@@ -52,6 +52,9 @@ describe('prepared statements on PGlite', () => {
         const theirs = await client.query(select, [id], { rowMode });
         const again = await statements.query(select, [id], { rowMode });
         expect(again.rows).toEqual(theirs.rows);
+        // The same through an unnamed statement (a pattern is planned for its value every time).
+        const byPattern = 'SELECT * FROM things WHERE name LIKE $1 AND id = $2';
+        expect((await statements.query(byPattern, ['%', id], { rowMode })).rows).toEqual(theirs.rows);
         expect(mine.rows).toEqual(theirs.rows);
         expect(again.fields).toEqual(theirs.fields);
         expect(mine.affectedRows).toBe(1);
@@ -132,15 +135,27 @@ describe('prepared statements on PGlite', () => {
     expect((await statements.query<{ ok: string }>(select, [1])).rows[0]?.ok).toBe('true');
   });
 
-  it('plans every execution for its own values, as unnamed statements are, unless told to let PostgreSQL choose', async () => {
-    const planOf = async () =>
-      (await client.query<{ generic_plans: number; custom_plans: number }>("SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement LIKE 'SELECT * FROM things WHERE id%'")).rows[0];
+  it('keeps a generic plan for a lookup after five runs, and plans a pattern or a page offset for its values every time', async () => {
+    const planOf = async (prefix: string) =>
+      (await client.query<{ generic_plans: number; custom_plans: number }>('SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement LIKE $1', [`${prefix}%`])).rows;
     for (let i = 0; i < 8; i++) await statements.query('SELECT * FROM things WHERE id = $1', [i]);
-    expect(await planOf()).toEqual({ custom_plans: 8, generic_plans: 0 });
+    expect(await planOf('SELECT * FROM things WHERE id')).toEqual([{ custom_plans: 5, generic_plans: 3 }]);
+
+    // Unnamed: nothing is kept, so each run is parsed and planned with its values, in one round trip.
+    await statements.query(insert, [1, 'alpha', null, null, null, null, null, null, null, null]);
+    for (const [text, params] of [
+      ['SELECT name FROM things WHERE name LIKE $1', ['al%']],
+      ['SELECT name FROM things WHERE name ILIKE $1', ['AL%']],
+      ['SELECT name FROM things WHERE name ~ $1', ['^al']],
+      ['SELECT name FROM things ORDER BY id LIMIT $1 OFFSET $2', [1, 0]],
+    ] as const) {
+      for (let i = 0; i < 7; i++) expect((await statements.query(text, [...params])).rows, text).toEqual([{ name: 'alpha' }]);
+      expect(await planOf(text.slice(0, 30)), text).toEqual([]);
+    }
 
     await client.exec('DEALLOCATE ALL');
-    const auto = await createPgliteStatements(client, { planCacheMode: 'auto' });
-    for (let i = 0; i < 8; i++) await auto.query('SELECT * FROM things WHERE id = $1', [i]);
-    expect(await planOf()).toEqual({ custom_plans: 5, generic_plans: 3 });
+    const custom = await createPgliteStatements(client, { planCacheMode: 'force_custom_plan' });
+    for (let i = 0; i < 8; i++) await custom.query('SELECT * FROM things WHERE id = $1', [i]);
+    expect(await planOf('SELECT * FROM things WHERE id')).toEqual([{ custom_plans: 8, generic_plans: 0 }]);
   });
 });
