@@ -14,9 +14,9 @@
 // 0.48 ms of CPU. Where the value decides the plan it is wrong: at 10,000 terminals a two-letter
 // search went from 13 to 78 ms and a common fragment from 6 to 11 with generic plans
 // (bench:terminals-search), which do not know the pattern. So a text that matches a pattern
-// (LIKE, ILIKE, SIMILAR TO, a regular expression) or pages with OFFSET runs as an unnamed
-// statement, planned for its values every time as PGlite's own query did, still in one round
-// trip; every other text is a named statement.
+// (LIKE, ILIKE, SIMILAR TO, a regular expression) or pages with OFFSET is planned for its values
+// at every execution, as PGlite's unnamed statements were: the same message sets plan_cache_mode
+// to force_custom_plan before its Bind (where PostgreSQL chooses the plan) and back after it. SET is transactional, so a statement that fails takes the first SET back with it.
 //
 // What stays as it was:
 // - Values: parameters are serialised by the types PostgreSQL inferred for them, with PGlite's
@@ -36,8 +36,9 @@ type Message = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 type DatabaseError = Error & { code?: string; query?: string; params?: unknown[]; queryOptions?: QueryOptions };
 
 interface Prepared {
-  /** '' for a text planned at every execution (an unnamed statement, parsed each time). */
   name: string;
+  /** Planned for its values at every execution (VALUE_SENSITIVE). */
+  perExecution: boolean;
   /** The types PostgreSQL inferred for $1…$n. */
   paramTypes: number[];
   /** The statement's row description, given to the parser as Describe (Portal) would give it. */
@@ -55,6 +56,11 @@ export interface PgliteStatements {
 
 const { serialize } = protocol;
 
+/** A parameterless statement as an unnamed Parse + Bind + Execute, to go in the same message as others. */
+const utility = (text: string) => [serialize.parse({ text }).slice(), serialize.bind({}).slice(), serialize.execute({}).slice()];
+const PLAN_FOR_VALUES = utility('SET plan_cache_mode = force_custom_plan');
+const SYNC = serialize.sync().slice();
+
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
@@ -71,7 +77,7 @@ function isStale(error: unknown): boolean {
   return code === '26000' || (code === '0A000' && /cached plan must not change result type/.test((error as Error).message));
 }
 
-/** Texts whose best plan depends on the values: run unnamed, planned at every execution. */
+/** Texts whose best plan depends on the values: planned at every execution. */
 const VALUE_SENSITIVE = /\b(?:I?LIKE|SIMILAR\s+TO|OFFSET)\b|~/i;
 
 /** Options this path can honour; others go to PGlite's own query. */
@@ -83,20 +89,23 @@ export type PlanCacheMode = 'auto' | 'force_custom_plan' | 'force_generic_plan';
 
 export async function createPgliteStatements(client: PGlite, options: { size?: number; planCacheMode?: PlanCacheMode } = {}): Promise<PgliteStatements> {
   const size = options.size ?? STATEMENT_CACHE_SIZE;
-  if (options.planCacheMode && options.planCacheMode !== 'auto') await client.exec(`SET plan_cache_mode = ${options.planCacheMode}`);
+  const planCacheMode = options.planCacheMode ?? 'auto';
+  if (planCacheMode !== 'auto') await client.exec(`SET plan_cache_mode = ${planCacheMode}`);
+  const planAsBefore = utility(`SET plan_cache_mode = ${planCacheMode}`);
   const prepared = new Map<string, Prepared>();
   /** Evicted statements, closed at the start of the next preparation. */
   const closing: string[] = [];
   let counter = 0;
 
   async function prepare(text: string): Promise<Prepared> {
-    const name = VALUE_SENSITIVE.test(text) ? '' : `portal_s${++counter}`;
+    const name = `portal_s${++counter}`;
     const parts = closing.splice(0).map((old) => serialize.close({ type: 'S', name: old }).slice());
     parts.push(serialize.parse({ name, text }).slice(), serialize.describe({ type: 'S', name }).slice(), serialize.sync().slice());
     const messages = await client.execProtocolStream(concat(parts), { syncToFs: false });
     const description = messages.find((m) => m.name === 'parameterDescription') as (Message & { dataTypeIDs: number[] }) | undefined;
     const entry: Prepared = {
       name,
+      perExecution: VALUE_SENSITIVE.test(text),
       paramTypes: description?.dataTypeIDs ?? [],
       rowDescription: messages.find((m) => m.name === 'rowDescription') ?? null,
     };
@@ -105,7 +114,7 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
       const [oldest] = prepared;
       if (oldest) {
         prepared.delete(oldest[0]);
-        if (oldest[1].name !== '') closing.push(oldest[1].name);
+        closing.push(oldest[1].name);
       }
     }
     return entry;
@@ -130,17 +139,18 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
     } else {
       entry = await prepare(text);
     }
-    const unnamed = entry.name === '';
-    const message = concat([
-      // An unnamed statement is parsed again, and described again, since nothing keeps it.
-      ...(unnamed ? [serialize.parse({ text }).slice()] : []),
+    const execution = [
       serialize.bind({ statement: entry.name, values: bindValues(entry, params, queryOptions) }).slice(),
-      ...(unnamed ? [serialize.describe({ type: 'P' }).slice()] : []),
       serialize.execute({}).slice(),
-      serialize.sync().slice(),
-    ]);
-    const messages = await client.execProtocolStream(message, { syncToFs: false });
-    const described = !unnamed && entry.rowDescription ? [entry.rowDescription, ...messages] : messages;
+    ];
+    const message = concat(entry.perExecution ? [...PLAN_FOR_VALUES, ...execution, ...planAsBefore, SYNC] : [...execution, SYNC]);
+    let messages = await client.execProtocolStream(message, { syncToFs: false });
+    // Around a statement planned for its values, the two SETs answer a command each: keep its own.
+    if (entry.perExecution) {
+      const done = messages.flatMap((m, i) => (m.name === 'commandComplete' ? [i] : []));
+      messages = messages.slice((done[0] ?? -1) + 1, (done[1] ?? messages.length - 1) + 1);
+    }
+    const described = entry.rowDescription ? [entry.rowDescription, ...messages] : messages;
     return parse.parseResults(described, client.parsers, queryOptions)[0] as Results<T>;
   }
 
@@ -153,7 +163,7 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
         const entry = prepared.get(text);
         if (entry) {
           prepared.delete(text);
-          if (entry.name !== '') closing.push(entry.name);
+          closing.push(entry.name);
         }
         // Outside a transaction nothing was aborted: prepare it again once.
         if (retry) return attempt<T>(text, params, queryOptions, false);

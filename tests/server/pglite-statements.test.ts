@@ -136,12 +136,12 @@ describe('prepared statements on PGlite', () => {
   });
 
   it('keeps a generic plan for a lookup after five runs, and plans a pattern or a page offset for its values every time', async () => {
-    const planOf = async (prefix: string) =>
-      (await client.query<{ generic_plans: number; custom_plans: number }>('SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement LIKE $1', [`${prefix}%`])).rows;
+    const planOf = async (text: string) =>
+      (await client.query<{ generic_plans: number; custom_plans: number }>('SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = $1', [text])).rows;
     for (let i = 0; i < 8; i++) await statements.query('SELECT * FROM things WHERE id = $1', [i]);
-    expect(await planOf('SELECT * FROM things WHERE id')).toEqual([{ custom_plans: 5, generic_plans: 3 }]);
+    expect(await planOf('SELECT * FROM things WHERE id = $1')).toEqual([{ custom_plans: 5, generic_plans: 3 }]);
 
-    // Unnamed: nothing is kept, so each run is parsed and planned with its values, in one round trip.
+    // Planned for their values every time, parsed once, in one round trip; the session's mode is left as it was.
     await statements.query(insert, [1, 'alpha', null, null, null, null, null, null, null, null]);
     for (const [text, params] of [
       ['SELECT name FROM things WHERE name LIKE $1', ['al%']],
@@ -150,12 +150,23 @@ describe('prepared statements on PGlite', () => {
       ['SELECT name FROM things ORDER BY id LIMIT $1 OFFSET $2', [1, 0]],
     ] as const) {
       for (let i = 0; i < 7; i++) expect((await statements.query(text, [...params])).rows, text).toEqual([{ name: 'alpha' }]);
-      expect(await planOf(text.slice(0, 30)), text).toEqual([]);
+      expect(await planOf(text), text).toEqual([{ custom_plans: 7, generic_plans: 0 }]);
     }
+    const mode = async () => (await client.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]?.plan_cache_mode;
+    expect(await mode()).toBe('auto');
+    // A failing one leaves it as it was too, outside and inside a transaction.
+    await expect(statements.query('SELECT name FROM things WHERE ref::text LIKE $1 AND id = $2', ['%', 'x'])).rejects.toMatchObject({ code: '22P02' });
+    expect(await mode()).toBe('auto');
+    await client
+      .transaction(async (tx) => {
+        await statements.queryIn(tx, 'SELECT name FROM things WHERE name LIKE $1 AND id = $2', ['%', 'x']);
+      })
+      .catch(() => undefined);
+    expect(await mode()).toBe('auto');
 
     await client.exec('DEALLOCATE ALL');
     const custom = await createPgliteStatements(client, { planCacheMode: 'force_custom_plan' });
     for (let i = 0; i < 8; i++) await custom.query('SELECT * FROM things WHERE id = $1', [i]);
-    expect(await planOf('SELECT * FROM things WHERE id')).toEqual([{ custom_plans: 8, generic_plans: 0 }]);
+    expect(await planOf('SELECT * FROM things WHERE id = $1')).toEqual([{ custom_plans: 8, generic_plans: 0 }]);
   });
 });
