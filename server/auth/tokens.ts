@@ -56,7 +56,7 @@ export function createTokenService(options: { secret: string; expiresInSeconds: 
     async verify(token) {
       const known = verified.get(token);
       if (known) {
-        if (known.exp > nowSeconds()) return { ...known.claims };
+        if (known.exp > nowSeconds()) return known.claims;
         verified.delete(token);
         return null;
       }
@@ -69,7 +69,8 @@ export function createTokenService(options: { secret: string; expiresInSeconds: 
         });
         const parsed = claimsSchema.safeParse(payload);
         if (!parsed.success || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null;
-        const claims: VerifiedClaims = { ...parsed.data, iat: payload.iat };
+        // Frozen: the same object answers every later use of the token.
+        const claims: VerifiedClaims = Object.freeze({ ...parsed.data, iat: payload.iat });
         // Oldest first out: a Map iterates in insertion order.
         if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) verified.delete(verified.keys().next().value!);
         verified.set(token, { claims, exp: payload.exp });

@@ -24,6 +24,9 @@ describe('session tokens', () => {
     expect(verify).toHaveBeenCalledTimes(1);
     expect(await tokens.verify(token)).toEqual(first);
     expect(verify).toHaveBeenCalledTimes(1);
+    // What one caller was given cannot change what the next one gets.
+    expect(() => Object.assign(first!, { typ: 'customer' })).toThrow(TypeError);
+    expect((await tokens.verify(token))?.typ).toBe('admin');
   });
 
   it('refuses a remembered token from the second its expiry is reached, as jose does', async () => {
