@@ -24,7 +24,7 @@ interface DatabaseHandle {
 
 /**
  * `client` is the driver under `db`, for what speaks to it directly (the job queue's executor).
- * PGlite's parses a few types as Drizzle does, not as PGlite's defaults (DRIZZLE_PARSERS).
+ * PGlite's instance parses a few types as Drizzle does, not as PGlite's defaults (DRIZZLE_PARSERS).
  */
 export type Database = DatabaseHandle & ({ kind: 'pglite'; client: PGlite } | { kind: 'postgres'; client: pg.Pool });
 

@@ -16,7 +16,8 @@
 // (bench:terminals-search), which do not know the pattern. So a text that matches a pattern
 // (LIKE, ILIKE, SIMILAR TO, a regular expression) or pages with OFFSET is planned for its values
 // at every execution, as PGlite's unnamed statements were: the same message sets plan_cache_mode
-// to force_custom_plan before its Bind (where PostgreSQL chooses the plan) and back after it. SET is transactional, so a statement that fails takes the first SET back with it.
+// to force_custom_plan before its Bind (where PostgreSQL chooses the plan) and back after it. SET
+// is transactional, so a statement that fails takes the first SET back with it.
 //
 // What stays as it was:
 // - Values: parameters are serialised by the types PostgreSQL inferred for them, with PGlite's
@@ -61,16 +62,6 @@ const utility = (text: string) => [serialize.parse({ text }).slice(), serialize.
 const PLAN_FOR_VALUES = utility('SET plan_cache_mode = force_custom_plan');
 const SYNC = serialize.sync().slice();
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 /** The statement no longer exists, or its result columns changed under it (DDL): prepare it again. */
 function isStale(error: unknown): boolean {
   const code = (error as DatabaseError | null)?.code;
@@ -101,7 +92,7 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
     const name = `portal_s${++counter}`;
     const parts = closing.splice(0).map((old) => serialize.close({ type: 'S', name: old }).slice());
     parts.push(serialize.parse({ name, text }).slice(), serialize.describe({ type: 'S', name }).slice(), serialize.sync().slice());
-    const messages = await client.execProtocolStream(concat(parts), { syncToFs: false });
+    const messages = await client.execProtocolStream(Buffer.concat(parts), { syncToFs: false });
     const description = messages.find((m) => m.name === 'parameterDescription') as (Message & { dataTypeIDs: number[] }) | undefined;
     const entry: Prepared = {
       name,
@@ -143,7 +134,7 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
       serialize.bind({ statement: entry.name, values: bindValues(entry, params, queryOptions) }).slice(),
       serialize.execute({}).slice(),
     ];
-    const message = concat(entry.perExecution ? [...PLAN_FOR_VALUES, ...execution, ...planAsBefore, SYNC] : [...execution, SYNC]);
+    const message = Buffer.concat(entry.perExecution ? [...PLAN_FOR_VALUES, ...execution, ...planAsBefore, SYNC] : [...execution, SYNC]);
     let messages = await client.execProtocolStream(message, { syncToFs: false });
     // Around a statement planned for its values, the two SETs answer a command each: keep its own.
     if (entry.perExecution) {

@@ -1,6 +1,6 @@
 // The sign-in bookkeeping portal users and customers share. Both tables carry the same account
 // columns (schema.ts `accountColumns`), so one implementation serves either table.
-import { and, count, eq, getTableName, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableName, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import type { customers, users, AccountRow, UserRow } from '../schema';
 
@@ -30,7 +30,6 @@ export interface AccountLoginStore<Row extends AccountRow> {
     tx?: Db,
   ): Promise<{ failedLoginAttempts: number; lockedUntil: Date | null } | null>;
   recordSuccessfulLogin(id: string, input: { at: Date; ip: string | null }, tx?: Db): Promise<Row | null>;
-  countLive(tx?: Db): Promise<number>;
 }
 
 export function createAccountLoginStore<Row extends AccountRow>(db: Db, table: AccountTable): AccountLoginStore<Row> {
@@ -95,10 +94,6 @@ export function createAccountLoginStore<Row extends AccountRow>(db: Db, table: A
         .where(eq(t.id, id))
         .returning();
       return (rows[0] as Row | undefined) ?? null;
-    },
-    async countLive(tx = db) {
-      const [row] = await tx.select({ n: count() }).from(t).where(live);
-      return row?.n ?? 0;
     },
   };
 }

@@ -1,7 +1,8 @@
 // A customer's terminals: assigning and unassigning them by service line (the locks and the
 // conditional writes), the assigned list, the month's usage of each one (from the tables, or for
 // the current month from the stored rows of 0014, which the refresh of marked lines computes here)
-// and the daily totals, and a service line's stored usage history. (One terminal's usage: the terminals repository.)
+// and the daily totals, and a service line's stored usage history. (One terminal's usage: the
+// terminals repository.)
 //
 // Lock order, the same everywhere a customer's terminals are written: the customer row first,
 // then the terminals by user_terminal_id. Two requests touching overlapping lines therefore wait

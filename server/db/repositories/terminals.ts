@@ -389,7 +389,6 @@ export function createTerminalsRepository(db: Db) {
       return f.total;
     },
 
-    /** Live terminals on an active service line (the dashboard's "Active Terminals"). */
     /** Sync status counts of the live terminals. */
     async syncCounts(tx: Db = db): Promise<{ synced: number; pending: number; error: number }> {
       const { synced, pending, error } = await fleetCounts(tx);
