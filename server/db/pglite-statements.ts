@@ -29,6 +29,7 @@
 // Anything this does not handle (blobs, notices, explicit parameter types, custom parsers the
 // instance lacks) goes to PGlite's own query.
 import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { readAnswer, type AnswerField } from './pglite-answer';
 
 /** Distinct SQL texts kept prepared; the least recently used one is closed beyond this. */
 export const STATEMENT_CACHE_SIZE = 256;
@@ -44,6 +45,8 @@ interface Prepared {
   paramTypes: number[];
   /** The statement's row description, given to the parser as Describe (Portal) would give it. */
   rowDescription: Message | null;
+  /** Its columns, as the answer's rows are read with them. */
+  fields: AnswerField[];
 }
 
 export interface PgliteStatements {
@@ -94,11 +97,13 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
     parts.push(serialize.parse({ name, text }).slice(), serialize.describe({ type: 'S', name }).slice(), serialize.sync().slice());
     const messages = await client.execProtocolStream(Buffer.concat(parts), { syncToFs: false });
     const description = messages.find((m) => m.name === 'parameterDescription') as (Message & { dataTypeIDs: number[] }) | undefined;
+    const rowDescription = (messages.find((m) => m.name === 'rowDescription') as (Message & { fields: AnswerField[] }) | undefined) ?? null;
     const entry: Prepared = {
       name,
       perExecution: VALUE_SENSITIVE.test(text),
       paramTypes: description?.dataTypeIDs ?? [],
-      rowDescription: messages.find((m) => m.name === 'rowDescription') ?? null,
+      rowDescription,
+      fields: rowDescription?.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })) ?? [],
     };
     prepared.set(text, entry);
     if (prepared.size > size) {
@@ -120,6 +125,17 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
     });
   }
 
+  /**
+   * The engine's answer as bytes. execProtocolRaw would read every message with PGlite's parser on
+   * the way (to catch errors and notifications) and throw that work away: the raw stream does not.
+   */
+  async function execute(message: Uint8Array): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    // A chunk is a view of the engine's memory, reused after the callback: copy it.
+    await client.execProtocolRawStream(message, { syncToFs: false, onRawData: (chunk) => chunks.push(chunk.slice()) });
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  }
+
   /** Runs `text` once, preparing it first when it is new. The caller holds PGlite's locks. */
   async function run<T>(text: string, params: unknown[], queryOptions: QueryOptions | undefined): Promise<Results<T>> {
     let entry = prepared.get(text);
@@ -135,7 +151,18 @@ export async function createPgliteStatements(client: PGlite, options: { size?: n
       serialize.execute({}).slice(),
     ];
     const message = Buffer.concat(entry.perExecution ? [...PLAN_FOR_VALUES, ...execution, ...planAsBefore, SYNC] : [...execution, SYNC]);
-    let messages = await client.execProtocolStream(message, { syncToFs: false });
+    const answer = await execute(message);
+    // Around a statement planned for its values, the first SET answers a command of its own.
+    const read = readAnswer<T>(answer, entry.perExecution ? 1 : 0, entry.fields, client.parsers, queryOptions?.rowMode);
+    return read ?? readWithPglite<T>(entry, answer, queryOptions);
+  }
+
+  /** An answer readAnswer leaves (an error, a notice…), read as PGlite's execProtocolStream and parseResults read it. */
+  function readWithPglite<T>(entry: Prepared, answer: Uint8Array, queryOptions: QueryOptions | undefined): Results<T> {
+    let messages: Message[] = [];
+    new protocol.Parser().parse(answer, (m) => messages.push(m));
+    const error = messages.find((m) => m instanceof protocol.messages.DatabaseError);
+    if (error) throw error;
     // Around a statement planned for its values, the two SETs answer a command each: keep its own.
     if (entry.perExecution) {
       const done = messages.flatMap((m, i) => (m.name === 'commandComplete' ? [i] : []));
