@@ -1,29 +1,42 @@
 // The refresher of the stored page rows on its own, with a scripted store: when a read may use the
-// rows, how it shares one background refresh, and that a failed refresh at the end of a sync run
-// reaches its caller without leaving a rejection nobody handles.
+// rows, how it shares one background refresh, how its chunks are paced to a time per transaction,
+// and that a failed refresh at the end of a sync run reaches its caller without leaving a rejection
+// nobody handles.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Repositories } from '../../server/db/repositories';
-import { createLineRowsRefresher, INLINE_REFRESH_LINES } from '../../server/services/line-rows';
+import {
+  createLineRowsRefresher,
+  INLINE_REFRESH_LINES,
+  nextChunkLines,
+  REFRESH_CHUNK_LINES,
+  REFRESH_CHUNK_TARGET_MS,
+} from '../../server/services/line-rows';
 
 const TODAY = '2026-03-18';
 
-function scriptedStore(state: { day: string | null; marked: number }, failWith: Error | null = null) {
+/** A store of `state.marked` lines; each chunk takes `msPerLine` on the scripted clock. */
+function scriptedStore(state: { day: string | null; marked: number }, failWith: Error | null = null, msPerLine = 0) {
   const calls: string[] = [];
+  const clock = { ms: 0 };
   const store = {
     rowsState: vi.fn(async () => ({ day: state.day, dirty: state.marked > 0 })),
     startDay: vi.fn(async (today: string) => {
       calls.push(`startDay ${today}`);
       if (state.day !== today) state.day = today;
     }),
-    refreshMarked: vi.fn(async (_today: string, _compute: unknown, maxLines = Number.POSITIVE_INFINITY) => {
-      calls.push(`refresh ${maxLines}`);
+    refreshChunk: vi.fn(async (_today: string, _compute: unknown, maxLines: number) => {
+      calls.push(`chunk ${maxLines}`);
       if (failWith) throw failWith;
       const lines = Math.min(state.marked, maxLines);
       state.marked -= lines;
-      return { lines, more: state.marked > 0 };
+      clock.ms += lines * msPerLine;
+      return lines;
+    }),
+    recountTotals: vi.fn(async () => {
+      calls.push('recount');
     }),
   };
-  return { repos: { subscriptions: store } as unknown as Repositories, calls };
+  return { repos: { subscriptions: store } as unknown as Repositories, calls, monotonic: () => clock.ms };
 }
 
 const unhandled: unknown[] = [];
@@ -40,9 +53,10 @@ describe('the stored rows refresher', () => {
     const rows = createLineRowsRefresher({ repos });
     expect(await rows.refreshForRead(TODAY)).toBe(true);
     expect(calls).toEqual([]);
-    state.marked = INLINE_REFRESH_LINES;
+    state.marked = 7;
     expect(await rows.refreshForRead(TODAY)).toBe(true);
-    expect(calls).toEqual([`refresh ${INLINE_REFRESH_LINES}`]);
+    expect(state.marked).toBe(0);
+    expect(calls).toEqual([`chunk ${REFRESH_CHUNK_LINES.first}`, 'recount']);
   });
 
   it('sends a read to the tables while a sync’s worth of marks waits for the background refresh', async () => {
@@ -74,8 +88,48 @@ describe('the stored rows refresher', () => {
     const rows = createLineRowsRefresher({ repos });
     await expect(rows.refreshAll(TODAY)).rejects.toBe(failure);
     await expect(rows.refreshAll(TODAY)).rejects.toBe(failure);
-    expect(calls.filter((call) => call.startsWith('refresh'))).toHaveLength(2);
+    expect(calls.filter((call) => call.startsWith('chunk'))).toHaveLength(2);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(unhandled).toEqual([]);
+  });
+
+  it('computes one chunk for a read and leaves the rest to one background refresh', async () => {
+    const state = { day: TODAY, marked: REFRESH_CHUNK_LINES.first * 4 };
+    const { repos, calls, monotonic } = scriptedStore(state, null, REFRESH_CHUNK_TARGET_MS / REFRESH_CHUNK_LINES.first);
+    const rows = createLineRowsRefresher({ repos, monotonic });
+    expect(await rows.refreshForRead(TODAY)).toBe(false);
+    expect(calls.slice(0, 2)).toEqual([`chunk ${REFRESH_CHUNK_LINES.first}`, 'recount']);
+    // While the background refresh runs, a read does not compute: it is told the rows are behind.
+    expect(await rows.refreshForRead(TODAY)).toBe(false);
+    await vi.waitFor(() => expect(state.marked).toBe(0));
+    expect(await rows.refreshForRead(TODAY)).toBe(true);
+    // At the target pace the chunks keep their size.
+    expect(calls.filter((call) => call.startsWith('chunk')).slice(0, 4)).toEqual(Array(4).fill(`chunk ${REFRESH_CHUNK_LINES.first}`));
+  });
+
+  it('paces its chunks to the target time a transaction: smaller on a slow database, larger on a fast one', async () => {
+    const slow = scriptedStore({ day: TODAY, marked: 1_000 }, null, 1);
+    await createLineRowsRefresher({ repos: slow.repos, monotonic: slow.monotonic }).refreshAll(TODAY);
+    const slowChunks = slow.calls.filter((call) => call.startsWith('chunk')).map((call) => Number(call.split(' ')[1]));
+    expect(slowChunks[0]).toBe(REFRESH_CHUNK_LINES.first);
+    // 1 ms a line: 20 lines a chunk from the second one on.
+    expect(slowChunks[1]).toBe(REFRESH_CHUNK_TARGET_MS);
+    expect(slowChunks.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1_000);
+
+    const fast = scriptedStore({ day: TODAY, marked: 10_000 }, null, 0.01);
+    await createLineRowsRefresher({ repos: fast.repos, monotonic: fast.monotonic }).refreshAll(TODAY);
+    const fastChunks = fast.calls.filter((call) => call.startsWith('chunk')).map((call) => Number(call.split(' ')[1]));
+    // Doubling, then held at the largest chunk.
+    expect(fastChunks.slice(0, 5)).toEqual([50, 100, 200, 400, REFRESH_CHUNK_LINES.max]);
+    expect(fast.calls.filter((call) => call === 'recount')).toHaveLength(1);
+  });
+
+  it('sizes the next chunk from the last one\'s pace, within its bounds', () => {
+    expect(nextChunkLines(100, REFRESH_CHUNK_TARGET_MS)).toBe(100);
+    expect(nextChunkLines(100, REFRESH_CHUNK_TARGET_MS * 4)).toBe(25);
+    expect(nextChunkLines(100, REFRESH_CHUNK_TARGET_MS / 4)).toBe(200);
+    expect(nextChunkLines(100, 0)).toBe(200);
+    expect(nextChunkLines(10, 10_000)).toBe(REFRESH_CHUNK_LINES.min);
+    expect(nextChunkLines(REFRESH_CHUNK_LINES.max, 1)).toBe(REFRESH_CHUNK_LINES.max);
   });
 });

@@ -113,11 +113,6 @@ export interface SubscriptionPageQuery {
   overPlan?: boolean | undefined;
 }
 
-/**
- * Lines recomputed per transaction: big enough to batch, small enough that a read waiting for
- * another process's chunk (one refreshes at a time) waits briefly.
- */
-const REFRESH_CHUNK_LINES = 500;
 /** The advisory lock a refreshing transaction holds (any constant every process shares). */
 const REFRESH_LOCK_KEY = 720_150_012;
 const r = subscriptionRows;
@@ -211,71 +206,57 @@ export function createSubscriptionsRepository(db: Db) {
     },
 
     /**
-     * Recomputes up to `maxLines` marked lines (all when omitted), a chunk per transaction. One
-     * process refreshes at a time (an advisory lock per chunk): two taking the same line's marks
-     * and writing its rows in different orders could deadlock. A chunk takes every mark of its
-     * lines that has committed; a mark committed after that stays for the next chunk, so a change
-     * made while its line is being computed is computed again. The customers' usage rows of the
-     * lines (customer_usage_rows) are computed in the same transaction. Recounts the totals when rows
-     * changed. Answers the lines done and whether marks remain.
+     * Recomputes up to `maxLines` marked lines in one transaction; the caller sizes the chunks and
+     * recounts the totals after them. One process refreshes at a time (an advisory lock per chunk):
+     * two taking the same line's marks and writing its rows in different orders could deadlock. A
+     * chunk takes every mark of its lines that has committed; a mark committed after that stays for
+     * the next chunk, so a change made while its line is being computed is computed again. The
+     * customers' usage rows of the lines (customer_usage_rows) are computed in the same transaction.
+     * Answers the lines done (0: nothing was marked).
      */
-    async refreshMarked(
-      today: IsoDay,
-      compute: (row: SubscriptionRow) => ComputedSubscription,
-      maxLines = Number.POSITIVE_INFINITY,
-    ): Promise<{ lines: number; more: boolean }> {
-      let done = 0;
-      for (;;) {
-        const want = Math.min(REFRESH_CHUNK_LINES, maxLines - done);
-        if (want <= 0) break;
-        const lines = await db.transaction(async (tx) => {
-          await tx.execute(sql`SELECT pg_advisory_xact_lock(${REFRESH_LOCK_KEY})`);
-          const marks = rowsOf<{ line: string }>(
-            await tx.execute(sql`
-              DELETE FROM ${subscriptionDirty} WHERE service_line_number IN (
-                SELECT DISTINCT service_line_number FROM ${subscriptionDirty} LIMIT ${want})
-              RETURNING service_line_number AS line`),
-          );
-          const taken = [...new Set(marks.map((row) => row.line))];
-          if (taken.length === 0) return 0;
-          const computed = (await subscriptionQuery(tx, today, inArray(t.serviceLineNumber, taken))).map((row) => ({ row, c: compute(row) }));
-          const keep = computed.map(({ row }) => row.userTerminalId);
+    async refreshChunk(today: IsoDay, compute: (row: SubscriptionRow) => ComputedSubscription, maxLines: number): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${REFRESH_LOCK_KEY})`);
+        const marks = rowsOf<{ line: string }>(
+          await tx.execute(sql`
+            DELETE FROM ${subscriptionDirty} WHERE service_line_number IN (
+              SELECT DISTINCT service_line_number FROM ${subscriptionDirty} LIMIT ${maxLines})
+            RETURNING service_line_number AS line`),
+        );
+        const taken = [...new Set(marks.map((row) => row.line))];
+        if (taken.length === 0) return 0;
+        const computed = (await subscriptionQuery(tx, today, inArray(t.serviceLineNumber, taken))).map((row) => ({ row, c: compute(row) }));
+        const keep = computed.map(({ row }) => row.userTerminalId);
+        await tx
+          .delete(r)
+          .where(and(inArray(r.serviceLineNumber, taken), keep.length > 0 ? notInArray(r.userTerminalId, keep) : undefined));
+        if (computed.length > 0) {
           await tx
-            .delete(r)
-            .where(and(inArray(r.serviceLineNumber, taken), keep.length > 0 ? notInArray(r.userTerminalId, keep) : undefined));
-          if (computed.length > 0) {
-            await tx
-              .insert(r)
-              .values(
-                computed.map(({ row, c }) => ({
-                  userTerminalId: row.userTerminalId,
-                  serviceLineNumber: row.serviceLineNumber,
-                  monthlyDataGb: c.monthlyDataGB,
-                  overageGb: c.overageGB,
-                  searchText: c.searchText,
-                  wire: c.wire,
-                })),
-              )
-              .onConflictDoUpdate({
-                target: r.userTerminalId,
-                set: {
-                  serviceLineNumber: sql`excluded.service_line_number`,
-                  monthlyDataGb: sql`excluded.monthly_data_gb`,
-                  overageGb: sql`excluded.overage_gb`,
-                  searchText: sql`excluded.search_text`,
-                  wire: sql`excluded.wire`,
-                },
-              });
-          }
-          await refreshCustomerUsageRows(tx, taken, today);
-          return taken.length;
-        });
-        if (lines === 0) break;
-        done += lines;
-      }
-      if (done > 0) await recountTotals();
-      const { dirty } = await rowsState();
-      return { lines: done, more: dirty };
+            .insert(r)
+            .values(
+              computed.map(({ row, c }) => ({
+                userTerminalId: row.userTerminalId,
+                serviceLineNumber: row.serviceLineNumber,
+                monthlyDataGb: c.monthlyDataGB,
+                overageGb: c.overageGB,
+                searchText: c.searchText,
+                wire: c.wire,
+              })),
+            )
+            .onConflictDoUpdate({
+              target: r.userTerminalId,
+              set: {
+                serviceLineNumber: sql`excluded.service_line_number`,
+                monthlyDataGb: sql`excluded.monthly_data_gb`,
+                overageGb: sql`excluded.overage_gb`,
+                searchText: sql`excluded.search_text`,
+                wire: sql`excluded.wire`,
+              },
+            });
+        }
+        await refreshCustomerUsageRows(tx, taken, today);
+        return taken.length;
+      });
     },
 
     async totals(tx: Db = db): Promise<SubscriptionSummary> {
