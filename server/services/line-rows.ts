@@ -6,6 +6,7 @@
 import type { Repositories } from '../db/repositories';
 import type { SubscriptionRow } from '../db/repositories/subscriptions';
 import type { IsoDay } from '../db/repositories/terminals';
+import { createPacer, type PaceBounds } from './pacer';
 import { computeSubscription } from './subscriptions';
 
 /**
@@ -14,21 +15,8 @@ import { computeSubscription } from './subscriptions';
  */
 export const INLINE_REFRESH_LINES = 200;
 
-/**
- * How long one refreshing transaction should take. It is what a read waits when it arrives behind
- * one: the embedded database runs one transaction at a time, and on PostgreSQL a read that
- * computes its own marks waits for another process's chunk (one refreshes at a time). A chunk of a
- * fixed number of lines cannot hold to it: a line costs ~0.05 ms on PostgreSQL and ~1 ms on the
- * embedded database at 10,000 terminals, where 500 lines held every page for half a second.
- */
-export const REFRESH_CHUNK_TARGET_MS = 20;
-export const REFRESH_CHUNK_LINES = { first: 50, min: 10, max: 500 } as const;
-
-/** The next chunk's lines: the last one's pace scaled to the target, at most doubling, within bounds. */
-export function nextChunkLines(lines: number, elapsedMs: number): number {
-  const paced = elapsedMs > 0 ? Math.floor((lines * REFRESH_CHUNK_TARGET_MS) / elapsedMs) : Number.POSITIVE_INFINITY;
-  return Math.max(REFRESH_CHUNK_LINES.min, Math.min(REFRESH_CHUNK_LINES.max, lines * 2, paced));
-}
+/** Lines a refreshing transaction takes, paced to PACED_TRANSACTION_MS (pacer.ts). */
+export const REFRESH_CHUNK_LINES: PaceBounds = { first: 50, min: 10, max: 500 };
 
 export interface LineRowsRefresher {
   /**
@@ -51,21 +39,17 @@ export function createLineRowsRefresher(deps: {
   monotonic?: () => number;
 }): LineRowsRefresher {
   const store = deps.repos.subscriptions;
-  const monotonic = deps.monotonic ?? (() => performance.now());
   // Learnt from the chunks so far, in this process: the database and the fleet set the pace.
-  let chunkLines: number = REFRESH_CHUNK_LINES.first;
+  const pacer = createPacer(REFRESH_CHUNK_LINES, deps.monotonic);
 
   /** Chunk after chunk, each its own transaction, until none is marked or `maxChunks` ran. */
   async function refreshMarked(today: IsoDay, maxChunks: number, maxLines: number): Promise<{ lines: number; more: boolean }> {
     const compute = (row: SubscriptionRow) => computeSubscription(row, today);
     let done = 0;
     for (let chunk = 0; chunk < maxChunks; chunk++) {
-      const want = Math.min(chunkLines, maxLines);
-      const started = monotonic();
-      const lines = await store.refreshChunk(today, compute, want);
+      const lines = await pacer.timed((size) => store.refreshChunk(today, compute, Math.min(size, maxLines)));
       if (lines === 0) break;
       done += lines;
-      if (lines === want) chunkLines = nextChunkLines(want, monotonic() - started);
     }
     if (done > 0) await store.recountTotals();
     const { dirty } = await store.rowsState();

@@ -4,13 +4,8 @@
 // nobody handles.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Repositories } from '../../server/db/repositories';
-import {
-  createLineRowsRefresher,
-  INLINE_REFRESH_LINES,
-  nextChunkLines,
-  REFRESH_CHUNK_LINES,
-  REFRESH_CHUNK_TARGET_MS,
-} from '../../server/services/line-rows';
+import { createLineRowsRefresher, INLINE_REFRESH_LINES, REFRESH_CHUNK_LINES } from '../../server/services/line-rows';
+import { nextPacedSize, PACED_TRANSACTION_MS as REFRESH_CHUNK_TARGET_MS } from '../../server/services/pacer';
 
 const TODAY = '2026-03-18';
 
@@ -125,11 +120,12 @@ describe('the stored rows refresher', () => {
   });
 
   it('sizes the next chunk from the last one\'s pace, within its bounds', () => {
-    expect(nextChunkLines(100, REFRESH_CHUNK_TARGET_MS)).toBe(100);
-    expect(nextChunkLines(100, REFRESH_CHUNK_TARGET_MS * 4)).toBe(25);
-    expect(nextChunkLines(100, REFRESH_CHUNK_TARGET_MS / 4)).toBe(200);
-    expect(nextChunkLines(100, 0)).toBe(200);
-    expect(nextChunkLines(10, 10_000)).toBe(REFRESH_CHUNK_LINES.min);
-    expect(nextChunkLines(REFRESH_CHUNK_LINES.max, 1)).toBe(REFRESH_CHUNK_LINES.max);
+    const next = (lines: number, ms: number) => nextPacedSize(REFRESH_CHUNK_LINES, lines, ms);
+    expect(next(100, REFRESH_CHUNK_TARGET_MS)).toBe(100);
+    expect(next(100, REFRESH_CHUNK_TARGET_MS * 4)).toBe(25);
+    expect(next(100, REFRESH_CHUNK_TARGET_MS / 4)).toBe(200);
+    expect(next(100, 0)).toBe(200);
+    expect(next(10, 10_000)).toBe(REFRESH_CHUNK_LINES.min);
+    expect(next(REFRESH_CHUNK_LINES.max, 1)).toBe(REFRESH_CHUNK_LINES.max);
   });
 });

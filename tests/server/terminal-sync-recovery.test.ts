@@ -256,6 +256,87 @@ describe('the end of a run', () => {
   });
 });
 
+/** Every stored usage figure, without the times it was written. */
+async function usageSnapshot(database: Database) {
+  const cycles = (await database.db.execute(
+    sql`SELECT service_line_number, cycle_start::text, cycle_end::text, priority_gb::text, standard_gb::text, usage_limit_gb::text, overage_gb::text
+        FROM service_line_usage_cycles ORDER BY 1, 2`,
+  )) as unknown as { rows: unknown[] };
+  const days = (await database.db.execute(
+    sql`SELECT service_line_number, usage_date::text, priority_gb::text, standard_gb::text FROM service_line_usage_daily ORDER BY 1, 2`,
+  )) as unknown as { rows: unknown[] };
+  return { cycles: cycles.rows, days: days.rows };
+}
+
+describe('the usage writes', () => {
+  it('go in transactions paced to their time, each checking the claim; a worker killed between them leaves whole lines that the next run completes', async () => {
+    const testDb = await newDatabase();
+    const clock = createClock(SYNC_TEST_TIME);
+    const opened = await openApp(testDb.database, clock);
+    expect((await syncOnce(opened, testDb.database)).status).toBe('succeeded');
+    const synced = await usageSnapshot(testDb.database);
+    const lines = new Set((synced.cycles as { service_line_number: string }[]).map((row) => row.service_line_number)).size;
+    expect(lines).toBeGreaterThan(100);
+    await opened.close();
+
+    // The same usage read again into empty tables, by an engine whose every transaction takes 100 ms.
+    await testDb.database.db.execute(sql`DELETE FROM service_line_usage_daily`);
+    await testDb.database.db.execute(sql`DELETE FROM service_line_usage_cycles`);
+    const repos = createRepositories(testDb.database.db);
+    let ms = 0;
+    const engine = createTerminalSyncService({
+      db: testDb.database.db,
+      repos,
+      audit: createAuditService({ audit: repos.audit, now: clock.now }),
+      now: clock.now,
+      provider: { kind: 'simulator', client: () => client },
+      noProvider: 'no provider',
+      lineRows: createLineRowsRefresher({ repos }),
+      monotonic: () => (ms += 100),
+    });
+    const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', trigger: 'manual', requestedBy: null, at: clock.now() });
+    if (!inserted.ok) throw new Error('could not queue');
+    const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
+    // The same run twice: killed, then resumed (as the sweeper hands it to the next worker).
+    const usageRun = async (killAt: number | null) => {
+      const checkpoints: number[] = [];
+      let counted = 0;
+      const tracker: SyncRunTracker = {
+        run,
+        signal: new AbortController().signal,
+        report(update) {
+          if (update.counts) counted = update.counts.added + update.counts.updated;
+        },
+        async checkpoint() {
+          checkpoints.push(counted);
+          if (checkpoints.length === killAt) throw new Error('worker killed');
+        },
+      };
+      const outcome = await engine.syncUsage(tracker).catch((error: unknown) => error);
+      return { outcome, checkpoints };
+    };
+    const linesWithUsage = async () => {
+      const result = (await testDb.database.db.execute(
+        sql`SELECT count(DISTINCT service_line_number)::int AS n FROM service_line_usage_cycles`,
+      )) as unknown as { rows: { n: number }[] };
+      return Number(result.rows[0]!.n);
+    };
+
+    // 25 lines first; at 100 ms for 25 the pace is 5 lines a transaction (20 ms), the floor.
+    const killed = await usageRun(3);
+    expect(killed.outcome).toMatchObject({ message: 'worker killed' });
+    expect(killed.checkpoints).toEqual([25, 30, 35]);
+    // The third transaction rolled back whole: two of them, 30 lines, are written.
+    expect(await linesWithUsage()).toBe(30);
+
+    const resumed = await usageRun(null);
+    expect(resumed.outcome).toMatchObject({ counts: { added: lines - 30, updated: 30 } });
+    // Every transaction of 5 lines (the last of a batch maybe fewer): the pace learnt stays with the engine.
+    expect(resumed.checkpoints).toHaveLength(Math.ceil((lines - 30) / 5) + 30 / 5);
+    expect(await usageSnapshot(testDb.database)).toEqual(synced);
+  });
+});
+
 describe('one server over time: the sweeper, a lost claim, and no schedule', () => {
   // One database and app for these (a fresh PGlite costs seconds); each test leaves no run active.
   let testDb: TestDatabase;
