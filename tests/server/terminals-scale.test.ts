@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TERMINAL_SORTS, type TerminalPageWire, type TerminalSort } from '../../src/domain/terminals';
 import { prng } from '../../server/random';
 import { EXACT_COUNT_UP_TO } from '../../server/services/terminals';
+import { createRepositories } from '../../server/db/repositories';
 import { insertTerminalsBulk, type BulkTerminal } from '../fixtures/terminals';
 import { createTestContext, type TestContext } from './helpers';
 
@@ -149,5 +150,32 @@ describe('the terminals list past 10,000 terminals', () => {
       expect(ids(data)).toEqual(expected.slice((page - 1) * LIMIT, page * LIMIT));
       expect(data.totalCount).toBe(matching.length);
     }
+  });
+});
+
+describe('the list query built once per shape', () => {
+  it('answers every shape with its values as the query built for those values does', async () => {
+    const repos = createRepositories(ctx.database.db);
+    const searches = [undefined, 'amy', 'K0001', 'ast-1', 'zz'];
+    const checked = new Set<string>();
+    for (const [i, search] of searches.entries()) {
+      for (const active of [null, true, false]) {
+        for (const assigned of [null, true, false]) {
+          const sort = TERMINAL_SORTS[(i + (active === null ? 0 : 1) + (assigned === null ? 0 : 2)) % TERMINAL_SORTS.length]!;
+          const query = await repos.terminals.resolve({ search, active, assigned, syncStatus: assigned === false ? 'synced' : null });
+          checked.add(query.named === 'many' ? 'many' : query.named.length > 0 ? 'ids' : 'no ids');
+          for (const page of [{ sort, limit: 25, offset: 0 }, { sort, limit: 7, offset: 30 }]) {
+            for (const reversed of [false, true]) {
+              // A transaction takes the query built for its values; the database the shape's.
+              const built = await ctx.database.db.transaction((tx) => repos.terminals.list(query, page, { reversed }, tx));
+              const shaped = await repos.terminals.list(query, page, { reversed });
+              expect(shaped).toEqual(built);
+            }
+          }
+        }
+      }
+    }
+    // Searches by a customer's name pass the customers' ids; the others do not.
+    expect(checked).toEqual(new Set(['ids', 'no ids']));
   });
 });
