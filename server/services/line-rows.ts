@@ -10,8 +10,8 @@ import { createPacer, type PaceBounds } from './pacer';
 import { computeSubscription } from './subscriptions';
 
 /**
- * Lines a read recomputes itself before answering, at most (one chunk); more than that (a sync's
- * worth) are left to a refresh in the background, and the stored rows are briefly behind.
+ * Lines a read recomputes itself before answering, at most; more than that (a sync's worth) are
+ * left to a refresh in the background, and the stored rows are briefly behind.
  */
 export const INLINE_REFRESH_LINES = 200;
 
@@ -42,14 +42,16 @@ export function createLineRowsRefresher(deps: {
   // Learnt from the chunks so far, in this process: the database and the fleet set the pace.
   const pacer = createPacer(REFRESH_CHUNK_LINES, deps.monotonic);
 
-  /** Chunk after chunk, each its own transaction, until none is marked or `maxChunks` ran. */
-  async function refreshMarked(today: IsoDay, maxChunks: number, maxLines: number): Promise<{ lines: number; more: boolean }> {
+  /** Chunk after chunk, each its own transaction, until none is marked or `maxLines` are done. */
+  async function refreshMarked(today: IsoDay, maxLines: number): Promise<{ lines: number; more: boolean }> {
     const compute = (row: SubscriptionRow) => computeSubscription(row, today);
     let done = 0;
-    for (let chunk = 0; chunk < maxChunks; chunk++) {
-      const lines = await pacer.timed((size) => store.refreshChunk(today, compute, Math.min(size, maxLines)));
-      if (lines === 0) break;
+    while (done < maxLines) {
+      let asked = 0;
+      const lines = await pacer.timed((size) => store.refreshChunk(today, compute, (asked = Math.min(size, maxLines - done))));
       done += lines;
+      // A short chunk took every mark there was (one committed since waits for the next refresh).
+      if (lines < asked) break;
     }
     if (done > 0) await store.recountTotals();
     const { dirty } = await store.rowsState();
@@ -61,7 +63,7 @@ export function createLineRowsRefresher(deps: {
   let background: Promise<unknown> | null = null;
   async function computeAll(today: IsoDay): Promise<number> {
     await store.startDay(today);
-    return (await refreshMarked(today, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY)).lines;
+    return (await refreshMarked(today, Number.POSITIVE_INFINITY)).lines;
   }
 
   return {
@@ -83,8 +85,8 @@ export function createLineRowsRefresher(deps: {
       if (state.day !== today) await store.startDay(today);
       else if (!state.dirty) return true;
       if (background) return false;
-      // One chunk, so a read waits no longer than any other reader behind a chunk.
-      const { more } = await refreshMarked(today, 1, INLINE_REFRESH_LINES);
+      // In chunks: other readers' queries run between them, as between a background refresh's.
+      const { more } = await refreshMarked(today, INLINE_REFRESH_LINES);
       if (more && !background) {
         background = computeAll(today)
           .catch((error: unknown) => deps.log?.(error))
