@@ -158,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now,
     provider: options.provider ?? null,
     log: (error, message) => app.log.error({ err: error }, message),
+    embeddedDatabase: database.kind === 'pglite',
   });
   app.decorate('repos', repos);
   app.decorate('services', services);

@@ -44,6 +44,11 @@ export function createServices(deps: {
   provider: ProviderAccess | null;
   /** Failures of work done in the background, outside any request. */
   log?: (error: unknown, message: string) => void;
+  /**
+   * The database runs on this process's thread (PGlite): background writes rest between their
+   * transactions so that requests get their share of it (pacer.ts).
+   */
+  embeddedDatabase?: boolean;
 }) {
   const { db, repos, config, now } = deps;
   const tokens = createTokenService({ secret: config.jwtSecret, expiresInSeconds: config.jwtExpiresInSeconds, now });
@@ -74,10 +79,15 @@ export function createServices(deps: {
   const users = createUsersService({ db, repos, audit, passwordSetup, mfa, now });
   const profile = createProfileService({ db, repos, audit, tokens, now });
   const terminals = createTerminalsService({ db, repos, audit, now });
-  const lineRows = createLineRowsRefresher({ repos, log: (error) => deps.log?.(error, 'Refreshing the stored subscription and customer usage rows failed') });
+  const pacing = { restRatio: deps.embeddedDatabase ? 1 : 0 };
+  const lineRows = createLineRowsRefresher({
+    repos,
+    log: (error) => deps.log?.(error, 'Refreshing the stored subscription and customer usage rows failed'),
+    pacing,
+  });
   const customerTerminals = createCustomerTerminalsService({ repos, audit, now, lineRows });
   const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
-  const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, lineRows });
+  const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, lineRows, pacing });
   const syncBudget = createSyncBudgetService({ repos, now, config, provider: deps.provider });
   const subscriptions = createSubscriptionsService({
     repos,

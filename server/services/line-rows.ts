@@ -6,7 +6,7 @@
 import type { Repositories } from '../db/repositories';
 import type { SubscriptionRow } from '../db/repositories/subscriptions';
 import type { IsoDay } from '../db/repositories/terminals';
-import { createPacer, type PaceBounds } from './pacer';
+import { createPacer, type PaceBounds, type PacerOptions } from './pacer';
 import { computeSubscription } from './subscriptions';
 
 /**
@@ -35,12 +35,12 @@ export function createLineRowsRefresher(deps: {
   repos: Repositories;
   /** Where a failed background refresh is reported. */
   log?: (error: unknown) => void;
-  /** Milliseconds from any fixed point, for pacing the chunks (tests script it). */
-  monotonic?: () => number;
+  /** How the chunks are paced (pacer.ts): the clock, and the rest after each on the embedded database. */
+  pacing?: PacerOptions;
 }): LineRowsRefresher {
   const store = deps.repos.subscriptions;
   // Learnt from the chunks so far, in this process: the database and the fleet set the pace.
-  const pacer = createPacer(REFRESH_CHUNK_LINES, deps.monotonic);
+  const pacer = createPacer(REFRESH_CHUNK_LINES, deps.pacing);
 
   /** Chunk after chunk, each its own transaction, until none is marked or `maxLines` are done. */
   async function refreshMarked(today: IsoDay, maxLines: number): Promise<{ lines: number; more: boolean }> {

@@ -40,7 +40,7 @@ import type { AuditService, RequestContext } from './audit';
 import type { ProviderAccess } from './console-provider';
 import type { LineRowsRefresher } from './line-rows';
 import { providerFailure } from './provider-failures';
-import { createPacer } from './pacer';
+import { createPacer, type PacerOptions } from './pacer';
 import { toSyncJob } from './sync-job-map';
 import { dayOf } from './terminals';
 import { addressRow, productRow, serviceLineRow, telemetryRow, terminalRecord, usageRows } from './terminal-sync-map';
@@ -219,15 +219,15 @@ export function createTerminalSyncService(deps: {
   /** The pages' stored rows, computed again for the lines a run wrote before the run ends. */
   lineRows: LineRowsRefresher;
   options?: SyncOptions;
-  /** Milliseconds from any fixed point, for pacing the usage writes (tests script it). */
-  monotonic?: () => number;
+  /** How the usage writes are paced (pacer.ts): the clock, and the rest after each on the embedded database. */
+  pacing?: PacerOptions;
 }) {
   const { db, repos, audit, now } = deps;
   const runs = repos.syncRuns;
   const inventory = repos.terminalInventory;
   const settings = { ...SYNC_DEFAULTS, ...deps.options };
   // Lines per usage-writing transaction, learnt run after run in this process (pacer.ts).
-  const usageWrites = createPacer({ first: 25, min: 5, max: settings.usageBatchSize }, deps.monotonic);
+  const usageWrites = createPacer({ first: 25, min: 5, max: settings.usageBatchSize }, deps.pacing);
   let dispatcher: SyncDispatcher | null = null;
 
   const client = (): StarlinkClient => {

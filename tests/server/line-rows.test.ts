@@ -91,7 +91,7 @@ describe('the stored rows refresher', () => {
   it('computes up to INLINE_REFRESH_LINES for a read, in paced chunks, and leaves the rest to one background refresh', async () => {
     const state = { day: TODAY, marked: INLINE_REFRESH_LINES * 3 };
     const { repos, calls, monotonic } = scriptedStore(state, null, REFRESH_CHUNK_TARGET_MS / REFRESH_CHUNK_LINES.first);
-    const rows = createLineRowsRefresher({ repos, monotonic });
+    const rows = createLineRowsRefresher({ repos, pacing: { monotonic } });
     expect(await rows.refreshForRead(TODAY)).toBe(false);
     // At the target pace the chunks keep their size; the read stops at its share.
     const readChunks = INLINE_REFRESH_LINES / REFRESH_CHUNK_LINES.first;
@@ -104,7 +104,7 @@ describe('the stored rows refresher', () => {
 
   it('paces its chunks to the target time a transaction: smaller on a slow database, larger on a fast one', async () => {
     const slow = scriptedStore({ day: TODAY, marked: 1_000 }, null, 1);
-    await createLineRowsRefresher({ repos: slow.repos, monotonic: slow.monotonic }).refreshAll(TODAY);
+    await createLineRowsRefresher({ repos: slow.repos, pacing: { monotonic: slow.monotonic } }).refreshAll(TODAY);
     const slowChunks = slow.calls.filter((call) => call.startsWith('chunk')).map((call) => Number(call.split(' ')[1]));
     expect(slowChunks[0]).toBe(REFRESH_CHUNK_LINES.first);
     // 1 ms a line: 20 lines a chunk from the second one on.
@@ -112,7 +112,7 @@ describe('the stored rows refresher', () => {
     expect(slowChunks.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1_000);
 
     const fast = scriptedStore({ day: TODAY, marked: 10_000 }, null, 0.01);
-    await createLineRowsRefresher({ repos: fast.repos, monotonic: fast.monotonic }).refreshAll(TODAY);
+    await createLineRowsRefresher({ repos: fast.repos, pacing: { monotonic: fast.monotonic } }).refreshAll(TODAY);
     const fastChunks = fast.calls.filter((call) => call.startsWith('chunk')).map((call) => Number(call.split(' ')[1]));
     // Doubling, then held at the largest chunk.
     expect(fastChunks.slice(0, 5)).toEqual([50, 100, 200, 400, REFRESH_CHUNK_LINES.max]);

@@ -292,7 +292,7 @@ describe('the usage writes', () => {
       provider: { kind: 'simulator', client: () => client },
       noProvider: 'no provider',
       lineRows: createLineRowsRefresher({ repos }),
-      monotonic: () => (ms += 100),
+      pacing: { monotonic: () => (ms += 100) },
     });
     const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
