@@ -43,12 +43,12 @@ export function createLineRowsRefresher(deps: {
   const pacer = createPacer(REFRESH_CHUNK_LINES, deps.pacing);
 
   /** Chunk after chunk, each its own transaction, until none is marked or `maxLines` are done. */
-  async function refreshMarked(today: IsoDay, maxLines: number): Promise<{ lines: number; more: boolean }> {
+  async function refreshMarked(today: IsoDay, maxLines: number, rest: boolean): Promise<{ lines: number; more: boolean }> {
     const compute = (row: SubscriptionRow) => computeSubscription(row, today);
     let done = 0;
     while (done < maxLines) {
       let asked = 0;
-      const lines = await pacer.timed((size) => store.refreshChunk(today, compute, (asked = Math.min(size, maxLines - done))));
+      const lines = await pacer.timed((size) => store.refreshChunk(today, compute, (asked = Math.min(size, maxLines - done))), { rest });
       done += lines;
       // A short chunk took every mark there was (one committed since waits for the next refresh).
       if (lines < asked) break;
@@ -63,7 +63,7 @@ export function createLineRowsRefresher(deps: {
   let background: Promise<unknown> | null = null;
   async function computeAll(today: IsoDay): Promise<number> {
     await store.startDay(today);
-    return (await refreshMarked(today, Number.POSITIVE_INFINITY)).lines;
+    return (await refreshMarked(today, Number.POSITIVE_INFINITY, true)).lines;
   }
 
   return {
@@ -85,8 +85,8 @@ export function createLineRowsRefresher(deps: {
       if (state.day !== today) await store.startDay(today);
       else if (!state.dirty) return true;
       if (background) return false;
-      // In chunks: other readers' queries run between them, as between a background refresh's.
-      const { more } = await refreshMarked(today, INLINE_REFRESH_LINES);
+      // In chunks, so other requests' queries run between them; without rests: this request waits.
+      const { more } = await refreshMarked(today, INLINE_REFRESH_LINES, false);
       if (more && !background) {
         background = computeAll(today)
           .catch((error: unknown) => deps.log?.(error))

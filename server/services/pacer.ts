@@ -32,9 +32,10 @@ export interface Pacer {
   readonly size: number;
   /**
    * Runs `work` (one transaction of at most `size` items), which answers the items it did, and
-   * learns its pace from a full one (a short tail says little). Answers the items.
+   * learns its pace from a full one (a short tail says little), then rests (restRatio) unless
+   * `rest` is false: a request doing the work itself should not wait on its own rests. Answers the items.
    */
-  timed(work: (size: number) => Promise<number>): Promise<number>;
+  timed(work: (size: number) => Promise<number>, options?: { rest?: boolean }): Promise<number>;
 }
 
 export interface PacerOptions {
@@ -57,13 +58,13 @@ export function createPacer(bounds: PaceBounds, options: PacerOptions = {}): Pac
     get size() {
       return size;
     },
-    async timed(work) {
+    async timed(work, { rest = true } = {}) {
       const asked = size;
       const started = monotonic();
       const items = await work(asked);
       const elapsed = monotonic() - started;
       if (items >= asked) size = nextPacedSize(bounds, asked, elapsed);
-      if (restRatio > 0 && items > 0) await sleep(elapsed * restRatio);
+      if (rest && restRatio > 0 && items > 0) await sleep(elapsed * restRatio);
       return items;
     },
   };

@@ -128,4 +128,21 @@ describe('the stored rows refresher', () => {
     expect(next(10, 10_000)).toBe(REFRESH_CHUNK_LINES.min);
     expect(next(REFRESH_CHUNK_LINES.max, 1)).toBe(REFRESH_CHUNK_LINES.max);
   });
+
+  it('on the embedded database rests after each background chunk, never during a read', async () => {
+    const state = { day: TODAY, marked: INLINE_REFRESH_LINES * 2 };
+    const { repos, calls, monotonic } = scriptedStore(state, null, REFRESH_CHUNK_TARGET_MS / REFRESH_CHUNK_LINES.first);
+    const sleep = async (ms: number) => {
+      calls.push(`rest ${ms}`);
+    };
+    const rows = createLineRowsRefresher({ repos, pacing: { monotonic, restRatio: 1, sleep } });
+    expect(await rows.refreshForRead(TODAY)).toBe(false);
+    const readCalls = calls.slice(0, calls.indexOf('recount') + 1);
+    expect(readCalls.some((call) => call.startsWith('rest'))).toBe(false);
+    await vi.waitFor(() => expect(state.marked).toBe(0));
+    // The background refresh: a rest as long as each chunk took after it.
+    const background = calls.slice(readCalls.length);
+    expect(background.filter((call) => call.startsWith('chunk')).length).toBeGreaterThan(0);
+    expect(background.filter((call) => call === `rest ${REFRESH_CHUNK_TARGET_MS}`).length).toBe(background.filter((call) => call.startsWith('chunk')).length - 1);
+  });
 });

@@ -43,6 +43,10 @@ describe('the pacer of background writes', () => {
     await embedded.pacer.timed(embedded.transaction(0));
     expect(embedded.rests).toEqual([40, 20]);
 
+    // A request doing the work itself does not rest.
+    await embedded.pacer.timed(embedded.transaction(1_000), { rest: false });
+    expect(embedded.rests).toEqual([40, 20]);
+
     const server = scripted(1, 0);
     await server.pacer.timed(server.transaction(1_000));
     expect(server.rests).toEqual([]);
