@@ -112,13 +112,10 @@ async function syncOnce(opened: Awaited<ReturnType<typeof openApp>>, database: D
   return run;
 }
 
-/** Runs an inventory sync (batches of 50) whose worker dies in the third batch of terminals, before it commits. */
-async function killMidApply(database: Database, clock: TestClock): Promise<SyncRunRow> {
+/** A sync engine of its own on `database`, outside the app's queue, against the test simulator. */
+function engineOn(database: Database, clock: TestClock, extra: Partial<Parameters<typeof createTerminalSyncService>[0]> = {}) {
   const repos = createRepositories(database.db);
-  const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
-  if (!inserted.ok) throw new Error('could not queue');
-  const run = (await repos.syncRuns.claim(inserted.row.id, 'doomed-worker', clock.now()))!;
-  const engine = createTerminalSyncService({
+  return createTerminalSyncService({
     db: database.db,
     repos,
     audit: createAuditService({ audit: repos.audit, now: clock.now }),
@@ -126,8 +123,17 @@ async function killMidApply(database: Database, clock: TestClock): Promise<SyncR
     provider: { kind: 'simulator', client: () => client },
     noProvider: 'no provider',
     lineRows: createLineRowsRefresher({ repos }),
-    options: { applyBatchSize: 50 },
+    ...extra,
   });
+}
+
+/** Runs an inventory sync (batches of 50) whose worker dies in the third batch of terminals, before it commits. */
+async function killMidApply(database: Database, clock: TestClock): Promise<SyncRunRow> {
+  const repos = createRepositories(database.db);
+  const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+  if (!inserted.ok) throw new Error('could not queue');
+  const run = (await repos.syncRuns.claim(inserted.row.id, 'doomed-worker', clock.now()))!;
+  const engine = engineOn(database, clock, { options: { applyBatchSize: 50 } });
   // The worker dies in the third batch of terminals, before it commits: every checkpoint once
   // a hundred terminals were counted fails, whichever lane it belongs to.
   let counted = 0;
@@ -239,13 +245,7 @@ describe('the end of a run', () => {
     const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
-    const engine = createTerminalSyncService({
-      db: testDb.database.db,
-      repos,
-      audit: createAuditService({ audit: repos.audit, now: clock.now }),
-      now: clock.now,
-      provider: { kind: 'simulator', client: () => client },
-      noProvider: 'no provider',
+    const engine = engineOn(testDb.database, clock, {
       lineRows: { refreshForRead: async () => false, refreshAll: async () => Promise.reject(new Error('connection lost')) },
     });
     const tracker: SyncRunTracker = { run, signal: new AbortController().signal, report() {}, async checkpoint() {} };
@@ -284,16 +284,7 @@ describe('the usage writes', () => {
     await testDb.database.db.execute(sql`DELETE FROM service_line_usage_cycles`);
     const repos = createRepositories(testDb.database.db);
     let ms = 0;
-    const engine = createTerminalSyncService({
-      db: testDb.database.db,
-      repos,
-      audit: createAuditService({ audit: repos.audit, now: clock.now }),
-      now: clock.now,
-      provider: { kind: 'simulator', client: () => client },
-      noProvider: 'no provider',
-      lineRows: createLineRowsRefresher({ repos }),
-      pacing: { monotonic: () => (ms += 100) },
-    });
+    const engine = engineOn(testDb.database, clock, { pacing: { monotonic: () => (ms += 100) } });
     const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
