@@ -162,6 +162,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate('repos', repos);
   app.decorate('services', services);
+  // Every request, API or not, takes the one thread the embedded database also runs on.
+  app.addHook('onRequest', async (request) => services.demand.begin(request));
+  app.addHook('onResponse', async (request) => services.demand.end(request));
+  // A client that goes away before its answer gets no onResponse.
+  app.addHook('onRequestAbort', async (request) => services.demand.end(request));
   registerAuth(app, { auth: services.auth });
   await warmUpPasswords();
   const syncJobs = options.provider

@@ -28,6 +28,7 @@ import { createConsoleProvider, type ProviderAccess } from './console-provider';
 import { createProviderConsoleService } from './provider-console';
 import { ServiceUnavailableError } from '../errors';
 import { createProviderHealth } from './provider-health';
+import { createDemand } from './demand';
 import { createEmailOutboxService, createEmailSender } from './email';
 import { createSmtpTransport } from '../email/transport';
 
@@ -79,7 +80,9 @@ export function createServices(deps: {
   const users = createUsersService({ db, repos, audit, passwordSetup, mfa, now });
   const profile = createProfileService({ db, repos, audit, tokens, now });
   const terminals = createTerminalsService({ db, repos, audit, now });
-  const pacing = { restRatio: deps.embeddedDatabase ? 1 : 0 };
+  // The app marks each request in it (app.ts); the background writers rest only while one waits.
+  const demand = createDemand();
+  const pacing = { restRatio: deps.embeddedDatabase ? 1 : 0, wanted: demand.waiting };
   const lineRows = createLineRowsRefresher({
     repos,
     log: (error) => deps.log?.(error, 'Refreshing the stored subscription and customer usage rows failed'),
@@ -101,6 +104,7 @@ export function createServices(deps: {
   const providerBilling = createProviderBillingService({ repos, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
   const activations = createActivationsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, customerTerminals });
   return {
+    demand,
     tokens,
     audit,
     auth,

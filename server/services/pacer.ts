@@ -9,7 +9,8 @@
 // sync writing flat out kept that thread 96 % busy (a 15 s profile at 10,000 terminals), every
 // page waiting its turn. So on the embedded database a paced writer also rests after each
 // transaction, as long as the transaction took (`restRatio` 1): background writes take at most
-// about half of the thread, and the requests the rest.
+// about half of the thread, and the requests the rest. It rests only while someone waits
+// (`wanted`, from demand.ts): with nobody there the rests only made the run longer.
 
 /** What one paced transaction should take: what a page read waits behind it, at most. */
 export const PACED_TRANSACTION_MS = 20;
@@ -45,6 +46,8 @@ export interface PacerOptions {
   restRatio?: number;
   /** How to rest (tests script it). */
   sleep?: (ms: number) => Promise<void>;
+  /** Whether anyone is waiting for the thread now: rests happen only then (default: always). */
+  wanted?: () => boolean;
 }
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -53,6 +56,7 @@ export function createPacer(bounds: PaceBounds, options: PacerOptions = {}): Pac
   const monotonic = options.monotonic ?? (() => performance.now());
   const restRatio = options.restRatio ?? 0;
   const sleep = options.sleep ?? sleepFor;
+  const wanted = options.wanted ?? (() => true);
   let size = bounds.first;
   return {
     get size() {
@@ -64,7 +68,7 @@ export function createPacer(bounds: PaceBounds, options: PacerOptions = {}): Pac
       const items = await work(asked);
       const elapsed = monotonic() - started;
       if (items >= asked) size = nextPacedSize(bounds, asked, elapsed);
-      if (rest && restRatio > 0 && items > 0) await sleep(elapsed * restRatio);
+      if (rest && restRatio > 0 && items > 0 && wanted()) await sleep(elapsed * restRatio);
       return items;
     },
   };

@@ -5,12 +5,13 @@ import { createPacer, nextPacedSize, PACED_TRANSACTION_MS } from '../../server/s
 
 const BOUNDS = { first: 40, min: 5, max: 400 };
 
-function scripted(msPerItem: number, restRatio?: number) {
+function scripted(msPerItem: number, restRatio?: number, wanted?: () => boolean) {
   let now = 0;
   const rests: number[] = [];
   const pacer = createPacer(BOUNDS, {
     monotonic: () => now,
     restRatio,
+    wanted,
     sleep: async (ms) => {
       rests.push(ms);
       now += ms;
@@ -50,6 +51,19 @@ describe('the pacer of background writes', () => {
     const server = scripted(1, 0);
     await server.pacer.timed(server.transaction(1_000));
     expect(server.rests).toEqual([]);
+  });
+
+  it('rests only while someone is waiting for the thread', async () => {
+    let waiting = false;
+    const embedded = scripted(1, 1, () => waiting);
+    await embedded.pacer.timed(embedded.transaction(1_000));
+    expect(embedded.rests).toEqual([]);
+    waiting = true;
+    await embedded.pacer.timed(embedded.transaction(1_000));
+    expect(embedded.rests).toEqual([20]);
+    waiting = false;
+    await embedded.pacer.timed(embedded.transaction(1_000));
+    expect(embedded.rests).toEqual([20]);
   });
 
   it('keeps the next size within its bounds and at most doubles it', () => {
