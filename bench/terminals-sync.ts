@@ -175,7 +175,7 @@ async function runOnce(database: Database, sim: Simulator) {
   const started = performance.now();
   let applyStartedAt: number | null = null;
   let pending: SyncRunReport = {};
-  // Time spent per phase kind ("Writing terminals (batch 3 of 100)" counts as "Writing terminals").
+  // Time spent per phase kind ("Writing terminals (2,000 of 10,000 written)" counts as "Writing terminals").
   const phases: Record<string, number> = {};
   let phase: { name: string; since: number } | null = null;
   const enter = (name: string | null) => {

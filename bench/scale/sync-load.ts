@@ -24,7 +24,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The inventory engine's applying phases ("Marking the terminals this run changes pending", then
- * "Writing terminals (batch k of n)", which stays the phase while the lines, addresses and products
+ * "Writing terminals (k of n written)", which stays the phase while the lines, addresses and products
  * that follow are written); before them it is "Starting" or "Reading …" and writes nothing.
  */
 const INVENTORY_WRITING = /^(Marking|Writing)\b/;

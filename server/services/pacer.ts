@@ -73,3 +73,19 @@ export function createPacer(bounds: PaceBounds, options: PacerOptions = {}): Pac
     },
   };
 }
+
+/**
+ * Writes `items` in consecutive slices, one transaction each (`write`), sized by the pacer; `from`
+ * is the slice's first index. Nothing is written for no items.
+ */
+export async function inPacedSlices<T>(pacer: Pacer, items: readonly T[], write: (part: T[], from: number) => Promise<void>): Promise<void> {
+  let done = 0;
+  while (done < items.length) {
+    const from = done;
+    done += await pacer.timed(async (size) => {
+      const part = items.slice(from, from + size);
+      await write(part, from);
+      return part.length;
+    });
+  }
+}

@@ -328,6 +328,61 @@ describe('the usage writes', () => {
   });
 });
 
+describe('the inventory writes', () => {
+  it('go in transactions paced to their time, and rest after each only while a request waits', async () => {
+    const testDb = await newDatabase();
+    const clock = createClock(SYNC_TEST_TIME);
+    const repos = createRepositories(testDb.database.db);
+    // Every transaction takes at least 100 ms on this clock; a rest is recorded, not slept.
+    let ms = 0;
+    const rests: number[] = [];
+    let requestWaiting = false;
+    const engine = engineOn(testDb.database, clock, {
+      pacing: {
+        monotonic: () => (ms += 100),
+        restRatio: 1,
+        wanted: () => requestWaiting,
+        sleep: async (rest) => {
+          rests.push(rest);
+        },
+      },
+    });
+    const inventoryRun = async () => {
+      const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+      if (!inserted.ok) throw new Error('could not queue');
+      const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
+      const phases: string[] = [];
+      const tracker: SyncRunTracker = {
+        run,
+        signal: new AbortController().signal,
+        report(update) {
+          if (update.phase?.startsWith('Writing terminals')) phases.push(update.phase);
+        },
+        async checkpoint() {},
+      };
+      const outcome = await engine.syncInventory(tracker);
+      await repos.syncRuns.finish(run.id, 'worker', { status: 'succeeded', at: clock.now(), ...outcome });
+      return { outcome, phases };
+    };
+
+    // 100 terminals first; at 100 ms or more for 100 the pace is under 25, the floor.
+    const first = await inventoryRun();
+    expect(first.outcome.counts.added).toBe(FLEET);
+    expect(first.phases).toEqual(['Writing terminals (0 of 150 written)', 'Writing terminals (100 of 150 written)', 'Writing terminals (125 of 150 written)']);
+    expect(rests).toEqual([]);
+    expect(await localInventory(testDb.database.db)).toEqual(providerInventory(sim));
+
+    // With a request waiting, every non-empty paced transaction (terminals, addresses, lines) is followed by a rest.
+    requestWaiting = true;
+    const second = await inventoryRun();
+    expect(second.outcome.counts.unchanged).toBe(FLEET);
+    // The pace learnt stays with the engine: 25 terminals a transaction.
+    expect(second.phases).toHaveLength(FLEET / 25);
+    expect(rests.length).toBeGreaterThanOrEqual(FLEET / 25);
+    expect(rests.every((rest) => rest >= 100)).toBe(true);
+  });
+});
+
 describe('one server over time: the sweeper, a lost claim, and no schedule', () => {
   // One database and app for these (a fresh PGlite costs seconds); each test leaves no run active.
   let testDb: TestDatabase;
