@@ -194,19 +194,33 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
+/**
+ * Settings of every session the server opens, as startup options (no round trip). No JIT: the
+ * planner's costs of the statement-level triggers (0012's customer-days upkeep joins the usage
+ * days) pass jit_above_cost at 100,000 terminals, and LLVM then compiled for ~0.8 s to update the
+ * data caps of five lines, so the usage sync's paced transactions ran at a line a second. Nothing
+ * the server runs gains from JIT (short statements, scans of at most the fleet). node-postgres
+ * takes a URL's own `options` over the pool's, so those are joined in the URL.
+ */
+export const SESSION_OPTIONS = '-c jit=off';
+
+export function withSessionOptions(url: string): { connectionString: string; options?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { connectionString: url, options: SESSION_OPTIONS };
+  }
+  const own = parsed.searchParams.get('options');
+  if (!own) return { connectionString: url, options: SESSION_OPTIONS };
+  parsed.searchParams.set('options', `${own} ${SESSION_OPTIONS}`);
+  return { connectionString: parsed.toString() };
+}
+
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ ...withSessionOptions(url), max: 10 });
   // An idle client losing its connection emits here; without a listener the process would crash.
   pool.on('error', () => undefined);
-  // No JIT in the server's sessions. The planner's costs of the statement-level triggers (0012's
-  // customer-days upkeep joins the usage days) pass jit_above_cost at 100,000 terminals, and LLVM
-  // then compiled for ~0.8 s to update the data caps of five lines: the usage sync's paced
-  // transactions ran at a line a second. Nothing the server runs gains from JIT (short
-  // statements, and scans of at most the fleet). A new connection's first query, so queued ahead
-  // of anything the pool hands it out for; the URL's own options stay as they are.
-  pool.on('connect', (client) => {
-    client.query('SET jit = off').catch(() => undefined);
-  });
   const probe = await pool.connect();
   probe.release();
   const db: Db = drizzleNodePg({ client: pool, schema });
