@@ -272,15 +272,16 @@ export function createCustomerTerminalsService(deps: {
       const { limit, page } = query;
       const today = dayOf(now());
       const pick = cyclePick(query, today);
-      // The current month is read from the customer's stored rows when they are current (a range of
-      // one index, whatever the fleet); another month, or rows still being computed after a sync,
-      // from the tables (a lookup per terminal), so the table is never behind.
-      const stored = isStoredRowsPick(pick, today) && (await deps.lineRows.refreshForRead(today));
+      // The current month is read from the customer's stored rows (a range of one index, whatever
+      // the fleet), the lines still marked (a sync writing, a refresh under way) from the tables;
+      // another month from the tables (a lookup per terminal). The table is never behind. The read
+      // starts the day and computes a few marked lines itself, as every reader of the rows does.
+      const current = isStoredRowsPick(pick, today) ? await deps.lineRows.refreshForRead(today) : null;
       const found = await store.usagePage(
         customer.id,
         pick,
         { offset: (page - 1) * limit, limit, search: query.search.trim(), status: query.status, sort: query.sort },
-        stored ? 'storedRows' : 'tables',
+        current === null ? 'tables' : current ? 'storedRows' : 'storedRowsAndMarked',
       );
       return {
         records: found.rows.map(toUsageRecord),

@@ -242,11 +242,27 @@ async function expectUsageRowsCurrent() {
   }
 }
 
+/**
+ * Each customer's usage table while lines are still marked (no refresh since the writes): the
+ * stored rows of the unmarked lines with the marked ones from the tables, equal to the tables alone.
+ */
+async function expectUsagePagesWhileMarked() {
+  await ctx.app.repos.subscriptions.startDay(today());
+  const pick = storedRowsPick(today());
+  for (const [who, id] of Object.entries(people)) {
+    for (const query of USAGE_QUERIES) {
+      const merged = await ctx.app.repos.customerTerminals.usagePage(id, pick, query, 'storedRowsAndMarked');
+      expect(merged, `${who} ${JSON.stringify(query)} while marked`).toEqual(await ctx.app.repos.customerTerminals.usagePage(id, pick, query, 'tables'));
+    }
+  }
+}
+
 describe('fleet summaries (migration 0009)', () => {
   it('keep the health figures and every subscriptions page equal to the whole-fleet computation after any writes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof(...writes()), { minLength: 1, maxLength: 12 }), async (steps) => {
         for (const step of steps) await step.run();
+        await expectUsagePagesWhileMarked();
         const figures = await ctx.app.repos.terminals.fleetFigures(today());
         const expected = await countedFigures();
         expect(figures).toEqual({
