@@ -274,9 +274,9 @@ export function createCustomerTerminalsService(deps: {
       const pick = cyclePick(query, today);
       // The current month is read from the customer's stored rows (a range of one index, whatever
       // the fleet), the lines still marked (a sync writing, a refresh under way) from the tables;
-      // another month from the tables (a lookup per terminal). The table is never behind. The read
-      // starts the day and computes a few marked lines itself, as every reader of the rows does.
-      const current = isStoredRowsPick(pick, today) ? await deps.lineRows.refreshForRead(today) : null;
+      // another month from the tables (a lookup per terminal). The table is never behind, so the
+      // read computes no marked line itself: it leaves them to the background refresh.
+      const current = isStoredRowsPick(pick, today) ? await deps.lineRows.markedLeftToBackground(today) : null;
       const found = await store.usagePage(
         customer.id,
         pick,

@@ -77,6 +77,34 @@ describe('the stored rows refresher', () => {
     expect(calls[0]).toBe(`startDay ${TODAY}`);
   });
 
+  it('leaves every mark to the background for a reader that takes marked lines from the tables, computing none itself', async () => {
+    const state = { day: '2026-03-17', marked: 0 };
+    const { repos, calls } = scriptedStore(state);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const chunk = repos.subscriptions.refreshChunk;
+    // The background refresh waits until the reader has its answer.
+    repos.subscriptions.refreshChunk = vi.fn(async (...args: Parameters<typeof chunk>) => {
+      await held;
+      return chunk(...args);
+    }) as never;
+    repos.subscriptions.startDay = vi.fn(async (today: string) => {
+      calls.push(`startDay ${today}`);
+      state.day = today;
+      state.marked = 30;
+    }) as never;
+    const rows = createLineRowsRefresher({ repos });
+    // A new day: every line marked, none computed before the answer.
+    expect(await rows.markedLeftToBackground(TODAY)).toBe(false);
+    expect(calls[0]).toBe(`startDay ${TODAY}`);
+    expect(calls.filter((call) => call.startsWith('chunk'))).toEqual([]);
+    expect(state.marked).toBe(30);
+    release();
+    await vi.waitFor(() => expect(state.marked).toBe(0));
+    expect(calls.filter((call) => call.startsWith('chunk')).length).toBeGreaterThan(0);
+    expect(await rows.markedLeftToBackground(TODAY)).toBe(true);
+  });
+
   it('hands a failed refresh at the end of a run to its caller, and the next one runs', async () => {
     const failure = new Error('connection lost');
     const { repos, calls } = scriptedStore({ day: TODAY, marked: 10 }, failure);
