@@ -167,6 +167,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onResponse', async (request) => services.demand.end(request));
   // A client that goes away before its answer gets no onResponse.
   app.addHook('onRequestAbort', async (request) => services.demand.end(request));
+  // A read may leave marked rows to a background refresh: it finishes before the database closes.
+  app.addHook('onClose', () => services.lineRows.settled());
   registerAuth(app, { auth: services.auth });
   await warmUpPasswords();
   const syncJobs = options.provider

@@ -35,6 +35,11 @@ export interface LineRowsRefresher {
    * computing none. True when no line is marked.
    */
   markedLeftToBackground(today: IsoDay): Promise<boolean>;
+  /**
+   * Resolves once this process runs no background refresh (a failed one has been logged): before
+   * the database closes, and for a test that must see a request's own writes alone.
+   */
+  settled(): Promise<void>;
 }
 
 export function createLineRowsRefresher(deps: {
@@ -104,6 +109,10 @@ export function createLineRowsRefresher(deps: {
       const { more } = await refreshMarked(today, INLINE_REFRESH_LINES, false);
       if (more) refreshInBackground(today);
       return !more;
+    },
+
+    async settled() {
+      while (background) await background;
     },
 
     async markedLeftToBackground(today) {

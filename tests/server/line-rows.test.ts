@@ -99,8 +99,14 @@ describe('the stored rows refresher', () => {
     expect(calls[0]).toBe(`startDay ${TODAY}`);
     expect(calls.filter((call) => call.startsWith('chunk'))).toEqual([]);
     expect(state.marked).toBe(30);
+    // settled() waits for the background refresh (the app awaits it before the database closes).
+    let settled = false;
+    const waiting = rows.settled().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(settled).toBe(false);
     release();
-    await vi.waitFor(() => expect(state.marked).toBe(0));
+    await waiting;
+    expect(state.marked).toBe(0);
     expect(calls.filter((call) => call.startsWith('chunk')).length).toBeGreaterThan(0);
     expect(await rows.markedLeftToBackground(TODAY)).toBe(true);
   });

@@ -246,7 +246,7 @@ describe('the end of a run', () => {
     if (!inserted.ok) throw new Error('could not queue');
     const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
     const engine = engineOn(testDb.database, clock, {
-      lineRows: { refreshForRead: async () => false, markedLeftToBackground: async () => false, refreshAll: async () => Promise.reject(new Error('connection lost')) },
+      lineRows: { refreshForRead: async () => false, markedLeftToBackground: async () => false, settled: async () => undefined, refreshAll: async () => Promise.reject(new Error('connection lost')) },
     });
     const tracker: SyncRunTracker = { run, signal: new AbortController().signal, report() {}, async checkpoint() {} };
     const outcome = await engine.syncInventory(tracker);

@@ -563,6 +563,9 @@ export async function fuzzRoute(world: FuzzWorld, route: string, numRuns = FUZZ_
     const t = performance.now();
     const res = await ctx.request({ ...request, method: request.method as 'GET', token: actor?.token ?? null });
     stats.ms.requests += performance.now() - t;
+    // A read may leave marked rows to a background refresh: its writes belong to this request, not
+    // to the next one, which may be refused.
+    await ctx.app.services.lineRows.settled();
     const after = await timed(() => checksum.refresh(before));
     last = after;
     if (after !== before) stats.fullChecksums++;
