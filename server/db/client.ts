@@ -202,7 +202,7 @@ async function openPglite(dataDir: string): Promise<Database> {
  * the server runs gains from JIT (short statements, scans of at most the fleet). node-postgres
  * takes a URL's own `options` over the pool's, so those are joined in the URL.
  */
-export const SESSION_OPTIONS = '-c jit=off';
+const SESSION_OPTIONS = '-c jit=off';
 
 export function withSessionOptions(url: string): { connectionString: string; options?: string } {
   let parsed: URL;

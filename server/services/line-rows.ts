@@ -77,6 +77,14 @@ export function createLineRowsRefresher(deps: {
     return (await refreshMarked(today, Number.POSITIVE_INFINITY, true)).lines;
   }
 
+  /** Starts `today` when the rows hold another day (every line marked); true when none is marked. */
+  async function dayStartedNoneMarked(today: IsoDay): Promise<boolean> {
+    const state = await store.rowsState();
+    if (state.day === today) return !state.dirty;
+    await store.startDay(today);
+    return false;
+  }
+
   function refreshInBackground(today: IsoDay): void {
     if (background) return;
     background = computeAll(today)
@@ -101,9 +109,7 @@ export function createLineRowsRefresher(deps: {
     },
 
     async refreshForRead(today) {
-      const state = await store.rowsState();
-      if (state.day !== today) await store.startDay(today);
-      else if (!state.dirty) return true;
+      if (await dayStartedNoneMarked(today)) return true;
       if (background) return false;
       // In chunks, so other requests' queries run between them; without rests: this request waits.
       const { more } = await refreshMarked(today, INLINE_REFRESH_LINES, false);
@@ -116,9 +122,7 @@ export function createLineRowsRefresher(deps: {
     },
 
     async markedLeftToBackground(today) {
-      const state = await store.rowsState();
-      if (state.day !== today) await store.startDay(today);
-      else if (!state.dirty) return true;
+      if (await dayStartedNoneMarked(today)) return true;
       // A sync's worth of marks computed here (200 lines, ~200 ms at 100,000 terminals on
       // PostgreSQL) was the page's slowest answers while the sync wrote.
       refreshInBackground(today);

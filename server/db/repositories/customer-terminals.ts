@@ -208,19 +208,15 @@ export type UsagePageSource = 'tables' | 'storedRows' | 'storedRowsAndMarked';
 function usagePageRows(customerId: string, pick: CyclePick, source: UsagePageSource, marked: readonly string[]): SQL {
   const holder = sql`${t.assignedCustomerId} = ${customerId}`;
   if (source === 'tables') return sql`SELECT ${ROW_COLUMNS} FROM (${rowsFromTables(holder, pick)}) r`;
-  if (marked.length === 0) {
-    return sql`
-      SELECT ${ROW_COLUMNS} FROM ${customerUsageRows} WHERE ${customerUsageRows.customerId} = ${customerId}
-      UNION ALL
-      SELECT ${ROW_COLUMNS} FROM (${rowsFromTables(sql`${holder} AND ${t.serviceLineNumber} IS NULL`, pick)}) r`;
-  }
-  // One array parameter, planned as a constant: a hashed test however many lines are marked.
-  const lines = sql`${sql.param([...marked])}::text[]`;
+  // One array parameter, planned as a constant: a hashed test however many lines are marked. With
+  // none marked the statement has no test at all.
+  const lines = marked.length > 0 ? sql`${sql.param([...marked])}::text[]` : null;
+  const storedCurrent = lines ? sql` AND NOT (${customerUsageRows.serviceLineNumber} = ANY(${lines}))` : sql``;
+  const fromTables = lines ? sql`(${t.serviceLineNumber} IS NULL OR ${t.serviceLineNumber} = ANY(${lines}))` : sql`${t.serviceLineNumber} IS NULL`;
   return sql`
-    SELECT ${ROW_COLUMNS} FROM ${customerUsageRows}
-    WHERE ${customerUsageRows.customerId} = ${customerId} AND NOT (${customerUsageRows.serviceLineNumber} = ANY(${lines}))
+    SELECT ${ROW_COLUMNS} FROM ${customerUsageRows} WHERE ${customerUsageRows.customerId} = ${customerId}${storedCurrent}
     UNION ALL
-    SELECT ${ROW_COLUMNS} FROM (${rowsFromTables(sql`${holder} AND (${t.serviceLineNumber} IS NULL OR ${t.serviceLineNumber} = ANY(${lines}))`, pick)}) r`;
+    SELECT ${ROW_COLUMNS} FROM (${rowsFromTables(sql`${holder} AND ${fromTables}`, pick)}) r`;
 }
 
 /**
