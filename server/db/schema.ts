@@ -97,11 +97,57 @@ export const passwordSetupTokens = pgTable(
     usedAt: ts('used_at'),
     revokedAt: ts('revoked_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** 0015: 'setup' sets the first password (the emailed link); 'reset' a forgotten one. */
+    purpose: text('purpose', { enum: ['setup', 'reset'] }).notNull().default('setup'),
   },
   (t) => [
     uniqueIndex('password_setup_tokens_hash_uq').on(t.tokenHash),
     index('password_setup_tokens_customer_idx').on(t.customerId, t.createdAt.desc()),
     index('password_setup_tokens_user_idx').on(t.userId, t.createdAt.desc()).where(sql`${t.userId} IS NOT NULL`),
+  ],
+);
+
+/** 0015: a customer's request about one of their lines, decided by an admin. */
+export const customerRequests = pgTable(
+  'customer_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    serviceLineNumber: text('service_line_number').notNull(),
+    kind: text('kind', { enum: ['plan_change', 'top_up'] }).notNull(),
+    /** The plan asked for (plan_change) or the top-up product (top_up). */
+    productId: text('product_id').notNull(),
+    /** Top-up blocks asked for; null for a plan change. */
+    blockCount: integer('block_count'),
+    note: text('note'),
+    status: text('status', { enum: ['pending', 'approved', 'declined', 'cancelled'] }).notNull().default('pending'),
+    decisionReason: text('decision_reason'),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: ts('decided_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('customer_requests_one_pending_uq').on(t.serviceLineNumber, t.kind).where(sql`${t.status} = 'pending'`),
+    index('customer_requests_customer_idx').on(t.customerId, t.createdAt.desc()),
+    index('customer_requests_status_idx').on(t.status, t.createdAt.desc()),
+  ],
+);
+
+/** 0015: every reboot a customer asked for that went to the provider; the pace is read from here. */
+export const terminalReboots = pgTable(
+  'terminal_reboots',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userTerminalId: text('user_terminal_id').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id),
+    requestedAt: ts('requested_at').notNull(),
+  },
+  (t) => [
+    index('terminal_reboots_terminal_idx').on(t.userTerminalId, t.requestedAt.desc()),
+    index('terminal_reboots_customer_idx').on(t.customerId, t.requestedAt.desc()),
   ],
 );
 
@@ -457,6 +503,8 @@ export type CustomerRow = typeof customers.$inferSelect;
 export type NewCustomerRow = typeof customers.$inferInsert;
 export type PasswordSetupTokenRow = typeof passwordSetupTokens.$inferSelect;
 export type NewPasswordSetupTokenRow = typeof passwordSetupTokens.$inferInsert;
+export type CustomerRequestRow = typeof customerRequests.$inferSelect;
+export type TerminalRebootRow = typeof terminalReboots.$inferSelect;
 export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
 export type NewEmailOutboxRow = typeof emailOutbox.$inferInsert;
 export type AuditRow = typeof auditLog.$inferSelect;

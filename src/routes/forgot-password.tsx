@@ -1,0 +1,4 @@
+// Placeholder while the page is being built (issue 19).
+export function ForgotPasswordRoute() {
+  return null;
+}
