@@ -1,0 +1,77 @@
+// A customer's own terminals as the customer area reads them (issue 19): each live terminal
+// assigned to the customer with its line, plan, latest telemetry and the cycle containing a day,
+// in one statement. Ownership is the inventory's assignment (`assigned_customer_id`) of a live
+// terminal; a terminal that is not the customer's is simply not found.
+import { and, asc, desc, eq, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../client';
+import { providerProducts, serviceLines, serviceLineUsageCycles, terminals, terminalTelemetry } from '../schema';
+import type { IsoDay } from './terminals';
+
+const t = terminals;
+const u = serviceLineUsageCycles;
+const p = providerProducts;
+const tm = terminalTelemetry;
+
+function ownQuery(tx: Db, customerId: string, today: IsoDay, where: SQL | undefined) {
+  const cycle = tx
+    .select({ cycleStart: u.cycleStart, cycleEnd: u.cycleEnd, priorityGb: u.priorityGb, standardGb: u.standardGb, usageLimitGb: u.usageLimitGb })
+    .from(u)
+    .where(and(eq(u.serviceLineNumber, t.serviceLineNumber), lte(u.cycleStart, today), gte(u.cycleEnd, today)))
+    .orderBy(desc(u.cycleStart))
+    .limit(1)
+    .as('cycle');
+  return tx
+    .select({
+      userTerminalId: t.userTerminalId,
+      kitSerialNumber: t.kitSerialNumber,
+      dishSerialNumber: t.dishSerialNumber,
+      serviceLineNumber: t.serviceLineNumber,
+      terminalNickname: t.nickname,
+      active: t.active,
+      plan: t.plan,
+      dataCapAmount: t.dataCapAmount,
+      dataCapUnit: t.dataCapUnit,
+      lineNickname: serviceLines.nickname,
+      lineActive: serviceLines.active,
+      lineEndDate: serviceLines.endDate,
+      productName: p.name,
+      currency: p.isoCurrencyCode,
+      reportedAt: tm.reportedAt,
+      telemetryReadAt: tm.syncedAt,
+      signalQuality: tm.signalQuality,
+      uptimeSeconds: tm.uptimeSeconds,
+      alerts: tm.alerts,
+      cycleStart: cycle.cycleStart,
+      cycleEnd: cycle.cycleEnd,
+      priorityGb: cycle.priorityGb,
+      standardGb: cycle.standardGb,
+      usageLimitGb: cycle.usageLimitGb,
+    })
+    .from(t)
+    .leftJoin(serviceLines, eq(serviceLines.serviceLineNumber, t.serviceLineNumber))
+    // The line's product is the provider's word; the terminal's copy is denormalised from it.
+    .leftJoin(p, eq(p.productReferenceId, sql`coalesce(${serviceLines.productReferenceId}, ${t.productReferenceId})`))
+    .leftJoin(tm, eq(tm.userTerminalId, t.userTerminalId))
+    .leftJoinLateral(cycle, sql`true`)
+    .where(and(eq(t.assignedCustomerId, customerId), isNull(t.removedAt), where))
+    .orderBy(asc(t.serviceLineNumber), asc(t.userTerminalId));
+}
+
+export type OwnTerminalRow = Awaited<ReturnType<typeof ownQuery>>[number];
+
+export type MyTerminalsRepository = ReturnType<typeof createMyTerminalsRepository>;
+
+export function createMyTerminalsRepository(db: Db) {
+  return {
+    /** The customer's live terminals, by service line, with the cycle containing `today`. */
+    async ofCustomer(customerId: string, today: IsoDay, tx: Db = db): Promise<OwnTerminalRow[]> {
+      return ownQuery(tx, customerId, today, undefined);
+    },
+
+    /** One terminal when it is the customer's live terminal; null otherwise (another's, unassigned, unknown). */
+    async ownedBy(customerId: string, userTerminalId: string, today: IsoDay, tx: Db = db): Promise<OwnTerminalRow | null> {
+      const [row] = await ownQuery(tx, customerId, today, eq(t.userTerminalId, userTerminalId));
+      return row ?? null;
+    },
+  };
+}
