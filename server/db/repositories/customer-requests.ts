@@ -1,0 +1,226 @@
+// Customer requests (plan changes and top-ups a customer asks for) and the lines a customer may ask
+// about. One pending request per (line, kind) is a partial unique index; its violation comes back
+// as a result, not an exception.
+//
+// Approving runs a provider call between reading the request and marking it approved, and the
+// call must run once however many admins press Approve. The status allows no intermediate value
+// (migration 0015), so an approval *claims* a pending request by stamping decided_at/decided_by
+// while it stays pending (a conditional UPDATE: one claimant wins); a refusal or failure releases
+// the stamp, and a claim older than `staleBefore` (its server died mid-call) may be taken again.
+// A row lock held across the call is no option: on the embedded database one open transaction
+// holds up every other statement, the provider call budget's own transactions included.
+import { and, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { RequestStatus, RequestStatusFilter } from '../../../src/domain/requests';
+import type { Db } from '../client';
+import { customerRequests, customers, serviceLines, terminals, users, type CustomerRequestRow } from '../schema';
+import { isUniqueViolation } from './unique-violation';
+
+const ONE_PENDING = 'customer_requests_one_pending_uq';
+const r = customerRequests;
+
+export type NewCustomerRequest = Pick<typeof customerRequests.$inferInsert, 'customerId' | 'serviceLineNumber' | 'kind' | 'productId' | 'blockCount' | 'note'>;
+export type RequestInsert = { ok: true; row: CustomerRequestRow } | { ok: false; reason: 'pending_exists' };
+
+/** A request with what the lists show beside it. */
+export interface RequestListRow extends CustomerRequestRow {
+  terminalNickname: string | null;
+}
+export interface QueueRow extends RequestListRow {
+  customerName: string;
+  customerCompany: string;
+  decidedByName: string | null;
+}
+
+export type CustomerRequestsRepository = ReturnType<typeof createCustomerRequestsRepository>;
+
+/** The nickname of a live terminal on the request's line (the first by id that has one). */
+const nicknameOfLine = sql<string | null>`(SELECT t.nickname FROM ${terminals} t WHERE t.service_line_number = ${r.serviceLineNumber} AND t.removed_at IS NULL AND t.nickname IS NOT NULL ORDER BY t.user_terminal_id LIMIT 1)`;
+
+/** Not claimed by an approval in progress (or claimed by one whose server died). */
+const unclaimed = (staleBefore: Date) => or(isNull(r.decidedAt), lt(r.decidedAt, staleBefore));
+
+export function createCustomerRequestsRepository(db: Db) {
+  return {
+    transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+
+    async insert(values: NewCustomerRequest, at: Date, tx: Db = db): Promise<RequestInsert> {
+      try {
+        const [row] = await tx
+          .insert(r)
+          .values({ ...values, status: 'pending', createdAt: at, updatedAt: at })
+          .returning();
+        return { ok: true, row: row! };
+      } catch (error) {
+        if (isUniqueViolation(error, ONE_PENDING)) return { ok: false, reason: 'pending_exists' };
+        throw error;
+      }
+    },
+
+    async findById(id: string, tx: Db = db): Promise<CustomerRequestRow | null> {
+      const [row] = await tx.select().from(r).where(eq(r.id, id));
+      return row ?? null;
+    },
+
+    /** The request when it is this customer's; null for another's or an unknown id alike. */
+    async findOfCustomer(id: string, customerId: string, tx: Db = db): Promise<RequestListRow | null> {
+      const [row] = await tx
+        .select({ ...allColumns, terminalNickname: nicknameOfLine })
+        .from(r)
+        .where(and(eq(r.id, id), eq(r.customerId, customerId)));
+      return row ?? null;
+    },
+
+    /** The customer's requests, newest first. */
+    async ofCustomer(customerId: string, tx: Db = db): Promise<RequestListRow[]> {
+      return tx
+        .select({ ...allColumns, terminalNickname: nicknameOfLine })
+        .from(r)
+        .where(eq(r.customerId, customerId))
+        .orderBy(desc(r.createdAt), desc(r.id));
+    },
+
+    /** One page of the queue, newest first, with the asking customer and the deciding admin. */
+    async page(filter: { status: RequestStatusFilter; limit: number; offset: number }, tx: Db = db): Promise<{ rows: QueueRow[]; total: number }> {
+      const where = filter.status === 'all' ? undefined : eq(r.status, filter.status);
+      const rows = await tx
+        .select({
+          ...allColumns,
+          terminalNickname: nicknameOfLine,
+          customerName: customers.name,
+          customerCompany: customers.company,
+          decidedByName: users.name,
+        })
+        .from(r)
+        .innerJoin(customers, eq(customers.id, r.customerId))
+        .leftJoin(users, and(eq(users.id, r.decidedBy), sql`${r.status} <> 'pending'`))
+        .where(where)
+        .orderBy(desc(r.createdAt), desc(r.id))
+        .limit(filter.limit)
+        .offset(filter.offset);
+      const total = await tx.$count(r, where);
+      return { rows, total };
+    },
+
+    async queueRow(id: string, tx: Db = db): Promise<QueueRow | null> {
+      const [row] = await tx
+        .select({ ...allColumns, terminalNickname: nicknameOfLine, customerName: customers.name, customerCompany: customers.company, decidedByName: users.name })
+        .from(r)
+        .innerJoin(customers, eq(customers.id, r.customerId))
+        .leftJoin(users, and(eq(users.id, r.decidedBy), sql`${r.status} <> 'pending'`))
+        .where(eq(r.id, id));
+      return row ?? null;
+    },
+
+    /** Where to tell a live customer about their request: null once the account is deleted. */
+    async contactOf(customerId: string, tx: Db = db): Promise<{ email: string; name: string } | null> {
+      const [row] = await tx.select({ email: customers.email, name: customers.name }).from(customers).where(and(eq(customers.id, customerId), isNull(customers.deletedAt)));
+      return row ?? null;
+    },
+
+    async counts(tx: Db = db): Promise<Record<RequestStatus, number>> {
+      const rows = await tx.select({ status: r.status, n: sql<number>`count(*)::int` }).from(r).groupBy(r.status);
+      const counts: Record<RequestStatus, number> = { pending: 0, approved: 0, declined: 0, cancelled: 0 };
+      for (const row of rows) counts[row.status] = row.n;
+      return counts;
+    },
+
+    /** Takes a pending request for an approval in progress (updated_at stays); null when it is decided or another approval has it. */
+    async claim(id: string, by: string, at: Date, staleBefore: Date, tx: Db = db): Promise<CustomerRequestRow | null> {
+      const [row] = await tx
+        .update(r)
+        .set({ decidedBy: by, decidedAt: at })
+        .where(and(eq(r.id, id), eq(r.status, 'pending'), unclaimed(staleBefore)))
+        .returning();
+      return row ?? null;
+    },
+
+    /**
+     * Gives a claim back: the approval did not go through and the request waits again, as it was
+     * (updated_at is the request's, not the claim's: a refused approval leaves the row unchanged).
+     */
+    async release(id: string, claimedAt: Date, tx: Db = db): Promise<void> {
+      await tx
+        .update(r)
+        .set({ decidedBy: null, decidedAt: null })
+        .where(and(eq(r.id, id), eq(r.status, 'pending'), eq(r.decidedAt, claimedAt)));
+    },
+
+    /** Marks a claimed request approved; null when the claim was lost meanwhile. */
+    async approve(id: string, by: string, claimedAt: Date, at: Date, tx: Db = db): Promise<CustomerRequestRow | null> {
+      const [row] = await tx
+        .update(r)
+        .set({ status: 'approved', decidedBy: by, decidedAt: at, updatedAt: at })
+        .where(and(eq(r.id, id), eq(r.status, 'pending'), eq(r.decidedAt, claimedAt)))
+        .returning();
+      return row ?? null;
+    },
+
+    /** Declines a pending, unclaimed request; null when it is not (decided, or being approved). */
+    async decline(id: string, by: string, reason: string, at: Date, staleBefore: Date, tx: Db = db): Promise<CustomerRequestRow | null> {
+      const [row] = await tx
+        .update(r)
+        .set({ status: 'declined', decisionReason: reason, decidedBy: by, decidedAt: at, updatedAt: at })
+        .where(and(eq(r.id, id), eq(r.status, 'pending'), unclaimed(staleBefore)))
+        .returning();
+      return row ?? null;
+    },
+
+    /** Cancels the customer's own pending, unclaimed request; null when it is not. */
+    async cancel(id: string, customerId: string, at: Date, staleBefore: Date, tx: Db = db): Promise<CustomerRequestRow | null> {
+      const [row] = await tx
+        .update(r)
+        .set({ status: 'cancelled', decidedBy: null, decidedAt: at, updatedAt: at })
+        .where(and(eq(r.id, id), eq(r.customerId, customerId), eq(r.status, 'pending'), unclaimed(staleBefore)))
+        .returning();
+      return row ?? null;
+    },
+
+    /** Whether the customer holds a live terminal on this live line: what makes a line theirs. */
+    async holdsLine(customerId: string, serviceLineNumber: string, tx: Db = db): Promise<boolean> {
+      const [row] = await tx
+        .select({ n: terminals.userTerminalId })
+        .from(terminals)
+        .innerJoin(serviceLines, eq(serviceLines.serviceLineNumber, terminals.serviceLineNumber))
+        .where(
+          and(
+            eq(terminals.serviceLineNumber, serviceLineNumber),
+            eq(terminals.assignedCustomerId, customerId),
+            isNull(terminals.removedAt),
+            isNull(serviceLines.removedAt),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /** The customer's live, active lines, by number, with the nickname of a terminal on each. */
+    async linesOfCustomer(customerId: string, tx: Db = db): Promise<{ serviceLineNumber: string; nickname: string | null }[]> {
+      const rows = await tx
+        .select({ serviceLineNumber: serviceLines.serviceLineNumber, nickname: sql<string | null>`max(${terminals.nickname})` })
+        .from(terminals)
+        .innerJoin(serviceLines, eq(serviceLines.serviceLineNumber, terminals.serviceLineNumber))
+        .where(and(eq(terminals.assignedCustomerId, customerId), isNull(terminals.removedAt), isNull(serviceLines.removedAt), eq(serviceLines.active, true), isNotNull(terminals.serviceLineNumber)))
+        .groupBy(serviceLines.serviceLineNumber)
+        .orderBy(serviceLines.serviceLineNumber);
+      return rows;
+    },
+  };
+}
+
+const allColumns = {
+  id: r.id,
+  customerId: r.customerId,
+  serviceLineNumber: r.serviceLineNumber,
+  kind: r.kind,
+  productId: r.productId,
+  blockCount: r.blockCount,
+  note: r.note,
+  status: r.status,
+  decisionReason: r.decisionReason,
+  decidedBy: r.decidedBy,
+  decidedAt: r.decidedAt,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+};

@@ -1,0 +1,330 @@
+// Customer requests (issue 19): a customer asks for a plan change or a top-up on a line of theirs,
+// checked against the line as the provider has it now (active, not ending, what its plan sells,
+// the top-up blocks this cycle still allows); an admin approves it — the change runs through the
+// same services as the admin's own Change Plan and Top-up, with the admin's audit context — or
+// declines it with a reason; the customer may cancel it while it waits.
+//
+// Customer methods take the customer's id from the token and answer 404 for any line or request
+// that is not theirs, with the same message as an unknown one.
+import type { UserRole } from '../../src/domain/auth';
+import {
+  REQUEST_MESSAGES as M,
+  describeAsked,
+  topUpPrice,
+  type CustomerRequestWire,
+  type MyRequestsWire,
+  type NewRequestPayload,
+  type QueuedRequestWire,
+  type RequestOptionsWire,
+  type RequestQueueWire,
+  type RequestStatusFilter,
+} from '../../src/domain/requests';
+import type { DataProductWire, ServiceLineSettingsWire } from '../../src/domain/service-lines';
+import { DEFAULT_CURRENCY } from '../../src/domain/subscriptions';
+import type { Db } from '../db/client';
+import { requestDecidedEmail } from '../email/templates';
+import { paginationOf } from '../../src/domain/customers';
+import type { Clock } from '../clock';
+import type { Repositories } from '../db/repositories';
+import type { QueueRow, RequestListRow } from '../db/repositories/customer-requests';
+import type { StoredProduct } from '../db/repositories/subscriptions';
+import type { CustomerRequestRow } from '../db/schema';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors';
+import { ADMIN_ROLE_MESSAGE } from '../plugins/auth';
+import type { AuditService, RequestContext } from './audit';
+import type { EmailLogger, EmailSender, RecordedEmail } from './email';
+import type { ServiceLinesService } from './service-lines';
+import { planProducts } from './service-lines';
+import type { SubscriptionsService } from './subscriptions';
+import { productDataGB } from './subscriptions';
+
+/**
+ * How long an approval's claim holds before another admin may take the request again: past the
+ * provider client's worst case for one call (15 s attempts, up to 10 retries with back-off capped
+ * at 30 s), so a slow call is never run twice; a server that died mid-call frees it after this.
+ */
+export const APPROVAL_CLAIM_MS = 10 * 60_000;
+
+export interface QueueQuery {
+  status: RequestStatusFilter;
+  page: number;
+  limit: number;
+}
+
+export interface CustomerRequestsService {
+  mine(customerId: string): Promise<MyRequestsWire>;
+  options(customerId: string, serviceLineNumber: string): Promise<RequestOptionsWire>;
+  create(customerId: string, payload: NewRequestPayload, context: RequestContext): Promise<CustomerRequestWire>;
+  cancel(customerId: string, id: string, context: RequestContext): Promise<CustomerRequestWire>;
+  queue(query: QueueQuery): Promise<RequestQueueWire>;
+  /** `mail.log`: where to log the customer's email when it cannot be sent (the request's log). */
+  approve(id: string, approver: { id: string; role: UserRole }, context: RequestContext, mail?: { log: EmailLogger }): Promise<QueuedRequestWire>;
+  decline(id: string, approverId: string, reason: string, context: RequestContext, mail?: { log: EmailLogger }): Promise<QueuedRequestWire>;
+}
+
+/** What the stored products say about the products requests name: plans by id, top-ups by id. */
+interface Catalogue {
+  plans: Map<string, StoredProduct>;
+  topUps: Map<string, DataProductWire>;
+}
+
+export function createCustomerRequestsService(deps: {
+  repos: Repositories;
+  audit: AuditService;
+  now: Clock;
+  subscriptions: Pick<SubscriptionsService, 'plans' | 'changePlan'>;
+  serviceLines: Pick<ServiceLinesService, 'settings' | 'topUp'>;
+  /** Tells the customer of a decision, through the outbox, in the decision's transaction. */
+  email?: EmailSender;
+}): CustomerRequestsService {
+  const { repos, audit, now } = deps;
+  const store = repos.customerRequests;
+  const staleBefore = () => new Date(now().getTime() - APPROVAL_CLAIM_MS);
+
+  async function catalogue(tx?: Db): Promise<Catalogue> {
+    const products = await repos.subscriptions.liveProducts(tx);
+    const topUps = new Map<string, DataProductWire>();
+    for (const product of products) {
+      const topUp = planProducts(product).topUpProduct;
+      if (topUp && !topUps.has(topUp.productId)) topUps.set(topUp.productId, topUp);
+    }
+    return { plans: new Map(products.map((p) => [p.productReferenceId, p])), topUps };
+  }
+
+  /** A claim is an implementation detail: while it holds, the request is still pending to everyone. */
+  const decidedAtOf = (row: CustomerRequestRow) => (row.status === 'pending' ? null : (row.decidedAt?.toISOString() ?? null));
+
+  function toWire(row: RequestListRow, known: Catalogue): CustomerRequestWire {
+    const plan = row.kind === 'plan_change' ? known.plans.get(row.productId) : undefined;
+    const topUp = row.kind === 'top_up' ? known.topUps.get(row.productId) : undefined;
+    const count = row.blockCount ?? 1;
+    return {
+      id: row.id,
+      kind: row.kind,
+      serviceLineNumber: row.serviceLineNumber,
+      terminalNickname: row.terminalNickname,
+      plan:
+        row.kind === 'plan_change'
+          ? {
+              productReferenceId: row.productId,
+              name: plan?.name ?? null,
+              monthlyDataGB: plan ? productDataGB(plan) : null,
+              price: plan?.price ?? null,
+              currency: plan ? (plan.isoCurrencyCode ?? DEFAULT_CURRENCY) : null,
+            }
+          : null,
+      topUp:
+        row.kind === 'top_up'
+          ? { productId: row.productId, count, dataGB: topUp ? topUp.dataGB * count : null, price: topUp ? topUpPrice(topUp, count) : null, currency: topUp?.currency ?? null }
+          : null,
+      note: row.note,
+      status: row.status,
+      reason: row.decisionReason,
+      createdAt: row.createdAt.toISOString(),
+      decidedAt: decidedAtOf(row),
+    };
+  }
+
+  function toQueued(row: QueueRow, known: Catalogue): QueuedRequestWire {
+    return {
+      ...toWire(row, known),
+      customer: { uuid: row.customerId, name: row.customerName, company: row.customerCompany },
+      decidedBy: row.decidedByName,
+    };
+  }
+
+  async function queued(id: string): Promise<QueuedRequestWire> {
+    const row = await store.queueRow(id);
+    if (!row) throw new NotFoundError(M.requestNotFound);
+    return toQueued(row, await catalogue());
+  }
+
+  /** The line as the provider has it now, when it is this customer's; 404 otherwise, as for an unknown line. */
+  async function lineOf(customerId: string, serviceLineNumber: string): Promise<ServiceLineSettingsWire> {
+    if (!(await store.holdsLine(customerId, serviceLineNumber))) throw new NotFoundError(M.lineNotFound);
+    return deps.serviceLines.settings(serviceLineNumber);
+  }
+
+  function requireOpen(settings: ServiceLineSettingsWire): void {
+    if (!settings.active) throw new ConflictError(M.lineInactive);
+    if (settings.endDate) throw new ConflictError(M.lineEnding);
+  }
+
+  const fieldError = (path: string, message: string) => new BadRequestError(message, { errors: [{ path, message }] });
+
+  /** Why a pending request could not be taken: decided meanwhile, or an approval has it. */
+  async function undecidable(row: CustomerRequestRow): Promise<never> {
+    const fresh = await store.findById(row.id);
+    if (fresh && fresh.status !== 'pending') throw new ConflictError(M.alreadyDecided(fresh.status));
+    throw new ConflictError(M.beingDecided);
+  }
+
+  async function pendingOrRefuse(id: string): Promise<CustomerRequestRow> {
+    const row = await store.findById(id);
+    if (!row) throw new NotFoundError(M.requestNotFound);
+    if (row.status !== 'pending') throw new ConflictError(M.alreadyDecided(row.status));
+    return row;
+  }
+
+  /** Records the customer's email about a decision in `tx`; null when there is no one to tell. */
+  async function recordDecisionEmail(row: CustomerRequestRow, decision: 'approved' | 'declined', reason: string | null, tx: Db): Promise<RecordedEmail | null> {
+    if (!deps.email) return null;
+    const contact = await store.contactOf(row.customerId, tx);
+    if (!contact) return null;
+    const asked = describeAsked(toWire({ ...row, terminalNickname: null }, await catalogue(tx)));
+    return deps.email.record({ to: contact.email, ...requestDecidedEmail({ name: contact.name, asked, serviceLineNumber: row.serviceLineNumber, decision, reason }) }, tx);
+  }
+
+  /** Sends a recorded decision email after the commit; a failure is logged, never the decision's. */
+  function deliver(recorded: RecordedEmail | null, mail: { log: EmailLogger } | undefined, context: RequestContext): void {
+    if (recorded && mail && deps.email) void deps.email.deliver(recorded, { log: mail.log, logFields: { requestId: context.requestId } });
+  }
+
+  return {
+    async mine(customerId) {
+      const [rows, lines, known] = await Promise.all([store.ofCustomer(customerId), store.linesOfCustomer(customerId), catalogue()]);
+      return { requests: rows.map((row) => toWire(row, known)), lines };
+    },
+
+    async options(customerId, serviceLineNumber) {
+      const settings = await lineOf(customerId, serviceLineNumber);
+      requireOpen(settings);
+      const plans = (await deps.subscriptions.plans()).filter((p) => p.productReferenceId !== settings.productReferenceId);
+      return {
+        serviceLineNumber,
+        currentPlan: { productReferenceId: settings.productReferenceId, name: settings.planName },
+        plans,
+        topUp: settings.topUpProduct ? { product: settings.topUpProduct, blocksLeft: settings.topUpBlocksLeft } : null,
+      };
+    },
+
+    async create(customerId, payload, context) {
+      const settings = await lineOf(customerId, payload.serviceLineNumber);
+      requireOpen(settings);
+      if (payload.kind === 'plan_change') {
+        if (payload.productId === settings.productReferenceId) throw new ConflictError(M.samePlan);
+        const offered = await deps.subscriptions.plans();
+        if (!offered.some((p) => p.productReferenceId === payload.productId)) throw fieldError('productId', M.planNotOffered);
+      } else {
+        if (!settings.topUpProduct) throw fieldError('productId', M.noTopUp);
+        if (settings.topUpProduct.productId !== payload.productId) throw fieldError('productId', M.unknownTopUp);
+        if (payload.count > settings.topUpBlocksLeft) throw fieldError('count', M.topUpLimit(settings.topUpBlocksLeft));
+      }
+      const note = payload.note?.trim() || null;
+      const at = now();
+      const row = await store.transaction(async (tx) => {
+        const inserted = await store.insert(
+          {
+            customerId,
+            serviceLineNumber: payload.serviceLineNumber,
+            kind: payload.kind,
+            productId: payload.productId,
+            blockCount: payload.kind === 'top_up' ? payload.count : null,
+            note,
+          },
+          at,
+          tx,
+        );
+        if (!inserted.ok) throw new ConflictError(M.pendingExists(payload.kind));
+        await audit.record(
+          {
+            ...context,
+            action: 'customer_request.created',
+            targetType: 'customer_request',
+            targetId: inserted.row.id,
+            after: { serviceLineNumber: payload.serviceLineNumber, kind: payload.kind, productId: payload.productId, count: inserted.row.blockCount, note },
+          },
+          tx,
+        );
+        return inserted.row;
+      });
+      const mine = await store.findOfCustomer(row.id, customerId);
+      return toWire(mine!, await catalogue());
+    },
+
+    async cancel(customerId, id, context) {
+      const row = await store.findOfCustomer(id, customerId);
+      if (!row) throw new NotFoundError(M.requestNotFound);
+      if (row.status !== 'pending') throw new ConflictError(M.alreadyDecided(row.status));
+      const done = await store.transaction(async (tx) => {
+        if (!(await store.cancel(id, customerId, now(), staleBefore(), tx))) return false;
+        await audit.record({ ...context, action: 'customer_request.cancelled', targetType: 'customer_request', targetId: id, before: { status: 'pending' }, after: { status: 'cancelled' } }, tx);
+        return true;
+      });
+      if (!done) await undecidable(row);
+      return toWire((await store.findOfCustomer(id, customerId))!, await catalogue());
+    },
+
+    async queue({ status, page, limit }) {
+      const [{ rows, total }, counts, known] = await Promise.all([store.page({ status, limit, offset: (page - 1) * limit }), store.counts(), catalogue()]);
+      return { requests: rows.map((row) => toQueued(row, known)), pagination: paginationOf(total, page, limit), counts };
+    },
+
+    async approve(id, approver, context, mail) {
+      const row = await pendingOrRefuse(id);
+      // Buying a top-up is the admin role's (POST /service-lines/…/top-up); a request does not widen that.
+      if (row.kind === 'top_up' && approver.role !== 'admin') throw new ForbiddenError(ADMIN_ROLE_MESSAGE);
+      const claimedAt = now();
+      const claimed = await store.claim(id, approver.id, claimedAt, staleBefore());
+      if (!claimed) return undecidable(row);
+      try {
+        if (!(await store.holdsLine(row.customerId, row.serviceLineNumber))) throw new ConflictError(M.lineNoLongerTheirs);
+        requireOpen(await deps.serviceLines.settings(row.serviceLineNumber));
+        if (row.kind === 'plan_change') {
+          await deps.subscriptions.changePlan({ serviceLineNumber: row.serviceLineNumber, productReferenceId: row.productId }, context);
+        } else {
+          await deps.serviceLines.topUp(row.serviceLineNumber, { productId: row.productId, count: row.blockCount ?? 1 }, context);
+        }
+      } catch (error) {
+        // The request waits again, for another try or a decline; the admin reads why.
+        await store.release(id, claimedAt);
+        // Our own checks on the admin's behalf (the line or the request no longer fit) are about
+        // the request's state, not a malformed call: a conflict, in the check's words.
+        if (error instanceof BadRequestError || error instanceof NotFoundError) throw new ConflictError(error.message, { cause: error });
+        throw error;
+      }
+      const recorded = await store.transaction(async (tx) => {
+        const approved = await store.approve(id, approver.id, claimedAt, now(), tx);
+        // Only a claim older than APPROVAL_CLAIM_MS can be lost, and then the change is made: say so.
+        if (!approved) throw new ConflictError(M.beingDecided);
+        await audit.record(
+          {
+            ...context,
+            action: 'customer_request.approved',
+            targetType: 'customer_request',
+            targetId: id,
+            before: { status: 'pending' },
+            after: { status: 'approved', customerId: row.customerId, serviceLineNumber: row.serviceLineNumber, kind: row.kind, productId: row.productId, count: row.blockCount },
+          },
+          tx,
+        );
+        return recordDecisionEmail(row, 'approved', null, tx);
+      });
+      deliver(recorded, mail, context);
+      return queued(id);
+    },
+
+    async decline(id, approverId, reason, context, mail) {
+      const row = await pendingOrRefuse(id);
+      const why = reason.trim();
+      const done = await store.transaction(async (tx) => {
+        if (!(await store.decline(id, approverId, why, now(), staleBefore(), tx))) return false;
+        await audit.record(
+          {
+            ...context,
+            action: 'customer_request.declined',
+            targetType: 'customer_request',
+            targetId: id,
+            before: { status: 'pending' },
+            after: { status: 'declined', reason: why, customerId: row.customerId, serviceLineNumber: row.serviceLineNumber, kind: row.kind },
+          },
+          tx,
+        );
+        return { recorded: await recordDecisionEmail(row, 'declined', why, tx) };
+      });
+      if (!done) return undecidable(row);
+      deliver(done.recorded, mail, context);
+      return queued(id);
+    },
+  };
+}
