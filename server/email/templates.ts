@@ -39,3 +39,43 @@ export function passwordSetupEmail(input: {
     ].join('\n'),
   };
 }
+
+/** A forgot-password link (issue 19): asked for on the sign-in page, valid for an hour. */
+export function passwordResetEmail(input: { name: string; link: string; expiresAt: Date; validMinutes: number }): ComposedEmail {
+  const expires = `${input.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return {
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    text: [
+      `Hello ${input.name},`,
+      '',
+      `Someone asked to reset the password of your ${PRODUCT_NAME} account. Choose a new password here:`,
+      '',
+      input.link,
+      '',
+      `The link works once and expires in ${input.validMinutes} minutes (${expires}). Reset links sent to you before no longer work.`,
+      'If you did not ask for this, ignore this email: your password stays as it is.',
+      '',
+      `- ${PRODUCT_NAME}`,
+    ].join('\n'),
+  };
+}
+
+/** A customer's plan-change or top-up request was approved or declined by an administrator (issue 19). */
+export function requestDecidedEmail(input: { name: string; asked: string; serviceLineNumber: string; decision: 'approved' | 'declined'; reason: string | null }): ComposedEmail {
+  const approved = input.decision === 'approved';
+  return {
+    subject: approved ? 'Your request was approved' : 'Your request was declined',
+    text: [
+      `Hello ${input.name},`,
+      '',
+      approved
+        ? `Your request for ${input.asked} on service line ${input.serviceLineNumber} was approved and has been carried out.`
+        : `Your request for ${input.asked} on service line ${input.serviceLineNumber} was declined.`,
+      ...(approved || !input.reason ? [] : ['', `Reason: ${input.reason}`]),
+      '',
+      `You can see all your requests under My Requests on the ${PRODUCT_NAME}.`,
+      '',
+      `- ${PRODUCT_NAME}`,
+    ].join('\n'),
+  };
+}

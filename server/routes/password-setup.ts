@@ -1,12 +1,16 @@
-// The public end of a password-setup link: read what the link is for, then choose a password.
+// The public end of a password-setup or reset link: read what the link is for, then choose a password.
 // Rate-limited with the sign-in routes (one budget per client address).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditContext } from '../services/audit';
+import type { PasswordLinkInfo } from '../services/customers-password-setup';
 import { passwordSetupBodySchema, passwordSetupInfoSchema } from './customers-schemas';
 import { failures, inputText, successSchema } from './schemas';
 
 const tags = ['password setup'];
+
+// Since issue 19 a link may reset a forgotten password: the page words itself by `purpose`.
+const passwordLinkInfoSchema = passwordSetupInfoSchema.extend({ purpose: z.enum(['setup', 'reset']) }) satisfies z.ZodType<PasswordLinkInfo>;
 
 export const passwordSetupRoutes: FastifyPluginAsyncZod = async (app) => {
   const rateLimit = app.rateLimit();
@@ -19,9 +23,9 @@ export const passwordSetupRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: rateLimit,
       schema: {
         tags,
-        summary: 'Who a password-setup link is for, while it can still be used',
+        summary: 'Who a password-setup or reset link is for, and which it is, while it can still be used',
         params: z.object({ token: inputText() }),
-        response: { 200: successSchema(passwordSetupInfoSchema), ...failures(404, 410, 429) },
+        response: { 200: successSchema(passwordLinkInfoSchema), ...failures(404, 410, 429) },
       },
     },
     async (request) => {

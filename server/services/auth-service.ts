@@ -51,7 +51,10 @@ export interface AuthService {
   loginAdmin(credentials: Credentials, context: LoginContext): Promise<AdminLoginData | MfaRequiredWire>;
   /** The sign-in code step: a challenge from `loginAdmin` and a TOTP or backup code. */
   loginAdminMfa(payload: MfaLoginPayload, context: LoginContext): Promise<AdminLoginData>;
-  loginCustomer(credentials: Credentials, context: LoginContext): Promise<CustomerLoginData>;
+  /** The same for customers: with MFA on, a challenge for `loginCustomerMfa`. */
+  loginCustomer(credentials: Credentials, context: LoginContext): Promise<CustomerLoginData | MfaRequiredWire>;
+  /** The customer's code step; a portal user's challenge does not work here, nor this one there. */
+  loginCustomerMfa(payload: MfaLoginPayload, context: LoginContext): Promise<CustomerLoginData>;
   /** The principal behind a bearer token, or null when the token or its account no longer holds. */
   authenticate(token: string): Promise<Principal | null>;
   currentAdmin(principal: Principal): Promise<AdminUser>;
@@ -64,6 +67,7 @@ interface AccountKind<Row extends AccountRow> {
   userType: 'admin' | 'customer';
   successAction: string;
   failureAction: string;
+  challengeAction: string;
 }
 
 const REFUSAL_MESSAGES: Record<AccountRefusal, string> = {
@@ -89,6 +93,7 @@ export function createAuthService(deps: {
     userType: 'admin',
     successAction: 'auth.login',
     failureAction: 'auth.login_failed',
+    challengeAction: 'auth.mfa_challenge',
   };
   const customerKind: AccountKind<CustomerRow> = {
     store: repos.customers,
@@ -96,6 +101,7 @@ export function createAuthService(deps: {
     userType: 'customer',
     successAction: 'customer.login',
     failureAction: 'customer.login_failed',
+    challengeAction: 'customer.mfa_challenge',
   };
 
   const recordFailure = <Row extends AccountRow>(
@@ -214,9 +220,59 @@ export function createAuthService(deps: {
     });
   }
 
-  async function loginAccount<Row extends AccountRow>(kind: AccountKind<Row>, credentials: Credentials, context: LoginContext): Promise<Row> {
-    return completeLogin(kind, await checkPassword(kind, credentials, context), context);
+  /** After a right password: the signed-in account, or (MFA on) a challenge for the code step. */
+  async function passwordStep<Row extends AccountRow>(
+    kind: AccountKind<Row>,
+    credentials: Credentials,
+    context: LoginContext,
+  ): Promise<{ account: Row } | MfaRequiredWire> {
+    const account = await checkPassword(kind, credentials, context);
+    if (!account.mfaEnabled) return { account: await completeLogin(kind, account, context) };
+    // The failure count stays as it is: a right password must not reset the code guesses.
+    const challenge = await challenges.sign({ sub: account.id, account: kind.userType });
+    await audit.record({
+      actor: { type: 'anonymous' },
+      action: kind.challengeAction,
+      targetType: kind.actorType,
+      targetId: account.id,
+      after: { email: account.email, userType: kind.userType },
+      ip: context.ip,
+      requestId: context.requestId,
+    });
+    return { mfaRequired: true as const, challenge };
   }
+
+  /**
+   * The code step: the challenge must be of this kind (the account claim), its account live with
+   * MFA on; wrong codes count toward the lockout like wrong passwords.
+   */
+  async function codeStep<Row extends AccountRow>(kind: AccountKind<Row>, { challenge, code }: MfaLoginPayload, context: LoginContext): Promise<Row> {
+    const at = now();
+    const claims = await challenges.verify(challenge);
+    const account = claims?.account === kind.userType ? await kind.store.findLiveById(claims.sub) : null;
+    if (!account || !account.mfaEnabled) {
+      await recordFailure(kind, context, account?.email.toLowerCase() ?? 'an unknown account', 'mfa_challenge_invalid', account);
+      throw new UnauthorizedError(MFA_MESSAGES.challengeExpired);
+    }
+    await refuseIfLocked(kind, account, context, at);
+    await refuseIfUnavailable(kind, account, context, at);
+    const check = await mfa.checkSignInCode(kind.actorType, account, code);
+    if (!check.ok) {
+      const usedBackup = check.reason === 'used_backup_code';
+      await countFailure(kind, account, context, usedBackup ? 'used_backup_code' : 'wrong_mfa_code', at);
+      throw new UnauthorizedError(usedBackup ? MFA_MESSAGES.usedBackupCode : MFA_MESSAGES.wrongCode);
+    }
+    return completeLogin(kind, account, context, check.method);
+  }
+
+  const adminSession = async (user: UserRow): Promise<AdminLoginData> => ({
+    user: toAdminUser(user),
+    token: await tokens.sign({ sub: user.id, typ: 'admin', role: user.role }),
+  });
+  const customerSession = async (customer: CustomerRow): Promise<CustomerLoginData> => ({
+    customer: toCustomerProfile(customer),
+    token: await tokens.sign({ sub: customer.id, typ: 'customer' }),
+  });
 
   /** With `issuedAt` (a token's iat): null too when the password changed after the token was issued. */
   async function liveAdmin(id: string) {
@@ -231,49 +287,18 @@ export function createAuthService(deps: {
 
   return {
     async loginAdmin(credentials, context) {
-      const account = await checkPassword(adminKind, credentials, context);
-      if (account.mfaEnabled) {
-        // The failure count stays as it is: a right password must not reset the code guesses.
-        const challenge = await challenges.sign({ sub: account.id, account: 'admin' });
-        await audit.record({
-          actor: { type: 'anonymous' },
-          action: 'auth.mfa_challenge',
-          targetType: 'user',
-          targetId: account.id,
-          after: { email: account.email, userType: 'admin' },
-          ip: context.ip,
-          requestId: context.requestId,
-        });
-        return { mfaRequired: true as const, challenge };
-      }
-      const user = await completeLogin(adminKind, account, context);
-      const token = await tokens.sign({ sub: user.id, typ: 'admin', role: user.role });
-      return { user: toAdminUser(user), token };
+      const step = await passwordStep(adminKind, credentials, context);
+      return 'mfaRequired' in step ? step : adminSession(step.account);
     },
-    async loginAdminMfa({ challenge, code }, context) {
-      const at = now();
-      const claims = await challenges.verify(challenge);
-      const account = claims?.account === 'admin' ? await repos.users.findLiveById(claims.sub) : null;
-      if (!account || !account.mfaEnabled) {
-        await recordFailure(adminKind, context, account?.email.toLowerCase() ?? 'an unknown account', 'mfa_challenge_invalid', account);
-        throw new UnauthorizedError(MFA_MESSAGES.challengeExpired);
-      }
-      await refuseIfLocked(adminKind, account, context, at);
-      await refuseIfUnavailable(adminKind, account, context, at);
-      const check = await mfa.checkSignInCode('user', account, code);
-      if (!check.ok) {
-        const usedBackup = check.reason === 'used_backup_code';
-        await countFailure(adminKind, account, context, usedBackup ? 'used_backup_code' : 'wrong_mfa_code', at);
-        throw new UnauthorizedError(usedBackup ? MFA_MESSAGES.usedBackupCode : MFA_MESSAGES.wrongCode);
-      }
-      const user = await completeLogin(adminKind, account, context, check.method);
-      const token = await tokens.sign({ sub: user.id, typ: 'admin', role: user.role });
-      return { user: toAdminUser(user), token };
+    async loginAdminMfa(payload, context) {
+      return adminSession(await codeStep(adminKind, payload, context));
     },
     async loginCustomer(credentials, context) {
-      const customer = await loginAccount(customerKind, credentials, context);
-      const token = await tokens.sign({ sub: customer.id, typ: 'customer' });
-      return { customer: toCustomerProfile(customer), token };
+      const step = await passwordStep(customerKind, credentials, context);
+      return 'mfaRequired' in step ? step : customerSession(step.account);
+    },
+    async loginCustomerMfa(payload, context) {
+      return customerSession(await codeStep(customerKind, payload, context));
     },
     async authenticate(token) {
       const claims = await tokens.verify(token);

@@ -1,10 +1,13 @@
 // Password-setup links: a random token (32 bytes, base64url) mailed to a customer or a portal
 // user, stored only as its SHA-256, valid PASSWORD_SETUP_VALID_DAYS and usable once. Using it sets
-// the account's Argon2id password and makes the account Active.
+// the account's Argon2id password and makes the account Active. Reset links (purpose 'reset',
+// issued by password-reset.ts for a forgotten password) are used here the same way, but only
+// while their account is live and usable: a reset never reopens a closed account.
 import { createHash, randomBytes } from 'node:crypto';
 import { CUSTOMER_MESSAGES, PASSWORD_SETUP_VALID_DAYS } from '../../src/domain/customers';
 import { newPasswordProblem, PASSWORD_MESSAGES } from '../../src/domain/password';
 import { hashPassword } from '../auth/passwords';
+import { accountRefusal } from './account-status';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -34,6 +37,14 @@ export interface PasswordSetupInfo {
   name: string;
   company: string;
   expiresAt: string;
+}
+
+/** What a link is for: the first password ('setup') or a forgotten one ('reset'), so the page can say which. */
+export type PasswordLinkPurpose = 'setup' | 'reset';
+
+/** The answer of `GET /api/v1/password-setup/{token}` since issue 19: the info and the link's purpose. */
+export interface PasswordLinkInfo extends PasswordSetupInfo {
+  purpose: PasswordLinkPurpose;
 }
 
 export interface PasswordSetupInput {
@@ -86,12 +97,18 @@ export interface PasswordSetupService {
    * administrator: `say.sent`, or `say.failed` with the mail error. Never throws for a mail problem.
    */
   deliverLink(email: RecordedLinkEmail, context: LinkContext, say: { sent: string; failed: (error: string) => string }): Promise<string>;
-  describe(token: string): Promise<PasswordSetupInfo>;
+  describe(token: string): Promise<PasswordLinkInfo>;
   complete(input: PasswordSetupInput, context: RequestContext): Promise<{ email: string }>;
 }
 
 export function hashSetupToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** The set-password page's address for a token: under PUBLIC_URL when set, else the request's origin. */
+export function setPasswordUrl(publicUrl: string | null | undefined, origin: string, token: string): string {
+  const base = publicUrl ?? origin.replace(/\/+$/, '');
+  return `${base}${SET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;
 }
 
 export function createPasswordSetupService(deps: {
@@ -127,6 +144,9 @@ export function createPasswordSetupService(deps: {
     return { token, expiresAt };
   }
 
+  /** A reset link works only for an account that may sign in (not deactivated, not expired). */
+  const resettable = (row: PasswordSetupTokenRow, owner: LinkOwner, at: Date) => row.purpose !== 'reset' || accountRefusal(owner.row, at) === null;
+
   /** The usable token and its live account, or the error the link page shows. */
   async function usableToken(token: string, at: Date, tx: Db = db): Promise<{ row: PasswordSetupTokenRow; owner: LinkOwner }> {
     if (!TOKEN_PATTERN.test(token)) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
@@ -136,7 +156,7 @@ export function createPasswordSetupService(deps: {
     if (row.expiresAt.getTime() <= at.getTime()) throw new GoneError(CUSTOMER_MESSAGES.setupTokenExpired);
     const owner = await ownerOf(row, tx, false);
     // A deleted or blocked account's link is refused without saying why.
-    if (!owner) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+    if (!owner || !resettable(row, owner, at)) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
     return { row, owner };
   }
 
@@ -145,8 +165,7 @@ export function createPasswordSetupService(deps: {
     issueForUser: (userId, tx) => issueFor({ userId }, tx),
 
     async recordLink(account, link, reason, context, tx) {
-      const base = config.publicUrl ?? context.origin.replace(/\/+$/, '');
-      const url = `${base}${SET_PASSWORD_PATH}?token=${encodeURIComponent(link.token)}`;
+      const url = setPasswordUrl(config.publicUrl, context.origin, link.token);
       const message = passwordSetupEmail({ name: account.name, company: account.company, link: url, expiresAt: link.expiresAt, reason });
       return { email: await email.record({ to: account.email, ...message }, tx), url };
     },
@@ -159,7 +178,7 @@ export function createPasswordSetupService(deps: {
     async describe(token) {
       const { row, owner } = await usableToken(token, now());
       const company = owner.kind === 'customer' ? owner.row.company : '';
-      return { email: owner.row.email, name: owner.row.name, company, expiresAt: row.expiresAt.toISOString() };
+      return { email: owner.row.email, name: owner.row.name, company, expiresAt: row.expiresAt.toISOString(), purpose: row.purpose };
     },
 
     async complete(input, context) {
@@ -183,7 +202,8 @@ export function createPasswordSetupService(deps: {
         }
         const owner = await ownerOf(consumed, tx, true);
         // Throwing rolls the consumption back: the link stays usable if the account is unblocked.
-        if (!owner) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+        if (!owner || !resettable(consumed, owner, at)) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
+        const reset = consumed.purpose === 'reset';
         const account = owner.row;
         const patch = { passwordHash, isActive: true, failedLoginAttempts: 0, lockedUntil: null, passwordChangedAt: at, updatedAt: at } satisfies Partial<NewUserRow>;
         const updated = owner.kind === 'user' ? await repos.users.update(account.id, patch, tx) : await repos.customers.update(account.id, patch, tx);
@@ -195,11 +215,11 @@ export function createPasswordSetupService(deps: {
             actor: { type: owner.kind, id: account.id },
             ip: context.ip,
             requestId: context.requestId,
-            action: `${owner.kind}.password_set`,
+            action: reset ? `${owner.kind}.password_reset` : `${owner.kind}.password_set`,
             targetType: owner.kind,
             targetId: account.id,
             before: { email: account.email, isActive: account.isActive, hasPassword: account.passwordHash !== null },
-            after: { email: updated.email, isActive: true, hasPassword: true, via: 'password_setup_link' },
+            after: { email: updated.email, isActive: true, hasPassword: true, via: reset ? 'password_reset_link' : 'password_setup_link' },
           },
           tx,
         );

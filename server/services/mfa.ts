@@ -1,7 +1,7 @@
-// TOTP multi-factor authentication of admin-portal users: set-up (a pending secret and its QR
-// code), the first code turning it on with 8 backup codes, turning it off with a code or the
-// password, and the check of the sign-in code step. Accounts are addressed by type and id so
-// customers can follow with their own routes.
+// TOTP multi-factor authentication of admin-portal users and customers alike: set-up (a pending
+// secret and its QR code), the first code turning it on with 8 backup codes, turning it off with a
+// code or the password, and the check of the sign-in code step. The principal says which table
+// the account lives in; secrets and backup codes are bound to `${type}:${id}`.
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
 import { BACKUP_CODE_COUNT, BACKUP_CODE_PATTERN, MFA_MESSAGES, isCompleteMfaCode, type MfaDisablePayload, type MfaSetupWire, type MfaVerifyWire } from '../../src/domain/mfa';
@@ -14,7 +14,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { MfaAccountType, MfaRepository } from '../db/repositories/mfa';
-import type { AccountRow, UserRow } from '../db/schema';
+import type { AccountRow } from '../db/schema';
 import { BadRequestError, ConflictError, UnauthorizedError, INVALID_TOKEN_MESSAGE } from '../errors';
 import type { AuditService } from './audit';
 
@@ -35,6 +35,12 @@ export interface MfaService {
   checkSignInCode(type: MfaAccountType, account: AccountRow, code: string, tx?: Db): Promise<SignInCodeCheck>;
   /** Turns MFA off for an account without proof (an administrator's disable-mfa); false when it was off. */
   reset(type: MfaAccountType, id: string, tx?: Db): Promise<boolean>;
+}
+
+/** The signed-in account MFA acts on: a portal user's row or a customer's. */
+interface MfaAccount {
+  type: MfaAccountType;
+  row: AccountRow;
 }
 
 /** 32 letters and digits without look-alikes (0/O, 1/I): 5 bits a character, 40 bits a code. */
@@ -61,10 +67,12 @@ export function createMfaService(deps: {
 }): MfaService {
   const { db, repos, mfa, audit, box, now } = deps;
 
-  async function currentUser(principal: Principal): Promise<UserRow> {
-    const user = principal.type === 'admin' ? await repos.users.findLiveById(principal.id) : null;
-    if (!user) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
-    return user;
+  /** The signed-in account and which table it is in. */
+  async function currentAccount(principal: Principal): Promise<MfaAccount> {
+    const type: MfaAccountType = principal.type === 'admin' ? 'user' : 'customer';
+    const row = type === 'user' ? await repos.users.findLiveById(principal.id) : await repos.customers.findLiveById(principal.id);
+    if (!row) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
+    return { type, row };
   }
 
   const backupCodeHash = (type: MfaAccountType, id: string, code: string) => box.digest(`${secretContext(type, id)}:${normaliseBackupCode(code)}`);
@@ -90,14 +98,16 @@ export function createMfaService(deps: {
     return { ok: false, reason: use === 'alreadyUsed' ? 'used_backup_code' : 'wrong_code' };
   }
 
-  const record = (user: UserRow, action: string, context: MfaRequestContext, after: Record<string, unknown> = {}, tx?: Db) =>
+  // Portal users' entries keep their names (`auth.mfa_enabled`); customers' read `customer.mfa_enabled`,
+  // beside `customer.login`.
+  const record = ({ type, row }: MfaAccount, action: string, context: MfaRequestContext, after: Record<string, unknown> = {}, tx?: Db) =>
     audit.record(
       {
-        actor: { type: 'user', id: user.id },
-        action,
-        targetType: 'user',
-        targetId: user.id,
-        after: { email: user.email, ...after },
+        actor: { type, id: row.id },
+        action: `${type === 'user' ? 'auth' : 'customer'}.${action}`,
+        targetType: type,
+        targetId: row.id,
+        after: { email: row.email, ...after },
         ip: context.ip,
         requestId: context.requestId,
       },
@@ -106,15 +116,16 @@ export function createMfaService(deps: {
 
   return {
     async setup(principal, context) {
-      const user = await currentUser(principal);
-      if (user.mfaEnabled) throw new ConflictError(MFA_MESSAGES.alreadyEnabled);
+      const account = await currentAccount(principal);
+      const { type, row } = account;
+      if (row.mfaEnabled) throw new ConflictError(MFA_MESSAGES.alreadyEnabled);
       const secret = newTotpSecret();
-      const otpauthUri = totpUri(secret, user.email);
+      const otpauthUri = totpUri(secret, row.email);
       const qrCodeDataUrl = await QRCode.toDataURL(otpauthUri, { errorCorrectionLevel: 'M', margin: 1, width: 240 });
       await db.transaction(async (tx) => {
-        const saved = await mfa.savePendingSecret('user', user.id, box.seal(secret, secretContext('user', user.id)), now(), tx);
+        const saved = await mfa.savePendingSecret(type, row.id, box.seal(secret, secretContext(type, row.id)), now(), tx);
         if (!saved) throw new ConflictError(MFA_MESSAGES.alreadyEnabled);
-        await record(user, 'auth.mfa_setup_started', context, {}, tx);
+        await record(account, 'mfa_setup_started', context, {}, tx);
       });
       return { secret, otpauthUri, qrCodeDataUrl };
     },
@@ -122,24 +133,25 @@ export function createMfaService(deps: {
     async verify(principal, typed, context) {
       const code = typed.trim();
       if (!isCompleteMfaCode(code)) throw new BadRequestError(MFA_MESSAGES.invalidCode);
-      const user = await currentUser(principal);
-      if (user.mfaEnabled) throw new ConflictError(MFA_MESSAGES.alreadyEnabled);
-      const pendingSealed = user.mfaPendingSecret;
-      const secret = box.open(pendingSealed, secretContext('user', user.id));
+      const account = await currentAccount(principal);
+      const { type, row } = account;
+      if (row.mfaEnabled) throw new ConflictError(MFA_MESSAGES.alreadyEnabled);
+      const pendingSealed = row.mfaPendingSecret;
+      const secret = box.open(pendingSealed, secretContext(type, row.id));
       if (!pendingSealed || !secret) throw new ConflictError(MFA_MESSAGES.setupFirst);
       const check = await checkTotp(secret, code, now());
       if (!check.valid) {
-        await record(user, 'auth.mfa_enable_failed', context);
+        await record(account, 'mfa_enable_failed', context);
         throw new BadRequestError(MFA_MESSAGES.wrongCode);
       }
       const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
       await db.transaction(async (tx) => {
         const at = now();
-        const enabled = await mfa.enable('user', user.id, { pendingSealed, step: check.step, at }, tx);
+        const enabled = await mfa.enable(type, row.id, { pendingSealed, step: check.step, at }, tx);
         // Another set-up or verify got there first; this code belongs to a secret no longer pending.
         if (!enabled) throw new ConflictError(MFA_MESSAGES.setupFirst);
-        await mfa.replaceBackupCodes('user', user.id, backupCodes.map((c) => backupCodeHash('user', user.id, c)), at, tx);
-        await record(user, 'auth.mfa_enabled', context, { backupCodes: backupCodes.length }, tx);
+        await mfa.replaceBackupCodes(type, row.id, backupCodes.map((c) => backupCodeHash(type, row.id, c)), at, tx);
+        await record(account, 'mfa_enabled', context, { backupCodes: backupCodes.length }, tx);
       });
       return { backupCodes };
     },
@@ -147,21 +159,22 @@ export function createMfaService(deps: {
     async disable(principal, { code, password }, context) {
       const typedCode = code?.trim() ?? '';
       if (!typedCode && !password) throw new BadRequestError(MFA_MESSAGES.disableNeedsProof);
-      const user = await currentUser(principal);
-      if (!user.mfaEnabled) throw new ConflictError(MFA_MESSAGES.notEnabled);
+      const account = await currentAccount(principal);
+      const { type, row } = account;
+      if (!row.mfaEnabled) throw new ConflictError(MFA_MESSAGES.notEnabled);
       const proof = typedCode ? 'code' : 'password';
       const disabled = await db.transaction(async (tx) => {
         // A backup code counts as a code: losing the authenticator is when people turn MFA off.
         const proven = typedCode
-          ? (await checkSignInCode('user', user, typedCode, tx)).ok
-          : Boolean(user.passwordHash && password && (await verifyPassword(user.passwordHash, password)));
+          ? (await checkSignInCode(type, row, typedCode, tx)).ok
+          : Boolean(row.passwordHash && password && (await verifyPassword(row.passwordHash, password)));
         if (!proven) return false;
-        await mfa.disable('user', user.id, now(), tx);
-        await record(user, 'auth.mfa_disabled', context, { proof }, tx);
+        await mfa.disable(type, row.id, now(), tx);
+        await record(account, 'mfa_disabled', context, { proof }, tx);
         return true;
       });
       if (!disabled) {
-        await record(user, 'auth.mfa_disable_failed', context, { proof });
+        await record(account, 'mfa_disable_failed', context, { proof });
         throw new BadRequestError(typedCode ? MFA_MESSAGES.wrongCode : SETTINGS_MESSAGES.wrongCurrentPassword);
       }
     },
