@@ -14,6 +14,7 @@ import { createProfileService } from './profile';
 import { createUsersService } from './users';
 import { createTerminalsService } from './terminals';
 import { createCustomerTerminalsService } from './customer-terminals';
+import { createMyTerminalsService } from './my-terminals';
 import { createDemoTerminals } from './demo-terminals';
 import { createTerminalSyncService } from './terminal-sync';
 import { createSyncBudgetService } from './sync-budget';
@@ -21,8 +22,11 @@ import { createSubscriptionsService } from './subscriptions';
 import { createLineRowsRefresher } from './line-rows';
 import { createServiceLinesService } from './service-lines';
 import { createActivationsService } from './activations';
+import { createCustomerRequestsService } from './customer-requests';
+import { createCustomerPreviewService } from './customer-preview';
 import { createProviderBillingService } from './provider-billing';
 import { createPasswordSetupService } from './customers-password-setup';
+import { createPasswordResetService } from './password-reset';
 import { createDashboardService } from './dashboard-service';
 import { createConsoleProvider, type ProviderAccess } from './console-provider';
 import { createProviderConsoleService } from './provider-console';
@@ -76,6 +80,7 @@ export function createServices(deps: {
   });
   const emailOutbox = createEmailOutboxService({ outbox: repos.emailOutbox });
   const passwordSetup = createPasswordSetupService({ db, repos, audit, email, config, now });
+  const passwordReset = createPasswordResetService({ db, repos, audit, email, config, now });
   const customers = createCustomersService({ db, repos, audit, passwordSetup, now, serviceLines: () => serviceLines });
   const users = createUsersService({ db, repos, audit, passwordSetup, mfa, now });
   const profile = createProfileService({ db, repos, audit, tokens, now });
@@ -101,8 +106,11 @@ export function createServices(deps: {
     lineRows,
   });
   const serviceLines = createServiceLinesService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync });
+  const myTerminals = createMyTerminalsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, serviceLines });
   const providerBilling = createProviderBillingService({ repos, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
   const activations = createActivationsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, customerTerminals });
+  const customerRequests = createCustomerRequestsService({ repos, audit, now, subscriptions, serviceLines, email });
+  const customerPreview = createCustomerPreviewService({ customers, myTerminals, customerRequests, audit });
   return {
     demand,
     tokens,
@@ -114,11 +122,13 @@ export function createServices(deps: {
     email,
     emailOutbox,
     passwordSetup,
+    passwordReset,
     customers,
     users,
     profile,
     terminals,
     customerTerminals,
+    myTerminals,
     lineRows,
     demoTerminals,
     terminalSync,
@@ -127,5 +137,7 @@ export function createServices(deps: {
     serviceLines,
     activations,
     providerBilling,
+    customerRequests,
+    customerPreview,
   };
 }

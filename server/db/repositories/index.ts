@@ -4,9 +4,13 @@ import { createAppMetaRepository } from './app-meta';
 import { createAuditRepository } from './audit';
 import { createCustomersRepository } from './customers';
 import { createCustomerTerminalsRepository } from './customer-terminals';
+import { createMyTerminalsRepository } from './my-terminals';
+import { createTerminalRebootsRepository } from './terminal-reboots';
+import { createCustomerRequestsRepository } from './customer-requests';
 import { createDashboardRepository } from './dashboard';
 import { createEmailOutboxRepository } from './email-outbox';
 import { createPasswordSetupTokensRepository } from './password-setup-tokens';
+import { createPasswordResetsRepository } from './password-resets';
 import { createProviderCallBudgetRepository } from './provider-call-budget';
 import { createServiceLinesRepository } from './service-lines';
 import { createSubscriptionsRepository } from './subscriptions';
@@ -22,11 +26,14 @@ export function createRepositories(db: Db) {
     users: createUsersRepository(db),
     customers: createCustomersRepository(db),
     passwordSetupTokens: createPasswordSetupTokensRepository(db),
+    passwordResets: createPasswordResetsRepository(db),
     emailOutbox: createEmailOutboxRepository(db),
     audit: createAuditRepository(db),
     appMeta: createAppMetaRepository(db),
     terminals: createTerminalsRepository(db),
     customerTerminals: createCustomerTerminalsRepository(db),
+    myTerminals: createMyTerminalsRepository(db),
+    terminalReboots: createTerminalRebootsRepository(db),
     syncRuns: createSyncRunsRepository(db),
     terminalInventory: createTerminalInventoryRepository(db),
     subscriptions: createSubscriptionsRepository(db),
@@ -34,5 +41,6 @@ export function createRepositories(db: Db) {
     activations: createActivationsRepository(db),
     providerCallBudget: createProviderCallBudgetRepository(db),
     dashboard: createDashboardRepository(db),
+    customerRequests: createCustomerRequestsRepository(db),
   };
 }

@@ -28,6 +28,8 @@ export const FAILED_ATTEMPT_ACTIONS = [
   'customer.password_change_failed',
   'auth.mfa_enable_failed',
   'auth.mfa_disable_failed',
+  'customer.mfa_enable_failed',
+  'customer.mfa_disable_failed',
 ] as const;
 
 export type FailedAttemptAction = (typeof FAILED_ATTEMPT_ACTIONS)[number];

@@ -45,9 +45,10 @@ export type FuzzFile = 'accounts' | 'customers' | 'terminals';
 /** Splits the routes over three files (two cores run two at a time) by what they are about. */
 export function fuzzFileOf(route: string): FuzzFile {
   const path = route.slice(route.indexOf(' ') + 1).replace(/^\/api\/v1/, '');
-  if (/^\/(auth|users|password-setup|health)(\/|$)/.test(path) || /^\/customers\/(auth|profile|change-password)(\/|$)/.test(path)) return 'accounts';
+  if (/^\/(auth|users|password-setup|health)(\/|$)/.test(path) || /^\/customers\/(auth|profile|change-password|mfa)(\/|$)/.test(path)) return 'accounts';
   if (/^\/(customers|email-outbox|dashboard|subscriptions|starlink-simulator|billing)(\/|$)/.test(path)) return 'customers';
-  if (/^\/(terminals|usage|service-lines|activations)(\/|$)/.test(path)) return 'terminals';
+  if (/^\/(terminals|usage|service-lines|activations)(\/|$)/.test(path) || /^\/my\/(overview|terminals)(\/|$)/.test(path)) return 'terminals';
+  if (/^\/(requests|my\/requests)(\/|$)/.test(path)) return 'customers';
   throw new Error(`${route} belongs to no fuzz file: add its prefix to fuzzFileOf`);
 }
 
@@ -72,6 +73,9 @@ export const ALLOWED_ON_REFUSAL: Readonly<Record<string, readonly string[]>> = {
   'PUT /api/v1/customers/change-password': ['customers.lockout', failedAttempt('customer.password_change_failed')],
   'POST /api/v1/auth/mfa/verify': [failedAttempt('auth.mfa_enable_failed')],
   'POST /api/v1/auth/mfa/disable': [failedAttempt('auth.mfa_disable_failed')],
+  'POST /api/v1/customers/auth/login/mfa': ['customers.lockout', failedAttempt('customer.login_failed')],
+  'POST /api/v1/customers/mfa/verify': [failedAttempt('customer.mfa_enable_failed')],
+  'POST /api/v1/customers/mfa/disable': [failedAttempt('customer.mfa_disable_failed')],
 };
 
 // ---- The OpenAPI document ------------------------------------------------------------------
@@ -401,6 +405,12 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
   await post(ctx, '/customers', mfaToken, { name: 'Second Link', email: 'second.link@example.com', company: 'Links Ltd', sendPasswordLink: true });
   await post(ctx, '/users', mfaToken, { name: 'Link User', email: 'link.user@example.com', role: 'user' });
 
+  // Customer requests (issue 19) on Ana's mirrored line: one of each kind pending, one declined.
+  const asked = mirrored[0]!.serviceLineNumber!;
+  await db.execute(sql`INSERT INTO customer_requests (customer_id, service_line_number, kind, product_id, block_count, status, decision_reason, decided_at)
+    VALUES (${people.ana}, ${asked}, 'plan_change', 'SUB-METERED-1TB', NULL, 'pending', NULL, NULL),
+           (${people.ana}, ${asked}, 'top_up', 'DATA-TOPUP-50GB', 1, 'pending', NULL, NULL),
+           (${people.ana}, ${asked}, 'top_up', 'DATA-TOPUP-50GB', 2, 'declined', 'Fuzzing', now())`);
   const known = new Set((await rowsOf<{ n: string }>(ctx, sql`SELECT service_line_number AS n FROM service_lines`)).map((r) => r.n));
   return {
     ctx,
@@ -421,7 +431,25 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
  * Routes whose success path needs the acting account in a certain state, and the pool entries
  * that state brings: a pending MFA secret to verify, or MFA on to turn off.
  */
+/**
+ * Customer requests (issue 19): the acting customer gets a line the provider knows, so valid cases
+ * reach the checks against the provider's line and some are sent.
+ */
+async function giveRequestLine({ ctx, sim }: FuzzWorld, actor: Actor): Promise<Record<string, string[]>> {
+  const known = new Set(sim.fleet.serviceLineNumbers());
+  const free = await rowsOf<{ id: string; line: string }>(
+    ctx,
+    sql`SELECT user_terminal_id AS id, service_line_number AS line FROM terminals WHERE assigned_customer_id IS NULL AND removed_at IS NULL AND service_line_number IS NOT NULL ORDER BY 1`,
+  );
+  const mine = free.find((t) => known.has(t.line));
+  if (!mine) return {};
+  await ctx.database.db.execute(sql`UPDATE terminals SET assigned_customer_id = ${actor.id}, assigned_at = now() WHERE user_terminal_id = ${mine.id}`);
+  return { serviceLineNumber: [mine.line], productId: ['SUB-METERED-1TB', 'SUB-METERED-50GB', 'DATA-TOPUP-50GB'] };
+}
+
 const PREPARE_ACTOR: Readonly<Record<string, (world: FuzzWorld, actor: Actor) => Promise<Record<string, string[]>>>> = {
+  'POST /api/v1/my/requests': giveRequestLine,
+  'GET /api/v1/my/requests/options': giveRequestLine,
   'POST /api/v1/auth/mfa/verify': async ({ ctx }, actor) => {
     const { secret } = (await post(ctx, '/auth/mfa/setup', actor.token)) as { secret: string };
     return { code: [await totpCode(secret, ctx.clock.now())] };
@@ -430,6 +458,17 @@ const PREPARE_ACTOR: Readonly<Record<string, (world: FuzzWorld, actor: Actor) =>
     const { secret } = (await post(ctx, '/auth/mfa/setup', actor.token)) as { secret: string };
     const { backupCodes } = (await post(ctx, '/auth/mfa/verify', actor.token, { code: await totpCode(secret, ctx.clock.now()) })) as { backupCodes: string[] };
     // The verified step may not be used again.
+    ctx.clock.advance(30_000);
+    return { code: [await totpCode(secret, ctx.clock.now()), ...backupCodes], password: [KNOWN_PASSWORD, 'Wrong-Passw0rd'] };
+  },
+  // The customers' own MFA routes (issue 19), prepared the same way.
+  'POST /api/v1/customers/mfa/verify': async ({ ctx }, actor) => {
+    const { secret } = (await post(ctx, '/customers/mfa/setup', actor.token)) as { secret: string };
+    return { code: [await totpCode(secret, ctx.clock.now())] };
+  },
+  'POST /api/v1/customers/mfa/disable': async ({ ctx }, actor) => {
+    const { secret } = (await post(ctx, '/customers/mfa/setup', actor.token)) as { secret: string };
+    const { backupCodes } = (await post(ctx, '/customers/mfa/verify', actor.token, { code: await totpCode(secret, ctx.clock.now()) })) as { backupCodes: string[] };
     ctx.clock.advance(30_000);
     return { code: [await totpCode(secret, ctx.clock.now()), ...backupCodes], password: [KNOWN_PASSWORD, 'Wrong-Passw0rd'] };
   },
@@ -443,6 +482,7 @@ async function poolsFor(world: FuzzWorld, operation: RouteOperation, extra: Reco
   const terminals = await rowsOf<{ id: string }>(ctx, sql`SELECT user_terminal_id AS id FROM terminals ORDER BY 1`);
   const lines = await rowsOf<{ n: string }>(ctx, sql`SELECT service_line_number AS n FROM service_lines ORDER BY 1`);
   const runs = await rowsOf<{ id: string }>(ctx, sql`SELECT id::text FROM sync_runs ORDER BY queued_at`);
+  const requests = await rowsOf<{ id: string }>(ctx, sql`SELECT id::text FROM customer_requests ORDER BY created_at, id`);
   const products = await rowsOf<{ id: string }>(ctx, sql`SELECT product_reference_id AS id FROM provider_products ORDER BY 1`);
   const mails = await rowsOf<{ body: string }>(ctx, sql`SELECT body_text AS body FROM email_outbox ORDER BY id`);
   const setupTokens = mails.flatMap((m) => [...m.body.matchAll(/[?&]token=([A-Za-z0-9_%-]+)/g)].map((match) => decodeURIComponent(match[1]!)));
@@ -459,8 +499,10 @@ async function poolsFor(world: FuzzWorld, operation: RouteOperation, extra: Reco
     customerId: customerIds,
     customerName: customers.map((c) => c.name),
     // /terminals/sync/job/{id} takes a run's uuid, the other {id}s a user terminal id.
-    id: operation.template.includes('/sync/job/') ? runs.map((r) => r.id) : terminals.map((t) => t.id),
+    id: operation.template.includes('/sync/job/') ? runs.map((r) => r.id) : /\/requests\//.test(operation.template) ? requests.map((r) => r.id) : terminals.map((t) => t.id),
     sl: lineNumbers,
+    // The customer area's terminal ids: any terminal, the acting customer's or not (another's is a 404).
+    terminalId: terminals.map((t) => t.id),
     serviceLineNumber: lineNumbers,
     'serviceLineNumbers[]': lineNumbers,
     productReferenceId: products.map((p) => p.id),
