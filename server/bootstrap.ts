@@ -25,6 +25,8 @@ export type AdminBootstrap =
 export interface BootstrapResult {
   admin: AdminBootstrap;
   demo: 'seeded' | 'already-seeded' | 'disabled';
+  /** When the demo was seeded now: the demo customer who can sign in, with a password shown once. */
+  demoCustomer: { email: string; password: string } | null;
 }
 
 export interface BootstrapOptions {
@@ -48,6 +50,8 @@ export async function bootstrap({ database, config, now = systemClock }: Bootstr
   const adminHash = planned ? await hashPassword(planned.password) : null;
   const wantDemo = config.seedDemo && (await repos.appMeta.get(DEMO_SEEDED_KEY)) === undefined;
   const throwawayHash = wantDemo ? await hashPassword(randomBytes(24).toString('base64url')) : null;
+  const customerPassword = wantDemo ? generatePassword(16) : null;
+  const customerHash = customerPassword ? await hashPassword(customerPassword) : null;
 
   return database.db.transaction(async (tx) => {
     await repos.appMeta.lockForTransaction(BOOTSTRAP_LOCK_KEY, tx);
@@ -72,13 +76,15 @@ export async function bootstrap({ database, config, now = systemClock }: Bootstr
     }
 
     let demo: BootstrapResult['demo'] = config.seedDemo ? 'already-seeded' : 'disabled';
+    let demoCustomer: BootstrapResult['demoCustomer'] = null;
     if (throwawayHash && (await repos.appMeta.claim(DEMO_SEEDED_KEY, { at: at.toISOString(), users: DEMO_USER_TOTAL, customers: DEMO_CUSTOMER_TOTAL }, tx))) {
-      const data = generateDemoData(at, throwawayHash);
+      const data = generateDemoData(at, throwawayHash, customerHash);
+      if (data.signInCustomerEmail && customerPassword) demoCustomer = { email: data.signInCustomerEmail, password: customerPassword };
       const users = await repos.users.insertManyIgnoringConflicts(data.users, tx);
       const customers = await repos.customers.insertManyIgnoringConflicts(data.customers, tx);
       await audit.record({ actor: { type: 'system' }, action: 'system.demo_seeded', after: { users, customers } }, tx);
       demo = 'seeded';
     }
-    return { admin, demo };
+    return { admin, demo, demoCustomer };
   });
 }

@@ -11,6 +11,12 @@ export const DEMO_CUSTOMER_TOTAL = 24;
 /** app_meta keys: the demo accounts were seeded; the demo's terminals were handed to its customers. */
 export const DEMO_SEEDED_KEY = 'demo_seeded';
 export const DEMO_TERMINALS_KEY = 'demo_terminals_assigned';
+/**
+ * The one demo customer who can sign in (issue 19: the customer area needs someone to show it):
+ * active, no expiry, no MFA, and among those the demo hands lines to. Its password is generated
+ * on the first start and printed once, like the demo administrator's.
+ */
+export const DEMO_SIGN_IN_CUSTOMER_INDEX = 5;
 const DEMO_SEED = 0x5a7e11;
 
 const DAY = 86_400_000;
@@ -110,13 +116,16 @@ function uniqueNames(rng: Rng, count: number): { first: string; last: string }[]
 export interface DemoData {
   users: NewUserRow[];
   customers: NewCustomerRow[];
+  /** The email of the demo customer who can sign in (with `signInHash`), when one was given. */
+  signInCustomerEmail: string | null;
 }
 
 /**
  * Portal users besides the first administrator (`DEMO_USER_TOTAL - 1` of them) and the
- * customers, all carrying `passwordHash` (one throwaway hash: demo accounts are not for signing in).
+ * customers, all carrying `passwordHash` (one throwaway hash: demo accounts are not for signing in),
+ * except the one customer at DEMO_SIGN_IN_CUSTOMER_INDEX, who gets `signInHash` when it is given.
  */
-export function generateDemoData(now: Date, passwordHash: string): DemoData {
+export function generateDemoData(now: Date, passwordHash: string, signInHash: string | null = null): DemoData {
   const rng = demoRandom(DEMO_SEED);
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY - rng.int(0, DAY - 1));
   const inDays = (days: number) => new Date(now.getTime() + days * DAY);
@@ -168,7 +177,7 @@ export function generateDemoData(now: Date, passwordHash: string): DemoData {
       company: c.company,
       phone: phone(rng),
       address: c.city,
-      passwordHash,
+      passwordHash: i === DEMO_SIGN_IN_CUSTOMER_INDEX && signInHash ? signInHash : passwordHash,
       isActive: status !== 'pending',
       mfaEnabled,
       mfaSecret: mfaEnabled ? mfaSecret(rng) : null,
@@ -183,7 +192,8 @@ export function generateDemoData(now: Date, passwordHash: string): DemoData {
     };
   });
 
-  return { users, customers };
+  const signIn = customers[DEMO_SIGN_IN_CUSTOMER_INDEX];
+  return { users, customers, signInCustomerEmail: signInHash && signIn ? signIn.email : null };
 }
 
 /** Share of the synced lines the demo hands to customers; the rest stay free to assign by hand. */

@@ -43,6 +43,15 @@ function reportBootstrap(result: BootstrapResult, url: string): void {
     ]);
   }
   if (result.demo === 'seeded') console.log('Demo data seeded: 48 portal users and 24 customers.');
+  if (result.demoCustomer) {
+    printBox([
+      'Demo customer who can sign in (the customer area at /my). Shown only once:',
+      '',
+      `  URL:      ${url}/login`,
+      `  Email:    ${result.demoCustomer.email}`,
+      `  Password: ${result.demoCustomer.password}`,
+    ]);
+  }
 }
 
 /** The address people open: PUBLIC_URL, else this host and port (a wildcard host shown as localhost). */

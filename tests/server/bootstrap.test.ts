@@ -38,7 +38,7 @@ describe('bootstrap', () => {
     const config = await testConfig({ ADMIN_EMAIL: 'Ops@Example.com', ADMIN_PASSWORD: 'correct horse battery' });
     const result = await bootstrap({ database: handle.database, config });
 
-    expect(result).toEqual({ admin: { status: 'created', source: 'env', email: 'ops@example.com' }, demo: 'disabled' });
+    expect(result).toEqual({ admin: { status: 'created', source: 'env', email: 'ops@example.com' }, demo: 'disabled', demoCustomer: null });
     expect(await countRows(handle, users)).toBe(1);
     const res = await signIn(handle, 'ops@example.com', 'correct horse battery');
     expect(res.statusCode).toBe(200);
@@ -69,7 +69,7 @@ describe('bootstrap', () => {
   it('on PostgreSQL without ADMIN_* or SEED_DEMO creates nobody and says an admin is missing', async () => {
     const handle = await freshDatabase();
     const config = { ...(await testConfig()), databaseUrl: 'postgres://elsewhere/db', seedDemo: false };
-    expect(await bootstrap({ database: handle.database, config })).toEqual({ admin: { status: 'missing' }, demo: 'disabled' });
+    expect(await bootstrap({ database: handle.database, config })).toEqual({ admin: { status: 'missing' }, demo: 'disabled', demoCustomer: null });
     expect(await countRows(handle, users)).toBe(0);
   });
 
@@ -86,9 +86,28 @@ describe('bootstrap', () => {
 
     await handle.reopen();
     const second = await bootstrap({ database: handle.database, config, now: clock.now });
-    expect(second).toEqual({ admin: { status: 'existing' }, demo: 'already-seeded' });
+    expect(second).toEqual({ admin: { status: 'existing' }, demo: 'already-seeded', demoCustomer: null });
     expect(await countRows(handle, users)).toBe(DEMO_USER_TOTAL);
     expect(await countRows(handle, customers)).toBe(DEMO_CUSTOMER_TOTAL);
+  });
+
+  it('gives one demo customer a generated password, shown once, with which they sign in as a customer', async () => {
+    const handle = await freshDatabase();
+    const result = await bootstrap({ database: handle.database, config: await testConfig({ SEED_DEMO: '1' }) });
+    expect(result.demoCustomer?.password).toMatch(/^[A-Za-z2-9]{16}$/);
+    const config = await testConfig();
+    const app = await buildApp({ config, database: handle.database, logger: false });
+    try {
+      const login = await app.inject({ method: 'POST', url: '/api/v1/customers/auth/login', payload: result.demoCustomer! });
+      expect(login.statusCode, login.body).toBe(200);
+      // Every other demo customer still holds the throwaway hash nobody knows.
+      const wrong = await app.inject({ method: 'POST', url: '/api/v1/customers/auth/login', payload: { email: result.demoCustomer!.email, password: 'not-it-at-all' } });
+      expect(wrong.statusCode).toBe(401);
+    } finally {
+      await app.close();
+    }
+    const rows = await handle.database.db.select().from(customers);
+    expect(new Set(rows.map((c) => c.passwordHash)).size).toBe(2);
   });
 
   it('seeds a varied demo world: roles, suspended, blocked with reasons, MFA, expiries', async () => {
