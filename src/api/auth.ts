@@ -2,6 +2,7 @@ import { mapResult, UNEXPECTED_RESPONSE, type ApiClient, type ApiResult } from '
 import { isRecord, normaliseAdminUser, normaliseCustomerProfile, withSignal } from './normalise';
 import type { Profile, UserType } from '../domain/auth';
 import type { MfaLoginPayload } from '../domain/mfa';
+import type { ForgotPasswordPayload } from '../domain/password-reset';
 import type { ChangePasswordPayload, CustomerProfilePayload, ProfilePayload } from '../domain/users';
 
 export interface Credentials {
@@ -14,17 +15,19 @@ export type LoginOutcome =
   | { ok: true; token: string; profile: Profile; userType: UserType }
   | { ok: false; status: number; message: string | null };
 
-/** The admin's password was right but MFA is on: no token yet, a challenge to answer with a code. */
+/** The password was right but MFA is on: no token yet, a challenge to answer with a code. */
 export interface MfaRequiredOutcome {
   ok: true;
   mfaRequired: true;
   challenge: string;
 }
 
-/** What `loginAdmin` answers: signed in, refused, or a code is needed (`loginMfa`). */
-export type AdminLoginOutcome = LoginOutcome | MfaRequiredOutcome;
+/** What a sign-in answers: signed in, refused, or a code is needed (`loginMfa`). */
+export type SignInOutcome = LoginOutcome | MfaRequiredOutcome;
+/** What `loginAdmin` answers (the name from before customers had MFA too). */
+export type AdminLoginOutcome = SignInOutcome;
 
-export const isMfaRequiredOutcome = (outcome: AdminLoginOutcome): outcome is MfaRequiredOutcome => 'mfaRequired' in outcome;
+export const isMfaRequiredOutcome = (outcome: SignInOutcome): outcome is MfaRequiredOutcome => 'mfaRequired' in outcome;
 
 export type MeOutcome = { ok: true; profile: Profile } | { ok: false; status: number; message: string };
 
@@ -51,10 +54,10 @@ function signInOutcome(userType: UserType, result: ApiResult<unknown>): LoginOut
 export function createAuthApi(client: ApiClient) {
   const ownPath = (userType: UserType, leaf: 'profile' | 'change-password') => (userType === 'admin' ? `/users/${leaf}` : `/customers/${leaf}`);
 
-  async function login(userType: UserType, credentials: Credentials, signal?: AbortSignal): Promise<AdminLoginOutcome> {
+  async function login(userType: UserType, credentials: Credentials, signal?: AbortSignal): Promise<SignInOutcome> {
     const path = userType === 'admin' ? '/auth/login' : '/customers/auth/login';
     const result = await client.request<unknown>(path, { method: 'POST', body: credentials, token: null, ...withSignal(signal) });
-    if (result.ok && userType === 'admin' && isRecord(result.data) && result.data.mfaRequired === true) {
+    if (result.ok && isRecord(result.data) && result.data.mfaRequired === true) {
       const challenge = typeof result.data.challenge === 'string' ? result.data.challenge : '';
       return challenge ? { ok: true, mfaRequired: true, challenge } : { ok: false, status: result.status, message: UNEXPECTED_RESPONSE };
     }
@@ -63,15 +66,23 @@ export function createAuthApi(client: ApiClient) {
 
   return {
     /** Signed in, refused, or (MFA on) `{ ok: true, mfaRequired: true, challenge }`. */
-    loginAdmin: (credentials: Credentials, signal?: AbortSignal): Promise<AdminLoginOutcome> => login('admin', credentials, signal),
-    /** Customers have no code step: a customer answer is always signed in or refused. */
-    loginCustomer: (credentials: Credentials, signal?: AbortSignal) => login('customer', credentials, signal) as Promise<LoginOutcome>,
+    loginAdmin: (credentials: Credentials, signal?: AbortSignal): Promise<SignInOutcome> => login('admin', credentials, signal),
+    /** The same for customers (issue 19: customers may have MFA on too). */
+    loginCustomer: (credentials: Credentials, signal?: AbortSignal): Promise<SignInOutcome> => login('customer', credentials, signal),
 
-    /** The code step: the challenge of `loginAdmin` and a TOTP or backup code; answers like a sign-in. */
-    async loginMfa(payload: MfaLoginPayload, signal?: AbortSignal): Promise<LoginOutcome> {
-      const result = await client.request<unknown>('/auth/login/mfa', { method: 'POST', body: payload, token: null, ...withSignal(signal) });
-      return signInOutcome('admin', result);
+    /**
+     * The code step: the challenge of `loginAdmin` or `loginCustomer` and a TOTP or backup code,
+     * sent to that kind's endpoint; answers like a sign-in.
+     */
+    async loginMfa(userType: UserType, payload: MfaLoginPayload, signal?: AbortSignal): Promise<LoginOutcome> {
+      const path = userType === 'admin' ? '/auth/login/mfa' : '/customers/auth/login/mfa';
+      const result = await client.request<unknown>(path, { method: 'POST', body: payload, token: null, ...withSignal(signal) });
+      return signInOutcome(userType, result);
     },
+
+    /** `POST /auth/forgot-password`: the same answer whether or not the address has an account. */
+    forgotPassword: (payload: ForgotPasswordPayload, signal?: AbortSignal): Promise<ApiResult<unknown>> =>
+      client.request<unknown>('/auth/forgot-password', { method: 'POST', body: payload, token: null, ...withSignal(signal) }),
 
     /** Confirms a token and answers the current profile (`/auth/me` or `/customers/auth/me`). */
     async me(userType: UserType, token: string, signal?: AbortSignal): Promise<MeOutcome> {

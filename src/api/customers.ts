@@ -192,6 +192,8 @@ export interface PasswordSetupInfo {
   name: string;
   company: string;
   expiresAt: string | null;
+  /** Issue 19: a link sets the first password ('setup', also when absent) or resets a forgotten one ('reset'). */
+  purpose?: 'setup' | 'reset';
 }
 
 export interface PasswordSetupPayload {
@@ -209,6 +211,8 @@ function normaliseSetupInfo(data: unknown): PasswordSetupInfo | null {
     name: str(data.name) ?? '',
     company: str(data.company) ?? '',
     expiresAt: str(pick(data, 'expiresAt', 'expires_at')),
+    // A server from before issue 19 sends none: every link was a set-up link then.
+    purpose: data.purpose === 'reset' ? 'reset' : 'setup',
   };
 }
 

@@ -1,7 +1,9 @@
-// The signed-in admin's own multi-factor authentication (`/auth/mfa/*`, issue 7): a new secret
-// with its QR code, the first code that turns it on (answering the backup codes), and turning it off.
+// The signed-in account's own multi-factor authentication: a new secret with its QR code, the
+// first code that turns it on (answering the backup codes), and turning it off. Portal users use
+// `/auth/mfa/*` (issue 7), customers `/customers/mfa/*` (issue 19): same bodies, same answers.
 import { mapResult, type ApiClient, type ApiResult } from './client';
 import { isRecord, pick, str } from './normalise';
+import type { UserType } from '../domain/auth';
 import type { MfaDisablePayload, MfaSetupWire, MfaVerifyWire } from '../domain/mfa';
 
 export function normaliseMfaSetup(data: unknown): MfaSetupWire | null {
@@ -21,13 +23,22 @@ export function normaliseMfaVerify(data: unknown): MfaVerifyWire | null {
 export function createMfaApi(client: ApiClient) {
   const post = (path: string, body: unknown, signal?: AbortSignal) =>
     client.request<unknown>(path, { method: 'POST', body, ...(signal ? { signal } : {}) });
+  const forAccount = (userType: UserType) => {
+    const base = userType === 'admin' ? '/auth/mfa' : '/customers/mfa';
+    return {
+      /** A new secret, not in force until `verify` accepts a code from it. */
+      setup: async (signal?: AbortSignal): Promise<ApiResult<MfaSetupWire>> => mapResult(await post(`${base}/setup`, {}, signal), normaliseMfaSetup),
+      verify: async (code: string, signal?: AbortSignal): Promise<ApiResult<MfaVerifyWire>> =>
+        mapResult(await post(`${base}/verify`, { code }, signal), normaliseMfaVerify),
+      /** Needs a current code or the account password. */
+      disable: async (proof: MfaDisablePayload, signal?: AbortSignal): Promise<ApiResult<unknown>> => post(`${base}/disable`, proof, signal),
+    };
+  };
   return {
-    /** A new secret, not in force until `verify` accepts a code from it. */
-    setup: async (signal?: AbortSignal): Promise<ApiResult<MfaSetupWire>> => mapResult(await post('/auth/mfa/setup', {}, signal), normaliseMfaSetup),
-    verify: async (code: string, signal?: AbortSignal): Promise<ApiResult<MfaVerifyWire>> =>
-      mapResult(await post('/auth/mfa/verify', { code }, signal), normaliseMfaVerify),
-    /** Needs a current code or the account password. */
-    disable: async (proof: MfaDisablePayload, signal?: AbortSignal): Promise<ApiResult<unknown>> => post('/auth/mfa/disable', proof, signal),
+    // The portal user's own, as before customers had MFA.
+    ...forAccount('admin'),
+    /** The routes of the signed-in account's kind. */
+    for: forAccount,
   };
 }
 

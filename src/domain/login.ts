@@ -1,5 +1,6 @@
 // Login rules shared by the login flow and the login route (spec sections 4 and 8).
 import { INVALID_CREDENTIALS_MESSAGE } from './auth';
+import { homeOf, isOwnArea } from './navigation';
 
 /**
  * Message shown when both the admin and the customer attempt failed: the admin message, else
@@ -16,6 +17,15 @@ export function pickLoginError(adminMessage: string | null | undefined, customer
 export const NETWORK_ERROR_MESSAGE = 'Unable to reach the server. Check your connection and try again.';
 
 export const DEFAULT_SIGNED_IN_PATH = '/home';
+
+/**
+ * Where /login sends a signed-in account: the remembered path when it is safe and in the
+ * account's own area (a customer's /my/…, an admin's anything else), else that area's home.
+ */
+export function signedInTarget(userType: 'admin' | 'customer', remembered: unknown): string {
+  const target = safeRedirectTarget(remembered);
+  return target && isOwnArea(userType, target) && target !== '/' ? target : homeOf(userType);
+}
 
 /**
  * A redirect-back target is honoured only when it is a path on this origin: it starts with one

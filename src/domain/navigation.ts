@@ -25,9 +25,40 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
     ],
   },
   { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi' },
+  { title: 'Requests', url: '/requests', icon: 'pi pi-inbox' },
   { title: 'Users', url: '/users', icon: 'pi pi-user' },
   { title: 'Settings', url: '/settings', icon: 'pi pi-cog' },
 ];
+
+// ---- The customer area (issue 19): its own frame under /my ----
+
+export const MY_PORTAL_TITLE = 'Customer Portal';
+/** Where a signed-in customer lands, and the customer area's logo and Overview item. */
+export const MY_HOME_URL = '/my';
+export const MY_ACCOUNT_URL = '/my/account';
+
+export const MY_SIDEBAR_MENU: readonly MenuItem[] = [
+  { title: 'Overview', url: '/my', icon: 'pi pi-home' },
+  { title: 'Terminals', url: '/my/terminals', icon: 'pi pi-wifi' },
+  { title: 'Requests', url: '/my/requests', icon: 'pi pi-inbox' },
+  { title: 'Account', url: '/my/account', icon: 'pi pi-user' },
+];
+
+/** A path of the customer area: /my and below (not /myself). */
+export function isMyAreaPath(path: string): boolean {
+  const current = normalizePath(path);
+  return current === '/my' || current.startsWith('/my/');
+}
+
+/** The home of each kind of signed-in account. */
+export function homeOf(userType: 'admin' | 'customer'): string {
+  return userType === 'customer' ? MY_HOME_URL : HOME_URL;
+}
+
+/** A path belongs to an account's own area: the customer area for customers, everything else for admins. */
+export function isOwnArea(userType: 'admin' | 'customer', path: string): boolean {
+  return userType === 'customer' ? isMyAreaPath(path) : !isMyAreaPath(path);
+}
 
 /** "/customers/" and "/customers?page=2" both compare as "/customers"; "/" stays "/". */
 export function normalizePath(path: string): string {
@@ -103,9 +134,16 @@ export type PagePath =
   | '/subscription'
   | '/subscription/provider-billing'
   | '/settings'
-  | '/users';
+  | '/users'
+  | '/requests'
+  | '/my'
+  | '/my/terminals'
+  | '/my/terminals/$terminalId'
+  | '/my/requests'
+  | '/my/account';
 
 const home: Crumb = { label: 'Home', url: '/home' };
+const myHome: Crumb = { label: 'Overview', url: MY_HOME_URL };
 
 export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   '/home': { title: 'Enterprise Dashboard', breadcrumb: [] },
@@ -127,6 +165,12 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   '/settings': { title: 'Settings', breadcrumb: [{ label: 'Settings' }] },
   // The spec's users page links "Dashboard" to /dashboard, which the router sends on to /home.
   '/users': { title: 'User Management', breadcrumb: [{ label: 'Dashboard', url: '/dashboard' }, { label: 'Users' }] },
+  '/requests': { title: 'Customer Requests', breadcrumb: [home, { label: 'Requests' }] },
+  '/my': { title: 'Overview', breadcrumb: [] },
+  '/my/terminals': { title: 'My Terminals', breadcrumb: [myHome, { label: 'Terminals' }] },
+  '/my/terminals/$terminalId': { title: 'Terminal', breadcrumb: [myHome, { label: 'Terminals', url: '/my/terminals' }, { label: 'Terminal' }] },
+  '/my/requests': { title: 'My Requests', breadcrumb: [myHome, { label: 'Requests' }] },
+  '/my/account': { title: 'My Account', breadcrumb: [myHome, { label: 'Account' }] },
 };
 
 export const LOGIN_TITLE = 'Login';
@@ -136,6 +180,7 @@ export function matchPagePath(path: string): PagePath | null {
   const current = normalizePath(path);
   if (Object.hasOwn(PAGE_TITLES, current) && !current.includes('$')) return current as PagePath;
   if (/^\/customer\/terminals\/[^/]+$/.test(current)) return '/customer/terminals/$customerUuid';
+  if (/^\/my\/terminals\/[^/]+$/.test(current)) return '/my/terminals/$terminalId';
   return null;
 }
 
@@ -145,9 +190,10 @@ export function pageMeta(path: string): PageMeta | null {
   return match ? PAGE_TITLES[match] : null;
 }
 
-/** Browser tab title: "Terminal Management · Admin Portal". */
+/** Browser tab title: "Terminal Management · Admin Portal", "My Terminals · Customer Portal". */
 export function documentTitle(path: string): string {
   const meta = pageMeta(path);
   if (normalizePath(path) === '/login') return `${LOGIN_TITLE} · ${APP_TITLE}`;
-  return meta ? `${meta.title} · ${APP_TITLE}` : APP_TITLE;
+  const portal = isMyAreaPath(path) ? MY_PORTAL_TITLE : APP_TITLE;
+  return meta ? `${meta.title} · ${portal}` : portal;
 }

@@ -1,31 +1,40 @@
 /**
  * Signing in from the login screen (spec section 4 "Login attempt order", section 8; issue 7's
- * code step for accounts with multi-factor authentication on).
+ * code step for accounts with multi-factor authentication on, and issue 19's for customers: the
+ * step remembers whose challenge it holds, so the code goes to that kind's endpoint).
  *
  *   idle             the empty form
  *   adminAttempt     "Signing in..." — tried as an admin-portal user first            (tag: busy)
  *   customerAttempt  "Signing in..." — the admin attempt failed, try the customer login (tag: busy)
- *   code.entering    the password was right and MFA is on: the code field ("Multi-factor
+ *   code.entering    the password (admin's or customer's) was right and MFA is on: the code field ("Multi-factor
  *                    authentication code required"), its inline error, Back          (tag: codeStep)
  *   code.verifying   "Verifying..."                                         (tags: codeStep, busy)
  *   failed           the form with the inline error
  *   signedIn         done: the session has the token (the router leaves /login)
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { AdminLoginOutcome, Credentials, LoginOutcome, MfaRequiredOutcome } from '../api/auth';
+import type { AdminLoginOutcome, Credentials, LoginOutcome, MfaRequiredOutcome, SignInOutcome } from '../api/auth';
+import type { UserType } from '../domain/auth';
 import { pickLoginError, NETWORK_ERROR_MESSAGE } from '../domain/login';
 import { MFA_MESSAGES, isMfaCodeOrBackupCode, type MfaLoginPayload } from '../domain/mfa';
 
-export type { AdminLoginOutcome, MfaRequiredOutcome };
+export type { AdminLoginOutcome, MfaRequiredOutcome, SignInOutcome };
+
+/** The code step's request: the challenge, the code, and whose sign-in it finishes. */
+export interface LoginCodeInput extends MfaLoginPayload {
+  userType: UserType;
+}
 
 // Machines take only types from src/api: the one-line test is repeated here rather than imported.
-const isMfaRequired = (outcome: AdminLoginOutcome): outcome is MfaRequiredOutcome => 'mfaRequired' in outcome;
+const isMfaRequired = (outcome: SignInOutcome): outcome is MfaRequiredOutcome => 'mfaRequired' in outcome;
 export interface LoginContext {
   credentials: Credentials | null;
   adminMessage: string | null;
   error: string | null;
   /** The sign-in challenge of the code step (null outside it). */
   challenge: string | null;
+  /** Whose password the challenge follows: an admin's challenge is refused at the customer step and back. */
+  challengeFor: UserType | null;
   /** The code as typed: six digits or a backup code. */
   code: string;
 }
@@ -49,10 +58,10 @@ export const loginMachine = setup({
     adminLogin: fromPromise<AdminLoginOutcome, Credentials>(async () => {
       throw new Error('adminLogin is provided by the app');
     }),
-    customerLogin: fromPromise<LoginOutcome, Credentials>(async () => {
+    customerLogin: fromPromise<SignInOutcome, Credentials>(async () => {
       throw new Error('customerLogin is provided by the app');
     }),
-    verifyLoginCode: fromPromise<LoginOutcome, MfaLoginPayload>(async () => {
+    verifyLoginCode: fromPromise<LoginOutcome, LoginCodeInput>(async () => {
       throw new Error('verifyLoginCode is provided by the app');
     }),
   },
@@ -63,22 +72,28 @@ export const loginMachine = setup({
       error: null,
     })),
     showNetworkError: assign({ error: NETWORK_ERROR_MESSAGE }),
-    startCodeStep: assign((_, challenge: string) => ({ challenge, code: '', error: null, credentials: null })),
+    startCodeStep: assign((_, { challenge, userType }: { challenge: string; userType: UserType }) => ({
+      challenge,
+      challengeFor: userType,
+      code: '',
+      error: null,
+      credentials: null,
+    })),
     storeCode: assign((_, value: string) => ({ code: value, error: null })),
     storeError: assign((_, message: string) => ({ error: message })),
-    forgetChallenge: assign({ challenge: null, code: '', error: null }),
+    forgetChallenge: assign({ challenge: null, challengeFor: null, code: '', error: null }),
     /** Hands the token and profile to the session actor. */
     completeSignIn: (_, _outcome: SignedIn) => {},
   },
   guards: {
-    isSignedIn: (_, outcome: AdminLoginOutcome) => outcome.ok && !isMfaRequired(outcome),
-    isMfaRequired: (_, outcome: AdminLoginOutcome) => isMfaRequired(outcome),
+    isSignedIn: (_, outcome: SignInOutcome) => outcome.ok && !isMfaRequired(outcome),
+    isMfaRequired: (_, outcome: SignInOutcome) => isMfaRequired(outcome),
     isCodeWellFormed: ({ context }) => isMfaCodeOrBackupCode(context.code),
     isChallengeExpired: (_, outcome: LoginOutcome) => refusalMessage(outcome) === MFA_MESSAGES.challengeExpired,
   },
 }).createMachine({
   id: 'login',
-  context: { credentials: null, adminMessage: null, error: null, challenge: null, code: '' },
+  context: { credentials: null, adminMessage: null, error: null, challenge: null, challengeFor: null, code: '' },
   initial: 'idle',
   states: {
     idle: {
@@ -100,7 +115,7 @@ export const loginMachine = setup({
           {
             guard: { type: 'isMfaRequired', params: ({ event }) => event.output },
             target: 'code',
-            actions: { type: 'startCodeStep', params: ({ event }) => (event.output as MfaRequiredOutcome).challenge },
+            actions: { type: 'startCodeStep', params: ({ event }) => ({ challenge: (event.output as MfaRequiredOutcome).challenge, userType: 'admin' }) },
           },
           {
             target: 'customerAttempt',
@@ -122,10 +137,16 @@ export const loginMachine = setup({
             target: 'signedIn',
             actions: { type: 'completeSignIn', params: ({ event }) => event.output as SignedIn },
           },
+          // A customer whose password is right but who has MFA on: the same code step, for the customer endpoint.
+          {
+            guard: { type: 'isMfaRequired', params: ({ event }) => event.output },
+            target: 'code',
+            actions: { type: 'startCodeStep', params: ({ event }) => ({ challenge: (event.output as MfaRequiredOutcome).challenge, userType: 'customer' }) },
+          },
           {
             target: 'failed',
             actions: assign({
-              error: ({ context, event }) => pickLoginError(context.adminMessage, event.output.ok ? null : event.output.message),
+              error: ({ context, event }) => pickLoginError(context.adminMessage, event.output.ok ? null : (event.output as LoginOutcome & { ok: false }).message),
             }),
           },
         ],
@@ -151,7 +172,7 @@ export const loginMachine = setup({
           invoke: {
             id: 'verifyLoginCode',
             src: 'verifyLoginCode',
-            input: ({ context }) => ({ challenge: context.challenge!, code: context.code.trim() }),
+            input: ({ context }) => ({ challenge: context.challenge!, code: context.code.trim(), userType: context.challengeFor! }),
             onDone: [
               {
                 guard: { type: 'isSignedIn', params: ({ event }) => event.output },
@@ -181,7 +202,7 @@ export const loginMachine = setup({
       on: { 'user.submit': { target: 'adminAttempt', actions: { type: 'takeCredentials', params: ({ event }) => event } } },
     },
     signedIn: {
-      entry: assign({ credentials: null, challenge: null, code: '' }),
+      entry: assign({ credentials: null, challenge: null, challengeFor: null, code: '' }),
       type: 'final',
     },
   },

@@ -205,6 +205,9 @@ export function CustomersRoute() {
       case 'terminals':
         void router.navigate({ href: `/customer/terminals/${encodeURIComponent(customer.uuid)}` });
         return;
+      case 'preview':
+        void router.navigate({ href: `/customers/${encodeURIComponent(customer.uuid)}/preview` });
+        return;
       case 'assign':
         assign.open({ uuid: customer.uuid, name: customer.name, email: customer.email, company: customer.company });
         return;

@@ -1,5 +1,7 @@
 // The login screen: the login machine with the admin and customer attempts and, when the account
-// has MFA on, the code step, provided with the API; a sign-in hands the session its token.
+// has MFA on, the code step (sent to the admin or the customer endpoint, as the machine says),
+// provided with the API; a sign-in hands the session its token.
+import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { loginMachine } from '../machines/login';
@@ -8,12 +10,13 @@ import { useAppServices, usePageActor } from './services';
 
 export function LoginRoute() {
   const { api, session } = useAppServices();
+  const router = useRouter();
   const login = usePageActor(
     loginMachine.provide({
       actors: {
         adminLogin: fromPromise(({ input, signal }) => api.auth.loginAdmin(input, signal)),
         customerLogin: fromPromise(({ input, signal }) => api.auth.loginCustomer(input, signal)),
-        verifyLoginCode: fromPromise(({ input, signal }) => api.auth.loginMfa(input, signal)),
+        verifyLoginCode: fromPromise(({ input: { userType, ...payload }, signal }) => api.auth.loginMfa(userType, payload, signal)),
       },
       actions: {
         // The session change re-runs the /login guard, which leaves for the remembered path or /home.
@@ -33,6 +36,7 @@ export function LoginRoute() {
       busy={busy}
       error={error}
       onSubmit={(credentials) => login.send({ type: 'user.submit', ...credentials })}
+      onNavigate={(url) => void router.navigate({ href: url })}
       {...(codeStep
         ? {
             codeStep: {

@@ -2,6 +2,10 @@
 // signed out, every path → /login; signed in, /login → /home (or the remembered path),
 // / → /home, unknown → /home; /dashboard is an alias of /home. /set-password (the emailed
 // password-setup link) is public and shows the same page signed in or not.
+// Issue 19: customers have their own area under /my with its own frame. A customer who opens
+// /login, /, /home or any admin path lands on /my; an admin who opens a /my path lands on /home
+// (guards.ts). /forgot-password is public and, like /login, sends a signed-in account home.
+import { useEffect } from 'react';
 import {
   Outlet,
   createRootRouteWithContext,
@@ -9,26 +13,33 @@ import {
   createRouter,
   lazyRouteComponent,
   redirect,
+  useRouterState,
   type RouterHistory,
 } from '@tanstack/react-router';
 import { safeRedirectTarget } from '../domain/login';
+import { documentTitle } from '../domain/navigation';
 import { FullPageSpinner } from '../ui/common/FullPageSpinner';
 import { ToastArea } from '../ui/common/ToastArea';
 import { AppLayout } from './app-layout';
 import { LoginRoute } from './login';
 import { validateCustomersSearch, validateCustomerTerminalsSearch, validateSetPasswordSearch, validateSubscriptionsSearch, validateTerminalsSearch, validateUsersSearch } from './search-params';
-import { redirectIfSignedIn, requireSignedIn, type RouterContext } from './guards';
+import { redirectIfSignedIn, requireCustomer, requireSignedIn, type RouterContext } from './guards';
+import { MyLayout } from './my/layout';
+import { validateMyTerminalSearch } from './my/search';
 
-declare module '@tanstack/react-router' {
-  interface StaticDataRouteOption {
-    /** Administrators only: a customer who signed in through the fallback sees a notice instead. */
-    adminOnly?: boolean;
-  }
+/** The browser tab names the page and the portal it belongs to ("My Terminals · Customer Portal"). */
+function DocumentTitle() {
+  const path = useRouterState({ select: (s) => s.location.pathname });
+  useEffect(() => {
+    document.title = documentTitle(path);
+  }, [path]);
+  return null;
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: () => (
     <>
+      <DocumentTitle />
       <Outlet />
       <ToastArea />
     </>
@@ -44,6 +55,18 @@ const loginRoute = createRoute({
   },
   beforeLoad: redirectIfSignedIn,
   component: LoginRoute,
+});
+
+/** Public: asks for a password-reset link by email; a signed-in account is sent home as from /login. */
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } => {
+    const target = safeRedirectTarget(search.redirect);
+    return target ? { redirect: target } : {};
+  },
+  beforeLoad: redirectIfSignedIn,
+  component: lazyRouteComponent(() => import('./forgot-password'), 'ForgotPasswordRoute'),
 });
 
 /** Public: the link a new customer gets by email. No guard either way. */
@@ -73,7 +96,6 @@ const indexRoute = createRoute({
 const homeRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/home',
-  staticData: { adminOnly: true },
   component: lazyRouteComponent(() => import('./home'), 'HomeRoute'),
 });
 
@@ -88,7 +110,6 @@ const dashboardAliasRoute = createRoute({
 const customersRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/customers',
-  staticData: { adminOnly: true },
   // Page, search and status live in the URL, so a reload or a shared link keeps them.
   validateSearch: validateCustomersSearch,
   component: lazyRouteComponent(() => import('./customers'), 'CustomersRoute'),
@@ -97,14 +118,12 @@ const customersRoute = createRoute({
 const simulatorRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/customers/starlink-simulator',
-  staticData: { adminOnly: true },
   component: lazyRouteComponent(() => import('./provider-console'), 'ProviderConsoleRoute'),
 });
 
 const customerTerminalsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/customer/terminals/$customerUuid',
-  staticData: { adminOnly: true },
   // The month shown and the open terminal live in the URL: a reload or a link keeps them.
   validateSearch: (search: Record<string, unknown>) => validateCustomerTerminalsSearch(search),
   component: lazyRouteComponent(() => import('./customer-terminals'), 'CustomerTerminalsRoute'),
@@ -113,7 +132,6 @@ const customerTerminalsRoute = createRoute({
 const terminalsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/terminals',
-  staticData: { adminOnly: true },
   // Page, search, status and the open terminal live in the URL: a reload or a link keeps them.
   validateSearch: validateTerminalsSearch,
   component: lazyRouteComponent(() => import('./terminals'), 'TerminalsRoute'),
@@ -122,7 +140,6 @@ const terminalsRoute = createRoute({
 const subscriptionRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/subscription',
-  staticData: { adminOnly: true },
   // Page, search, plan filter and "over plan" live in the URL.
   validateSearch: validateSubscriptionsSearch,
   component: lazyRouteComponent(() => import('./subscriptions'), 'SubscriptionsRoute'),
@@ -132,7 +149,6 @@ const subscriptionRoute = createRoute({
 const providerBillingRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/subscription/provider-billing',
-  staticData: { adminOnly: true },
   component: lazyRouteComponent(() => import('./provider-billing'), 'ProviderBillingRoute'),
 });
 
@@ -145,10 +161,16 @@ const settingsRoute = createRoute({
 const usersRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/users',
-  staticData: { adminOnly: true },
   // Search, status and "show deleted" live in the URL.
   validateSearch: validateUsersSearch,
   component: lazyRouteComponent(() => import('./users'), 'UsersRoute'),
+});
+
+/** The admins' queue of customer requests (plan changes, top-ups). */
+const requestsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/requests',
+  component: lazyRouteComponent(() => import('./requests'), 'RequestsRoute'),
 });
 
 /** Unknown paths: the guard above already sent signed-out visitors to /login. */
@@ -160,9 +182,116 @@ const unknownRoute = createRoute({
   },
 });
 
+// ---- The customer area ------------------------------------------------------------------------
+
+/** Everything a customer sees hangs off /my: the guard runs once for all of it. */
+const myRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/my',
+  beforeLoad: requireCustomer,
+  component: MyLayout,
+});
+
+const myOverviewRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('./my/overview'), 'MyOverviewRoute'),
+});
+
+const myTerminalsRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '/terminals',
+  component: lazyRouteComponent(() => import('./my/terminals'), 'MyTerminalsRoute'),
+});
+
+const myTerminalRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '/terminals/$terminalId',
+  // The month shown lives in the URL: a reload or a shared link keeps it.
+  validateSearch: validateMyTerminalSearch,
+  component: lazyRouteComponent(() => import('./my/terminal'), 'MyTerminalRoute'),
+});
+
+const myRequestsRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '/requests',
+  component: lazyRouteComponent(() => import('./my-requests'), 'MyRequestsRoute'),
+});
+
+const myAccountRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '/account',
+  component: lazyRouteComponent(() => import('./my-account'), 'MyAccountRoute'),
+});
+
+/** Unknown paths under /my: the customer area's home. */
+const myUnknownRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '$',
+  beforeLoad: () => {
+    throw redirect({ to: '/my', replace: true });
+  },
+});
+
+// ---- The admin "View as customer" preview -----------------------------------------------------
+
+/**
+ * A customer's area as they see it, for an administrator: the customer-area pages under the
+ * preview's own frame (banner, read-only). Outside the admin shell, behind the admin guard.
+ */
+const previewRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/customers/$customerUuid/preview',
+  beforeLoad: requireSignedIn,
+  component: lazyRouteComponent(() => import('./customer-preview'), 'CustomerPreviewLayout'),
+});
+
+const previewOverviewRoute = createRoute({
+  getParentRoute: () => previewRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('./my/overview'), 'MyOverviewRoute'),
+});
+
+const previewTerminalsRoute = createRoute({
+  getParentRoute: () => previewRoute,
+  path: '/terminals',
+  component: lazyRouteComponent(() => import('./my/terminals'), 'MyTerminalsRoute'),
+});
+
+const previewTerminalRoute = createRoute({
+  getParentRoute: () => previewRoute,
+  path: '/terminals/$terminalId',
+  validateSearch: validateMyTerminalSearch,
+  component: lazyRouteComponent(() => import('./my/terminal'), 'MyTerminalRoute'),
+});
+
+const previewRequestsRoute = createRoute({
+  getParentRoute: () => previewRoute,
+  path: '/requests',
+  component: lazyRouteComponent(() => import('./my-requests'), 'MyRequestsRoute'),
+});
+
+const previewAccountRoute = createRoute({
+  getParentRoute: () => previewRoute,
+  path: '/account',
+  component: lazyRouteComponent(() => import('./customer-preview'), 'PreviewAccountRoute'),
+});
+
+/** Anything else under the preview: its overview. */
+const previewUnknownRoute = createRoute({
+  getParentRoute: () => previewRoute,
+  path: '$',
+  beforeLoad: ({ params }) => {
+    throw redirect({ to: '/customers/$customerUuid/preview', params: { customerUuid: params.customerUuid }, replace: true });
+  },
+});
+
 export const routeTree = rootRoute.addChildren([
   loginRoute,
+  forgotPasswordRoute,
   setPasswordRoute,
+  myRoute.addChildren([myOverviewRoute, myTerminalsRoute, myTerminalRoute, myRequestsRoute, myAccountRoute, myUnknownRoute]),
+  previewRoute.addChildren([previewOverviewRoute, previewTerminalsRoute, previewTerminalRoute, previewRequestsRoute, previewAccountRoute, previewUnknownRoute]),
   appRoute.addChildren([
     indexRoute,
     homeRoute,
@@ -175,6 +304,7 @@ export const routeTree = rootRoute.addChildren([
     providerBillingRoute,
     settingsRoute,
     usersRoute,
+    requestsRoute,
     unknownRoute,
   ]),
 ]);

@@ -1,4 +1,4 @@
-// The public page of the emailed password-setup link: `/set-password?token=…`. It sits outside the
+// The public page of the emailed password-setup or reset link: `/set-password?token=…`. It sits outside the
 // signed-in layout, so whoever is (or is not) signed in on this browser sees the same page.
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -41,6 +41,8 @@ export function SetPasswordRoute() {
   const problem = useSelector(setup, (s) => s.context.problem);
   const linkMessage = useSelector(setup, (s) => s.context.linkMessage);
   const email = useSelector(setup, (s) => s.context.email);
+  // A forgot-password link (issue 19) reads "Reset your password" once the server has said so.
+  const purpose = useSelector(setup, (s) => s.context.account?.purpose ?? 'setup');
 
   return (
     <SetPasswordView
@@ -51,6 +53,7 @@ export function SetPasswordRoute() {
       problem={problem}
       linkMessage={linkMessage}
       email={email}
+      purpose={purpose}
       onField={(field, value) => setup.send({ type: 'user.field', field, value })}
       onSubmit={() => setup.send({ type: 'user.submit' })}
       onRetry={() => setup.send({ type: 'user.retry' })}

@@ -1,74 +1,18 @@
-// Settings (/settings): the account's own details from the session, the password change and the
-// MFA card, each a machine whose effects (API calls, toasts, clipboard, session updates) are
-// provided here. Customers see their account and password; MFA is for portal users.
+// Settings (/settings): the account's own details from the session, and its security (Change
+// Password and the MFA card, wired in account-security.ts and shared with /my/account).
+// Customers have their own page (/my/account); here MFA is shown to portal users only.
 import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { toast } from 'react-hot-toast';
-import { fromPromise, type SnapshotFrom } from 'xstate';
-import { mfaSetupMachine } from '../machines/mfa-setup';
-import { passwordChangeMachine } from '../machines/password-change';
-import type { MfaCardMode } from '../ui/settings/MfaCard';
 import { SettingsView } from '../ui/settings/SettingsView';
-import { outcome } from './outcome';
-import { useAppServices, usePageActor } from './services';
-
-const MFA_MODES: readonly MfaCardMode[] = ['starting', 'setup', 'verifying', 'confirmingDisable', 'disabling', 'enabled'];
-
-/** The card's mode is the machine's state ('start' only decides the first one). */
-function mfaMode(s: SnapshotFrom<typeof mfaSetupMachine>): MfaCardMode {
-  return MFA_MODES.find((mode) => s.matches(mode)) ?? 'disabled';
-}
+import { useAccountSecurity } from './account-security';
+import { useAppServices } from './services';
 
 export function SettingsRoute() {
-  const { api, session } = useAppServices();
+  const { session } = useAppServices();
   const router = useRouter();
   const profile = useSelector(session, (s) => s.context.profile);
   const userType = useSelector(session, (s) => s.context.userType) ?? 'admin';
-
-  const password = usePageActor(
-    passwordChangeMachine.provide({
-      actors: {
-        changePassword: fromPromise(async ({ input, signal }) => {
-          const result = await api.auth.changePassword(userType, input, signal);
-          // The server ends every token issued before the change: keep the fresh one.
-          if (result.ok && result.data.token) session.send({ type: 'session.renew', token: result.data.token, profile: result.data.profile });
-          return result;
-        }),
-      },
-      actions: {
-        notifySuccess: (_, message) => void toast.success(message, { id: 'settings-password' }),
-        notifyFailure: (_, message) => void toast.error(message, { id: 'settings-password' }),
-      },
-    }),
-  );
-
-  const mfa = usePageActor(
-    mfaSetupMachine.provide({
-      actors: {
-        startSetup: fromPromise(({ signal }) => outcome(() => api.mfa.setup(signal))),
-        verifyCode: fromPromise(({ input, signal }) => outcome(() => api.mfa.verify(input.code, signal))),
-        disableMfa: fromPromise(({ input, signal }) => outcome(() => api.mfa.disable(input, signal))),
-      },
-      actions: {
-        copyText: (_, text) => void navigator.clipboard?.writeText(text).catch(() => undefined),
-        notifySuccess: (_, message) => void toast.success(message, { id: 'settings-mfa' }),
-        notifyFailure: (_, message) => void toast.error(message, { id: 'settings-mfa' }),
-        mfaChanged: (_, enabled) => session.send({ type: 'profile.update', patch: { mfaEnabled: enabled } }),
-      },
-    }),
-    { input: { mfaEnabled: profile?.mfaEnabled ?? false } },
-  );
-
-  const form = useSelector(password, (s) => s.context.form);
-  const passwordError = useSelector(password, (s) => s.context.error);
-  const passwordBusy = useSelector(password, (s) => s.hasTag('busy'));
-  const mode = useSelector(mfa, mfaMode);
-  const setup = useSelector(mfa, (s) => s.context.setup);
-  const code = useSelector(mfa, (s) => s.context.code);
-  const canVerify = useSelector(mfa, (s) => s.can({ type: 'user.verify' }));
-  const backupCodes = useSelector(mfa, (s) => s.context.backupCodes);
-  const proof = useSelector(mfa, (s) => s.context.proof);
-  const mfaError = useSelector(mfa, (s) => s.context.error);
+  const security = useAccountSecurity(userType);
 
   if (!profile) return null;
   return (
@@ -80,36 +24,9 @@ export function SettingsRoute() {
         createdAt: profile.createdAt || null,
         updatedAt: profile.updatedAt || null,
       }}
-      passwordChange={{
-        form,
-        error: passwordError,
-        busy: passwordBusy,
-        onField: (field, value) => password.send({ type: 'user.field', field, value }),
-        onSubmit: () => password.send({ type: 'user.submit' }),
-      }}
-      mfa={
-        userType === 'admin'
-          ? {
-              mode,
-              setup,
-              code,
-              canVerify,
-              backupCodes,
-              proof,
-              error: mfaError,
-              onEnable: () => mfa.send({ type: 'user.enable' }),
-              onCode: (value) => mfa.send({ type: 'user.code', value }),
-              onVerify: () => mfa.send({ type: 'user.verify' }),
-              onCancel: () => mfa.send({ type: 'user.cancel' }),
-              onCopy: (text) => mfa.send({ type: 'user.copy', text }),
-              onDisable: () => mfa.send({ type: 'user.disable' }),
-              onProof: (value) => mfa.send({ type: 'user.proof', ...value }),
-              onConfirmDisable: () => mfa.send({ type: 'user.confirm' }),
-            }
-          : null
-      }
+      passwordChange={security.passwordChange}
+      mfa={userType === 'admin' ? security.mfa : null}
       onNavigate={(url) => void router.navigate({ href: url })}
     />
   );
 }
-

@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { CUSTOMER_LINE_ENDING_MESSAGES } from '../../src/domain/customers';
-import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
-import { launchChromium, portalApi, signInAsAdminAt, startPortal, waitForUsageRun, type Portal } from './harness';
+import { launchChromium, linkTokenFromOutbox, portalApi, signInAsAdminAt, startPortal, waitForUsageRun, type Portal } from './harness';
 
 let portal: Portal;
 let browser: Browser;
@@ -27,43 +26,6 @@ async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   contexts.push(context);
   return context.newPage();
-}
-
-/** The admin's token, as the portal stored it. */
-async function adminToken(page: Page): Promise<string> {
-  const raw = await page.evaluate((key) => window.localStorage.getItem(key), SESSION_STORAGE_KEY);
-  const token = parsePersistedSession(raw)?.token;
-  if (!token) throw new Error(`No admin session under ${SESSION_STORAGE_KEY}: ${raw}`);
-  return token;
-}
-
-interface OutboxMessage {
-  to: string;
-  subject: string;
-  text: string;
-  createdAt: string;
-  sentAt: string | null;
-  error: string | null;
-}
-
-/** The password-setup token from the newest email to `to` (mail goes out from a background job). */
-async function setupTokenFromOutbox(token: string, to: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  let last: unknown = null;
-  while (Date.now() < deadline) {
-    const response = await fetch(`${portal.url}/api/v1/email-outbox?to=${encodeURIComponent(to)}&limit=5`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    last = await response.json();
-    const data = (last as { data?: { messages?: OutboxMessage[] } | OutboxMessage[] }).data;
-    const messages = (Array.isArray(data) ? data : (data?.messages ?? [])).filter((m) => m.to === to);
-    for (const message of messages) {
-      const match = /\/set-password\?token=([A-Za-z0-9._~%-]+)/.exec(message.text);
-      if (match) return decodeURIComponent(match[1]!);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`No password-setup link for ${to} in the outbox: ${JSON.stringify(last)}`);
 }
 
 async function customerLogin(email: string, password: string) {
@@ -115,7 +77,7 @@ describe('customers', () => {
     await create.waitFor({ state: 'detached' });
 
     // The customer opens the emailed link, signed out, in another browser.
-    const setupToken = await setupTokenFromOutbox(await adminToken(admin), email);
+    const setupToken = await linkTokenFromOutbox(admin, portal, email, 'set-password');
     const visitor = await newPage();
     await visitor.goto(`${portal.url}/set-password?token=${encodeURIComponent(setupToken)}`);
     const account = visitor.getByLabel('Your account');

@@ -169,3 +169,29 @@ export async function waitForUsageRun(page: Page, portal: Portal, also: () => Pr
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
+
+interface OutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * The token of the newest emailed link to `to` whose path is `/{path}?token=…` (mail goes out from
+ * a background job, so this polls the outbox for up to 30 s), read as the signed-in admin `page`.
+ */
+export async function linkTokenFromOutbox(page: Page, portal: Portal, to: string, path: string): Promise<string> {
+  const pattern = new RegExp(`/${path}\\?token=([A-Za-z0-9._~%-]+)`);
+  const deadline = Date.now() + 30_000;
+  let last: unknown = null;
+  while (Date.now() < deadline) {
+    last = await portalApi<{ messages?: OutboxMessage[] } | OutboxMessage[]>(page, portal, `/email-outbox?to=${encodeURIComponent(to)}&limit=5`);
+    const messages = (Array.isArray(last) ? last : (last as { messages?: OutboxMessage[] }).messages ?? []).filter((m) => m.to === to);
+    for (const message of messages) {
+      const match = pattern.exec(message.text);
+      if (match) return decodeURIComponent(match[1]!);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`No /${path} link for ${to} in the outbox: ${JSON.stringify(last)}`);
+}

@@ -15,7 +15,7 @@ const mfaRequired: MfaRequiredOutcome = { ok: true, mfaRequired: true, challenge
 
 function startLogin(
   admin: () => Promise<AdminLoginOutcome>,
-  customer: () => Promise<LoginOutcome>,
+  customer: () => Promise<AdminLoginOutcome>,
   verify: (input: MfaLoginPayload, signal: AbortSignal) => Promise<LoginOutcome> = async () => adminOk,
 ) {
   const completeSignIn = vi.fn();
@@ -120,7 +120,7 @@ describe('login machine: the code step of an account with MFA on', () => {
     actor.send({ type: 'user.submitCode' });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     await waitFor(actor, (s) => s.status === 'done');
-    expect(verifyCalls).toHaveBeenCalledExactlyOnceWith({ challenge: 'challenge-1', code: '123456' });
+    expect(verifyCalls).toHaveBeenCalledExactlyOnceWith({ challenge: 'challenge-1', code: '123456', userType: 'admin' });
     expect(completeSignIn).toHaveBeenCalledExactlyOnceWith(adminOk);
     expect(actor.getSnapshot().context).toMatchObject({ challenge: null, code: '' });
   });
@@ -130,7 +130,7 @@ describe('login machine: the code step of an account with MFA on', () => {
     actor.send(typeCode(' abcd-efgh '));
     actor.send({ type: 'user.submitCode' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(verifyCalls).toHaveBeenCalledExactlyOnceWith({ challenge: 'challenge-1', code: 'abcd-efgh' });
+    expect(verifyCalls).toHaveBeenCalledExactlyOnceWith({ challenge: 'challenge-1', code: 'abcd-efgh', userType: 'admin' });
   });
 
   it.each(['', '12345', '1234567', '12a456', 'ABCD-EFG'])('the malformed code "%s" is refused without a call', async (code) => {
@@ -194,5 +194,62 @@ describe('login machine: the code step of an account with MFA on', () => {
     expect(seen!.aborted).toBe(false);
     actor.stop();
     expect(seen!.aborted).toBe(true);
+  });
+});
+
+describe('login machine: the code step of a customer with MFA on (issue 19)', () => {
+  async function customerAtCodeStep(verify?: (input: MfaLoginPayload, signal: AbortSignal) => Promise<LoginOutcome>) {
+    const started = startLogin(async () => refused(INVALID_CREDENTIALS_MESSAGE), async () => mfaRequired, verify ?? (async () => customerOk));
+    started.actor.send(submit);
+    await waitFor(started.actor, (s) => s.hasTag('codeStep'));
+    return started;
+  }
+
+  it("the customer's right password asks for a code after the admin attempt failed, keeping no password", async () => {
+    const { actor, adminCalls, customerCalls, completeSignIn } = await customerAtCodeStep();
+    expect(adminCalls).toHaveBeenCalledTimes(1);
+    expect(customerCalls).toHaveBeenCalledTimes(1);
+    expect(actor.getSnapshot().context).toMatchObject({ challenge: 'challenge-1', challengeFor: 'customer', credentials: null, error: null });
+    expect(completeSignIn).not.toHaveBeenCalled();
+  });
+
+  it('the code goes to the customer step and signs the customer in', async () => {
+    const { actor, verifyCalls, completeSignIn } = await customerAtCodeStep();
+    actor.send({ type: 'user.code', value: '123456' });
+    actor.send({ type: 'user.submitCode' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(verifyCalls).toHaveBeenCalledExactlyOnceWith({ challenge: 'challenge-1', code: '123456', userType: 'customer' });
+    expect(completeSignIn).toHaveBeenCalledExactlyOnceWith(customerOk);
+    expect(actor.getSnapshot().context).toMatchObject({ challenge: null, challengeFor: null });
+  });
+
+  it("a wrong code keeps the customer's step with the server's words; Back forgets whose challenge it was", async () => {
+    const { actor } = await customerAtCodeStep(async () => refused(MFA_MESSAGES.wrongCode));
+    actor.send({ type: 'user.code', value: '654321' });
+    actor.send({ type: 'user.submitCode' });
+    const snapshot = await waitFor(actor, (s) => s.matches({ code: 'entering' }) && s.context.error !== null);
+    expect(snapshot.context).toMatchObject({ error: MFA_MESSAGES.wrongCode, challengeFor: 'customer' });
+    actor.send({ type: 'user.back' });
+    expect(actor.getSnapshot().context).toMatchObject({ challenge: null, challengeFor: null });
+  });
+
+  it('an admin challenge after a customer one is sent to the admin step', async () => {
+    let admin = 0;
+    const verifyCalls: unknown[] = [];
+    const { actor } = startLogin(
+      async () => (++admin === 1 ? refused(INVALID_CREDENTIALS_MESSAGE) : mfaRequired),
+      async () => mfaRequired,
+      async (input) => (verifyCalls.push(input), adminOk),
+    );
+    actor.send(submit);
+    await waitFor(actor, (s) => s.hasTag('codeStep'));
+    actor.send({ type: 'user.back' });
+    actor.send(submit);
+    await waitFor(actor, (s) => s.hasTag('codeStep'));
+    expect(actor.getSnapshot().context.challengeFor).toBe('admin');
+    actor.send({ type: 'user.code', value: '123456' });
+    actor.send({ type: 'user.submitCode' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(verifyCalls).toEqual([{ challenge: 'challenge-1', code: '123456', userType: 'admin' }]);
   });
 });

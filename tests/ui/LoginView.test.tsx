@@ -6,14 +6,14 @@ import { renderStrict } from './render';
 
 describe('LoginView', () => {
   it('welcomes the user and asks for an admin account', () => {
-    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} onNavigate={() => {}} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Welcome to the Enterprise Admin Portal' })).toBeTruthy();
     expect(screen.getByText('Login with your admin account')).toBeTruthy();
   });
 
   it('submits the entered email and password once', async () => {
     const onSubmit = vi.fn();
-    const { user } = renderStrict(<LoginView busy={false} error={null} onSubmit={onSubmit} />);
+    const { user } = renderStrict(<LoginView busy={false} error={null} onSubmit={onSubmit} onNavigate={() => {}} />);
 
     await user.type(screen.getByLabelText('Email'), 'admin@example.com');
     await user.type(screen.getByLabelText('Password'), 's3cret-Pass');
@@ -24,7 +24,7 @@ describe('LoginView', () => {
   });
 
   it('leaves required and email-format checks to the browser', () => {
-    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} onNavigate={() => {}} />);
     const email = screen.getByLabelText('Email') as HTMLInputElement;
     const password = screen.getByLabelText('Password') as HTMLInputElement;
 
@@ -38,7 +38,7 @@ describe('LoginView', () => {
 
   it('reads "Signing in..." and is disabled while busy', async () => {
     const onSubmit = vi.fn();
-    const { user } = renderStrict(<LoginView busy error={null} onSubmit={onSubmit} />);
+    const { user } = renderStrict(<LoginView busy error={null} onSubmit={onSubmit} onNavigate={() => {}} />);
 
     const button = screen.getByRole('button', { name: 'Signing in...' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
@@ -50,17 +50,17 @@ describe('LoginView', () => {
   });
 
   it('shows the error it is given in an alert', () => {
-    renderStrict(<LoginView busy={false} error="Invalid email or password" onSubmit={() => {}} />);
+    renderStrict(<LoginView busy={false} error="Invalid email or password" onSubmit={() => {}} onNavigate={() => {}} />);
     expect(screen.getByRole('alert').textContent).toContain('Invalid email or password');
   });
 
   it('shows no alert without an error', () => {
-    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} onNavigate={() => {}} />);
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('reveals and hides the password with the show-password toggle', async () => {
-    const { user } = renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+    const { user } = renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} onNavigate={() => {}} />);
     const password = screen.getByLabelText('Password') as HTMLInputElement;
     const toggle = screen.getByRole('button', { name: 'Show password' });
 
@@ -71,18 +71,23 @@ describe('LoginView', () => {
     expect(password.type).toBe('password');
   });
 
-  it('offers the forgot-password and contact-your-administrator links, which go nowhere', async () => {
-    const { user } = renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} />);
+  it('links "Forgot your password?" to /forgot-password inside the app', async () => {
+    const onNavigate = vi.fn();
+    const { user } = renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} onNavigate={onNavigate} />);
     const forgot = screen.getByRole('link', { name: 'Forgot your password?' });
-    const contact = screen.getByRole('link', { name: 'Contact your administrator' });
-
-    expect(forgot.getAttribute('href')).toBe('#');
-    expect(contact.getAttribute('href')).toBe('#');
-    expect(contact.parentElement?.textContent).toBe("Don't have an account? Contact your administrator");
+    expect(forgot.getAttribute('href')).toBe('/forgot-password');
 
     const before = window.location.href;
     await user.click(forgot);
+    expect(onNavigate).toHaveBeenCalledExactlyOnceWith('/forgot-password');
     expect(window.location.href).toBe(before);
+  });
+
+  it('offers the contact-your-administrator link, which goes nowhere', () => {
+    renderStrict(<LoginView busy={false} error={null} onSubmit={() => {}} onNavigate={() => {}} />);
+    const contact = screen.getByRole('link', { name: 'Contact your administrator' });
+    expect(contact.getAttribute('href')).toBe('#');
+    expect(contact.parentElement?.textContent).toBe("Don't have an account? Contact your administrator");
   });
 });
 
@@ -90,7 +95,7 @@ describe('LoginView: the code step', () => {
   function renderCodeStep(step: Partial<LoginCodeStep> = {}) {
     const codeStep: LoginCodeStep = { code: '', error: null, busy: false, onCode: vi.fn(), onSubmit: vi.fn(), onBack: vi.fn(), ...step };
     const onSubmit = vi.fn();
-    return { ...renderStrict(<LoginView busy={false} error={null} onSubmit={onSubmit} codeStep={codeStep} />), codeStep, onSubmit };
+    return { ...renderStrict(<LoginView busy={false} error={null} onSubmit={onSubmit} codeStep={codeStep} onNavigate={() => {}} />), codeStep, onSubmit };
   }
 
   it('replaces the email and password with the authentication code field and its hint', () => {

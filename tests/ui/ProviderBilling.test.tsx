@@ -252,7 +252,7 @@ describe('the Provider Billing page', () => {
     expect(await dialog.findByRole('link', { name: HELD_LINE })).toBeTruthy();
   });
 
-  it('a signed-in customer sees the administrators-only notice, and the page asks for nothing', async () => {
+  it('a signed-in customer is sent to their own area, and the page asks for nothing', async () => {
     const api = fakePortalApi();
     localStorage.clear();
     localStorage.setItem(
@@ -261,7 +261,7 @@ describe('the Provider Billing page', () => {
     );
     const history = createMemoryHistory({ initialEntries: [PATH] });
     renderStrict(<AppRoot app={createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch })} />);
-    expect(await screen.findByRole('heading', { name: 'Administrators only' })).toBeTruthy();
+    await waitFor(() => expect(history.location.pathname).toBe('/my'));
     expect(screen.queryByRole('heading', { name: T.title })).toBeNull();
     expect(api.calls.some((c) => c.includes('/billing/provider'))).toBe(false);
   });

@@ -1,9 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import toast, { useToasterStore } from 'react-hot-toast';
-import { ACCOUNT_MESSAGES } from '../../src/domain/auth';
 import { PAGE_TITLES } from '../../src/domain/navigation';
-import { AdminOnlyNotice } from '../../src/ui/common/AdminOnlyNotice';
 import { FullPageSpinner } from '../../src/ui/common/FullPageSpinner';
 import { PageHeader } from '../../src/ui/common/PageHeader';
 import { ToastArea } from '../../src/ui/common/ToastArea';
@@ -43,23 +41,6 @@ describe('PageHeader', () => {
   it('omits the breadcrumb when there are no crumbs', () => {
     renderStrict(<PageHeader title="Enterprise Dashboard" breadcrumb={[]} onNavigate={() => {}} />);
     expect(screen.queryByRole('navigation', { name: 'Breadcrumb' })).toBeNull();
-  });
-});
-
-describe('AdminOnlyNotice', () => {
-  it('tells a customer the portal is for administrators and that self-service comes later', () => {
-    renderStrict(<AdminOnlyNotice />);
-    expect(screen.getByRole('heading', { name: 'Administrators only' })).toBeTruthy();
-    expect(screen.getByText(ACCOUNT_MESSAGES.adminsOnly)).toBeTruthy();
-    expect(screen.getByText(/self-service/)).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
-  });
-
-  it('offers Log out when given onLogout', async () => {
-    const onLogout = vi.fn();
-    const { user } = renderStrict(<AdminOnlyNotice onLogout={onLogout} />);
-    await user.click(screen.getByRole('button', { name: 'Log out' }));
-    expect(onLogout).toHaveBeenCalledTimes(1);
   });
 });
 

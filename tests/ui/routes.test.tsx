@@ -5,10 +5,20 @@ import { screen, waitFor } from '@testing-library/react';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { createApp } from '../../src/routes/create-app';
 import { AppRoot } from '../../src/routes/AppRoot';
+import type { MyOverviewWire } from '../../src/domain/my-area';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { summary } from '../fixtures/dashboard';
 import { adminProfile, customerProfile } from '../machines/fixtures';
 import { renderStrict } from './render';
+
+const myOverview: MyOverviewWire = {
+  terminals: 2,
+  onlineNow: 1,
+  usage: { usedGB: 40, planGB: 100, remainingGB: 60, overageGB: 0, percentage: 40 },
+  forecast: null,
+  currency: 'USD',
+  alerts: { count: 0, items: [] },
+};
 
 interface FakeOptions {
   adminPassword?: string;
@@ -47,6 +57,10 @@ function fakePortalApi({ adminPassword = 'admin-pass', customerPassword = 'custo
         return token === 'customer-token'
           ? json(200, { success: true, message: 'ok', data: { customer: customerProfile } })
           : json(401, { success: false, message: 'Invalid or expired token' });
+      case 'GET /api/v1/my/overview':
+        return token === 'customer-token' ? json(200, { success: true, message: 'ok', data: myOverview }) : json(403, { success: false, message: 'This area is for customers only.' });
+      case 'GET /api/v1/my/terminals':
+        return token === 'customer-token' ? json(200, { success: true, message: 'ok', data: [] }) : json(403, { success: false, message: 'This area is for customers only.' });
       case 'GET /api/v1/dashboard/summary':
         if (token !== 'admin-token' || summaryStatus === 401) return json(401, { success: false, message: 'Invalid or expired token' });
         return json(summaryStatus, summaryStatus === 200 ? { success: true, message: 'ok', data: summary } : { success: false, message: 'Database unavailable' });
@@ -136,13 +150,65 @@ describe('routes, guards and the session', () => {
     expect(location()).toBe('/login');
   });
 
-  it('a customer who signs in through the fallback sees the administrators-only notice, not admin data', async () => {
+  it('a customer who signs in through the fallback lands on their own overview in the Customer Portal, never the admin shell', async () => {
     localStorage.clear();
     const { user, api, location } = startAt('/login');
     await fillLogin(user, customerProfile.email, 'customer-pass');
-    await waitFor(() => expect(location()).toBe('/home'));
-    expect(await screen.findByText('Administrators only')).toBeTruthy();
+    await waitFor(() => expect(location()).toBe('/my'));
+    expect(await screen.findByText('Online now')).toBeTruthy();
+    expect(screen.getAllByText('Customer Portal').length).toBeGreaterThan(0);
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(['Overview', 'Terminals', 'Requests', 'Account'].every((name) => nav.textContent?.includes(name))).toBe(true);
+    expect(nav.textContent).not.toContain('Customers');
+    expect(nav.textContent).not.toContain('Users');
     expect(api.calls).not.toContain('GET /api/v1/dashboard/summary');
+    await waitFor(() => expect(document.title).toBe('Overview · Customer Portal'));
+  });
+
+  it.each(['/home', '/', '/customers', '/terminals?page=2', '/users', '/requests', '/login', '/forgot-password', '/nowhere'])(
+    'a signed-in customer who opens %s is sent to /my',
+    async (path) => {
+      localStorage.clear();
+      storeSession('customer-token', 'customer');
+      const { api, location } = startAt(path);
+      await waitFor(() => expect(location()).toBe('/my'));
+      expect(await screen.findByText('Online now')).toBeTruthy();
+      expect(api.calls.filter((c) => !c.includes('/my/') && !c.endsWith('/customers/auth/me'))).toEqual([]);
+    },
+  );
+
+  it.each(['/my', '/my/terminals', '/my/terminals/UT1', '/my/account'])('a signed-in admin who opens %s is sent to /home', async (path) => {
+    localStorage.clear();
+    storeSession('admin-token');
+    const { api, location } = startAt(path);
+    await waitFor(() => expect(location()).toBe('/home'));
+    await screen.findByText('Total Customers');
+    expect(api.calls.some((c) => c.includes('/api/v1/my/'))).toBe(false);
+  });
+
+  it("a signed-out visit to /my/terminals lands on /login and returns there after the customer's sign-in", async () => {
+    localStorage.clear();
+    const { user, location } = startAt('/my/terminals');
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Fmy%2Fterminals'));
+    await fillLogin(user, customerProfile.email, 'customer-pass');
+    await waitFor(() => expect(location()).toBe('/my/terminals'));
+    await waitFor(() => expect(document.title).toBe('My Terminals · Customer Portal'));
+  });
+
+  it("a remembered admin path is not followed after a customer's sign-in: the customer lands on /my", async () => {
+    localStorage.clear();
+    const { user, location } = startAt('/customers');
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Fcustomers'));
+    await fillLogin(user, customerProfile.email, 'customer-pass');
+    await waitFor(() => expect(location()).toBe('/my'));
+  });
+
+  it("a remembered /my path is not followed after an admin's sign-in: the admin lands on /home", async () => {
+    localStorage.clear();
+    const { user, location } = startAt('/my/terminals');
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Fmy%2Fterminals'));
+    await fillLogin(user, adminProfile.email, 'admin-pass');
+    await waitFor(() => expect(location()).toBe('/home'));
   });
 
   it('log out from the user menu clears the session and returns to a plain /login', async () => {

@@ -74,9 +74,10 @@ describe('api client', () => {
       null,
     );
     const outcome = await api.auth.loginCustomer({ email: 'c@x.io', password: 'pw' });
-    expect(outcome.ok && outcome.userType).toBe('customer');
-    expect(outcome.ok && outcome.profile).toMatchObject({ uuid: 'c-1', company: 'X', isActive: true });
-    expect(outcome.ok && Date.parse(outcome.profile.createdAt)).not.toBeNaN();
+    if (!outcome.ok || 'mfaRequired' in outcome) throw new Error(`expected a signed-in outcome: ${JSON.stringify(outcome)}`);
+    expect(outcome.userType).toBe('customer');
+    expect(outcome.profile).toMatchObject({ uuid: 'c-1', company: 'X', isActive: true });
+    expect(Date.parse(outcome.profile.createdAt)).not.toBeNaN();
   });
 });
 

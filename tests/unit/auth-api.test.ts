@@ -29,7 +29,7 @@ describe('auth api: the code step', () => {
 
   it('sends the challenge and code to POST /auth/login/mfa without a bearer and signs in with the answer', async () => {
     const { api, sent, fetch } = apiAnswering(200, envelope({ user: adminWire, token: 'jwt-2' }));
-    const outcome = await api.auth.loginMfa({ challenge: 'ch-1', code: '123456' });
+    const outcome = await api.auth.loginMfa('admin', { challenge: 'ch-1', code: '123456' });
     expect(sent()).toMatchObject({ method: 'POST', path: '/api/v1/auth/login/mfa', body: { challenge: 'ch-1', code: '123456' } });
     expect(new Headers(fetch.mock.calls[0]![1]?.headers).get('authorization')).toBeNull();
     expect(outcome).toMatchObject({ ok: true, token: 'jwt-2', userType: 'admin', profile: { email: 'admin@example.com' } });
@@ -37,11 +37,55 @@ describe('auth api: the code step', () => {
 
   it('answers a wrong code as a refusal with the server message', async () => {
     const { api } = apiAnswering(401, { success: false, message: 'Invalid verification code. Please try again.' });
-    expect(await api.auth.loginMfa({ challenge: 'ch-1', code: '000000' })).toEqual({
+    expect(await api.auth.loginMfa('admin', { challenge: 'ch-1', code: '000000' })).toEqual({
       ok: false,
       status: 401,
       message: 'Invalid verification code. Please try again.',
     });
+  });
+});
+
+describe('auth api: the customer code step (issue 19)', () => {
+  it('answers an MFA challenge from the customer login as mfaRequired', async () => {
+    const { api, sent } = apiAnswering(200, envelope({ mfaRequired: true, challenge: 'ch-c' }));
+    expect(await api.auth.loginCustomer({ email: 'ops@northwind.example', password: 'pw' })).toEqual({ ok: true, mfaRequired: true, challenge: 'ch-c' });
+    expect(sent()).toMatchObject({ method: 'POST', path: '/api/v1/customers/auth/login' });
+  });
+
+  it('sends a customer challenge to POST /customers/auth/login/mfa and signs the customer in', async () => {
+    const { api, sent, fetch } = apiAnswering(200, envelope({ customer: customerWire, token: 'jwt-c' }));
+    const outcome = await api.auth.loginMfa('customer', { challenge: 'ch-c', code: 'ABCD-EFGH' });
+    expect(sent()).toMatchObject({ method: 'POST', path: '/api/v1/customers/auth/login/mfa', body: { challenge: 'ch-c', code: 'ABCD-EFGH' } });
+    expect(new Headers(fetch.mock.calls[0]![1]?.headers).get('authorization')).toBeNull();
+    expect(outcome).toMatchObject({ ok: true, token: 'jwt-c', userType: 'customer', profile: { uuid: 'c-1', company: 'Northwind' } });
+  });
+});
+
+describe('auth api: forgot password (issue 19)', () => {
+  it('posts the address to /auth/forgot-password without a bearer and reads the 202 as done', async () => {
+    const { api, sent, fetch } = apiAnswering(202, envelope({}, 'If an account exists for that address…'));
+    expect(await api.auth.forgotPassword({ email: 'ana@example.com' })).toMatchObject({ ok: true, status: 202 });
+    expect(sent()).toMatchObject({ method: 'POST', path: '/api/v1/auth/forgot-password', body: { email: 'ana@example.com' } });
+    expect(new Headers(fetch.mock.calls[0]![1]?.headers).get('authorization')).toBeNull();
+  });
+
+  it('answers a 429 as a refusal with the server message', async () => {
+    const { api } = apiAnswering(429, { success: false, message: 'Too many password reset requests from this address. Try again in 15 minutes.' });
+    expect(await api.auth.forgotPassword({ email: 'ana@example.com' })).toMatchObject({ ok: false, status: 429, message: expect.stringMatching(/^Too many/) });
+  });
+});
+
+describe('mfa api: the account kind picks the routes (issue 19)', () => {
+  it('sends a customer set-up, verify and disable to /customers/mfa and a portal user\'s to /auth/mfa', async () => {
+    const customer = apiAnswering(200, envelope({ backupCodes: ['AAAA-BBBB'] }));
+    expect(await customer.api.mfa.for('customer').verify('123456')).toMatchObject({ ok: true, data: { backupCodes: ['AAAA-BBBB'] } });
+    expect(customer.sent()).toMatchObject({ method: 'POST', path: '/api/v1/customers/mfa/verify', body: { code: '123456' } });
+    const admin = apiAnswering(200, envelope({ mfaEnabled: false }));
+    await admin.api.mfa.for('admin').disable({ password: 'pw' });
+    expect(admin.sent()).toMatchObject({ method: 'POST', path: '/api/v1/auth/mfa/disable' });
+    const legacy = apiAnswering(200, envelope({ mfaEnabled: false }));
+    await legacy.api.mfa.disable({ password: 'pw' });
+    expect(legacy.sent()).toMatchObject({ path: '/api/v1/auth/mfa/disable' });
   });
 });
 

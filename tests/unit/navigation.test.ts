@@ -31,11 +31,12 @@ describe('the sidebar menu', () => {
     expect(HOME_URL).toBe('/home');
   });
 
-  it('lists Home, Customers, Terminals, Users and Settings in that order with their urls', () => {
+  it('lists Home, Customers, Terminals, Requests, Users and Settings in that order with their urls', () => {
     expect(SIDEBAR_MENU.map((item) => [item.title, item.url])).toEqual([
       ['Home', '/home'],
       ['Customers', '/customers'],
       ['Terminals', '/terminals'],
+      ['Requests', '/requests'],
       ['Users', '/users'],
       ['Settings', '/settings'],
     ]);
@@ -143,6 +144,12 @@ describe('page titles and breadcrumbs', () => {
         '/subscription/provider-billing',
         '/settings',
         '/users',
+        '/requests',
+        '/my',
+        '/my/terminals',
+        '/my/terminals/$terminalId',
+        '/my/requests',
+        '/my/account',
       ].sort(),
     );
   });
@@ -160,6 +167,9 @@ describe('page titles and breadcrumbs', () => {
     expect(trail('/subscription')).toEqual(['Home(/home)', 'Subscriptions']);
     expect(trail('/subscription/provider-billing')).toEqual(['Home(/home)', 'Subscriptions(/subscription)', 'Provider Billing']);
     expect(trail('/settings')).toEqual(['Settings']);
+    expect(trail('/requests')).toEqual(['Home(/home)', 'Requests']);
+    expect(trail('/my/terminals/UT1')).toEqual(['Overview(/my)', 'Terminals(/my/terminals)', 'Terminal']);
+    expect(trail('/my/account')).toEqual(['Overview(/my)', 'Account']);
   });
 
   it('title the dashboard "Enterprise Dashboard"', () => {

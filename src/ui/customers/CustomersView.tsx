@@ -26,7 +26,7 @@ export const SEARCH_PLACEHOLDER = 'Search by name, email or company...';
 /** The server reads at most this much of a search. */
 export const SEARCH_MAX_LENGTH = CUSTOMER_SEARCH_MAX_LENGTH;
 
-export type CustomerRowAction = 'view' | 'edit' | 'settings' | 'terminals' | 'assign' | 'block' | 'unblock';
+export type CustomerRowAction = 'view' | 'edit' | 'settings' | 'terminals' | 'assign' | 'preview' | 'block' | 'unblock';
 
 export interface CustomersViewProps {
   /** Counts over every customer (the six cards); null until loaded. */
@@ -82,6 +82,7 @@ function RowActions({ customer, onAction }: { customer: CustomerListItem; onActi
     item('Account Settings', 'pi pi-cog', 'settings'),
     item('Manage Terminals', 'pi pi-wifi', 'terminals'),
     item('Assign Terminals', 'pi pi-plus-circle', 'assign'),
+    item('View as customer', 'pi pi-user', 'preview'),
     { separator: true },
     customer.blockedEnabled
       ? item('Unblock Customer', 'pi pi-lock-open', 'unblock')

@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
+import { NavLink } from '../common/NavLink';
 import { SatelliteLogo } from '../common/SatelliteLogo';
 import { MFA_MESSAGES } from '../../domain/mfa';
 
@@ -19,7 +20,11 @@ export interface LoginViewProps {
   onSubmit(credentials: LoginCredentials): void;
   /** The password was accepted and MFA is on: the code step replaces the form. */
   codeStep?: LoginCodeStep;
+  /** In-app navigation for the "Forgot your password?" link (to /forgot-password). */
+  onNavigate(url: string): void;
 }
+
+export const FORGOT_PASSWORD_PATH = '/forgot-password';
 
 export interface LoginCodeStep {
   /** As typed: six digits or a backup code. */
@@ -74,7 +79,7 @@ function CodeStepForm({ step }: { step: LoginCodeStep }) {
 }
 
 /** The public sign-in screen. Required fields and the email format are checked by the browser. */
-export function LoginView({ busy, error, onSubmit, codeStep }: LoginViewProps) {
+export function LoginView({ busy, error, onSubmit, codeStep, onNavigate }: LoginViewProps) {
   const id = useId();
   const emailId = `${id}-email`;
   const passwordId = `${id}-password`;
@@ -124,9 +129,9 @@ export function LoginView({ busy, error, onSubmit, codeStep }: LoginViewProps) {
             <div className="form-field">
               <div className="form-field-label-row">
                 <label htmlFor={passwordId}>Password</label>
-                <a href="#" className="login-link" onClick={(event) => event.preventDefault()}>
+                <NavLink url={FORGOT_PASSWORD_PATH} onNavigate={onNavigate} className="login-link">
                   Forgot your password?
-                </a>
+                </NavLink>
               </div>
               <div className="password-field">
                 <InputText

@@ -32,9 +32,29 @@ export interface SetPasswordViewProps {
   onSubmit(): void;
   onRetry(): void;
   onNavigate(url: string): void;
+  /** 'reset': a forgot-password link (issue 19), worded "Reset your password"; a set-up link otherwise. */
+  purpose?: 'setup' | 'reset';
 }
 
 export const LOGIN_URL = '/login';
+
+/** The words that differ between a first password and a reset. */
+const WORDING = {
+  setup: {
+    title: 'Set your password',
+    intro: 'Choose the password you will use to sign in to the portal.',
+    submit: 'Set Password',
+    submitting: 'Setting Password...',
+    done: 'Your password is set',
+  },
+  reset: {
+    title: 'Reset your password',
+    intro: 'Choose a new password. Your old password stops working, and any other signed-in sessions end.',
+    submit: 'Reset Password',
+    submitting: 'Resetting Password...',
+    done: 'Your password has been reset',
+  },
+} as const;
 
 function Card({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
   return (
@@ -72,6 +92,7 @@ export function SetPasswordView(props: SetPasswordViewProps) {
   const passwordId = `${id}-password`;
   const confirmId = `${id}-confirm`;
   const problemId = `${id}-problem`;
+  const words = WORDING[props.purpose ?? 'setup'];
   const loginLink = (
     <NavLink url={LOGIN_URL} onNavigate={props.onNavigate} className="p-button p-component login-link-button">
       Go to the login page
@@ -112,7 +133,7 @@ export function SetPasswordView(props: SetPasswordViewProps) {
       );
     case 'done':
       return (
-        <StateCard title="Your password is set" icon="pi pi-check-circle" tone="success">
+        <StateCard title={words.done} icon="pi pi-check-circle" tone="success">
           <p role="status">
             You can now sign in{props.email ? ' as ' : ''}
             {props.email && <strong>{props.email}</strong>} with your new password.
@@ -132,8 +153,8 @@ export function SetPasswordView(props: SetPasswordViewProps) {
   const account = props.account;
 
   return (
-    <Card title="Set your password">
-      <p className="login-subtitle">Choose the password you will use to sign in to the portal.</p>
+    <Card title={words.title}>
+      <p className="login-subtitle">{words.intro}</p>
       {account && (
         <dl className="setup-account" aria-label="Your account">
           <dt>Name</dt>
@@ -180,7 +201,7 @@ export function SetPasswordView(props: SetPasswordViewProps) {
         </div>
         <Button
           type="submit"
-          label={busy ? 'Setting Password...' : 'Set Password'}
+          label={busy ? words.submitting : words.submit}
           icon={busy ? 'pi pi-spin pi-spinner' : undefined}
           disabled={busy}
           className="login-submit"

@@ -6,7 +6,7 @@ import {
   SIDEBAR_WIDTH_COLLAPSED,
   SIDEBAR_WIDTH_MOBILE,
 } from '../../domain/navigation';
-import { AppSidebar, type SidebarUser } from './AppSidebar';
+import { AppSidebar, type AppSidebarProps, type SidebarUser } from './AppSidebar';
 import { useSidebarState } from './useSidebarState';
 
 export interface AppShellProps {
@@ -14,6 +14,10 @@ export interface AppShellProps {
   currentPath: string;
   onNavigate(url: string): void;
   onLogout(): void;
+  /** The sidebar's menu, title, home and account item: the admin portal's unless given (the customer area gives its own). */
+  menu?: Pick<AppSidebarProps, 'items' | 'title' | 'homeUrl' | 'accountItem' | 'leaveItem'>;
+  /** Shown in the top bar beside the sidebar toggle. */
+  topBar?: ReactNode;
   children?: ReactNode;
 }
 
@@ -24,7 +28,7 @@ const widths = {
 } as CSSProperties;
 
 /** The signed-in frame: collapsible sidebar (a sheet below 768 px), top bar, content area. */
-export function AppShell({ user, currentPath, onNavigate, onLogout, children }: AppShellProps) {
+export function AppShell({ user, currentPath, onNavigate, onLogout, menu = {}, topBar, children }: AppShellProps) {
   const sidebar = useSidebarState();
 
   const navigateFromSheet = (url: string) => {
@@ -50,6 +54,7 @@ export function AppShell({ user, currentPath, onNavigate, onLogout, children }: 
         >
           <AppSidebar
             mobile
+            {...menu}
             user={user}
             currentPath={currentPath}
             onNavigate={navigateFromSheet}
@@ -59,6 +64,7 @@ export function AppShell({ user, currentPath, onNavigate, onLogout, children }: 
       ) : (
         <AppSidebar
           collapsed={!sidebar.open}
+          {...menu}
           user={user}
           currentPath={currentPath}
           onNavigate={onNavigate}
@@ -79,6 +85,7 @@ export function AppShell({ user, currentPath, onNavigate, onLogout, children }: 
             title="Toggle sidebar (Ctrl+B)"
             onClick={sidebar.toggleSidebar}
           />
+          {topBar}
         </header>
         <main className="app-content">{children}</main>
       </div>

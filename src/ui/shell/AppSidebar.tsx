@@ -32,7 +32,17 @@ export interface AppSidebarProps {
   mobile?: boolean;
   /** Defaults to the portal menu of the spec. */
   items?: readonly MenuItem[];
+  /** The brand's title and where it leads: the admin portal's unless the customer area gives its own. */
+  title?: string;
+  homeUrl?: string;
+  /** The user menu's first item: the admin portal's Settings unless given (the customer area's Account). */
+  accountItem?: { label: string; url: string; icon: string };
+  /** The user menu's last item: Log out unless given (the admin preview's "Exit preview"). */
+  leaveItem?: { label: string; icon: string };
 }
+
+const SETTINGS_ITEM = { label: 'Settings', url: '/settings', icon: 'pi pi-cog' };
+const LOG_OUT_ITEM = { label: 'Log out', icon: 'pi pi-sign-out' };
 
 interface TooltipState {
   text: string;
@@ -61,6 +71,10 @@ export function AppSidebar({
   collapsed = false,
   mobile = false,
   items = SIDEBAR_MENU,
+  title = APP_TITLE,
+  homeUrl = HOME_URL,
+  accountItem = SETTINGS_ITEM,
+  leaveItem = LOG_OUT_ITEM,
 }: AppSidebarProps) {
   const isCollapsed = collapsed && !mobile;
   const idPrefix = useId();
@@ -76,9 +90,9 @@ export function AppSidebar({
   const isCurrent = (url: string) => normalizePath(url) === normalizePath(currentPath);
 
   const userMenuModel: PrimeMenuItem[] = [
-    { label: 'Settings', icon: 'pi pi-cog', command: () => onNavigate('/settings') },
+    { label: accountItem.label, icon: accountItem.icon, command: () => onNavigate(accountItem.url) },
     { separator: true },
-    { label: 'Log out', icon: 'pi pi-sign-out', command: () => onLogout() },
+    { label: leaveItem.label, icon: leaveItem.icon, command: () => onLogout() },
   ];
 
   // Collapsed icons name themselves in a small floating label (aria-hidden: the links keep their text).
@@ -123,9 +137,9 @@ export function AppSidebar({
       onKeyDown={(event) => event.key === 'Escape' && hideTooltip()}
     >
       <div className="app-sidebar-header">
-        <NavLink url={HOME_URL} onNavigate={onNavigate} className="sidebar-brand" data-tooltip={APP_TITLE}>
+        <NavLink url={homeUrl} onNavigate={onNavigate} className="sidebar-brand" data-tooltip={title}>
           <SatelliteLogo size={32} className="sidebar-logo" />
-          <span className="sidebar-label sidebar-brand-title">{APP_TITLE}</span>
+          <span className="sidebar-label sidebar-brand-title">{title}</span>
         </NavLink>
       </div>
 

@@ -1,6 +1,6 @@
 // The login screen (login machine, /login): its generated paths walked on the machine and through
-// the page a signed-out visitor opens, with the code step of an admin who has MFA on, plus journeys
-// pinned by hand.
+// the page a signed-out visitor opens, with the code step of an admin or a customer who has MFA on,
+// plus journeys pinned by hand.
 import { configure, screen, within } from '@testing-library/react';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -77,9 +77,11 @@ export const loginModel = defineModel<typeof loginMachine, LoginScreen>({
     done<AdminLoginOutcome>('adminLogin', refused('Admin message')),
     failed('adminLogin', new TypeError('fetch failed')),
     done('customerLogin', customerOk),
+    done<AdminLoginOutcome>('customerLogin', mfaRequired),
     done('customerLogin', refused('Customer message')),
     failed('customerLogin', new TypeError('fetch failed')),
     done('verifyLoginCode', adminOk),
+    done('verifyLoginCode', customerOk),
     done('verifyLoginCode', refused(MFA_MESSAGES.challengeExpired)),
     done('verifyLoginCode', refused(MFA_MESSAGES.wrongCode)),
     failed('verifyLoginCode', new TypeError('fetch failed')),
@@ -102,8 +104,9 @@ export const loginModel = defineModel<typeof loginMachine, LoginScreen>({
     'code.entering': (snapshot) => {
       expect(snapshot.hasTag('codeStep')).toBe(true);
       expect(snapshot.hasTag('busy')).toBe(false);
-      // The password never outlives the admin attempt that proved it.
+      // The password never outlives the attempt that proved it; the step knows whose challenge it holds.
       expect(snapshot.context).toMatchObject({ credentials: null, challenge: 'challenge-1' });
+      expect(['admin', 'customer']).toContain(snapshot.context.challengeFor);
     },
     'code.verifying': (snapshot) => {
       expect(snapshot.hasTag('codeStep')).toBe(true);
@@ -113,7 +116,7 @@ export const loginModel = defineModel<typeof loginMachine, LoginScreen>({
     failed: (snapshot) => {
       expect(snapshot.hasTag('busy')).toBe(false);
       expect(snapshot.context.error).toBeTruthy();
-      expect(snapshot.context).toMatchObject({ credentials: null, challenge: null });
+      expect(snapshot.context).toMatchObject({ credentials: null, challenge: null, challengeFor: null });
     },
     signedIn: (snapshot) => {
       expect(snapshot.status).toBe('done');
@@ -173,9 +176,11 @@ export const loginModel = defineModel<typeof loginMachine, LoginScreen>({
       // The session took the token and the router left /login for the portal.
       signedIn: (_snapshot, { app, history }) => {
         expect(app.session.getSnapshot().value).toBe('signedIn');
-        expect(history.location.pathname).toBe('/home');
-        const { email } = app.session.getSnapshot().context.profile!;
-        expect(screen.getByRole('button', { name: new RegExp(email) })).toBeTruthy();
+        // Issue 19: a customer lands in their own area, an admin in the portal.
+        const { userType } = app.session.getSnapshot().context;
+        expect(history.location.pathname).toBe(userType === 'customer' ? '/my' : '/home');
+        const { name } = app.session.getSnapshot().context.profile!;
+        expect(screen.getByRole('button', { name: new RegExp(name) })).toBeTruthy();
         expect(screen.queryByLabelText('Email')).toBeNull();
       },
     },
@@ -186,7 +191,7 @@ modelSuite(loginModel);
 
 function startLogin(
   admin: () => Promise<AdminLoginOutcome>,
-  customer: () => Promise<LoginOutcome>,
+  customer: () => Promise<AdminLoginOutcome>,
   verify: (input: MfaLoginPayload) => Promise<LoginOutcome> = async () => adminOk,
 ) {
   const completeSignIn = vi.fn();
@@ -242,5 +247,20 @@ describe('login (pinned journeys)', () => {
     expect(customerCalls).not.toHaveBeenCalled();
     expect(verify).toHaveBeenCalledTimes(2);
     expect(completeSignIn).toHaveBeenCalledExactlyOnceWith(adminOk);
+  });
+
+  it('a customer with MFA on: the admin attempt fails, the customer password asks for a code, which goes to the customer step', async () => {
+    const verify = vi.fn<(input: MfaLoginPayload) => Promise<LoginOutcome>>().mockResolvedValue(customerOk);
+    const { actor, completeSignIn, customerCalls } = startLogin(async () => refused(INVALID_CREDENTIALS_MESSAGE), async () => mfaRequired, verify);
+    actor.send(submit);
+    await waitFor(actor, (s) => s.hasTag('codeStep'));
+    expect(customerCalls).toHaveBeenCalledTimes(1);
+    expect(actor.getSnapshot().context.challengeFor).toBe('customer');
+    actor.send({ type: 'user.code', value: 'ABCD-EFGH' });
+    actor.send({ type: 'user.submitCode' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(actor.getSnapshot().value).toBe('signedIn');
+    expect(verify).toHaveBeenCalledExactlyOnceWith({ challenge: 'challenge-1', code: 'ABCD-EFGH', userType: 'customer' });
+    expect(completeSignIn).toHaveBeenCalledExactlyOnceWith(customerOk);
   });
 });

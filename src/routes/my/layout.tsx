@@ -1,0 +1,42 @@
+// The customer area's signed-in frame (/my/…): its own shell around the page. Admins never get
+// here (guards.ts sends them to /home).
+import { Outlet, useRouter, useRouterState } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import { MyShell } from '../../ui/my/MyShell';
+import { useAppServices } from '../services';
+import { MyAreaSourceContext, type MyAreaSource } from './source';
+
+export function MyLayout() {
+  const { api, session } = useAppServices();
+  const router = useRouter();
+  // The customer's own area: their own routes, every action on.
+  const source = useMemo<MyAreaSource>(
+    () => ({
+      overview: api.myArea.overview,
+      terminals: api.myArea.terminals,
+      terminal: api.myArea.terminal,
+      requests: api.requests.mine,
+      href: (path) => path,
+      readOnly: false,
+    }),
+    [api],
+  );
+  const name = useSelector(session, (s) => s.context.profile?.name ?? '');
+  const email = useSelector(session, (s) => s.context.profile?.email ?? '');
+  const company = useSelector(session, (s) => (s.context.profile && 'company' in s.context.profile ? s.context.profile.company : ''));
+  const currentPath = useRouterState({ select: (s) => s.location.pathname });
+
+  return (
+    <MyShell
+      customer={{ name, company, email }}
+      currentPath={currentPath}
+      onNavigate={(url) => void router.navigate({ href: url })}
+      onLogout={() => session.send({ type: 'session.logout' })}
+    >
+      <MyAreaSourceContext.Provider value={source}>
+        <Outlet />
+      </MyAreaSourceContext.Provider>
+    </MyShell>
+  );
+}

@@ -1,0 +1,87 @@
+// Customer Requests (issue 19, admin): the queue by status (pending first), with the counts, paging,
+// and Approve / Decline on pending rows. Renders props and calls callbacks.
+import { Button } from 'primereact/button';
+import { Column } from 'primereact/column';
+import { DataTable } from 'primereact/datatable';
+import { Paginator } from 'primereact/paginator';
+import { SelectButton } from 'primereact/selectbutton';
+import type { Pagination } from '../../domain/customers';
+import { REQUEST_MESSAGES as M, REQUEST_STATUS_FILTERS, REQUEST_STATUS_LABELS, type QueuedRequestWire, type RequestCounts, type RequestStatusFilter } from '../../domain/requests';
+import { ErrorCard } from '../common/ErrorCard';
+import { AskedCell, LineCell, RequestStatusTag, dateText } from './parts';
+
+export const QUEUE_LOADING_TEXT = 'Loading requests...';
+
+export interface RequestsViewProps {
+  requests: readonly QueuedRequestWire[];
+  pagination: Pagination | null;
+  counts: RequestCounts | null;
+  status: RequestStatusFilter;
+  loading: boolean;
+  error: string | null;
+  /** A decision is under way: the row buttons wait. */
+  busy: boolean;
+  readOnly?: boolean;
+  onStatus(status: RequestStatusFilter): void;
+  onPage(page: number): void;
+  onRetry(): void;
+  onApprove(request: QueuedRequestWire): void;
+  onDecline(request: QueuedRequestWire): void;
+}
+
+const filterLabel = (status: RequestStatusFilter, counts: RequestCounts | null) => {
+  if (status === 'all') return 'All';
+  return counts ? `${REQUEST_STATUS_LABELS[status]} (${counts[status]})` : REQUEST_STATUS_LABELS[status];
+};
+
+export function RequestsView(props: RequestsViewProps) {
+  const { pagination, readOnly = false } = props;
+  return (
+    <section className="page requests-page" aria-labelledby="requests-title">
+      <header className="page-header-row">
+        <h1 id="requests-title">{M.queueTitle}</h1>
+      </header>
+      <SelectButton
+        aria-label="Status"
+        value={props.status}
+        allowEmpty={false}
+        options={REQUEST_STATUS_FILTERS.map((value) => ({ label: filterLabel(value, props.counts), value }))}
+        onChange={(e) => {
+          if (e.value) props.onStatus(e.value as RequestStatusFilter);
+        }}
+      />
+      {props.error ? (
+        <ErrorCard title={M.loadFailed} message={props.error} onRetry={props.onRetry} />
+      ) : pagination === null ? (
+        <p role="status">{QUEUE_LOADING_TEXT}</p>
+      ) : (
+        <>
+          <DataTable value={[...props.requests]} dataKey="id" emptyMessage={M.queueEmpty} loading={props.loading} pt={{ table: { 'aria-label': M.queueTitle } }}>
+            <Column header="Customer" body={(r: QueuedRequestWire) => (<span>{r.customer.name}<br /><small>{r.customer.company}</small></span>)} />
+            <Column header="Line" body={(r: QueuedRequestWire) => <LineCell request={r} />} />
+            <Column header="Asked" body={(r: QueuedRequestWire) => <AskedCell request={r} />} />
+            <Column header="Status" body={(r: QueuedRequestWire) => <RequestStatusTag status={r.status} />} />
+            <Column header="Sent" body={(r: QueuedRequestWire) => dateText(r.createdAt)} />
+            <Column header="Decided" body={(r: QueuedRequestWire) => (r.decidedAt ? `${dateText(r.decidedAt)}${r.decidedBy ? ` by ${r.decidedBy}` : ''}${r.reason ? `: ${r.reason}` : ''}` : '—')} />
+            {!readOnly && (
+              <Column
+                header="Actions"
+                body={(r: QueuedRequestWire) =>
+                  r.status === 'pending' ? (
+                    <span className="row-actions">
+                      <Button type="button" label="Approve" size="small" aria-label={`Approve request of ${r.customer.name} on ${r.serviceLineNumber}`} disabled={props.busy} onClick={() => props.onApprove(r)} />
+                      <Button type="button" label="Decline" size="small" outlined severity="danger" aria-label={`Decline request of ${r.customer.name} on ${r.serviceLineNumber}`} disabled={props.busy} onClick={() => props.onDecline(r)} />
+                    </span>
+                  ) : null
+                }
+              />
+            )}
+          </DataTable>
+          {pagination.pages > 1 && (
+            <Paginator first={(pagination.page - 1) * pagination.limit} rows={pagination.limit} totalRecords={pagination.total} onPageChange={(e) => props.onPage(e.page + 1)} />
+          )}
+        </>
+      )}
+    </section>
+  );
+}

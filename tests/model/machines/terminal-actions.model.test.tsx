@@ -1,0 +1,205 @@
+// The customer terminal page → Rename / Reboot (terminalActions machine, issue 19): its generated
+// paths walked on the machine and through the /my/terminals/$terminalId page signed in as a
+// customer, plus a journey pinned by hand.
+import { cleanup, screen, within } from '@testing-library/react';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { MY_AREA_MESSAGES as M, type MyTerminalDetailWire } from '../../../src/domain/my-area';
+import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../../src/domain/session';
+import type { LoadOutcome } from '../../../src/machines/resource';
+import { terminalActionsMachine } from '../../../src/machines/terminal-actions';
+import { AppRoot } from '../../../src/routes/AppRoot';
+import { createApp } from '../../../src/routes/create-app';
+import { customerProfile } from '../../machines/fixtures';
+import { ok, refused } from '../../machines/scripted-actors';
+import { renderStrict } from '../../ui/render';
+import { defineModel, done, failed, type ModelSeam, type OpenedScreen } from '../framework/model';
+import { modelSuite } from '../framework/suite';
+
+const TERMINAL = 'UT1001';
+
+const detail: MyTerminalDetailWire = {
+  terminal: {
+    terminalId: TERMINAL,
+    nickname: 'North Barn',
+    serviceLineNumber: 'AST-1-2-3',
+    kitSerialNumber: 'KIT1001',
+    dishSerialNumber: null,
+    status: 'Active',
+    lineEndDate: null,
+    online: true,
+    signalQuality: 90,
+    uptimeSeconds: 3600,
+    telemetryAt: '2026-03-18T10:29:50.000Z',
+    alerts: [],
+    planName: 'Local Priority 50 GB',
+    usage: { usedGB: 10, planGB: 50, remainingGB: 40, overageGB: 0, percentage: 20 },
+    billingCycle: { startDate: '2026-03-01', endDate: '2026-03-31' },
+  },
+  month: '2026-03',
+  months: ['2026-03', '2026-02'],
+  daily: [{ date: '2026-03-01', priorityGB: 1, standardGB: 0 }],
+  totals: { priorityGB: 1, standardGB: 0 },
+  forecast: null,
+  currency: 'USD',
+};
+
+const rename = { type: 'user.rename', name: 'North Barn' } as const;
+const confirm = { type: 'user.confirm' } as const;
+const close = { type: 'user.close' } as const;
+
+type Screen = OpenedScreen & { user: ReturnType<typeof renderStrict>['user'] };
+
+/** The terminal page signed in as the fixture customer, over a fake API that answers the page. */
+function openTerminalPage(seam: ModelSeam): Screen {
+  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
+    if (url.pathname === '/api/v1/customers/auth/me') return json({ success: true, message: 'ok', data: { customer: customerProfile } });
+    if (url.pathname === `/api/v1/my/terminals/${TERMINAL}`) return json({ success: true, message: 'ok', data: detail });
+    return new Response(JSON.stringify({ success: false, message: 'Route not found' }), { status: 404, headers: { 'content-type': 'application/json' } });
+  };
+  localStorage.clear();
+  localStorage.setItem(SESSION_STORAGE_KEY, serialisePersistedSession({ token: 'customer-token', profile: customerProfile, userType: 'customer', isAuthenticated: true }));
+  const history = createMemoryHistory({ initialEntries: [`/my/terminals/${TERMINAL}`] });
+  const app = createApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
+  const view = renderStrict(<AppRoot app={app} />);
+  return {
+    user: view.user,
+    close() {
+      cleanup();
+      app.session.stop();
+    },
+  };
+}
+
+const dialog = (name: string) => within(screen.getByRole('dialog', { name }));
+const button = (dialogName: string, name: string) => dialog(dialogName).getByRole('button', { name }) as HTMLButtonElement;
+const expectNoDialog = () => expect(screen.queryByRole('dialog')).toBeNull();
+
+export const terminalActionsModel = defineModel<typeof terminalActionsMachine, Screen>({
+  name: 'terminal-actions',
+  machine: terminalActionsMachine,
+  input: { terminalId: TERMINAL },
+  events: {
+    'user.rename': [rename],
+    // A valid name and an empty one (the guard keeps the dialog and names the problem).
+    'user.name': [
+      { type: 'user.name', value: 'Shed' },
+      { type: 'user.name', value: '' },
+    ],
+    'user.reboot': [{ type: 'user.reboot' }],
+    'user.confirm': [confirm],
+    'user.close': [close],
+  },
+  actorResults: [
+    done('renameTerminal', ok({ nickname: 'Shed' })),
+    done('renameTerminal', refused('The provider did not make the change')),
+    failed('renameTerminal', new Error('boom')),
+    done('rebootTerminal', ok({ terminalId: TERMINAL })),
+    done('rebootTerminal', refused(M.rebootTooSoonTerminal(6))),
+    failed('rebootTerminal', new Error('boom')),
+  ],
+  states: {
+    closed: (s) => {
+      expect(s.hasTag('open')).toBe(false);
+      expect(s.hasTag('busy')).toBe(false);
+    },
+    'renaming.editing': (s) => {
+      expect(s.hasTag('open')).toBe(true);
+      expect(s.hasTag('busy')).toBe(false);
+      // A problem is only named for a name that has one.
+      if (s.context.nameError) expect(s.context.name.trim()).toBe('');
+    },
+    'renaming.saving': (s) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(s.can(close)).toBe(false);
+      expect(s.context.failure).toBeNull();
+      expect(s.context.name.trim()).not.toBe('');
+    },
+    'rebooting.confirming': (s) => {
+      expect(s.hasTag('open')).toBe(true);
+      expect(s.hasTag('busy')).toBe(false);
+    },
+    'rebooting.sending': (s) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(s.can(close)).toBe(false);
+      expect(s.context.failure).toBeNull();
+    },
+  },
+  ui: {
+    open: async (seam) => {
+      const opened = openTerminalPage(seam);
+      await screen.findByRole('heading', { level: 1, name: 'North Barn' }, { timeout: 5000 });
+      return opened;
+    },
+    events: {
+      'user.rename': async ({ user }) => user.click(screen.getByRole('button', { name: 'Rename' })),
+      'user.name': async ({ user }, event) => {
+        const input = dialog('Rename terminal').getByLabelText('Name');
+        await user.clear(input);
+        if (event.value) await user.type(input, event.value);
+      },
+      'user.reboot': async ({ user }) => user.click(screen.getByRole('button', { name: 'Reboot' })),
+      'user.confirm': async ({ user }) => {
+        const open = screen.getByRole('dialog');
+        await user.click(within(open).getByRole('button', { name: /^(Save|Reboot)$/ }));
+      },
+      'user.close': async ({ user }) => user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' })),
+    },
+    states: {
+      closed: () => {
+        expectNoDialog();
+        expect((screen.getByRole('button', { name: 'Rename' }) as HTMLButtonElement).disabled).toBe(false);
+      },
+      'renaming.editing': ({ context }) => {
+        expect((dialog('Rename terminal').getByLabelText('Name') as HTMLInputElement).value).toBe(context.name);
+        if (context.nameError) expect(dialog('Rename terminal').getByText(context.nameError)).toBeTruthy();
+        if (context.failure) expect(dialog('Rename terminal').getByText(context.failure)).toBeTruthy();
+        expect(button('Rename terminal', 'Save').disabled).toBe(false);
+      },
+      'renaming.saving': () => {
+        expect(button('Rename terminal', 'Cancel').disabled).toBe(true);
+      },
+      'rebooting.confirming': ({ context }) => {
+        expect(dialog('Reboot terminal').getByText(M.rebootConfirm)).toBeTruthy();
+        if (context.failure) expect(dialog('Reboot terminal').getByText(context.failure)).toBeTruthy();
+        expect(button('Reboot terminal', 'Cancel').disabled).toBe(false);
+      },
+      'rebooting.sending': () => {
+        expect(button('Reboot terminal', 'Cancel').disabled).toBe(true);
+      },
+    },
+  },
+});
+
+modelSuite(terminalActionsModel);
+
+describe('terminal actions machine (pinned journeys)', () => {
+  it('a reboot held back by the pace, then a rename: one rename sent, one reload', async () => {
+    const answers: LoadOutcome<unknown>[] = [refused(M.rebootTooSoonTerminal(6)), ok({ nickname: 'Shed' })];
+    const inputs: unknown[] = [];
+    const terminalChanged = vi.fn();
+    const answer = async ({ input }: { input: unknown }) => {
+      inputs.push(input);
+      return answers.shift() as never;
+    };
+    const actor = createActor(
+      terminalActionsMachine.provide({ actors: { renameTerminal: fromPromise(answer) as never, rebootTerminal: fromPromise(answer) as never }, actions: { terminalChanged } }),
+      { input: { terminalId: TERMINAL } },
+    ).start();
+    actor.send({ type: 'user.reboot' });
+    actor.send(confirm);
+    await waitFor(actor, (s) => s.matches({ rebooting: 'confirming' }) && s.context.failure !== null);
+    actor.send(close);
+    actor.send(rename);
+    actor.send({ type: 'user.name', value: ' Shed ' });
+    actor.send(confirm);
+    const snapshot = await waitFor(actor, (s) => s.matches('closed'));
+    expect(snapshot.context).toMatchObject({ name: ' Shed ', failure: null, nameError: null });
+    expect(inputs).toEqual([{ terminalId: TERMINAL }, { terminalId: TERMINAL, name: 'Shed' }]);
+    expect(terminalChanged).toHaveBeenCalledOnce();
+  });
+});
