@@ -2,24 +2,18 @@
 // assigned to the customer with its line, plan, latest telemetry and the cycle containing a day,
 // in one statement. Ownership is the inventory's assignment (`assigned_customer_id`) of a live
 // terminal; a terminal that is not the customer's is simply not found.
-import { and, asc, desc, eq, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
-import { providerProducts, serviceLines, serviceLineUsageCycles, terminals, terminalTelemetry } from '../schema';
+import { providerProducts, serviceLines, terminals, terminalTelemetry } from '../schema';
+import { cycleContaining } from './subscriptions';
 import type { IsoDay } from './terminals';
 
 const t = terminals;
-const u = serviceLineUsageCycles;
 const p = providerProducts;
 const tm = terminalTelemetry;
 
 function ownQuery(tx: Db, customerId: string, today: IsoDay, where: SQL | undefined) {
-  const cycle = tx
-    .select({ cycleStart: u.cycleStart, cycleEnd: u.cycleEnd, priorityGb: u.priorityGb, standardGb: u.standardGb, usageLimitGb: u.usageLimitGb })
-    .from(u)
-    .where(and(eq(u.serviceLineNumber, t.serviceLineNumber), lte(u.cycleStart, today), gte(u.cycleEnd, today)))
-    .orderBy(desc(u.cycleStart))
-    .limit(1)
-    .as('cycle');
+  const cycle = cycleContaining(tx, today);
   return tx
     .select({
       userTerminalId: t.userTerminalId,

@@ -28,18 +28,27 @@ const u = serviceLineUsageCycles;
 const p = providerProducts;
 
 /**
- * Live terminals on a line with the cycle containing `today`: the lateral subquery reads at most
- * one cycle per terminal through the (service_line_number, cycle_start) primary key, and the
- * line, product and holder are key joins.
+ * A terminal's line's usage cycle containing `today`, for a lateral join from `terminals`: at most
+ * one row, read through the (service_line_number, cycle_start) primary key. The Subscriptions page
+ * and the customer area read the same cycle, so they show the same figures.
  */
-function subscriptionQuery(tx: Db, today: IsoDay, where: SQL | undefined) {
-  const cycle = tx
-    .select({ cycleStart: u.cycleStart, cycleEnd: u.cycleEnd, priorityGb: u.priorityGb, usageLimitGb: u.usageLimitGb })
+export function cycleContaining(tx: Db, today: IsoDay) {
+  return tx
+    .select({ cycleStart: u.cycleStart, cycleEnd: u.cycleEnd, priorityGb: u.priorityGb, standardGb: u.standardGb, usageLimitGb: u.usageLimitGb })
     .from(u)
     .where(and(eq(u.serviceLineNumber, t.serviceLineNumber), lte(u.cycleStart, today), gte(u.cycleEnd, today)))
     .orderBy(desc(u.cycleStart))
     .limit(1)
     .as('cycle');
+}
+
+/**
+ * Live terminals on a line with the cycle containing `today`: the lateral subquery reads at most
+ * one cycle per terminal through the (service_line_number, cycle_start) primary key, and the
+ * line, product and holder are key joins.
+ */
+function subscriptionQuery(tx: Db, today: IsoDay, where: SQL | undefined) {
+  const cycle = cycleContaining(tx, today);
   return tx
     .select({
       userTerminalId: t.userTerminalId,
