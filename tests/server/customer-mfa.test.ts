@@ -6,8 +6,8 @@ import { ACCOUNT_MESSAGES, LOCKOUT_MINUTES, MAX_FAILED_LOGINS } from '../../src/
 import { BACKUP_CODE_COUNT, MFA_CHALLENGE_SECONDS, MFA_MESSAGES, type MfaSetupWire } from '../../src/domain/mfa';
 import { SETTINGS_MESSAGES } from '../../src/domain/users';
 import { totpCode } from '../../server/auth/totp';
-import type { CustomerRow, UserRow } from '../../server/db/schema';
-import { createTestContext, type CreatedAccount, type TestContext } from './helpers';
+import { createTestContext, type TestContext } from './helpers';
+import { mfaSteps } from './mfa-fixtures';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -17,59 +17,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-type Customer = CreatedAccount<CustomerRow>;
-
-const post = (url: string, token: string | null, payload?: object) =>
-  ctx.request({ method: 'POST', url: `/api/v1${url}`, token, ...(payload ? { payload } : {}) });
-
-async function sessionOf(customer: Customer): Promise<string> {
-  const login = await ctx.login('customer', customer.email, customer.password);
-  expect(login.statusCode, login.raw).toBe(200);
-  return login.token as string;
-}
-
-async function nextCode(secret: string): Promise<string> {
-  ctx.clock.advance(30_000);
-  return totpCode(secret, ctx.clock.now());
-}
-
-async function enableMfa(customer: Customer): Promise<{ token: string; secret: string; backupCodes: string[] }> {
-  const token = await sessionOf(customer);
-  const setup = await post('/customers/mfa/setup', token);
-  expect(setup.statusCode, setup.body).toBe(200);
-  const { secret } = setup.json().data as MfaSetupWire;
-  const verify = await post('/customers/mfa/verify', token, { code: await totpCode(secret, ctx.clock.now()) });
-  expect(verify.statusCode, verify.body).toBe(200);
-  return { token, secret, backupCodes: verify.json().data.backupCodes as string[] };
-}
-
-async function challengeOf(customer: Customer): Promise<string> {
-  const login = await ctx.login('customer', customer.email, customer.password);
-  expect(login.statusCode).toBe(200);
-  expect(login.token).toBeNull();
-  return (login.body.data as { challenge: string }).challenge;
-}
-
-const loginMfa = (challenge: string, code: string) => post('/customers/auth/login/mfa', null, { challenge, code });
-
-async function customerColumns(id: string) {
-  const result = (await ctx.database.db.execute(
-    sql`SELECT mfa_enabled, mfa_secret, mfa_pending_secret, failed_login_attempts FROM customers WHERE id = ${id}`,
-  )) as unknown as { rows: Array<{ mfa_enabled: boolean; mfa_secret: string | null; mfa_pending_secret: string | null; failed_login_attempts: number }> };
-  return result.rows[0]!;
-}
-
-async function backupRows(id: string) {
-  const result = (await ctx.database.db.execute(sql`SELECT code_hash, used_at FROM mfa_backup_codes WHERE customer_id = ${id}`)) as unknown as {
-    rows: Array<{ code_hash: string; used_at: unknown }>;
-  };
-  return result.rows;
-}
-
-async function auditActions(id: string): Promise<string[]> {
-  const result = (await ctx.database.db.execute(sql`SELECT action FROM audit_log WHERE target_id = ${id} ORDER BY id`)) as unknown as { rows: Array<{ action: string }> };
-  return result.rows.map((r) => r.action);
-}
+const { post, sessionOf, nextCode, enableMfa, challengeOf, loginMfa, mfaColumns: customerColumns, backupRows, auditActions } = mfaSteps(() => ctx, 'customer');
 
 describe('a customer turns MFA on', () => {
   it('sets up a secret bound to the customer, verifies the first code and answers 8 backup codes', async () => {
@@ -230,7 +178,7 @@ describe("an administrator's MFA reset of a portal user", () => {
   it('still turns off a portal user\'s MFA (the route is unchanged by the customer routes)', async () => {
     const admin = await ctx.createAdmin();
     const adminToken = (await ctx.login('admin', admin.email, admin.password)).token;
-    const user: CreatedAccount<UserRow> = await ctx.createAdmin({ role: 'user' });
+    const user = await ctx.createAdmin({ role: 'user' });
     const userToken = (await ctx.login('admin', user.email, user.password)).token;
     const secret = ((await post('/auth/mfa/setup', userToken)).json().data as MfaSetupWire).secret;
     expect((await post('/auth/mfa/verify', userToken, { code: await totpCode(secret, ctx.clock.now()) })).statusCode).toBe(200);

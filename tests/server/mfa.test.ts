@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
 import { ACCOUNT_MESSAGES, LOCKOUT_MINUTES, MAX_FAILED_LOGINS } from '../../src/domain/auth';
 import { BACKUP_CODE_COUNT, MFA_CHALLENGE_SECONDS, MFA_MESSAGES, TOTP_ISSUER, type MfaSetupWire } from '../../src/domain/mfa';
 import { SETTINGS_MESSAGES } from '../../src/domain/users';
 import { totpCode } from '../../server/auth/totp';
 import { INVALID_TOKEN_MESSAGE } from '../../server/errors';
-import { createTestContext, type CreatedAccount, type TestContext } from './helpers';
-import type { UserRow } from '../../server/db/schema';
+import { createTestContext, type TestContext } from './helpers';
+import { mfaSteps } from './mfa-fixtures';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -16,62 +15,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-type Admin = CreatedAccount<UserRow>;
-
-const post = (url: string, token: string | null, payload?: object) =>
-  ctx.request({ method: 'POST', url: `/api/v1${url}`, token, ...(payload ? { payload } : {}) });
-
-async function sessionOf(admin: Admin): Promise<string> {
-  const login = await ctx.login('admin', admin.email, admin.password);
-  expect(login.statusCode).toBe(200);
-  return login.token as string;
-}
-
-/** The codes of the step after the last one used: each test moves the clock on rather than replaying. */
-async function nextCode(secret: string): Promise<string> {
-  ctx.clock.advance(30_000);
-  return totpCode(secret, ctx.clock.now());
-}
-
-async function enableMfa(admin: Admin): Promise<{ token: string; secret: string; backupCodes: string[] }> {
-  const token = await sessionOf(admin);
-  const setup = await post('/auth/mfa/setup', token);
-  expect(setup.statusCode).toBe(200);
-  const { secret } = setup.json().data as MfaSetupWire;
-  const verify = await post('/auth/mfa/verify', token, { code: await totpCode(secret, ctx.clock.now()) });
-  expect(verify.statusCode).toBe(200);
-  return { token, secret, backupCodes: verify.json().data.backupCodes as string[] };
-}
-
-async function challengeOf(admin: Admin): Promise<string> {
-  const login = await ctx.login('admin', admin.email, admin.password);
-  expect(login.statusCode).toBe(200);
-  expect(login.token).toBeNull();
-  return (login.body.data as { challenge: string }).challenge;
-}
-
-const loginMfa = (challenge: string, code: string) => post('/auth/login/mfa', null, { challenge, code });
-
-async function mfaColumns(id: string) {
-  const result = (await ctx.database.db.execute(
-    sql`SELECT mfa_enabled, mfa_secret, mfa_pending_secret, mfa_last_step, failed_login_attempts FROM users WHERE id = ${id}`,
-  )) as unknown as { rows: Array<{ mfa_enabled: boolean; mfa_secret: string | null; mfa_pending_secret: string | null; mfa_last_step: string | number | null; failed_login_attempts: number }> };
-  return result.rows[0]!;
-}
-
-async function backupRows(id: string) {
-  const result = (await ctx.database.db.execute(sql`SELECT code_hash, used_at FROM mfa_backup_codes WHERE user_id = ${id}`)) as unknown as {
-    rows: Array<{ code_hash: string; used_at: Date | string | null }>;
-  };
-  return result.rows;
-}
-
-async function auditActions(id: string): Promise<string[]> {
-  const result = (await ctx.database.db.execute(
-    sql`SELECT action FROM audit_log WHERE target_id = ${id} ORDER BY id`,
-  )) as unknown as { rows: Array<{ action: string }> };
-  return result.rows.map((r) => r.action);
-}
+const { post, sessionOf, nextCode, enableMfa, challengeOf, loginMfa, mfaColumns, backupRows, auditActions } = mfaSteps(() => ctx, 'admin');
 
 describe('MFA set-up', () => {
   it('answers a new secret, its otpauth URI and a PNG QR code, and keeps the secret pending and encrypted', async () => {
