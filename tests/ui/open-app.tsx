@@ -3,23 +3,27 @@
 import { createMemoryHistory } from '@tanstack/react-router';
 import { createApp, type CreateAppOptions } from '../../src/routes/create-app';
 import { AppRoot } from '../../src/routes/AppRoot';
-import type { AdminUser } from '../../src/domain/auth';
+import type { AdminUser, CustomerProfile } from '../../src/domain/auth';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { adminProfile } from '../machines/fixtures';
 import { renderStrict } from './render';
 
-/** The fake API must accept the bearer token `admin-token`. */
+/** A customer's profile (they carry a company), as opposed to a portal user's. */
+export const isCustomerProfile = (profile: AdminUser | CustomerProfile): profile is CustomerProfile => 'company' in profile;
+
+/** The fake API must accept the bearer token `admin-token` (`customer-token` when `profile` is a customer's). */
 export function openSignedInAt(
   path: string,
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,
   /** The model-based UI runs pass their actor seam and inspection observer here, and may sign in someone else. */
-  extra: Pick<CreateAppOptions, 'seam' | 'inspect'> & { profile?: AdminUser } = {},
+  extra: Pick<CreateAppOptions, 'seam' | 'inspect'> & { profile?: AdminUser | CustomerProfile } = {},
 ) {
   const { profile = adminProfile, ...options } = extra;
+  const userType = isCustomerProfile(profile) ? 'customer' : 'admin';
   localStorage.clear();
   localStorage.setItem(
     SESSION_STORAGE_KEY,
-    serialisePersistedSession({ token: 'admin-token', profile, userType: 'admin', isAuthenticated: true }),
+    serialisePersistedSession({ token: `${userType}-token`, profile, userType, isAuthenticated: true }),
   );
   const history = createMemoryHistory({ initialEntries: [path] });
   const app = createApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch, ...options });

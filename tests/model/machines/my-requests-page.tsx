@@ -1,22 +1,18 @@
 // The /my/requests page as the customerRequest model's UI run drives it: signed in as the fixture
 // customer over a fake API (one pending and one declined request, two lines, the options of a
 // line), the New request dialog and Cancel on the pending row.
-import { cleanup, screen, within } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
+import { screen, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import { REQUEST_MESSAGES } from '../../../src/domain/requests';
-import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../../src/domain/session';
 import type { customerRequestMachine } from '../../../src/machines/customer-request';
 import { requestPayload } from '../../../src/machines/customer-request';
-import { AppRoot } from '../../../src/routes/AppRoot';
-import { createApp } from '../../../src/routes/create-app';
 import { CANCELLING_TEXT, CANCEL_REQUEST_TITLE, OPTIONS_LOADING_TEXT, SENDING_TEXT } from '../../../src/ui/requests/NewRequestDialog';
 import { customerProfile } from '../../machines/fixtures';
-import { renderStrict } from '../../ui/render';
 import { customerRequest, declinedRequest, lineOptions, requestLines } from '../../fixtures/requests-client';
-import type { ModelSeam, OpenedScreen, UiModel } from '../framework/model';
+import type { ModelSeam, UiModel } from '../framework/model';
+import { openPage, type PageScreen } from '../framework/screen';
 
-export type MyRequestsScreen = OpenedScreen & { user: ReturnType<typeof renderStrict>['user'] };
+export type MyRequestsScreen = PageScreen;
 type Screen = MyRequestsScreen;
 
 const pending = customerRequest();
@@ -27,26 +23,7 @@ const COUNT_LABEL = 'Blocks of 50 GB at USD 50.00 each (2 left this cycle)';
 const cancelRowName = `Cancel plan change request on ${pending.serviceLineNumber}`;
 
 function openMyRequests(seam: ModelSeam): Screen {
-  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
-    if (url.pathname === '/api/v1/customers/auth/me') return json({ success: true, message: 'ok', data: { customer: customerProfile } });
-    if (url.pathname === '/api/v1/my/requests') return json({ success: true, message: 'ok', data: { requests: [pending, declinedRequest], lines: requestLines } });
-    return json({ success: false, message: 'Route not found' }, 404);
-  };
-  localStorage.clear();
-  localStorage.setItem(SESSION_STORAGE_KEY, serialisePersistedSession({ token: 'customer-token', profile: customerProfile, userType: 'customer', isAuthenticated: true }));
-  const history = createMemoryHistory({ initialEntries: ['/my/requests'] });
-  const app = createApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
-  const view = renderStrict(<AppRoot app={app} />);
-  return {
-    user: view.user,
-    close() {
-      cleanup();
-      app.session.stop();
-    },
-  };
+  return openPage('/my/requests', seam, { 'GET /api/v1/my/requests': { body: { success: true, message: 'ok', data: { requests: [pending, declinedRequest], lines: requestLines } } } }, customerProfile);
 }
 
 const dialog = (name: string) => within(screen.getByRole('dialog', { name }));

@@ -1,20 +1,16 @@
 // The customer terminal page → Rename / Reboot (terminalActions machine, issue 19): its generated
 // paths walked on the machine and through the /my/terminals/$terminalId page signed in as a
 // customer, plus a journey pinned by hand.
-import { cleanup, screen, within } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { MY_AREA_MESSAGES as M, type MyTerminalDetailWire } from '../../../src/domain/my-area';
-import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../../src/domain/session';
 import type { LoadOutcome } from '../../../src/machines/resource';
 import { terminalActionsMachine } from '../../../src/machines/terminal-actions';
-import { AppRoot } from '../../../src/routes/AppRoot';
-import { createApp } from '../../../src/routes/create-app';
 import { customerProfile } from '../../machines/fixtures';
 import { ok, refused } from '../../machines/scripted-actors';
-import { renderStrict } from '../../ui/render';
-import { defineModel, done, failed, type ModelSeam, type OpenedScreen } from '../framework/model';
+import { defineModel, done, failed, type ModelSeam } from '../framework/model';
+import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
 
 const TERMINAL = 'UT1001';
@@ -49,30 +45,11 @@ const rename = { type: 'user.rename', name: 'North Barn' } as const;
 const confirm = { type: 'user.confirm' } as const;
 const close = { type: 'user.close' } as const;
 
-type Screen = OpenedScreen & { user: ReturnType<typeof renderStrict>['user'] };
+type Screen = PageScreen;
 
 /** The terminal page signed in as the fixture customer, over a fake API that answers the page. */
 function openTerminalPage(seam: ModelSeam): Screen {
-  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
-    if (url.pathname === '/api/v1/customers/auth/me') return json({ success: true, message: 'ok', data: { customer: customerProfile } });
-    if (url.pathname === `/api/v1/my/terminals/${TERMINAL}`) return json({ success: true, message: 'ok', data: detail });
-    return new Response(JSON.stringify({ success: false, message: 'Route not found' }), { status: 404, headers: { 'content-type': 'application/json' } });
-  };
-  localStorage.clear();
-  localStorage.setItem(SESSION_STORAGE_KEY, serialisePersistedSession({ token: 'customer-token', profile: customerProfile, userType: 'customer', isAuthenticated: true }));
-  const history = createMemoryHistory({ initialEntries: [`/my/terminals/${TERMINAL}`] });
-  const app = createApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
-  const view = renderStrict(<AppRoot app={app} />);
-  return {
-    user: view.user,
-    close() {
-      cleanup();
-      app.session.stop();
-    },
-  };
+  return openPage(`/my/terminals/${TERMINAL}`, seam, { [`GET /api/v1/my/terminals/${TERMINAL}`]: { body: { success: true, message: 'ok', data: detail } } }, customerProfile);
 }
 
 const dialog = (name: string) => within(screen.getByRole('dialog', { name }));
