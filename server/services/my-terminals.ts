@@ -27,10 +27,9 @@ import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { OwnTerminalRow } from '../db/repositories/my-terminals';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, TooManyRequestsError } from '../errors';
-import { isProviderError } from '../provider/errors';
 import { auditSource, type AuditService, type RequestContext } from './audit';
 import type { ProviderAccess } from './console-provider';
-import { providerFailure } from './provider-failures';
+import { providerRefusal } from './provider-failures';
 import type { ServiceLinesService } from './service-lines';
 import { capInGB, dataCapOf, dayOf, round2 } from './terminals';
 
@@ -214,10 +213,7 @@ export function createMyTerminalsService(deps: {
       } catch (error) {
         await repos.terminalReboots.release(reservation);
         // The provider's refusal (offline, unknown to it) in its own words; the rest as 502/504.
-        if (isProviderError(error) && (error.kind === 'validation' || error.kind === 'not-found')) {
-          throw new ConflictError(error.messages.length > 0 ? error.messages.join('; ') : M.rebootFailed, { cause: error });
-        }
-        throw providerFailure(error, M.rebootFailed);
+        throw providerRefusal(error, M.rebootFailed);
       }
       await audit.record({
         ...auditSource(context),

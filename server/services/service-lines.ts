@@ -25,11 +25,10 @@ import type { Repositories } from '../db/repositories';
 import type { LineContext } from '../db/repositories/service-lines';
 import type { StoredProduct } from '../db/repositories/subscriptions';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
-import { isProviderError } from '../provider/errors';
 import type { ProviderDataBlockSummary, ProviderServiceLine, ProviderUserTerminal } from '../provider/schemas';
 import type { AuditService, RequestContext } from './audit';
 import type { ProviderAccess } from './console-provider';
-import { providerFailure } from './provider-failures';
+import { providerRefusal } from './provider-failures';
 import type { TerminalSyncService } from './terminal-sync';
 import { serviceLineRow } from './terminal-sync-map';
 
@@ -117,21 +116,11 @@ export function createServiceLinesService(deps: {
     return context;
   }
 
-  /** A provider failure as our API's error: its refusal (or its "no such line") is a 409 in its own words. */
-  function failed(error: unknown, summary: string): unknown {
-    if (isProviderError(error) && (error.kind === 'validation' || error.kind === 'not-found')) {
-      return new ConflictError(error.kind === 'validation' && error.messages.length > 0 ? error.messages.join('; ') : (providerFailure(error, summary) as Error).message, {
-        cause: error,
-      });
-    }
-    return providerFailure(error, summary);
-  }
-
   async function providerLine(serviceLineNumber: string): Promise<ProviderServiceLine> {
     try {
       return await client().getServiceLine(serviceLineNumber);
     } catch (error) {
-      throw failed(error, SERVICE_LINE_SERVER_MESSAGES.loadFailed);
+      throw providerRefusal(error, SERVICE_LINE_SERVER_MESSAGES.loadFailed);
     }
   }
 
@@ -164,7 +153,7 @@ export function createServiceLinesService(deps: {
         reads.equipment ? terminalsOf(line.serviceLineNumber, context) : Promise.resolve({ terminals: context.terminals.map((t) => ({ ...t, routers: [] })), routerConfigs: [] }),
       ]);
     } catch (error) {
-      throw failed(error, SERVICE_LINE_SERVER_MESSAGES.loadFailed);
+      throw providerRefusal(error, SERVICE_LINE_SERVER_MESSAGES.loadFailed);
     }
     const blocks = line.dataBlocks;
     const current = recurring(blocks?.recurringBlocksCurrentBillingCycle ?? []);
@@ -206,7 +195,7 @@ export function createServiceLinesService(deps: {
     try {
       await send();
     } catch (error) {
-      throw failed(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed);
+      throw providerRefusal(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed);
     }
     const line = await providerLine(serviceLineNumber);
     await repos.serviceLines.transaction(async (tx) => {
@@ -362,7 +351,7 @@ export function createServiceLinesService(deps: {
       try {
         await client().detachTerminal(serviceLineNumber, userTerminalId);
       } catch (error) {
-        throw failed(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed);
+        throw providerRefusal(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed);
       }
       try {
         await client().attachTerminal(to, userTerminalId);
@@ -370,7 +359,7 @@ export function createServiceLinesService(deps: {
         // Off its line on the provider now: the inventory says so too, and the answer says where it is.
         await deps.terminalSync.refreshTerminal(userTerminalId, request).catch(() => undefined);
         await audit.record({ ...request, action: 'terminal.removed_from_line', targetType: 'terminal', targetId: userTerminalId, before: { serviceLineNumber }, after: { serviceLineNumber: null } });
-        const why = failed(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed) as Error;
+        const why = providerRefusal(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed) as Error;
         throw new ConflictError(M.movedHalfway(serviceLineNumber, to, why.message), { cause: error });
       }
       return afterTerminalChange(serviceLineNumber, userTerminalId, request, entry);
@@ -382,7 +371,7 @@ export function createServiceLinesService(deps: {
       try {
         await client().detachTerminal(serviceLineNumber, userTerminalId);
       } catch (error) {
-        throw failed(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed);
+        throw providerRefusal(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed);
       }
       return afterTerminalChange(serviceLineNumber, userTerminalId, request, {
         action: 'terminal.removed_from_line',
