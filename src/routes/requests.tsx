@@ -8,7 +8,6 @@ import { fromPromise } from 'xstate';
 import { REQUESTS_PAGE_SIZE, type QueuedRequestWire, type RequestCounts, type RequestStatusFilter } from '../domain/requests';
 import { createListMachine, type ListLocation } from '../machines/list';
 import { requestReviewMachine } from '../machines/request-review';
-import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { RequestsView } from '../ui/requests/RequestsView';
 import { ReviewDialog } from '../ui/requests/ReviewDialog';
 import { useListState } from './list-state';
@@ -19,11 +18,11 @@ const queueMachine = createListMachine<QueuedRequestWire, RequestStatusFilter>({
   id: 'requestQueue',
   defaultQuery: { page: 1, limit: REQUESTS_PAGE_SIZE, search: '', status: 'pending' },
 });
-const countsMachine = createResourceMachine<RequestCounts>('requestCounts');
 
 export function RequestsRoute() {
   const { api } = useAppServices();
   const [location, setLocation] = useState<ListLocation<RequestStatusFilter>>({ page: 1, search: '', status: 'pending' });
+  const [counts, setCounts] = useState<RequestCounts | null>(null);
 
   const list = usePageActor(
     queueMachine.provide({
@@ -31,6 +30,9 @@ export function RequestsRoute() {
         load: fromPromise(({ input, signal }) =>
           outcome(async () => {
             const result = await api.requests.queue({ status: input.status, page: input.page, limit: input.limit }, signal);
+            // Every answer carries the counts over all requests, whatever the page shows: the
+            // filter's figures follow each load without a request of their own.
+            if (result.ok) setCounts(result.data.counts);
             return result.ok ? { ok: true as const, data: { rows: result.data.requests, pagination: result.data.pagination } } : result;
           }),
         ),
@@ -42,24 +44,6 @@ export function RequestsRoute() {
     }),
     { input: { query: location } },
   );
-  // The filter's counts are over every request, whatever the page shows.
-  const counts = usePageActor(
-    countsMachine.provide({
-      actors: {
-        load: fromPromise(({ signal }) =>
-          outcome(async () => {
-            const result = await api.requests.queue({ status: 'all', page: 1, limit: 1 }, signal);
-            return result.ok ? { ok: true as const, data: result.data.counts } : result;
-          }),
-        ),
-      },
-    }),
-  );
-  const refreshAll = () => {
-    list.send({ type: 'user.refresh' });
-    counts.send(reloadEvent(counts.getSnapshot()));
-  };
-
   const review = usePageActor(
     requestReviewMachine.provide({
       actors: {
@@ -70,13 +54,12 @@ export function RequestsRoute() {
       actions: {
         notifySuccess: (_, message) => void toast.success(message, { id: 'request-review' }),
         notifyFailure: (_, message) => void toast.error(message, { id: 'request-review' }),
-        requestDecided: () => refreshAll(),
+        requestDecided: () => list.send({ type: 'user.refresh' }),
       },
     }),
   );
 
   const { rows, pagination, query, loading, error } = useListState(list, location);
-  const countsData = useSelector(counts, (s) => s.context.data);
   const open = useSelector(review, (s) => s.hasTag('open'));
   const busy = useSelector(review, (s) => s.hasTag('busy'));
   const dialog = useSelector(review, (s) => s.context);
@@ -86,7 +69,7 @@ export function RequestsRoute() {
       <RequestsView
         requests={rows}
         pagination={pagination}
-        counts={countsData}
+        counts={counts}
         status={query.status}
         loading={loading}
         error={error}
