@@ -559,3 +559,182 @@ export const providerCallBudgets = pgTable('provider_call_budgets', {
   peopleWaitingUntil: ts('people_waiting_until'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+// ---- 0016: alerts and webhooks (issue 20) ---------------------------------------------------
+
+const ALERT_KIND_ENUM = ['usage', 'overage_forecast', 'offline', 'sync_failed', 'account_expiring'] as const;
+
+/** 0016: one row per kind of rule, with its default threshold. */
+export const alertRules = pgTable('alert_rules', {
+  kind: text('kind', { enum: ALERT_KIND_ENUM }).primaryKey(),
+  enabled: boolean('enabled').notNull().default(true),
+  usageLevels: integer('usage_levels').array(),
+  threshold: num('threshold'),
+  notifyCustomer: boolean('notify_customer').notNull().default(false),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** 0016: a customer's or a line's own settings of a rule. */
+export const alertOverrides = pgTable(
+  'alert_overrides',
+  {
+    kind: text('kind', { enum: ALERT_KIND_ENUM })
+      .notNull()
+      .references(() => alertRules.kind),
+    scope: text('scope', { enum: ['customer', 'line'] }).notNull(),
+    scopeKey: text('scope_key').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    usageLevels: integer('usage_levels').array(),
+    threshold: num('threshold'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.scope, t.scopeKey] })],
+);
+
+/** 0016: admins emailed when a rule of the kind opens an alert. */
+export const alertSubscriptions = pgTable(
+  'alert_subscriptions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ALERT_KIND_ENUM })
+      .notNull()
+      .references(() => alertRules.kind),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);
+
+/** 0016: an alert, open → acknowledged → resolved; unique per kind, target, period, level and customer. */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ALERT_KIND_ENUM })
+      .notNull()
+      .references(() => alertRules.kind),
+    level: integer('level').notNull().default(0),
+    severity: text('severity', { enum: ['warning', 'critical'] }).notNull(),
+    targetType: text('target_type', { enum: ['line', 'terminal', 'customer', 'sync'] }).notNull(),
+    targetKey: text('target_key').notNull(),
+    periodKey: text('period_key').notNull(),
+    serviceLineNumber: text('service_line_number'),
+    userTerminalId: text('user_terminal_id'),
+    customerId: uuid('customer_id').references(() => customers.id),
+    status: text('status', { enum: ['open', 'acknowledged', 'resolved'] }).notNull().default('open'),
+    message: text('message').notNull(),
+    figures: jsonb('figures').notNull().default({}),
+    openedAt: ts('opened_at').notNull(),
+    acknowledgedAt: ts('acknowledged_at'),
+    acknowledgedBy: uuid('acknowledged_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: ts('resolved_at'),
+    resolvedReason: text('resolved_reason'),
+  },
+  (t) => [
+    uniqueIndex('alerts_once_uq').on(
+      t.kind,
+      t.targetKey,
+      t.periodKey,
+      t.level,
+      sql`coalesce(${t.customerId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+    ),
+    index('alerts_unresolved_idx').on(t.kind, t.targetKey).where(sql`${t.status} <> 'resolved'`),
+    index('alerts_status_opened_idx').on(t.status, t.openedAt.desc()),
+    index('alerts_opened_idx').on(t.openedAt.desc()),
+    index('alerts_customer_idx').on(t.customerId, t.openedAt.desc()).where(sql`${t.customerId} IS NOT NULL`),
+  ],
+);
+
+/** 0016: when each user last opened the bell. */
+export const alertReads = pgTable('alert_reads', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  seenAt: ts('seen_at').notNull(),
+});
+
+/** 0016: lines whose figures changed since the last evaluation (written by triggers). */
+export const alertDirtyLines = pgTable('alert_dirty_lines', {
+  serviceLineNumber: text('service_line_number').primaryKey(),
+});
+
+/** 0016: an endpoint an admin registered; the secret is sealed. */
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  url: text('url').notNull(),
+  description: text('description').notNull().default(''),
+  secretSealed: text('secret_sealed').notNull(),
+  secretHint: text('secret_hint').notNull(),
+  eventTypes: text('event_types').array().notNull().default(sql`'{}'`),
+  status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+  disabledReason: text('disabled_reason'),
+  disabledAt: ts('disabled_at'),
+  consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  deletedAt: ts('deleted_at'),
+});
+
+/** 0016: one event; its id is the payload's id. */
+export const webhookEvents = pgTable('webhook_events', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  type: text('type').notNull(),
+  payload: jsonb('payload').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
+
+/** 0016: one event to one endpoint, retried with back-off for 24 hours. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => webhookEvents.id),
+    status: text('status', { enum: ['pending', 'succeeded', 'abandoned'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: ts('created_at').notNull(),
+    nextAttemptAt: ts('next_attempt_at'),
+    lockedUntil: ts('locked_until'),
+    lastAttemptAt: ts('last_attempt_at'),
+    responseStatus: integer('response_status'),
+    latencyMs: integer('latency_ms'),
+    responseExcerpt: text('response_excerpt'),
+    error: text('error'),
+    replayOf: uuid('replay_of'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt.desc()),
+  ],
+);
+
+/** 0016: every attempt of a delivery. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id),
+    attemptedAt: ts('attempted_at').notNull(),
+    responseStatus: integer('response_status'),
+    latencyMs: integer('latency_ms'),
+    responseExcerpt: text('response_excerpt'),
+    error: text('error'),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt.desc())],
+);
+
+export type AlertRow = typeof alerts.$inferSelect;
+export type AlertRuleRow = typeof alertRules.$inferSelect;
+export type AlertOverrideRow = typeof alertOverrides.$inferSelect;
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
