@@ -77,3 +77,8 @@ export class ServiceUnavailableError extends AppError {
   override name = 'ServiceUnavailableError';
   readonly statusCode = 503;
 }
+
+/** A 400 about one field: the message, and the field's path for the form to show it beside. */
+export function fieldError(path: string, message: string): BadRequestError {
+  return new BadRequestError(message, { errors: [{ path, message }] });
+}

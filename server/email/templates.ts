@@ -79,3 +79,22 @@ export function requestDecidedEmail(input: { name: string; asked: string; servic
     ].join('\n'),
   };
 }
+
+/** One alert, or a digest when a run opened many for the same reader (issue 20). */
+export function alertsEmail(input: { name: string; alerts: readonly { title: string; message: string; severity: string }[]; link: string | null }): ComposedEmail {
+  const { alerts } = input;
+  const first = alerts[0];
+  const footer = [...(input.link ? ['', `See them in the ${PRODUCT_NAME}: ${input.link}`] : []), '', `- ${PRODUCT_NAME}`];
+  if (alerts.length === 1 && first) {
+    return {
+      subject: `Alert: ${first.title}`,
+      text: [`Hello ${input.name},`, '', `${first.message}`, '', `Severity: ${first.severity}.`, ...footer].join('\n'),
+    };
+  }
+  const listed = alerts.slice(0, 20).map((a) => `- ${a.title}: ${a.message}`);
+  const more = alerts.length > listed.length ? [`…and ${alerts.length - listed.length} more.`] : [];
+  return {
+    subject: `${alerts.length} new alerts`,
+    text: [`Hello ${input.name},`, '', `${alerts.length} alerts opened:`, '', ...listed, ...more, ...footer].join('\n'),
+  };
+}

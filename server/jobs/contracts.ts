@@ -10,6 +10,10 @@ export interface JobContracts {
   'usage-sync': { runId: string };
   /** The per-minute tick (pg-boss cron): the sweeper, then the schedule. */
   'sync-tick': Record<string, never>;
+  /** Evaluates the alert rules over what changed (issue 20): after each sync, each tick, each rule change. */
+  'alerts-evaluate': { reason: 'sync' | 'tick' | 'rules' };
+  /** Sends the webhook deliveries that are due (new events, retries whose back-off has passed). */
+  'webhook-deliver': Record<string, never>;
 }
 
 export type QueueName = keyof JobContracts;
@@ -24,7 +28,7 @@ export interface ReceivedJob<N extends QueueName = QueueName> extends Job<N> {
   id: string;
 }
 
-export const QUEUES = ['terminal-sync', 'usage-sync', 'sync-tick'] as const satisfies readonly QueueName[];
+export const QUEUES = ['terminal-sync', 'usage-sync', 'sync-tick', 'alerts-evaluate', 'webhook-deliver'] as const satisfies readonly QueueName[];
 
 /** The queue that runs each kind of sync run. */
 export const QUEUE_OF_KIND = { inventory: 'terminal-sync', usage: 'usage-sync' } as const satisfies Record<SyncJobKind, QueueName>;

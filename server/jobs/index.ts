@@ -15,7 +15,7 @@ import type { Database } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { SyncRunRow } from '../db/schema';
 import type { SyncDispatcher, TerminalSyncService } from '../services/terminal-sync';
-import { QUEUE_OF_KIND, TICK_CRON } from './contracts';
+import { QUEUE_OF_KIND, TICK_CRON, type JobContracts } from './contracts';
 import { createJobQueue, type JobLog, type JobQueueOptions } from './queue';
 import { createScheduler, type Scheduler } from './scheduler';
 import { createSweeper, type SweepResult, type Sweeper } from './sweeper';
@@ -29,7 +29,17 @@ export interface SyncJobsOptions extends JobQueueOptions {
   heartbeatMs?: number;
 }
 
+/** The alert work the queue runs besides the syncs (issue 20). */
+export interface AlertJobHandlers {
+  evaluate(): Promise<unknown>;
+  deliverWebhooks(): Promise<unknown>;
+}
+
 export interface SyncJobs extends SyncDispatcher {
+  /** Queues an alert evaluation (rules changed); nothing until the queue runs. */
+  requestEvaluation(reason: JobContracts['alerts-evaluate']['reason']): void;
+  /** Queues a webhook delivery run (new events to send). */
+  requestDelivery(): void;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** What the per-minute cron runs: the sweeper, then the schedule (inventory first, then usage). */
@@ -57,6 +67,8 @@ export function createSyncJobs(deps: {
   afterStartupSync?: () => Promise<unknown>;
   /** The provider budget the schedule is sized to, read on each tick (the scheduler's default when absent). */
   budget?: () => SyncBudgetShape;
+  /** Alert evaluation and webhook delivery, run by their own queues when given. */
+  alerts?: AlertJobHandlers;
 }): SyncJobs {
   const { repos, sync, now, log } = deps;
   const runs = repos.syncRuns;
@@ -71,7 +83,15 @@ export function createSyncJobs(deps: {
       return true;
     },
   };
-  const workerDeps = { runs, sync, dispatcher, now, log, heartbeatMs: deps.options?.heartbeatMs, afterStartupSync: deps.afterStartupSync };
+  /** Fire and forget: a lost request is made good by the next tick. */
+  const request = <N extends 'alerts-evaluate' | 'webhook-deliver'>(name: N, payload: JobContracts[N]) => {
+    if (!ready || !deps.alerts) return;
+    queue.send(name, payload).catch((error: unknown) => log.warn({ err: error, queue: name }, 'could not queue alert work'));
+  };
+  // Every sync that ended, however it ended, may have changed what the rules see (a failed one is
+  // news for the sync_failed rule).
+  const afterSync = () => request('alerts-evaluate', { reason: 'sync' });
+  const workerDeps = { runs, sync, dispatcher, now, log, heartbeatMs: deps.options?.heartbeatMs, afterStartupSync: deps.afterStartupSync, afterSync };
   const inventoryWorker = createTerminalSyncWorker(workerDeps);
   const usageWorker = createUsageSyncWorker(workerDeps);
   const sweeper = createSweeper({
@@ -96,11 +116,16 @@ export function createSyncJobs(deps: {
     const sweep = await sweeper.sweep();
     const scheduled = await scheduler.tick();
     const scheduledUsage = await scheduler.tickUsage();
+    // Time moves the rules on too (expiring accounts, ended cycles), and retries come due.
+    request('alerts-evaluate', { reason: 'tick' });
+    request('webhook-deliver', {});
     return { sweep, scheduled, scheduledUsage };
   }
 
   return {
     ...dispatcher,
+    requestEvaluation: (reason) => request('alerts-evaluate', { reason }),
+    requestDelivery: () => request('webhook-deliver', {}),
     sweeper,
     scheduler,
     tick,
@@ -116,6 +141,15 @@ export function createSyncJobs(deps: {
         ready = true;
         await queue.work('terminal-sync', (job) => inventoryWorker.handle(job.payload.runId));
         await queue.work('usage-sync', (job) => usageWorker.handle(job.payload.runId));
+        if (deps.alerts) {
+          const alerts = deps.alerts;
+          await queue.work('alerts-evaluate', async () => {
+            await alerts.evaluate().catch((error: unknown) => log.error({ err: error }, 'alert evaluation failed'));
+          });
+          await queue.work('webhook-deliver', async () => {
+            await alerts.deliverWebhooks().catch((error: unknown) => log.error({ err: error }, 'webhook delivery run failed'));
+          });
+        }
         await queue.work('sync-tick', async () => {
           await tick().catch((error: unknown) => log.error({ err: error }, 'sync tick failed'));
         });
@@ -139,6 +173,10 @@ export function createSyncJobs(deps: {
       // Fetch nothing new, hand the runs in progress back to the queue, then let pg-boss go.
       await queue.offWork('terminal-sync');
       await queue.offWork('usage-sync');
+      if (deps.alerts) {
+        await queue.offWork('alerts-evaluate');
+        await queue.offWork('webhook-deliver');
+      }
       await Promise.all([inventoryWorker.stop(), usageWorker.stop()]);
       ready = false;
       await queue.stop();

@@ -130,7 +130,7 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
           name,
           policy: 'standard',
           retryLimit: 0,
-          expireInSeconds: name === 'sync-tick' ? 300 : expireInSeconds,
+          expireInSeconds: name === 'terminal-sync' || name === 'usage-sync' ? expireInSeconds : 900,
         });
       }
     },

@@ -17,6 +17,8 @@ export interface SyncWorkerDeps {
   heartbeatMs?: number;
   /** After the first-start inventory run succeeded (the demo hands out its terminals). */
   afterStartupSync?: () => Promise<unknown>;
+  /** After any run ended, succeeded or failed (the alert evaluation is queued). */
+  afterSync?: () => void;
 }
 
 /**
@@ -31,7 +33,17 @@ async function dispatchWaiting(deps: SyncWorkerDeps, finished: SyncRunRow): Prom
 
 const common = (deps: SyncWorkerDeps) => {
   const { runs, now, log, dispatcher, heartbeatMs } = deps;
-  return { runs, now, log, dispatcher, heartbeatMs, afterRun: (run: SyncRunRow) => dispatchWaiting(deps, run) };
+  return {
+    runs,
+    now,
+    log,
+    dispatcher,
+    heartbeatMs,
+    afterRun: async (run: SyncRunRow) => {
+      await dispatchWaiting(deps, run);
+      deps.afterSync?.();
+    },
+  };
 };
 
 export function createTerminalSyncWorker(deps: SyncWorkerDeps): RunWorker {

@@ -21,7 +21,7 @@ import {
 import type { Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { ActivationRow } from '../db/repositories/activations';
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
 import { isProviderError } from '../provider/errors';
 import type { StarlinkClient } from '../provider';
 import type { AuditService, RequestContext } from './audit';
@@ -89,9 +89,9 @@ export function createActivationsService(deps: {
 
   /** The checks made before anything goes to the provider: each a 4xx, nothing written. */
   async function check(payload: ActivationPayload): Promise<void> {
-    if (!!payload.addressReferenceId === !!payload.newAddress) throw new BadRequestError(M.addressChoice, { errors: [{ path: 'addressReferenceId', message: M.addressChoice }] });
+    if (!!payload.addressReferenceId === !!payload.newAddress) throw fieldError('addressReferenceId', M.addressChoice);
     if (!(await repos.subscriptions.findLiveProduct(payload.productReferenceId))) {
-      throw new BadRequestError(M.productUnknown, { errors: [{ path: 'productReferenceId', message: M.productUnknown }] });
+      throw fieldError('productReferenceId', M.productUnknown);
     }
     if (payload.customerUuid) {
       const customer = await repos.customers.findLiveById(payload.customerUuid);

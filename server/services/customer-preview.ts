@@ -6,7 +6,9 @@
 // customer's eyes.
 import type { CustomerListItem } from '../../src/domain/customers';
 import type { MyOverviewWire, MyTerminalDetailWire, MyTerminalWire } from '../../src/domain/my-area';
+import type { MyAlertsWire } from '../../src/domain/alerts';
 import type { MyRequestsWire } from '../../src/domain/requests';
+import type { AlertsService } from './alerts';
 import type { AuditService, RequestContext } from './audit';
 import type { CustomerRequestsService } from './customer-requests';
 import type { CustomersService } from './customers';
@@ -19,15 +21,17 @@ export interface CustomerPreviewService {
   terminals(customerId: string): Promise<MyTerminalWire[]>;
   terminal(customerId: string, terminalId: string, month: string | null): Promise<MyTerminalDetailWire>;
   requests(customerId: string): Promise<MyRequestsWire>;
+  alerts(customerId: string): Promise<MyAlertsWire>;
 }
 
 export function createCustomerPreviewService(deps: {
   customers: Pick<CustomersService, 'get'>;
   myTerminals: Pick<MyTerminalsService, 'overview' | 'list' | 'detail'>;
   customerRequests: Pick<CustomerRequestsService, 'mine'>;
+  alerts: Pick<AlertsService, 'ofCustomer'>;
   audit: AuditService;
 }): CustomerPreviewService {
-  const { customers, myTerminals, customerRequests, audit } = deps;
+  const { customers, myTerminals, customerRequests, alerts, audit } = deps;
   /** Every read first asks for the customer, so an unknown or deleted one is a 404, not an empty area. */
   const live = (customerId: string) => customers.get(customerId);
 
@@ -58,6 +62,10 @@ export function createCustomerPreviewService(deps: {
     async requests(customerId) {
       await live(customerId);
       return customerRequests.mine(customerId);
+    },
+    async alerts(customerId) {
+      await live(customerId);
+      return alerts.ofCustomer(customerId);
     },
   };
 }

@@ -29,7 +29,7 @@ import type { Repositories } from '../db/repositories';
 import type { QueueRow, RequestListRow } from '../db/repositories/customer-requests';
 import type { StoredProduct } from '../db/repositories/subscriptions';
 import type { CustomerRequestRow } from '../db/schema';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, fieldError } from '../errors';
 import { ADMIN_ROLE_MESSAGE } from '../plugins/auth';
 import type { AuditService, RequestContext } from './audit';
 import type { EmailLogger, EmailSender, RecordedEmail } from './email';
@@ -149,8 +149,6 @@ export function createCustomerRequestsService(deps: {
     if (!settings.active) throw new ConflictError(M.lineInactive);
     if (settings.endDate) throw new ConflictError(M.lineEnding);
   }
-
-  const fieldError = (path: string, message: string) => new BadRequestError(message, { errors: [{ path, message }] });
 
   /** Why a pending request could not be taken: decided meanwhile, or an approval has it. */
   async function undecidable(row: CustomerRequestRow): Promise<never> {

@@ -25,7 +25,7 @@ import { CUSTOMER_MESSAGES, paginationOf } from '../../src/domain/customers';
 import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import { isStoredRowsPick, type AssignedRow, type CustomerUsageRow, type CyclePick, type LockedTerminal } from '../db/repositories/customer-terminals';
-import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import { BadRequestError, ConflictError, NotFoundError, fieldError } from '../errors';
 import type { LineRowsRefresher } from './line-rows';
 import type { AuditService, RequestContext } from './audit';
 import { assignmentRefusal, billingCycle, dataCapOf, dayOf, ownerOf, round2, TERMINAL_SERVER_MESSAGES, toDailyRecord } from './terminals';
@@ -154,7 +154,7 @@ export function createCustomerTerminalsService(deps: {
   return {
     async assign(input, context) {
       const check = checkServiceLineList(input.serviceLineNumbers);
-      if (!check.ok) throw new BadRequestError(check.message, { errors: [{ path: 'serviceLineNumbers', message: check.message }] });
+      if (!check.ok) throw fieldError('serviceLineNumbers', check.message);
       const lines = check.lines;
 
       const result = await store.transaction(async (tx) => {

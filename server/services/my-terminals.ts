@@ -26,7 +26,7 @@ import { monthRange, round1, usagePercentage } from '../../src/domain/terminals'
 import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { OwnTerminalRow } from '../db/repositories/my-terminals';
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, TooManyRequestsError } from '../errors';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, TooManyRequestsError, fieldError } from '../errors';
 import { auditSource, type AuditService, type RequestContext } from './audit';
 import type { ProviderAccess } from './console-provider';
 import { providerRefusal } from './provider-failures';
@@ -163,7 +163,7 @@ export function createMyTerminalsService(deps: {
       const shown = month ?? monthOf(at);
       if (!months.includes(shown)) {
         const message = M.monthOutOfRange(months.at(-1)!, months[0]!);
-        throw new BadRequestError(message, { errors: [{ path: 'month', message }] });
+        throw fieldError('month', message);
       }
       const row = await owned(customerId, terminalId, at);
       const terminal = withOnline(row);

@@ -24,7 +24,7 @@ import type { Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { LineContext } from '../db/repositories/service-lines';
 import type { StoredProduct } from '../db/repositories/subscriptions';
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
 import type { ProviderDataBlockSummary, ProviderServiceLine, ProviderUserTerminal } from '../provider/schemas';
 import type { AuditService, RequestContext } from './audit';
 import type { ProviderAccess } from './console-provider';
@@ -285,7 +285,7 @@ export function createServiceLinesService(deps: {
       requireActive(settings);
       if (settings.planKind !== 'blocks') throw new ConflictError(M.notPriorityPlan);
       const product = settings.blockProducts.find((p) => p.productId === payload.productId);
-      if (!product) throw new BadRequestError(M.unknownBlock, { errors: [{ path: 'productId', message: M.unknownBlock }] });
+      if (!product) throw fieldError('productId', M.unknownBlock);
       return act(
         context,
         request,
@@ -302,10 +302,10 @@ export function createServiceLinesService(deps: {
       const { context, settings } = await current(serviceLineNumber);
       requireActive(settings);
       if (!settings.topUpProduct || settings.topUpProduct.productId !== payload.productId) {
-        throw new BadRequestError(M.unknownTopUp, { errors: [{ path: 'productId', message: M.unknownTopUp }] });
+        throw fieldError('productId', M.unknownTopUp);
       }
       if (payload.count > settings.topUpBlocksLeft) {
-        throw new BadRequestError(M.topUpLimit(settings.topUpBlocksLeft), { errors: [{ path: 'count', message: M.topUpLimit(settings.topUpBlocksLeft) }] });
+        throw fieldError('count', M.topUpLimit(settings.topUpBlocksLeft));
       }
       const price = Math.round(settings.topUpProduct.price * payload.count * 100) / 100;
       return act(
@@ -337,9 +337,9 @@ export function createServiceLinesService(deps: {
       const context = await known(serviceLineNumber);
       const terminal = terminalOn(context, userTerminalId);
       const problem = moveTargetProblem(payload.toServiceLineNumber, serviceLineNumber);
-      if (problem) throw new BadRequestError(problem, { errors: [{ path: 'toServiceLineNumber', message: problem }] });
+      if (problem) throw fieldError('toServiceLineNumber', problem);
       const target = await repos.serviceLines.context(payload.toServiceLineNumber.trim());
-      if (!target) throw new BadRequestError(M.targetNotFound, { errors: [{ path: 'toServiceLineNumber', message: M.targetNotFound }] });
+      if (!target) throw fieldError('toServiceLineNumber', M.targetNotFound);
       const targetLine = await providerLine(target.serviceLineNumber);
       if (!targetLine.active) throw new ConflictError(M.targetInactive);
       const to = target.serviceLineNumber;
@@ -392,7 +392,7 @@ export function createServiceLinesService(deps: {
       const router = settings.terminals.flatMap((t) => t.routers).find((r) => r.routerId === routerId);
       if (!router) throw new NotFoundError(M.routerNotOnLine);
       if (payload.configId !== null && !settings.routerConfigs.some((c) => c.configId === payload.configId)) {
-        throw new BadRequestError(M.unknownConfig, { errors: [{ path: 'configId', message: M.unknownConfig }] });
+        throw fieldError('configId', M.unknownConfig);
       }
       if (router.configId === payload.configId) throw new ConflictError(M.noChange);
       return act(context, request, { action: 'router.config_assigned', before: { configId: router.configId }, after: { routerId, configId: payload.configId } }, () =>

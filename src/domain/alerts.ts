@@ -87,6 +87,9 @@ export interface AlertFigures {
   daysLeft?: number;
   /** The threshold it was measured against (percent, amount, minutes or days). */
   threshold?: number;
+  /** The billing cycle measured (usage, overage_forecast): the alert resolves when it ends. */
+  cycleStart?: string;
+  cycleEnd?: string;
 }
 
 export interface AlertWire {
