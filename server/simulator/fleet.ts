@@ -269,6 +269,11 @@ export interface Fleet {
   detach(serviceLineNumber: string, deviceId: string): Outcome;
   changeProduct(serviceLineNumber: string, change: ProductChange): Outcome;
   reboot(deviceId: string): Outcome;
+  /**
+   * A traffic surge (the simulator's controls, for demos and tests): the line uses `gb` more
+   * today, reported at once. Usage otherwise only grows with the clock.
+   */
+  surge(serviceLineNumber: string, gb: number): Outcome;
 
   createAddress(input: AddressInput): Outcome<AddressResponse>;
   updateAddress(addressReferenceId: string, input: AddressInput): Outcome<AddressResponse>;
@@ -355,6 +360,8 @@ interface LineOverlay {
   planChanges?: { atMs: number; productReferenceId: string }[];
   /** A scheduled or immediate end through the API. */
   end?: { atMs: number; reason: string | null };
+  /** Traffic surges set through the simulator's controls: extra billable GB by day start. */
+  surgesGB?: Map<number, number>;
 }
 
 /** A line created through the API: its profile is chosen, not drawn. */
@@ -811,7 +818,15 @@ export function createFleet(options: FleetOptions = {}): Fleet {
       profile.endMs ?? Infinity,
       overlay?.emptySinceMs ?? Infinity,
     );
-    return cycleUsage({ profile: profile.usage, cycle, fromMs: Math.max(fromMs, profile.startMs), untilMs: until, capGB, optedIn: optedInDuring(l, profile, cycle) });
+    return cycleUsage({
+      profile: profile.usage,
+      cycle,
+      fromMs: Math.max(fromMs, profile.startMs),
+      untilMs: until,
+      capGB,
+      optedIn: optedInDuring(l, profile, cycle),
+      ...(overlay?.surgesGB ? { surgesGB: overlay.surgesGB } : {}),
+    });
   }
 
   /** An opt-in changed through the API counts from the cycle it changed in; earlier cycles stay as they were. */
@@ -1287,6 +1302,18 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     if (!isOnline(t, telemetryProfile(t))) return rejected(`User terminal ${deviceId} is offline and cannot be rebooted`, ['deviceId']);
     rebootedAt.set(t, clock().getTime());
     return { ok: true, value: undefined, information: ['Reboot command sent'] };
+  }
+
+  function surge(serviceLineNumber: string, gb: number): Outcome {
+    const l = serviceLineIndex(serviceLineNumber);
+    if (l === undefined) return notFoundLine(serviceLineNumber);
+    if (!lineProfile(l).active) return rejected(`Service line ${serviceLineNumber} is not active`, ['serviceLineNumber']);
+    // Counted on the day the usage feed last reported, so the next usage query already shows it.
+    const day = startOfDay(lastUpdatedAt(clock().getTime()));
+    const overlay = overlayOf(l);
+    const surges = (overlay.surgesGB ??= new Map());
+    surges.set(day, (surges.get(day) ?? 0) + gb);
+    return { ok: true, value: undefined, information: [`Service line ${serviceLineNumber} used ${gb} GB more today`] };
   }
 
   // ---- The service lifecycle ----------------------------------------------------------------
@@ -1811,6 +1838,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     detach,
     changeProduct,
     reboot,
+    surge,
     ...lifecycle,
     cycleCharges,
     stats,

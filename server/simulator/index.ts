@@ -55,7 +55,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   const simulator = createSimulator(simulatorOptions);
   // Close drops open keep-alive sockets at once, so test teardown never waits on a client.
   const app = Fastify({ logger: false, forceCloseConnections: true });
-  await app.register(simulatorPlugin, { prefix, simulator });
+  await app.register(simulatorPlugin, { prefix, simulator, controls: simulatorOptions.controls ?? false });
   await app.listen({ port, host });
   const address = app.server.address() as AddressInfo;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;

@@ -73,6 +73,12 @@ export interface SimulatorOptions {
   faults?: Partial<Faults>;
   /** The clock for token expiry, rate windows, usage and telemetry. */
   now?: () => Date;
+  /**
+   * The simulator's own controls beside the provider's API (POST /controls/…): make a line use
+   * data now, to show an alert in a demo or a test. Off by default (SIM_CONTROLS=on): nothing of
+   * the real provider answers there.
+   */
+  controls?: boolean;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -124,6 +130,7 @@ const envSchema = z.object({
   SIM_5XX_RATE: optionalEnv(share),
   SIM_DROP_RATE: optionalEnv(share),
   SIM_SHUFFLE_PAGES: optionalEnv(envFlag),
+  SIM_CONTROLS: optionalEnv(envFlag),
   SIM_CLIENT_ID: optionalEnv(z.string().trim().min(1)),
   SIM_CLIENT_SECRET: optionalEnv(z.string().min(1)),
 });
@@ -145,6 +152,7 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
   if (e.SIM_SEED !== undefined) options.seed = e.SIM_SEED;
   if (e.SIM_TERMINALS !== undefined) options.terminals = e.SIM_TERMINALS;
   if (e.SIM_RATE_LIMIT !== undefined) options.rateLimitPerMinute = e.SIM_RATE_LIMIT;
+  if (e.SIM_CONTROLS !== undefined) options.controls = e.SIM_CONTROLS;
   if (e.SIM_CLIENT_ID && e.SIM_CLIENT_SECRET) options.credentials = { clientId: e.SIM_CLIENT_ID, clientSecret: e.SIM_CLIENT_SECRET };
   const faults: Partial<Faults> = {};
   if (e.SIM_LATENCY_MS !== undefined) faults.latencyMs = e.SIM_LATENCY_MS;

@@ -62,6 +62,8 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
     handler: async (request, reply) => tokenRoute(sim, request, reply),
   });
 
+  if (options.controls) registerControls(app, sim);
+
   await app.register(
     async (api) => {
       // Hooks run in order; the first that answers ends the request.
@@ -253,6 +255,25 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
     { prefix: '/public/v2' },
   );
 };
+
+/**
+ * The simulator's own controls (SIM_CONTROLS=on), outside /public/v2: no faults, no token, no
+ * rate limit — they stand for the world the provider observes, not for a call to the provider.
+ * POST /controls/service-lines/{serviceLineNumber}/surge { "gb": 40 }: the line uses 40 GB more
+ * today, reported at once (a demo or a test can then watch an alert open after the next sync).
+ */
+function registerControls(app: FastifyInstance, sim: Simulator): void {
+  app.post('/controls/service-lines/:serviceLineNumber/surge', async (request, reply) => {
+    const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+    const gb = (request.body as { gb?: unknown } | null)?.gb;
+    if (typeof gb !== 'number' || !Number.isFinite(gb) || gb <= 0 || gb > 100_000) {
+      return reply.code(400).send(failure('gb must be a number of GB above 0 and at most 100000', ['gb']));
+    }
+    const outcome = sim.fleet.surge(serviceLineNumber, gb);
+    if (!outcome.ok) return reply.code(outcome.status).send(failure(outcome.message, outcome.memberNames ?? []));
+    return ok({ serviceLineNumber, gb, information: outcome.information ?? [] });
+  });
+}
 
 /** '/public/v2/service-lines/{serviceLineNumber}' → '/service-lines/:serviceLineNumber' (under the /public/v2 prefix). */
 export const routeOf = (template: string): string => template.replace(/^\/public\/v2/, '').replace(/\{([^}]+)\}/g, ':$1');

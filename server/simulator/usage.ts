@@ -77,6 +77,8 @@ export interface CycleUsageInput {
   capGB: number;
   /** Past the cap: opted-in lines keep Priority data (billed as overage); others drop to Standard. */
   optedIn: boolean;
+  /** Extra billable GB on some days (traffic surges set through the simulator's controls), by day start. */
+  surgesGB?: ReadonlyMap<number, number>;
 }
 
 export interface CycleUsage {
@@ -103,7 +105,8 @@ export function cycleUsage(input: CycleUsageInput): CycleUsage {
     // The last day counts only the hours before `untilMs`.
     const share = Math.min(1, (end - day) / DAY_MS);
     const volume = dayVolumeGB(profile, day);
-    const billable = volume.billable * share;
+    // A surge is reported in full on its day: it already happened when it was set.
+    const billable = volume.billable * share + (input.surgesGB?.get(day) ?? 0);
     const nonBillable = volume.nonBillable * share;
     const left = Math.max(0, capGB - used);
     let priority: number;
