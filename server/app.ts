@@ -181,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         log: app.log,
         options: options.syncJobs,
         budget: () => services.syncBudget.shape(),
+        alerts: { evaluate: () => services.alerts.evaluate(), deliverWebhooks: () => services.webhooks.deliverDue() },
         // A demo database's customers get terminals once the first sync has brought some.
         ...(config.seedDemo
           ? {
@@ -193,6 +194,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       })
     : null;
   services.terminalSync.attachDispatcher(syncJobs);
+  if (syncJobs) {
+    services.alerts.attachEvaluationRequester(() => syncJobs.requestEvaluation('rules'));
+    services.webhooks.attachWaker(() => syncJobs.requestDelivery());
+  }
   app.decorate('syncJobs', syncJobs);
   if (syncJobs) {
     if ((options.startSyncJobs ?? 'onReady') === 'onReady') app.addHook('onReady', () => syncJobs.start());

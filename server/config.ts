@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SYNC_SHARE, SYNC_SHARE_RANGE } from '../src/domain/provider-budget';
 import { decodeSecretBoxKey, newSecretBoxKey } from './auth/secret-box';
+import { parseCidr } from './webhooks/address-guard';
 import { envFlag, envIssueLines, optionalEnv, wholeNumber } from './env';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -73,6 +74,16 @@ export interface Config {
    */
   mfaEncryptionKey: Buffer | null;
   mfaKeySource: 'env' | 'file' | 'generated' | 'none';
+  /**
+   * Webhook endpoints may use plain http:// to a localhost name, and reach loopback through it
+   * (WEBHOOK_ALLOW_HTTP_LOCALHOST; off unless set): for a receiver on the same machine.
+   */
+  webhookAllowHttpLocalhost: boolean;
+  /**
+   * Networks (CIDRs) webhook endpoints may resolve into although they are private, loopback or
+   * otherwise reserved (WEBHOOK_ALLOWED_NETWORKS, comma-separated; none unless set).
+   */
+  webhookAllowedNetworks: string[];
 }
 
 export const DEFAULT_MAIL_FROM = 'Admin Portal <no-reply@localhost>';
@@ -110,6 +121,8 @@ export function durationToSeconds(value: string): number | null {
   const seconds = Number(match[1]) * UNIT_SECONDS[(match[2] ?? 's') as keyof typeof UNIT_SECONDS];
   return seconds > 0 ? seconds : null;
 }
+
+const WEBHOOK_NETWORKS_MESSAGE = 'must be networks like 10.0.0.0/8 or fd00::/8 (or single addresses), separated by commas';
 
 const syncInterval = z.string().refine((v) => {
   const ms = syncDurationMs(v);
@@ -168,6 +181,13 @@ const envSchema = z
         .transform(Number)
         .refine((v) => v >= SYNC_SHARE_RANGE.min && v <= SYNC_SHARE_RANGE.max, SYNC_SHARE_MESSAGE),
     ),
+    WEBHOOK_ALLOW_HTTP_LOCALHOST: optionalEnv(envFlag),
+    WEBHOOK_ALLOWED_NETWORKS: optionalEnv(
+      z
+        .string()
+        .transform((v) => v.split(',').map((part) => part.trim()).filter((part) => part !== ''))
+        .refine((list) => list.every((part) => parseCidr(part) !== null), WEBHOOK_NETWORKS_MESSAGE),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -225,6 +245,8 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     workers: e.WORKERS ?? 1,
     mfaEncryptionKey: e.MFA_ENCRYPTION_KEY ? decodeSecretBoxKey(e.MFA_ENCRYPTION_KEY) : null,
     mfaKeySource: e.MFA_ENCRYPTION_KEY ? 'env' : 'none',
+    webhookAllowHttpLocalhost: e.WEBHOOK_ALLOW_HTTP_LOCALHOST ?? false,
+    webhookAllowedNetworks: e.WEBHOOK_ALLOWED_NETWORKS ?? [],
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { alertRoutes } from './alerts';
 import { authRoutes } from './auth';
 import { customerAuthRoutes } from './customer-auth';
 import { customerRoutes } from './customers';
@@ -21,6 +22,7 @@ import { activationRoutes } from './activations';
 import { providerBillingRoutes } from './provider-billing';
 import { terminalSyncRoutes } from './terminal-sync';
 import { userRoutes } from './users';
+import { webhookRoutes } from './webhooks';
 
 /** Every /api/v1 route, registered under the prefix by app.ts. */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -40,10 +42,12 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(customerTerminalRoutes);
   await app.register(myTerminalRoutes);
   await app.register(terminalSyncRoutes);
+  await app.register(alertRoutes);
   await app.register(subscriptionRoutes);
   await app.register(serviceLineRoutes);
   await app.register(activationRoutes);
   await app.register(providerBillingRoutes);
   await app.register(customerRequestRoutes);
   await app.register(customerPreviewRoutes);
+  await app.register(webhookRoutes);
 };

@@ -42,7 +42,7 @@ import type { Repositories } from '../db/repositories';
 import type { AlertListRow, InsertedAlert, UnresolvedAlert } from '../db/repositories/alerts';
 import type { AlertRuleRow } from '../db/schema';
 import { alertsEmail } from '../email/templates';
-import { BadRequestError, NotFoundError, fieldError } from '../errors';
+import { NotFoundError, fieldError } from '../errors';
 import { decideExpiring, decideLine, decideSync, effectiveRules, type Decision } from './alert-evaluation';
 import type { AuditService, RequestContext } from './audit';
 import type { EmailLogger, EmailSender, RecordedEmail } from './email';

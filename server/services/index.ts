@@ -33,13 +33,22 @@ import { createProviderConsoleService } from './provider-console';
 import { ServiceUnavailableError } from '../errors';
 import { createProviderHealth } from './provider-health';
 import { createDemand } from './demand';
-import { createEmailOutboxService, createEmailSender } from './email';
+import { createEmailOutboxService, createEmailSender, type EmailLogger } from './email';
 import { createSmtpTransport } from '../email/transport';
+import { createWebhookService } from './webhooks';
+import { createAlertsService } from './alerts';
+import { ownOrigin } from './password-reset';
 
 export type Services = ReturnType<typeof createServices>;
 
 export const NO_PROVIDER_MESSAGE =
   'No provider is configured: set STARLINK_CLIENT_ID and STARLINK_CLIENT_SECRET, or run with the built-in simulator';
+
+/** Email outcomes of background work, logged through the app's background logger. */
+function backgroundLog(log: ((error: unknown, message: string) => void) | undefined) {
+  const write = (fields: unknown, message?: string) => log?.(fields, message ?? '');
+  return { info: () => undefined, warn: write, error: write } as unknown as EmailLogger;
+}
 
 export function createServices(deps: {
   db: Db;
@@ -79,6 +88,7 @@ export function createServices(deps: {
     now,
   });
   const emailOutbox = createEmailOutboxService({ outbox: repos.emailOutbox });
+  const webhooks = createWebhookService({ repos, audit, email, config, now, log: backgroundLog(deps.log) });
   const passwordSetup = createPasswordSetupService({ db, repos, audit, email, config, now });
   const passwordReset = createPasswordResetService({ db, repos, audit, email, config, now });
   const customers = createCustomersService({ db, repos, audit, passwordSetup, now, serviceLines: () => serviceLines });
@@ -110,8 +120,19 @@ export function createServices(deps: {
   const providerBilling = createProviderBillingService({ repos, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
   const activations = createActivationsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, customerTerminals });
   const customerRequests = createCustomerRequestsService({ repos, audit, now, subscriptions, serviceLines, email });
-  const customerPreview = createCustomerPreviewService({ customers, myTerminals, customerRequests, audit });
+  const alerts = createAlertsService({
+    repos,
+    audit,
+    email,
+    now,
+    portalUrl: config.publicUrl ?? ownOrigin(config),
+    // The webhooks publish what the alerts raise, in the same transaction.
+    webhooks: () => webhooks,
+    log: backgroundLog(deps.log),
+  });
+  const customerPreview = createCustomerPreviewService({ customers, myTerminals, customerRequests, alerts, audit });
   return {
+    alerts,
     demand,
     tokens,
     audit,
@@ -139,5 +160,6 @@ export function createServices(deps: {
     providerBilling,
     customerRequests,
     customerPreview,
+    webhooks,
   };
 }

@@ -150,6 +150,9 @@ export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookEventType, string>> = 
 
 export const WEBHOOK_MESSAGES = {
   pageTitle: 'Webhooks',
+  listed: 'Webhook endpoints',
+  found: 'Webhook endpoint',
+  deliveriesListed: 'Deliveries',
   created: 'Webhook endpoint added. Copy its secret now: it is not shown again.',
   updated: 'Webhook endpoint saved',
   deleted: 'Webhook endpoint deleted',
@@ -167,7 +170,7 @@ export const WEBHOOK_MESSAGES = {
   urlCredentials: 'The URL must not contain a user name or password',
   urlUnresolvable: (host: string) => `The host ${host} could not be resolved`,
   urlPrivateAddress: (host: string, address: string) =>
-    `The host ${host} resolves to ${address}, a private, loopback or link-local address; allow it in WEBHOOK_ALLOWED_NETWORKS to use it`,
+    `The host ${host} resolves to ${address}, a private, loopback, link-local or reserved address; allow its network in WEBHOOK_ALLOWED_NETWORKS to use it`,
   descriptionTooLong: `The description is longer than ${WEBHOOK_DESCRIPTION_MAX_LENGTH} characters`,
   tooManyEndpoints: `At most ${WEBHOOK_ENDPOINTS_MAX} endpoints`,
   endpointNotFound: 'Webhook endpoint not found',

@@ -101,6 +101,7 @@ const CROSS: Record<string, () => Attempt> = {
   'GET /api/v1/my/requests/options': () => ({ url: `/api/v1/my/requests/options?serviceLineNumber=${ANA.line}`, expect: 404 }),
   'POST /api/v1/my/requests': () => ({ url: '/api/v1/my/requests', body: { serviceLineNumber: ANA.line, kind: 'top_up', productId: 'TOPUP-ANA', count: 1 }, expect: 404 }),
   'POST /api/v1/my/requests/:id/cancel': () => ({ url: `/api/v1/my/requests/${anaRequest}/cancel`, expect: 404 }),
+  'GET /api/v1/my/alerts': () => ({ url: `/api/v1/my/alerts?customerId=${ids.ana}&customer=${ids.ana}`, expect: 'own' }),
 };
 
 function customerRoutes(): string[] {

@@ -1,5 +1,6 @@
 import type { Db } from '../client';
 import { createActivationsRepository } from './activations';
+import { createAlertsRepository } from './alerts';
 import { createAppMetaRepository } from './app-meta';
 import { createAuditRepository } from './audit';
 import { createCustomersRepository } from './customers';
@@ -18,6 +19,7 @@ import { createSyncRunsRepository } from './sync-runs';
 import { createTerminalInventoryRepository } from './terminal-inventory';
 import { createTerminalsRepository } from './terminals';
 import { createUsersRepository } from './users';
+import { createWebhookRepository } from './webhooks';
 
 export type Repositories = ReturnType<typeof createRepositories>;
 
@@ -29,6 +31,7 @@ export function createRepositories(db: Db) {
     passwordResets: createPasswordResetsRepository(db),
     emailOutbox: createEmailOutboxRepository(db),
     audit: createAuditRepository(db),
+    alerts: createAlertsRepository(db),
     appMeta: createAppMetaRepository(db),
     terminals: createTerminalsRepository(db),
     customerTerminals: createCustomerTerminalsRepository(db),
@@ -42,5 +45,6 @@ export function createRepositories(db: Db) {
     providerCallBudget: createProviderCallBudgetRepository(db),
     dashboard: createDashboardRepository(db),
     customerRequests: createCustomerRequestsRepository(db),
+    webhooks: createWebhookRepository(db),
   };
 }

@@ -49,6 +49,7 @@ export function fuzzFileOf(route: string): FuzzFile {
   if (/^\/(customers|email-outbox|dashboard|subscriptions|starlink-simulator|billing)(\/|$)/.test(path)) return 'customers';
   if (/^\/(terminals|usage|service-lines|activations)(\/|$)/.test(path) || /^\/my\/(overview|terminals)(\/|$)/.test(path)) return 'terminals';
   if (/^\/(requests|my\/requests)(\/|$)/.test(path)) return 'customers';
+  if (/^\/(alerts|alert-rules|webhooks|my\/alerts)(\/|$)/.test(path)) return 'customers';
   throw new Error(`${route} belongs to no fuzz file: add its prefix to fuzzFileOf`);
 }
 
