@@ -641,6 +641,7 @@ export const alerts = pgTable(
       sql`coalesce(${t.customerId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
     ),
     index('alerts_unresolved_idx').on(t.kind, t.targetKey).where(sql`${t.status} <> 'resolved'`),
+    index('alerts_unresolved_line_idx').on(t.serviceLineNumber).where(sql`${t.status} <> 'resolved'`),
     index('alerts_status_opened_idx').on(t.status, t.openedAt.desc()),
     index('alerts_opened_idx').on(t.openedAt.desc()),
     index('alerts_customer_idx').on(t.customerId, t.openedAt.desc()).where(sql`${t.customerId} IS NOT NULL`),

@@ -75,6 +75,7 @@ CREATE TABLE alerts (
 );
 CREATE UNIQUE INDEX alerts_once_uq ON alerts (kind, target_key, period_key, level, coalesce(customer_id, '00000000-0000-0000-0000-000000000000'::uuid));
 CREATE INDEX alerts_unresolved_idx ON alerts (kind, target_key) WHERE status <> 'resolved';
+CREATE INDEX alerts_unresolved_line_idx ON alerts (service_line_number) WHERE status <> 'resolved';
 CREATE INDEX alerts_status_opened_idx ON alerts (status, opened_at DESC);
 CREATE INDEX alerts_opened_idx ON alerts (opened_at DESC);
 CREATE INDEX alerts_customer_idx ON alerts (customer_id, opened_at DESC) WHERE customer_id IS NOT NULL;
