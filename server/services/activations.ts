@@ -21,7 +21,7 @@ import {
 import type { Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { ActivationRow } from '../db/repositories/activations';
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
 import { isProviderError } from '../provider/errors';
 import type { StarlinkClient } from '../provider';
 import type { AuditService, RequestContext } from './audit';

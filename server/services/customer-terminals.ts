@@ -25,7 +25,7 @@ import { CUSTOMER_MESSAGES, paginationOf } from '../../src/domain/customers';
 import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import { isStoredRowsPick, type AssignedRow, type CustomerUsageRow, type CyclePick, type LockedTerminal } from '../db/repositories/customer-terminals';
-import { BadRequestError, ConflictError, NotFoundError, fieldError } from '../errors';
+import { ConflictError, NotFoundError, fieldError } from '../errors';
 import type { LineRowsRefresher } from './line-rows';
 import type { AuditService, RequestContext } from './audit';
 import { assignmentRefusal, billingCycle, dataCapOf, dayOf, ownerOf, round2, TERMINAL_SERVER_MESSAGES, toDailyRecord } from './terminals';

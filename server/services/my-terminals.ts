@@ -26,7 +26,7 @@ import { monthRange, round1, usagePercentage } from '../../src/domain/terminals'
 import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { OwnTerminalRow } from '../db/repositories/my-terminals';
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, TooManyRequestsError, fieldError } from '../errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError, TooManyRequestsError, fieldError } from '../errors';
 import { auditSource, type AuditService, type RequestContext } from './audit';
 import type { ProviderAccess } from './console-provider';
 import { providerRefusal } from './provider-failures';

@@ -24,7 +24,7 @@ import type { Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
 import type { LineContext } from '../db/repositories/service-lines';
 import type { StoredProduct } from '../db/repositories/subscriptions';
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
 import type { ProviderDataBlockSummary, ProviderServiceLine, ProviderUserTerminal } from '../provider/schemas';
 import type { AuditService, RequestContext } from './audit';
 import type { ProviderAccess } from './console-provider';

@@ -2,9 +2,11 @@
 // which answers exactly what the customer's own /my routes answer. The functions have the same
 // shapes as the customer's own (src/api/my-area.ts, src/api/requests.ts), so the area's pages run
 // on either source unchanged.
+import type { MyAlertsWire } from '../domain/alerts';
 import type { CustomerListItem } from '../domain/customers';
 import type { MyOverviewWire, MyTerminalDetailWire, MyTerminalWire } from '../domain/my-area';
 import type { MyRequestsWire } from '../domain/requests';
+import { normaliseMyAlerts } from './alerts';
 import { mapResult, type ApiClient, type ApiResult } from './client';
 import { normaliseCustomer } from './customers';
 import { withSignal } from './normalise';
@@ -26,6 +28,8 @@ export function createCustomerPreviewApi(client: ApiClient) {
         }),
       requests: async (signal?: AbortSignal): Promise<ApiResult<MyRequestsWire>> =>
         mapResult(await client.request<unknown>(`${base}/requests`, withSignal(signal)), normaliseMyRequests),
+      alerts: async (signal?: AbortSignal): Promise<ApiResult<MyAlertsWire>> =>
+        mapResult(await client.request<unknown>(`${base}/alerts`, withSignal(signal)), normaliseMyAlerts),
     };
   };
 }

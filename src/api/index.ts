@@ -1,5 +1,6 @@
 import { createApiClient, type ApiClientOptions } from './client';
 import { createActivationsApi } from './activations';
+import { createAlertsApi } from './alerts';
 import { createAuthApi } from './auth';
 import { createCustomersApi, createPasswordSetupApi } from './customers';
 import { createCustomerPreviewApi } from './customer-preview';
@@ -14,6 +15,7 @@ import { createServiceLinesApi } from './service-lines';
 import { createSubscriptionsApi } from './subscriptions';
 import { createTerminalsApi } from './terminals';
 import { createUsersApi } from './users';
+import { createWebhooksApi } from './webhooks';
 
 /** Every resource module over one client. */
 export function createApi(options: ApiClientOptions) {
@@ -21,6 +23,7 @@ export function createApi(options: ApiClientOptions) {
   return {
     client,
     activations: createActivationsApi(client),
+    alerts: createAlertsApi(client),
     auth: createAuthApi(client),
     customers: createCustomersApi(client),
     customerTerminals: createCustomerTerminalsApi(client),
@@ -36,6 +39,7 @@ export function createApi(options: ApiClientOptions) {
     subscriptions: createSubscriptionsApi(client),
     terminals: createTerminalsApi(client),
     users: createUsersApi(client),
+    webhooks: createWebhooksApi(client),
   };
 }
 

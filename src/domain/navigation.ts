@@ -26,6 +26,16 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
   },
   { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi' },
   { title: 'Requests', url: '/requests', icon: 'pi pi-inbox' },
+  {
+    title: 'Alerts',
+    url: '/alerts',
+    icon: 'pi pi-bell',
+    items: [
+      { title: 'Alerts', url: '/alerts', icon: 'pi pi-bell' },
+      { title: 'Alert rules', url: '/alerts/rules', icon: 'pi pi-sliders-h' },
+      { title: 'Webhooks', url: '/alerts/webhooks', icon: 'pi pi-send' },
+    ],
+  },
   { title: 'Users', url: '/users', icon: 'pi pi-user' },
   { title: 'Settings', url: '/settings', icon: 'pi pi-cog' },
 ];
@@ -41,6 +51,7 @@ export const MY_SIDEBAR_MENU: readonly MenuItem[] = [
   { title: 'Overview', url: '/my', icon: 'pi pi-home' },
   { title: 'Terminals', url: '/my/terminals', icon: 'pi pi-wifi' },
   { title: 'Requests', url: '/my/requests', icon: 'pi pi-inbox' },
+  { title: 'Alerts', url: '/my/alerts', icon: 'pi pi-bell' },
   { title: 'Account', url: '/my/account', icon: 'pi pi-user' },
 ];
 
@@ -136,10 +147,14 @@ export type PagePath =
   | '/settings'
   | '/users'
   | '/requests'
+  | '/alerts'
+  | '/alerts/rules'
+  | '/alerts/webhooks'
   | '/my'
   | '/my/terminals'
   | '/my/terminals/$terminalId'
   | '/my/requests'
+  | '/my/alerts'
   | '/my/account';
 
 const home: Crumb = { label: 'Home', url: '/home' };
@@ -166,10 +181,14 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   // The spec's users page links "Dashboard" to /dashboard, which the router sends on to /home.
   '/users': { title: 'User Management', breadcrumb: [{ label: 'Dashboard', url: '/dashboard' }, { label: 'Users' }] },
   '/requests': { title: 'Customer Requests', breadcrumb: [home, { label: 'Requests' }] },
+  '/alerts': { title: 'Alerts', breadcrumb: [home, { label: 'Alerts' }] },
+  '/alerts/rules': { title: 'Alert rules', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Alert rules' }] },
+  '/alerts/webhooks': { title: 'Webhooks', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Webhooks' }] },
   '/my': { title: 'Overview', breadcrumb: [] },
   '/my/terminals': { title: 'My Terminals', breadcrumb: [myHome, { label: 'Terminals' }] },
   '/my/terminals/$terminalId': { title: 'Terminal', breadcrumb: [myHome, { label: 'Terminals', url: '/my/terminals' }, { label: 'Terminal' }] },
   '/my/requests': { title: 'My Requests', breadcrumb: [myHome, { label: 'Requests' }] },
+  '/my/alerts': { title: 'My Alerts', breadcrumb: [myHome, { label: 'Alerts' }] },
   '/my/account': { title: 'My Account', breadcrumb: [myHome, { label: 'Account' }] },
 };
 

@@ -1,15 +1,43 @@
+import { createContext, useContext, useEffect, useMemo } from 'react';
 import { Outlet, useRouter, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import { alertBellMachine } from '../machines/alert-bell';
+import { AlertBell } from '../ui/shell/AlertBell';
 import { AppShell } from '../ui/shell/AppShell';
-import { useAppServices } from './services';
+import { outcome } from './outcome';
+import { useAppServices, usePageActor } from './services';
+
+/** What a page tells the shell when it changed alerts (an acknowledgement): the bell reads again. */
+const AlertsChangedContext = createContext<() => void>(() => {});
+export const useAlertsChanged = () => useContext(AlertsChangedContext);
 
 /** The admin portal's signed-in frame: sidebar, top bar, and the page (customers never get here: guards.ts). */
 export function AppLayout() {
-  const { session } = useAppServices();
+  const { api, session } = useAppServices();
   const router = useRouter();
   const name = useSelector(session, (s) => s.context.profile?.name ?? '');
   const email = useSelector(session, (s) => s.context.profile?.email ?? '');
   const currentPath = useRouterState({ select: (s) => s.location.pathname });
+
+  const bell = usePageActor(
+    alertBellMachine.provide({
+      actors: {
+        loadBell: fromPromise(({ signal }) => outcome(() => api.alerts.bell(signal))),
+        markSeen: fromPromise(({ signal }) => outcome(() => api.alerts.seen(signal))),
+      },
+    }),
+  );
+  // The bell reads while the tab is visible; a hidden tab asks nothing.
+  useEffect(() => {
+    const follow = () => bell.send({ type: document.visibilityState === 'hidden' ? 'page.hidden' : 'page.visible' });
+    follow();
+    document.addEventListener('visibilitychange', follow);
+    return () => document.removeEventListener('visibilitychange', follow);
+  }, [bell]);
+  const unread = useSelector(bell, (s) => s.context.bell?.unread ?? 0);
+  const latest = useSelector(bell, (s) => s.context.bell?.latest ?? null);
+  const alertsChanged = useMemo(() => () => bell.send({ type: 'alerts.changed' }), [bell]);
 
   return (
     <AppShell
@@ -17,8 +45,11 @@ export function AppLayout() {
       currentPath={currentPath}
       onNavigate={(url) => void router.navigate({ href: url })}
       onLogout={() => session.send({ type: 'session.logout' })}
+      topBar={<AlertBell unread={unread} latest={latest} onOpen={() => bell.send({ type: 'user.open' })} onNavigate={(url) => void router.navigate({ href: url })} />}
     >
-      <Outlet />
+      <AlertsChangedContext.Provider value={alertsChanged}>
+        <Outlet />
+      </AlertsChangedContext.Provider>
     </AppShell>
   );
 }

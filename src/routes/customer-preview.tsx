@@ -62,6 +62,7 @@ function Preview({ customerUuid }: { customerUuid: string }) {
       terminals: preview.terminals,
       terminal: preview.terminal,
       requests: preview.requests,
+      alerts: preview.alerts,
       href: (path) => previewHref(customerUuid, path),
       readOnly: true,
     }),

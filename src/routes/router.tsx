@@ -26,6 +26,7 @@ import { validateCustomersSearch, validateCustomerTerminalsSearch, validateSetPa
 import { redirectIfSignedIn, requireCustomer, requireSignedIn, type RouterContext } from './guards';
 import { MyLayout } from './my/layout';
 import { validateMyTerminalSearch } from './my/search';
+import { validateAlertsSearch } from '../ui/alerts/search';
 
 /** The browser tab names the page and the portal it belongs to ("My Terminals · Customer Portal"). */
 function DocumentTitle() {
@@ -173,6 +174,32 @@ const requestsRoute = createRoute({
   component: lazyRouteComponent(() => import('./requests'), 'RequestsRoute'),
 });
 
+/**
+ * Signed webhooks (issue 20): the endpoints, and one endpoint's delivery log, which is part of the
+ * URL (`?deliveries=<endpoint id>`) so that a link opens it.
+ */
+const webhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/alerts/webhooks',
+  validateSearch: (search: Record<string, unknown>): { deliveries?: string } =>
+    typeof search.deliveries === 'string' && /^[0-9a-f-]{1,64}$/i.test(search.deliveries) ? { deliveries: search.deliveries } : {},
+  component: lazyRouteComponent(() => import('./webhooks'), 'WebhooksRoute'),
+});
+
+/** Every alert, with its filters and page in the URL (issue 20). */
+const alertsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/alerts',
+  validateSearch: validateAlertsSearch,
+  component: lazyRouteComponent(() => import('./alerts'), 'AlertsRoute'),
+});
+
+const alertRulesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/alerts/rules',
+  component: lazyRouteComponent(() => import('./alert-rules'), 'AlertRulesRoute'),
+});
+
 /** Unknown paths: the guard above already sent signed-out visitors to /login. */
 const unknownRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -216,6 +243,12 @@ const myRequestsRoute = createRoute({
   getParentRoute: () => myRoute,
   path: '/requests',
   component: lazyRouteComponent(() => import('./my-requests'), 'MyRequestsRoute'),
+});
+
+const myAlertsRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '/alerts',
+  component: lazyRouteComponent(() => import('./my-alerts'), 'MyAlertsRoute'),
 });
 
 const myAccountRoute = createRoute({
@@ -271,6 +304,12 @@ const previewRequestsRoute = createRoute({
   component: lazyRouteComponent(() => import('./my-requests'), 'MyRequestsRoute'),
 });
 
+const previewAlertsRoute = createRoute({
+  getParentRoute: () => previewRoute,
+  path: '/alerts',
+  component: lazyRouteComponent(() => import('./my-alerts'), 'MyAlertsRoute'),
+});
+
 const previewAccountRoute = createRoute({
   getParentRoute: () => previewRoute,
   path: '/account',
@@ -290,8 +329,8 @@ export const routeTree = rootRoute.addChildren([
   loginRoute,
   forgotPasswordRoute,
   setPasswordRoute,
-  myRoute.addChildren([myOverviewRoute, myTerminalsRoute, myTerminalRoute, myRequestsRoute, myAccountRoute, myUnknownRoute]),
-  previewRoute.addChildren([previewOverviewRoute, previewTerminalsRoute, previewTerminalRoute, previewRequestsRoute, previewAccountRoute, previewUnknownRoute]),
+  myRoute.addChildren([myOverviewRoute, myTerminalsRoute, myTerminalRoute, myRequestsRoute, myAlertsRoute, myAccountRoute, myUnknownRoute]),
+  previewRoute.addChildren([previewOverviewRoute, previewTerminalsRoute, previewTerminalRoute, previewRequestsRoute, previewAlertsRoute, previewAccountRoute, previewUnknownRoute]),
   appRoute.addChildren([
     indexRoute,
     homeRoute,
@@ -305,6 +344,9 @@ export const routeTree = rootRoute.addChildren([
     settingsRoute,
     usersRoute,
     requestsRoute,
+    alertsRoute,
+    alertRulesRoute,
+    webhooksRoute,
     unknownRoute,
   ]),
 ]);

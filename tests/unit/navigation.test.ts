@@ -31,12 +31,13 @@ describe('the sidebar menu', () => {
     expect(HOME_URL).toBe('/home');
   });
 
-  it('lists Home, Customers, Terminals, Requests, Users and Settings in that order with their urls', () => {
+  it('lists Home, Customers, Terminals, Requests, Alerts, Users and Settings in that order with their urls', () => {
     expect(SIDEBAR_MENU.map((item) => [item.title, item.url])).toEqual([
       ['Home', '/home'],
       ['Customers', '/customers'],
       ['Terminals', '/terminals'],
       ['Requests', '/requests'],
+      ['Alerts', '/alerts'],
       ['Users', '/users'],
       ['Settings', '/settings'],
     ]);
@@ -47,6 +48,17 @@ describe('the sidebar menu', () => {
       ['Customer Management', '/customers'],
       ['Starlink API Simulator', '/customers/starlink-simulator'],
     ]);
+  });
+
+  it('nests the alerts list, the alert rules and the webhooks under Alerts, open on any of them', () => {
+    const alerts = SIDEBAR_MENU.find((item) => item.title === 'Alerts') as MenuItem;
+    expect(alerts.icon).toBe('pi pi-bell');
+    expect(alerts.items?.map((item) => [item.title, item.url, item.icon])).toEqual([
+      ['Alerts', '/alerts', 'pi pi-bell'],
+      ['Alert rules', '/alerts/rules', 'pi pi-sliders-h'],
+      ['Webhooks', '/alerts/webhooks', 'pi pi-send'],
+    ]);
+    expect(initiallyOpenGroups(SIDEBAR_MENU, '/alerts/webhooks')).toEqual(['Alerts']);
   });
 
   it('gives every item a primeicons class', () => {
@@ -145,10 +157,14 @@ describe('page titles and breadcrumbs', () => {
         '/settings',
         '/users',
         '/requests',
+        '/alerts',
+        '/alerts/rules',
+        '/alerts/webhooks',
         '/my',
         '/my/terminals',
         '/my/terminals/$terminalId',
         '/my/requests',
+        '/my/alerts',
         '/my/account',
       ].sort(),
     );
@@ -168,6 +184,10 @@ describe('page titles and breadcrumbs', () => {
     expect(trail('/subscription/provider-billing')).toEqual(['Home(/home)', 'Subscriptions(/subscription)', 'Provider Billing']);
     expect(trail('/settings')).toEqual(['Settings']);
     expect(trail('/requests')).toEqual(['Home(/home)', 'Requests']);
+    expect(trail('/alerts')).toEqual(['Home(/home)', 'Alerts']);
+    expect(trail('/alerts/rules')).toEqual(['Home(/home)', 'Alerts(/alerts)', 'Alert rules']);
+    expect(trail('/alerts/webhooks')).toEqual(['Home(/home)', 'Alerts(/alerts)', 'Webhooks']);
+    expect(trail('/my/alerts')).toEqual(['Overview(/my)', 'Alerts']);
     expect(trail('/my/terminals/UT1')).toEqual(['Overview(/my)', 'Terminals(/my/terminals)', 'Terminal']);
     expect(trail('/my/account')).toEqual(['Overview(/my)', 'Account']);
   });
@@ -185,6 +205,8 @@ describe('page titles and breadcrumbs', () => {
   it('build tab titles from the page title and the portal name', () => {
     expect(documentTitle('/terminals')).toBe('Terminal Management · Admin Portal');
     expect(documentTitle('/login')).toBe('Login · Admin Portal');
+    expect(documentTitle('/alerts/rules')).toBe('Alert rules · Admin Portal');
+    expect(documentTitle('/my/alerts')).toBe('My Alerts · Customer Portal');
     expect(documentTitle('/nowhere')).toBe('Admin Portal');
   });
 });

@@ -17,6 +17,7 @@ export function MyLayout() {
       terminals: api.myArea.terminals,
       terminal: api.myArea.terminal,
       requests: api.requests.mine,
+      alerts: api.alerts.mine,
       href: (path) => path,
       readOnly: false,
     }),

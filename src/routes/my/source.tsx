@@ -4,6 +4,7 @@
 // preview routes). The layout of each provides this; the pages never know which one they are in.
 import { createContext, useContext } from 'react';
 import type { ApiResult } from '../../api';
+import type { MyAlertsWire } from '../../domain/alerts';
 import type { MyOverviewWire, MyTerminalDetailWire, MyTerminalWire } from '../../domain/my-area';
 import type { MyRequestsWire } from '../../domain/requests';
 
@@ -12,6 +13,7 @@ export interface MyAreaSource {
   terminals(signal?: AbortSignal): Promise<ApiResult<MyTerminalWire[]>>;
   terminal(input: { terminalId: string; month?: string | undefined }, signal?: AbortSignal): Promise<ApiResult<MyTerminalDetailWire>>;
   requests(signal?: AbortSignal): Promise<ApiResult<MyRequestsWire>>;
+  alerts(signal?: AbortSignal): Promise<ApiResult<MyAlertsWire>>;
   /** The URL of a customer-area path (`/my/terminals`) in this area: itself, or under the preview. */
   href(path: string): string;
   /** True in the admin preview: every action is hidden, nothing can be changed. */

@@ -1,0 +1,216 @@
+// Alerts (issue 20, admin): the status filter with its counts, kind and severity, a search, the
+// table with ticks for a bulk "Acknowledge (n)" and a per-row Acknowledge, and paging. Composes the
+// Requests page's parts (the labelled selects, the error card, the status buttons). Renders props
+// and calls callbacks; the acknowledgement's steps are the alert acknowledge machine's states.
+import { useId } from 'react';
+import { Button } from 'primereact/button';
+import { Column } from 'primereact/column';
+import { DataTable } from 'primereact/datatable';
+import { IconField } from 'primereact/iconfield';
+import { InputIcon } from 'primereact/inputicon';
+import { InputText } from 'primereact/inputtext';
+import { Message } from 'primereact/message';
+import { Paginator } from 'primereact/paginator';
+import { SelectButton } from 'primereact/selectbutton';
+import {
+  ALERT_KIND_LABELS,
+  ALERT_KINDS,
+  ALERT_MESSAGES as M,
+  ALERT_SEARCH_MAX_LENGTH,
+  ALERT_SEVERITIES,
+  ALERT_SEVERITY_LABELS,
+  ALERT_STATUS_FILTERS,
+  ALERT_STATUS_LABELS,
+  type AlertCounts,
+  type AlertKind,
+  type AlertSeverity,
+  type AlertStatusFilter,
+  type AlertWire,
+} from '../../domain/alerts';
+import type { Pagination } from '../../domain/customers';
+import { ErrorCard } from '../common/ErrorCard';
+import { NavLink } from '../common/NavLink';
+import { useNow } from '../common/useNow';
+import { LabelledSelect } from '../requests/LabelledSelect';
+import { AlertStatusTag, OpenedAt, SeverityTag, targetText } from './parts';
+
+export const ALERTS_LOADING_TEXT = 'Loading alerts...';
+export const ALERTS_LOAD_FAILED = 'Could not load the alerts';
+export const SEARCH_LABEL = 'Search alerts';
+export const SEARCH_PLACEHOLDER = 'Line, terminal or customer';
+
+export interface AlertsReport {
+  kind: 'done' | 'failed';
+  text: string;
+}
+
+export interface AlertsViewProps {
+  alerts: readonly AlertWire[];
+  pagination: Pagination | null;
+  counts: AlertCounts | null;
+  status: AlertStatusFilter;
+  kind: AlertKind | 'all';
+  severity: AlertSeverity | 'all';
+  /** The search box as typed. */
+  search: string;
+  loading: boolean;
+  error: string | null;
+  /** The ids ticked. */
+  selection: readonly string[];
+  /** An acknowledgement is under way: ticks and buttons wait. */
+  busy: boolean;
+  report: AlertsReport | null;
+  onStatus(status: AlertStatusFilter): void;
+  onKind(kind: AlertKind | 'all'): void;
+  onSeverity(severity: AlertSeverity | 'all'): void;
+  onSearch(text: string): void;
+  onPage(page: number): void;
+  onRetry(): void;
+  onSelect(ids: string[]): void;
+  onAcknowledge(alert: AlertWire): void;
+  onAcknowledgeSelected(): void;
+  onDismissReport(): void;
+  onNavigate(url: string): void;
+}
+
+/** The status filter's figure: `active` is open and acknowledged together, `all` everything. */
+export function statusCount(status: AlertStatusFilter, counts: AlertCounts): number {
+  if (status === 'all') return counts.open + counts.acknowledged + counts.resolved;
+  if (status === 'active') return counts.open + counts.acknowledged;
+  return counts[status];
+}
+
+const STATUS_NAMES: Record<AlertStatusFilter, string> = { active: 'Active', ...ALERT_STATUS_LABELS, all: 'All' };
+const filterLabel = (status: AlertStatusFilter, counts: AlertCounts | null) => (counts ? `${STATUS_NAMES[status]} (${statusCount(status, counts)})` : STATUS_NAMES[status]);
+
+const KIND_OPTIONS = [{ label: 'All kinds', value: 'all' as const }, ...ALERT_KINDS.map((value) => ({ label: ALERT_KIND_LABELS[value], value }))];
+const SEVERITY_OPTIONS = [{ label: 'All severities', value: 'all' as const }, ...ALERT_SEVERITIES.map((value) => ({ label: ALERT_SEVERITY_LABELS[value], value }))];
+
+const canAcknowledge = (alert: AlertWire) => alert.status === 'open';
+
+export function AlertsView(props: AlertsViewProps) {
+  const id = useId();
+  const now = useNow();
+  const { pagination, busy } = props;
+  const selected = props.alerts.filter((alert) => props.selection.includes(alert.id));
+  return (
+    <section className="page alerts-page" aria-labelledby={`${id}-title`}>
+      <header className="page-header-row">
+        <h1 id={`${id}-title`}>{M.pageTitle}</h1>
+        <Button
+          type="button"
+          label={`Acknowledge (${props.selection.length})`}
+          icon="pi pi-check"
+          disabled={busy || props.selection.length === 0}
+          onClick={props.onAcknowledgeSelected}
+        />
+      </header>
+      <SelectButton
+        aria-label="Status"
+        value={props.status}
+        allowEmpty={false}
+        options={ALERT_STATUS_FILTERS.map((value) => ({ label: filterLabel(value, props.counts), value }))}
+        onChange={(e) => {
+          if (e.value) props.onStatus(e.value as AlertStatusFilter);
+        }}
+      />
+      <div className="list-toolbar alerts-filters" role="search">
+        <label htmlFor={`${id}-search`} className="sr-only">
+          {SEARCH_LABEL}
+        </label>
+        <IconField iconPosition="left" className="list-search">
+          <InputIcon className="pi pi-search" />
+          <InputText
+            id={`${id}-search`}
+            type="search"
+            autoComplete="off"
+            maxLength={ALERT_SEARCH_MAX_LENGTH}
+            placeholder={SEARCH_PLACEHOLDER}
+            value={props.search}
+            onChange={(event) => props.onSearch(event.target.value)}
+          />
+        </IconField>
+        <LabelledSelect label="Kind" value={props.kind} options={KIND_OPTIONS} onChange={props.onKind} />
+        <LabelledSelect label="Severity" value={props.severity} options={SEVERITY_OPTIONS} onChange={props.onSeverity} />
+      </div>
+      {props.report && (
+        <div className="alerts-report">
+          <Message severity={props.report.kind === 'done' ? 'success' : 'error'} text={props.report.text} />
+          <Button type="button" icon="pi pi-times" text rounded severity="secondary" aria-label="Dismiss" onClick={props.onDismissReport} />
+        </div>
+      )}
+      {props.error ? (
+        <ErrorCard title={ALERTS_LOAD_FAILED} message={props.error} onRetry={props.onRetry} />
+      ) : pagination === null ? (
+        <p role="status">{ALERTS_LOADING_TEXT}</p>
+      ) : (
+        <>
+          <DataTable
+            value={[...props.alerts]}
+            dataKey="id"
+            emptyMessage={M.noAlerts}
+            loading={props.loading}
+            // The cells read `busy` from these props: PrimeReact's cell memo (on the row data) would keep
+            // the row buttons and ticks enabled while an acknowledgement runs.
+            cellMemo={false}
+            selectionMode="checkbox"
+            selection={selected}
+            isDataSelectable={({ data }) => !busy && canAcknowledge(data as AlertWire)}
+            onSelectionChange={(e) => props.onSelect((e.value as AlertWire[]).map((alert) => alert.id))}
+            pt={{ table: { 'aria-label': M.pageTitle } }}
+          >
+            <Column selectionMode="multiple" headerStyle={{ width: '3rem' }} />
+            <Column header="Severity" body={(a: AlertWire) => <SeverityTag severity={a.severity} />} />
+            <Column
+              header="Alert"
+              body={(a: AlertWire) => (
+                <span>
+                  <strong>{a.title}</strong>
+                  <br />
+                  <small>{a.message}</small>
+                </span>
+              )}
+            />
+            <Column
+              header="Target"
+              body={(a: AlertWire) => (
+                <span>
+                  {a.targetType === 'customer' ? null : targetText(a)}
+                  {a.customer && (
+                    <>
+                      {a.targetType === 'customer' ? null : <br />}
+                      <NavLink url={`/customer/terminals/${encodeURIComponent(a.customer.uuid)}`} onNavigate={props.onNavigate}>
+                        {a.customer.name}
+                      </NavLink>
+                    </>
+                  )}
+                </span>
+              )}
+            />
+            <Column
+              header="Status"
+              body={(a: AlertWire) => (
+                <span>
+                  <AlertStatusTag status={a.status} />
+                  {a.status === 'acknowledged' && a.acknowledgedBy && <small className="alert-acknowledged-by"> by {a.acknowledgedBy}</small>}
+                </span>
+              )}
+            />
+            <Column header="Opened" body={(a: AlertWire) => <OpenedAt iso={a.openedAt} now={now} />} />
+            <Column
+              header="Actions"
+              body={(a: AlertWire) =>
+                canAcknowledge(a) ? (
+                  <Button type="button" label="Acknowledge" size="small" outlined aria-label={`Acknowledge ${a.title}: ${targetText(a)}`} disabled={busy} onClick={() => props.onAcknowledge(a)} />
+                ) : null
+              }
+            />
+          </DataTable>
+          {pagination.pages > 1 && (
+            <Paginator first={(pagination.page - 1) * pagination.limit} rows={pagination.limit} totalRecords={pagination.total} onPageChange={(e) => props.onPage(e.page + 1)} />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
