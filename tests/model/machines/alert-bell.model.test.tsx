@@ -43,6 +43,9 @@ const ui: UiModel<typeof alertBellMachine, PageScreen> = {
       // The panel toggles: a panel already open is closed first, so that the click opens it.
       if (panelOpen()) await user.click(bellButton());
       await user.click(bellButton());
+      // Opening shows the newest alerts, whatever the marking does next.
+      await screen.findByRole('dialog', { name: BELL_PANEL_LABEL });
+      expect(within(screen.getByRole('dialog', { name: BELL_PANEL_LABEL })).getByText(openAlert.title)).toBeTruthy();
     },
     'page.hidden': async () => setVisibility('hidden'),
     'page.visible': async () => setVisibility('visible'),
@@ -56,7 +59,10 @@ const ui: UiModel<typeof alertBellMachine, PageScreen> = {
     'seen.idle': () => {},
     'seen.marking': () => {
       expect(bellButton().getAttribute('aria-label')).toBe(ALERT_MESSAGES.bellLabel(0));
-      expect(within(screen.getByRole('dialog', { name: BELL_PANEL_LABEL })).getByText(openAlert.title)).toBeTruthy();
+      // A click on the page (alerts.changed acknowledges a row) dismisses the overlay as it would
+      // for anyone: the panel is checked while it is still up, and the marking goes on either way.
+      const panel = screen.queryByRole('dialog', { name: BELL_PANEL_LABEL });
+      if (panel) expect(within(panel).getByText(openAlert.title)).toBeTruthy();
     },
   },
 };
