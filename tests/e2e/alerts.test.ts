@@ -12,7 +12,7 @@ import type { AlertListWire } from '../../src/domain/alerts';
 import type { SubscriptionListWire } from '../../src/domain/subscriptions';
 import type { WebhookSecretWire } from '../../src/domain/webhooks';
 import type { Page } from 'playwright-core';
-import { linkTokenFromOutbox, signInAsAdminAt, submitLogin, useBrowserSession, waitForUsageRun } from './harness';
+import { customerSignsInFromLink, signInAsAdminAt, useBrowserSession, waitForUsageRun } from './harness';
 
 const session = useBrowserSession({ SIM_CONTROLS: 'on', WEBHOOK_ALLOW_HTTP_LOCALHOST: 'true' });
 
@@ -154,19 +154,10 @@ describe('alerts in the browser', () => {
     await until('the acknowledged event', async () => received.some((m) => m.body.includes('"alert.acknowledged"') && m.body.includes(openedId)), 90_000);
 
     // The customer sees it in their own area.
-    const setupToken = await linkTokenFromOutbox(admin, portal, email, 'set-password');
     const own = await session.browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
       const page = await own.newPage();
-      await page.goto(`${portal.url}/set-password?token=${encodeURIComponent(setupToken)}`);
-      const password = 'Fjord-Passw0rd!';
-      await page.getByLabel('New password').fill(password);
-      await page.getByLabel('Confirm password').fill(password);
-      await page.getByRole('button', { name: 'Set Password' }).click();
-      await page.getByRole('link', { name: 'Go to the login page' }).click();
-      await page.waitForURL('**/login');
-      await submitLogin(page, email, password);
-      await page.waitForURL(/\/my$/);
+      await customerSignsInFromLink(page, admin, portal, email, 'Fjord-Passw0rd!');
       await page.goto(`${portal.url}/my/alerts`);
       await page.getByText('80 % of plan used').first().waitFor();
       await page.getByText(line!.serviceLineNumber).first().waitFor();

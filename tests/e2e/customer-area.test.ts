@@ -13,7 +13,7 @@ import type { ServiceLineSettingsWire } from '../../src/domain/service-lines';
 import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
 import { totpCode } from '../../server/auth/totp';
 import { PREVIEW_TEXTS } from '../../src/ui/my/PreviewBanner';
-import { linkTokenFromOutbox, signInAsAdminAt, submitLogin, useBrowserSession, waitForUsageRun } from './harness';
+import { customerSignsInFromLink, signInAsAdminAt, useBrowserSession, waitForUsageRun } from './harness';
 
 const session = useBrowserSession();
 
@@ -69,19 +69,11 @@ describe('the customer area in the browser', () => {
     });
 
     // The customer sets a password from the emailed link and signs in at /login, in their own browser.
-    const setupToken = await linkTokenFromOutbox(admin, portal, email, 'set-password');
     const own = await session.browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
       const page = await own.newPage();
-      await page.goto(`${portal.url}/set-password?token=${encodeURIComponent(setupToken)}`);
       const password = 'Harbour-Passw0rd!';
-      await page.getByLabel('New password').fill(password);
-      await page.getByLabel('Confirm password').fill(password);
-      await page.getByRole('button', { name: 'Set Password' }).click();
-      await page.getByRole('link', { name: 'Go to the login page' }).click();
-      await page.waitForURL('**/login');
-      await submitLogin(page, email, password);
-      await page.waitForURL(/\/my$/);
+      await customerSignsInFromLink(page, admin, portal, email, password);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       // The customer's own frame: no admin menu.
       const nav = page.getByRole('navigation');

@@ -195,3 +195,20 @@ export async function linkTokenFromOutbox(page: Page, portal: Portal, to: string
   }
   throw new Error(`No /${path} link for ${to} in the outbox: ${JSON.stringify(last)}`);
 }
+
+/**
+ * A new customer's first sign-in, as they would do it on `page` (their own browser): the emailed
+ * set-up link (read from the outbox as the admin `adminPage`), a password, the login page, and
+ * their area at /my.
+ */
+export async function customerSignsInFromLink(page: Page, adminPage: Page, portal: Portal, email: string, password: string): Promise<void> {
+  const setupToken = await linkTokenFromOutbox(adminPage, portal, email, 'set-password');
+  await page.goto(`${portal.url}/set-password?token=${encodeURIComponent(setupToken)}`);
+  await page.getByLabel('New password').fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await page.getByRole('button', { name: 'Set Password' }).click();
+  await page.getByRole('link', { name: 'Go to the login page' }).click();
+  await page.waitForURL('**/login');
+  await submitLogin(page, email, password);
+  await page.waitForURL(/\/my$/);
+}

@@ -160,17 +160,7 @@ export function createAlertsRepository(db: Db) {
                CASE WHEN o.scope = 'customer' THEN (SELECT c.name FROM customers c WHERE c.id::text = o.scope_key)
                     ELSE (SELECT l.nickname FROM service_lines l WHERE l.service_line_number = o.scope_key) END AS label
         FROM alert_overrides o WHERE o.kind = ${kind} ORDER BY o.scope, o.scope_key`);
-      return rowsOf<Record<string, unknown>>(result).map((r) => ({
-        kind: r.kind as AlertKind,
-        scope: r.scope as 'customer' | 'line',
-        scopeKey: String(r.scope_key),
-        enabled: r.enabled === true || r.enabled === 't',
-        usageLevels: parseIntArray(r.usage_levels),
-        threshold: num(r.threshold),
-        updatedAt: msToDate(r.updated_ms) ?? new Date(0),
-        updatedBy: null,
-        label: (r.label as string | null) ?? null,
-      }));
+      return rowsOf<Record<string, unknown>>(result).map((r) => ({ ...toOverride(r), label: (r.label as string | null) ?? null }));
     },
 
     async upsertOverride(row: { kind: AlertKind; scope: 'customer' | 'line'; scopeKey: string; enabled: boolean; usageLevels: number[] | null; threshold: number | null; by: string; at: Date }, tx: Db = db) {
@@ -420,16 +410,7 @@ export function createAlertsRepository(db: Db) {
         SELECT kind, scope, scope_key, enabled, usage_levels, threshold::float8 AS threshold FROM alert_overrides
         WHERE (scope = 'line' AND scope_key = ANY(${sql.param([...lines])}::text[]))
            OR (scope = 'customer' AND scope_key = ANY(${sql.param([...customerIds])}::text[]))`);
-      return rowsOf<Record<string, unknown>>(result).map((r) => ({
-        kind: r.kind as AlertKind,
-        scope: r.scope as 'customer' | 'line',
-        scopeKey: String(r.scope_key),
-        enabled: r.enabled === true || r.enabled === 't',
-        usageLevels: parseIntArray(r.usage_levels),
-        threshold: num(r.threshold),
-        updatedAt: new Date(0),
-        updatedBy: null,
-      }));
+      return rowsOf<Record<string, unknown>>(result).map(toOverride);
     },
 
     /** Unresolved line and terminal alerts of these lines. */
@@ -536,6 +517,20 @@ export function createAlertsRepository(db: Db) {
     },
 
     affected,
+  };
+}
+
+/** An override as a raw query answers it (`updated_ms` when the query reads it). */
+function toOverride(r: Record<string, unknown>): AlertOverrideRow {
+  return {
+    kind: r.kind as AlertKind,
+    scope: r.scope as 'customer' | 'line',
+    scopeKey: String(r.scope_key),
+    enabled: r.enabled === true || r.enabled === 't',
+    usageLevels: parseIntArray(r.usage_levels),
+    threshold: num(r.threshold),
+    updatedAt: msToDate(r.updated_ms) ?? new Date(0),
+    updatedBy: null,
   };
 }
 

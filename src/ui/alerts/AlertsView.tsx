@@ -10,7 +10,6 @@ import { IconField } from 'primereact/iconfield';
 import { InputIcon } from 'primereact/inputicon';
 import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
-import { Paginator } from 'primereact/paginator';
 import { SelectButton } from 'primereact/selectbutton';
 import {
   ALERT_KIND_LABELS,
@@ -33,6 +32,7 @@ import { NavLink } from '../common/NavLink';
 import { useNow } from '../common/useNow';
 import { LabelledSelect } from '../requests/LabelledSelect';
 import { AlertStatusTag, OpenedAt, SeverityTag, targetText } from './parts';
+import { ListPaginator } from '../common/ListPaginator';
 
 export const ALERTS_LOADING_TEXT = 'Loading alerts...';
 export const ALERTS_LOAD_FAILED = 'Could not load the alerts';
@@ -206,9 +206,7 @@ export function AlertsView(props: AlertsViewProps) {
               }
             />
           </DataTable>
-          {pagination.pages > 1 && (
-            <Paginator first={(pagination.page - 1) * pagination.limit} rows={pagination.limit} totalRecords={pagination.total} onPageChange={(e) => props.onPage(e.page + 1)} />
-          )}
+          <ListPaginator pagination={pagination} onPage={props.onPage} />
         </>
       )}
     </section>

@@ -3,12 +3,12 @@
 import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
-import { Paginator } from 'primereact/paginator';
 import { SelectButton } from 'primereact/selectbutton';
 import type { Pagination } from '../../domain/customers';
 import { REQUEST_MESSAGES as M, REQUEST_STATUS_FILTERS, REQUEST_STATUS_LABELS, type QueuedRequestWire, type RequestCounts, type RequestStatusFilter } from '../../domain/requests';
 import { ErrorCard } from '../common/ErrorCard';
 import { AskedCell, LineCell, RequestStatusTag, dateText } from './parts';
+import { ListPaginator } from '../common/ListPaginator';
 
 export const QUEUE_LOADING_TEXT = 'Loading requests...';
 
@@ -77,9 +77,7 @@ export function RequestsView(props: RequestsViewProps) {
               />
             )}
           </DataTable>
-          {pagination.pages > 1 && (
-            <Paginator first={(pagination.page - 1) * pagination.limit} rows={pagination.limit} totalRecords={pagination.total} onPageChange={(e) => props.onPage(e.page + 1)} />
-          )}
+          <ListPaginator pagination={pagination} onPage={props.onPage} />
         </>
       )}
     </section>

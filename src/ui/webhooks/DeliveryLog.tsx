@@ -6,12 +6,12 @@ import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Dialog } from 'primereact/dialog';
-import { Paginator } from 'primereact/paginator';
 import type { Pagination } from '../../domain/customers';
 import { WEBHOOK_EVENT_LABELS, type WebhookAttemptWire, type WebhookDeliveryWire } from '../../domain/webhooks';
 import { ErrorCard } from '../common/ErrorCard';
 import { formatDateTime } from '../common/format';
 import { DeliveryStatusTag, WEBHOOK_TEXTS as T, httpCode, latency } from './parts';
+import { ListPaginator } from '../common/ListPaginator';
 
 export const DELIVERIES_LOADING_TEXT = 'Loading deliveries...';
 
@@ -140,9 +140,7 @@ export function DeliveryLog(props: DeliveryLogProps) {
               )}
             />
           </DataTable>
-          {pagination.pages > 1 && (
-            <Paginator first={(pagination.page - 1) * pagination.limit} rows={pagination.limit} totalRecords={pagination.total} onPageChange={(e) => props.onPage(e.page + 1)} />
-          )}
+          <ListPaginator pagination={pagination} onPage={props.onPage} />
         </>
       )}
     </Dialog>
