@@ -11,7 +11,8 @@ import {
   lineStatus,
   monthOf,
   MY_AREA_MESSAGES as M,
-  openAlerts,
+  hardwareAlerts,
+  type MyAlertWire,
   rebootWaitMinutes,
   selectableMonths,
   type MyDailyUsage,
@@ -22,6 +23,7 @@ import {
   type RebootResultWire,
 } from '../../src/domain/my-area';
 import { DEFAULT_CURRENCY, forecastCycle, overageCharge, overageGB, remainingGB, type SubscriptionForecast } from '../../src/domain/subscriptions';
+import { alertTitle } from '../../src/domain/alerts';
 import { monthRange, round1, usagePercentage } from '../../src/domain/terminals';
 import { isoOrNull, type Clock } from '../clock';
 import type { Repositories } from '../db/repositories';
@@ -32,6 +34,9 @@ import type { ProviderAccess } from './console-provider';
 import { providerRefusal } from './provider-failures';
 import type { ServiceLinesService } from './service-lines';
 import { capInGB, dataCapOf, dayOf, round2 } from './terminals';
+
+/** The Overview lists at most this many stored alerts (the Alerts page has them all). */
+const MY_OVERVIEW_ALERTS = 20;
 
 export interface MyTerminalsService {
   overview(customerId: string): Promise<MyOverviewWire>;
@@ -125,6 +130,26 @@ export function createMyTerminalsService(deps: {
     return row;
   }
 
+  /**
+   * The customer's stored alerts not yet resolved (issue 20), in the Overview's shape: a line's
+   * alert points at the customer's terminal on that line.
+   */
+  async function storedAlerts(customerId: string, list: readonly MyTerminalWire[]): Promise<MyAlertWire[]> {
+    const rows = await repos.alerts.ofCustomer(customerId, MY_OVERVIEW_ALERTS);
+    return rows
+      .filter((row) => row.status !== 'resolved')
+      .map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        severity: row.severity,
+        title: alertTitle(row.kind, row.level),
+        terminalId: row.userTerminalId ?? list.find((t) => t.serviceLineNumber !== null && t.serviceLineNumber === row.serviceLineNumber)?.terminalId ?? null,
+        serviceLineNumber: row.serviceLineNumber,
+        message: row.message,
+        since: row.openedAt.toISOString(),
+      }));
+  }
+
   return {
     async overview(customerId) {
       const at = now();
@@ -133,7 +158,9 @@ export function createMyTerminalsService(deps: {
       const list = rows.map((row) => withOnline(row));
       const usedGB = round2(list.reduce((sum, t) => sum + t.usage.usedGB, 0));
       const planGB = round2(list.reduce((sum, t) => sum + t.usage.planGB, 0));
-      const alerts = openAlerts(list);
+      const alerts = [...(await storedAlerts(customerId, list)), ...hardwareAlerts(list)].sort(
+        (a, b) => (a.severity === b.severity ? 0 : a.severity === 'critical' ? -1 : 1),
+      );
       return {
         terminals: list.length,
         onlineNow: list.filter((t) => t.online).length,

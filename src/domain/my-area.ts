@@ -3,6 +3,7 @@
 // rename and reboot rules (name length, the reboot pace), and the texts. Shared by the server
 // (answers, checks) and the client (views, machines). Every figure is about the token's own
 // account; nothing here takes a customer id.
+import { ALERT_KINDS } from './alerts';
 import { MAINTENANCE_ALERTS, MONTH_NAMES, TELEMETRY_OFFLINE_AFTER_MS } from './terminals';
 import type { SubscriptionForecast } from './subscriptions';
 
@@ -15,8 +16,6 @@ export const MY_USAGE_MONTHS = 12;
 export const REBOOT_TERMINAL_INTERVAL_MINUTES = 10;
 /** …and a customer may reboot at most this many times in any hour, whichever terminals. */
 export const REBOOT_CUSTOMER_LIMIT_PER_HOUR = 10;
-/** A line at or above this share of its cap raises a "nearly used up" alert. */
-export const USAGE_ALERT_PERCENT = 80;
 
 // ---- Answers -------------------------------------------------------------------------------
 
@@ -58,21 +57,25 @@ export interface MyTerminalWire {
   billingCycle: { startDate: string; endDate: string } | null;
 }
 
-export const MY_ALERT_KINDS = ['usage_high', 'over_cap', 'offline', 'hardware'] as const;
+/** The Overview's alert kinds: the stored alerts' (issue 20) and a terminal's hardware alert, read live. */
+export const MY_ALERT_KINDS = [...ALERT_KINDS, 'hardware'] as const;
 export type MyAlertKind = (typeof MY_ALERT_KINDS)[number];
 
 /**
- * An open alert. Computed live from the data today; a later issue stores alerts, which take the
- * same shape (their own id and time).
+ * An alert on the Overview: one of the customer's stored alerts not yet resolved (its own id,
+ * opened time and words), or a hardware alert the terminal reports now (not a rule: it lasts as
+ * long as the terminal says so).
  */
 export interface MyAlertWire {
   id: string;
   kind: MyAlertKind;
   severity: 'warning' | 'critical';
-  terminalId: string;
+  title: string;
+  /** The terminal it is about, when it is about one (a line's alert names the line's terminal). */
+  terminalId: string | null;
   serviceLineNumber: string | null;
   message: string;
-  /** Since when it holds, when known (the last telemetry for offline). */
+  /** Since when it holds, when known. */
   since: string | null;
 }
 
@@ -155,31 +158,25 @@ export function isOnline(telemetryAt: string | null, at: Date): boolean {
 
 const HARDWARE = new Set<string>(MAINTENANCE_ALERTS);
 
-/**
- * The alerts open now, from the data: a line at ≥ 80 % of its cap or over it, a terminal that is
- * offline (on a line in service), a hardware alert. Critical first, then by terminal.
- */
-export function openAlerts(terminals: readonly MyTerminalWire[]): MyAlertWire[] {
+/** The hardware alerts the terminals report now (motors stuck, thermal shutdown…), by terminal. */
+export function hardwareAlerts(terminals: readonly MyTerminalWire[]): MyAlertWire[] {
   const alerts: MyAlertWire[] = [];
   for (const t of terminals) {
-    const base = { terminalId: t.terminalId, serviceLineNumber: t.serviceLineNumber };
-    const name = t.nickname || t.terminalId;
-    const { usage } = t;
-    if (usage.planGB > 0 && usage.usedGB > usage.planGB) {
-      alerts.push({ ...base, id: `over_cap:${t.terminalId}`, kind: 'over_cap', severity: 'critical', message: MY_AREA_MESSAGES.alertOverCap(name, usage.overageGB), since: null });
-    } else if (usage.planGB > 0 && usage.percentage >= USAGE_ALERT_PERCENT) {
-      alerts.push({ ...base, id: `usage_high:${t.terminalId}`, kind: 'usage_high', severity: 'warning', message: MY_AREA_MESSAGES.alertUsageHigh(name, usage.percentage), since: null });
-    }
-    if (t.status !== 'Inactive' && !t.online) {
-      alerts.push({ ...base, id: `offline:${t.terminalId}`, kind: 'offline', severity: 'critical', message: MY_AREA_MESSAGES.alertOffline(name), since: t.telemetryAt });
-    }
     const hardware = t.alerts.filter((a) => HARDWARE.has(a));
-    if (hardware.length > 0) {
-      alerts.push({ ...base, id: `hardware:${t.terminalId}`, kind: 'hardware', severity: 'critical', message: MY_AREA_MESSAGES.alertHardware(name, hardware.map(alertLabel)), since: t.telemetryAt });
-    }
+    if (hardware.length === 0) continue;
+    const name = t.nickname || t.terminalId;
+    alerts.push({
+      id: `hardware:${t.terminalId}`,
+      kind: 'hardware',
+      severity: 'critical',
+      title: MY_AREA_MESSAGES.hardwareTitle,
+      terminalId: t.terminalId,
+      serviceLineNumber: t.serviceLineNumber,
+      message: MY_AREA_MESSAGES.alertHardware(name, hardware.map(alertLabel)),
+      since: t.telemetryAt,
+    });
   }
-  const rank = (a: MyAlertWire) => (a.severity === 'critical' ? 0 : 1);
-  return alerts.sort((a, b) => rank(a) - rank(b) || a.terminalId.localeCompare(b.terminalId) || a.kind.localeCompare(b.kind));
+  return alerts.sort((a, b) => (a.terminalId ?? '').localeCompare(b.terminalId ?? ''));
 }
 
 /** "alertMotorsStuck" → "motors stuck". */
@@ -263,9 +260,8 @@ export const MY_AREA_MESSAGES = {
   overviewLoadFailed: 'Could not load your overview',
   noTerminals: 'No terminals are assigned to your account yet. Contact your provider to add one.',
   noAlerts: 'No open alerts.',
-  alertOverCap: (name: string, overGB: number) => `${name} is ${overGB} GB over its plan this cycle`,
-  alertUsageHigh: (name: string, percent: number) => `${name} has used ${percent}% of its plan this cycle`,
-  alertOffline: (name: string) => `${name} is offline`,
+  hardwareTitle: 'Hardware alert',
+  allAlerts: 'All alerts',
   alertHardware: (name: string, alerts: string[]) => `${name} reports ${alerts.join(', ')}`,
   rebootConfirm: 'Reboot this terminal? It goes offline for a few minutes while it restarts.',
 } as const;

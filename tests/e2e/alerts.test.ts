@@ -158,6 +158,8 @@ describe('alerts in the browser', () => {
     try {
       const page = await own.newPage();
       await customerSignsInFromLink(page, admin, portal, email, 'Fjord-Passw0rd!');
+      // On their Overview, among the open alerts, and on their Alerts page.
+      await page.getByText(/^80 % of plan used: /).first().waitFor();
       await page.goto(`${portal.url}/my/alerts`);
       await page.getByText('80 % of plan used').first().waitFor();
       await page.getByText(line!.serviceLineNumber).first().waitFor();

@@ -116,18 +116,32 @@ describe('the overview', () => {
     expect(data).toMatchObject({ terminals: 4, onlineNow: 2, usage: { usedGB: 105, planGB: 100, overageGB: 10, percentage: 105 }, currency: 'USD' });
     // 18 of 31 days gone: 45 → 77.5 GB (27.5 over), 60 → 103.3 GB (53.3 over); 80.8 GB at 5 a GB.
     expect(data.forecast).toEqual({ projectedUsedGB: 180.8, projectedOverageGB: 80.8, projectedCharges: 404 });
-    expect(data.alerts.count).toBe(4);
-    expect(data.alerts.items.map((a) => [a.kind, a.terminalId]).sort()).toEqual(
+    // Before any evaluation only the live hardware alert shows; the stored ones follow a run.
+    expect(data.alerts.items.map((a) => [a.kind, a.terminalId])).toEqual([['hardware', idOf(4)]]);
+    await ctx.app.services.alerts.evaluate();
+    const after = (await get('/my/overview', tokens.ana!)).json() as { data: MyOverviewWire };
+    const items = after.data.alerts.items;
+    expect(after.data.alerts.count).toBe(items.length);
+    // a1 at 90 % and a2 over its plan: their usage levels, pointing at the terminal on the line;
+    // terminal 4 silent for months on a line in service: offline, and its hardware alert.
+    expect(items.filter((a) => a.kind === 'usage').map((a) => [a.title, a.terminalId]).sort()).toEqual(
       [
-        ['usage_high', sims.a1!.terminalId],
-        ['over_cap', sims.a2!.terminalId],
-        ['offline', idOf(4)],
-        ['hardware', idOf(4)],
+        ['90 % of plan used', sims.a1!.terminalId],
+        ['Plan data used up', sims.a2!.terminalId],
       ].sort(),
     );
-    // The ended line's terminal is not "offline": it has no service to be online for.
-    expect(data.alerts.items.some((a) => a.terminalId === idOf(3))).toBe(false);
-    expect(data.alerts.items.find((a) => a.kind === 'hardware')!.message).toContain('motors stuck');
+    expect(items.filter((a) => a.kind === 'offline' || a.kind === 'hardware').map((a) => [a.kind, a.terminalId]).sort()).toEqual(
+      [
+        ['hardware', idOf(4)],
+        ['offline', idOf(4)],
+      ].sort(),
+    );
+    // Critical ones first; the ended line's terminal has nothing (no service to be online for).
+    expect(items.findIndex((a) => a.severity === 'warning')).toBeGreaterThan(items.findLastIndex((a) => a.severity === 'critical'));
+    expect(items.some((a) => a.terminalId === idOf(3))).toBe(false);
+    // Another customer's alerts never show here.
+    expect(items.every((a) => a.serviceLineNumber === null || [sims.a1!.line, sims.a2!.line, lineOf(4)].includes(a.serviceLineNumber))).toBe(true);
+    expect(items.find((a) => a.kind === 'hardware')!.message).toContain('motors stuck');
   });
 
   it('answers zeros and no alerts for a customer with no terminals', async () => {

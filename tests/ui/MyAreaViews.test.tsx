@@ -142,8 +142,11 @@ describe('MyOverviewView', () => {
     forecast: { projectedUsedGB: 180.8, projectedOverageGB: 80.8, projectedCharges: 404 },
     currency: 'USD',
     alerts: {
-      count: 1,
-      items: [{ id: 'offline:UT9', kind: 'offline', severity: 'critical', terminalId: 'UT9', serviceLineNumber: null, message: 'Shed is offline', since: null }],
+      count: 2,
+      items: [
+        { id: 'a1', kind: 'offline', severity: 'critical', title: 'Terminal offline', terminalId: 'UT9', serviceLineNumber: null, message: 'Shed is offline', since: null },
+        { id: 'a2', kind: 'account_expiring', severity: 'warning', title: 'Account expiring', terminalId: null, serviceLineNumber: null, message: 'Your account expires in 5 days', since: null },
+      ],
     },
   };
 
@@ -153,8 +156,11 @@ describe('MyOverviewView', () => {
     expect(screen.getByText('2 of 3')).toBeTruthy();
     expect(screen.getByText(/105\.0 GB of 100\.0 GB \(105%\), 5\.0 GB over/)).toBeTruthy();
     expect(screen.getByText(/about \$404\.00 in overage charges/)).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Open alerts (1)' })).toBeTruthy();
-    expect(screen.getByText('Shed is offline')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Open alerts (2)' })).toBeTruthy();
+    expect(screen.getByText('Terminal offline: Shed is offline')).toBeTruthy();
+    // An alert about the account names no terminal to open.
+    expect(screen.getByText('Account expiring: Your account expires in 5 days')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: /^Open terminal/ })).toHaveLength(1);
     await user.click(screen.getByRole('button', { name: 'Open terminal UT9' }));
     expect(onOpenTerminal).toHaveBeenCalledWith('UT9');
   });

@@ -1,7 +1,7 @@
 // The customer area's pure rules (issue 19): the reboot pace, the alerts computed from the data,
 // the months offered, the name rule, and which area a path belongs to.
 import { describe, expect, it } from 'vitest';
-import { openAlerts, rebootWaitMinutes, selectableMonths, terminalNameProblem, MY_AREA_MESSAGES as M, type MyTerminalWire } from '../../src/domain/my-area';
+import { hardwareAlerts, rebootWaitMinutes, selectableMonths, terminalNameProblem, MY_AREA_MESSAGES as M, type MyTerminalWire } from '../../src/domain/my-area';
 import { signedInTarget } from '../../src/domain/login';
 import { documentTitle, isMyAreaPath } from '../../src/domain/navigation';
 
@@ -44,22 +44,15 @@ const terminal = (over: Partial<MyTerminalWire>): MyTerminalWire => ({
   ...over,
 });
 
-describe('openAlerts', () => {
-  it('raises nothing for a healthy terminal within its plan', () => {
-    expect(openAlerts([terminal({})])).toEqual([]);
+describe('hardwareAlerts', () => {
+  it('raises nothing for a healthy terminal, even one over its plan (usage is a stored alert now)', () => {
+    expect(hardwareAlerts([terminal({}), terminal({ terminalId: 'UT2', usage: { usedGB: 55, planGB: 50, remainingGB: 0, overageGB: 5, percentage: 110 } })])).toEqual([]);
   });
 
-  it('raises usage at 80 %, over the cap instead above 100 %, offline when the last reading said so, and hardware alerts', () => {
-    const alerts = openAlerts(
-      [
-        terminal({ terminalId: 'UT1', usage: { usedGB: 40, planGB: 50, remainingGB: 10, overageGB: 0, percentage: 80 } }),
-        terminal({ terminalId: 'UT2', usage: { usedGB: 55, planGB: 50, remainingGB: 0, overageGB: 5, percentage: 110 } }),
-        terminal({ terminalId: 'UT3', online: false, telemetryAt: minutesAgo(2).toISOString(), alerts: ['alertThermalShutdown', 'alertRoaming'] }),
-        terminal({ terminalId: 'UT4', telemetryAt: null, status: 'Inactive' }),
-      ],
-    );
-    expect(alerts.map((a) => `${a.kind}:${a.terminalId}:${a.severity}`)).toEqual(['over_cap:UT2:critical', 'hardware:UT3:critical', 'offline:UT3:critical', 'usage_high:UT1:warning']);
-    expect(alerts.find((a) => a.kind === 'hardware')!.message).toBe(M.alertHardware('Barn', ['thermal shutdown']));
+  it("raises a terminal's hardware alerts and leaves its other flags out", () => {
+    const alerts = hardwareAlerts([terminal({ terminalId: 'UT3', online: false, telemetryAt: minutesAgo(2).toISOString(), alerts: ['alertThermalShutdown', 'alertRoaming'] })]);
+    expect(alerts.map((a) => `${a.kind}:${a.terminalId}:${a.severity}`)).toEqual(['hardware:UT3:critical']);
+    expect(alerts[0]!.message).toBe(M.alertHardware('Barn', ['thermal shutdown']));
   });
 });
 

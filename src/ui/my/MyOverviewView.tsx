@@ -59,10 +59,12 @@ export function MyOverviewView({ overview, loading, error, onRetry, onNavigate, 
               <ul className="my-alerts">
                 {overview.alerts.items.map((alert) => (
                   <li key={alert.id} className="my-alert">
-                    <Message severity={alert.severity === 'critical' ? 'error' : 'warn'} text={alert.message} />
-                    <button type="button" className="p-link" onClick={() => onOpenTerminal(alert.terminalId)}>
-                      Open terminal {alert.terminalId}
-                    </button>
+                    <Message severity={alert.severity === 'critical' ? 'error' : 'warn'} text={`${alert.title}: ${alert.message}`} />
+                    {alert.terminalId !== null && (
+                      <button type="button" className="p-link" onClick={() => onOpenTerminal(alert.terminalId!)}>
+                        Open terminal {alert.terminalId}
+                      </button>
+                    )}
                   </li>
                 ))}
               </ul>
