@@ -362,7 +362,9 @@ export function createAlertsService(deps: {
 
     async rules(userId) {
       const [rules, counts, subscribed] = [await store.rules(), await store.overrideCounts(), await store.subscribedKinds(userId)];
-      return rules.map((r) => toRuleWire(r, subscribed.has(r.kind), counts.get(r.kind) ?? 0));
+      // In the order the domain lists them (data use first), not the table's alphabetical one.
+      const order = (kind: AlertKind) => ALERT_KINDS.indexOf(kind);
+      return [...rules].sort((a, b) => order(a.kind) - order(b.kind)).map((r) => toRuleWire(r, subscribed.has(r.kind), counts.get(r.kind) ?? 0));
     },
 
     async updateRule(kind, payload, context) {

@@ -11,6 +11,7 @@ import { Message } from 'primereact/message';
 import { SelectButton } from 'primereact/selectbutton';
 import { ALERT_KIND_LABELS, ALERT_MESSAGES as M, THRESHOLD_UNITS, type AlertKind, type AlertOverrideWire } from '../../domain/alerts';
 import { ErrorCard } from '../common/ErrorCard';
+import './alerts.css';
 
 export const RULES_LOADING_TEXT = 'Loading alert rules...';
 export const RULES_LOAD_FAILED = 'Could not load the alert rules';

@@ -8,6 +8,7 @@ import { ALERT_MESSAGES, type AlertWire } from '../../domain/alerts';
 import { SeverityTag, OpenedAt, targetText } from '../alerts/parts';
 import { NavLink } from '../common/NavLink';
 import { useNow } from '../common/useNow';
+import '../alerts/alerts.css';
 
 export const BELL_PANEL_LABEL = 'Newest alerts';
 export const BELL_EMPTY = 'No unresolved alerts.';
