@@ -196,7 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   services.terminalSync.attachDispatcher(syncJobs);
   if (syncJobs) {
     services.alerts.attachEvaluationRequester(() => syncJobs.requestEvaluation('rules'));
-    services.webhooks.attachWaker(() => syncJobs.requestDelivery());
+    services.webhooks.attachWaker((at) => syncJobs.requestDelivery(at));
   }
   app.decorate('syncJobs', syncJobs);
   if (syncJobs) {

@@ -38,8 +38,8 @@ export interface AlertJobHandlers {
 export interface SyncJobs extends SyncDispatcher {
   /** Queues an alert evaluation (rules changed); nothing until the queue runs. */
   requestEvaluation(reason: JobContracts['alerts-evaluate']['reason']): void;
-  /** Queues a webhook delivery run (new events to send). */
-  requestDelivery(): void;
+  /** Queues a webhook delivery run: now (new events to send), or at `at` (the next retry's time). */
+  requestDelivery(at?: Date): void;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** What the per-minute cron runs: the sweeper, then the schedule (inventory first, then usage). */
@@ -84,9 +84,9 @@ export function createSyncJobs(deps: {
     },
   };
   /** Fire and forget: a lost request is made good by the next tick. */
-  const request = <N extends 'alerts-evaluate' | 'webhook-deliver'>(name: N, payload: JobContracts[N]) => {
+  const request = <N extends 'alerts-evaluate' | 'webhook-deliver'>(name: N, payload: JobContracts[N], startAfter?: Date) => {
     if (!ready || !deps.alerts) return;
-    queue.send(name, payload).catch((error: unknown) => log.warn({ err: error, queue: name }, 'could not queue alert work'));
+    queue.send(name, payload, startAfter ? { startAfter } : {}).catch((error: unknown) => log.warn({ err: error, queue: name }, 'could not queue alert work'));
   };
   // Every sync that ended, however it ended, may have changed what the rules see (a failed one is
   // news for the sync_failed rule).
@@ -125,7 +125,7 @@ export function createSyncJobs(deps: {
   return {
     ...dispatcher,
     requestEvaluation: (reason) => request('alerts-evaluate', { reason }),
-    requestDelivery: () => request('webhook-deliver', {}),
+    requestDelivery: (at) => request('webhook-deliver', {}, at),
     sweeper,
     scheduler,
     tick,

@@ -35,7 +35,7 @@ export interface JobQueue {
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Enqueues; with `id` the job takes that id (an existing job with it is replaced). */
-  send<N extends QueueName>(name: N, payload: JobContracts[N], options?: { id?: string }): Promise<string | null>;
+  send<N extends QueueName>(name: N, payload: JobContracts[N], options?: { id?: string; startAfter?: Date }): Promise<string | null>;
   /** Runs `handler` for each job of `name`, one at a time in this process. */
   work<N extends QueueName>(name: N, handler: (job: ReceivedJob<N>) => Promise<void>): Promise<void>;
   /** Stops fetching new jobs of `name` (the one running finishes). */
@@ -142,7 +142,7 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
 
     async send(name, payload, options = {}) {
       if (options.id) await boss.deleteJob(name, options.id);
-      const id = await boss.send(name, payload as object, options.id ? { id: options.id } : {});
+      const id = await boss.send(name, payload as object, { ...(options.id ? { id: options.id } : {}), ...(options.startAfter ? { startAfter: options.startAfter } : {}) });
       const worker = workerIds.get(name);
       if (worker) boss.notifyWorker(worker);
       return id;

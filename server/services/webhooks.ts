@@ -69,9 +69,12 @@ export interface WebhookService {
   replay(deliveryId: string, context: RequestContext): Promise<WebhookDeliveryWire>;
   /** Queues the events for every endpoint that takes them, in `tx` (the change's transaction). Sends nothing. */
   publish(events: { type: PublishedEventType; data: unknown }[], tx?: Db): Promise<{ events: number; deliveries: number }>;
-  /** Asks for a delivery run soon (through the attached waker; nothing until one is attached). */
-  wake(): void;
-  attachWaker(waker: () => void): void;
+  /**
+   * Asks for a delivery run (through the attached waker; nothing until one is attached): now, or
+   * at `at` when the next retry comes due then.
+   */
+  wake(at?: Date): void;
+  attachWaker(waker: (at?: Date) => void): void;
   /** One delivery run: a bounded batch of due deliveries, attempted a few at a time. */
   deliverDue(): Promise<DeliveryRunReport>;
 }
@@ -199,11 +202,11 @@ export function createWebhookService(deps: {
   const send = deps.send ?? createSender({ guard, userAgent: WEBHOOK_USER_AGENT });
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as EmailLogger;
   const log: EmailLogger = deps.log ?? quiet;
-  let waker: (() => void) | null = null;
+  let waker: ((at?: Date) => void) | null = null;
 
-  function wake(): void {
+  function wake(at?: Date): void {
     try {
-      waker?.();
+      waker?.(at);
     } catch (error) {
       log.error({ err: error }, 'Asking for a webhook delivery run failed');
     }
@@ -513,8 +516,14 @@ export function createWebhookService(deps: {
           log.error({ err: error, deliveryId: delivery.id }, 'A webhook delivery result could not be written');
         }
       });
-      // A full batch may have left more due: another run follows at once.
+      // A full batch may have left more due: another run follows at once. Otherwise the next run
+      // is asked for when the earliest retry comes due, so a 30 s back-off is 30 s, not the next
+      // minute's tick (which still comes, and catches anything a lost wake-up missed).
       if (claimed.length === DELIVERY_BATCH) wake();
+      else if (claimed.length > 0) {
+        const next = await store.nextDueAt();
+        if (next) wake(next.getTime() > now().getTime() ? next : undefined);
+      }
       return report;
     },
   };

@@ -43,6 +43,8 @@ let customer: string;
 /** Signs the three in again: a test that moves the clock a day on outlives their tokens. */
 let signIn: () => Promise<void>;
 let wakes = 0;
+/** The times asked for by the wake-ups that named one (the next retry's). */
+const wakeTimes: string[] = [];
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -71,7 +73,10 @@ beforeAll(async () => {
   await signIn();
   // The test runs deliveries itself (deliverDue) at the times it sets: whatever waker the app
   // attached (a job queue) is replaced by a counter of the runs asked for.
-  ctx.app.services.webhooks.attachWaker(() => wakes++);
+  ctx.app.services.webhooks.attachWaker((at) => {
+    wakes++;
+    if (at) wakeTimes.push(at.toISOString());
+  });
 });
 
 afterAll(async () => {
@@ -286,7 +291,10 @@ describe('delivering', () => {
     answers.push(500, 500);
     expect(await service().publish([{ type: 'alert.opened', data: { line: 'AST-1' } }])).toEqual({ events: 1, deliveries: 1 });
 
+    wakeTimes.length = 0;
     expect(await service().deliverDue()).toMatchObject({ attempted: 1, failed: 1 });
+    // The next run is asked for when the retry comes due, not left to the minute's tick.
+    expect(wakeTimes).toEqual([new Date(start + 30_000).toISOString()]);
     ctx.clock.set(new Date(start + 29_999));
     expect((await service().deliverDue()).attempted).toBe(0);
     ctx.clock.set(new Date(start + 30_000));

@@ -273,6 +273,16 @@ export function createWebhookRepository(db: Db) {
      * Takes up to `limit` due deliveries of active endpoints for an attempt, until `lockUntil`:
      * one short transaction; rows another worker holds (row lock or unexpired stamp) are skipped.
      */
+    /** When the next pending delivery of an active endpoint comes due, or null when none waits. */
+    async nextDueAt(): Promise<Date | null> {
+      const [row] = await db
+        .select({ ms: sql<number | string | null>`(extract(epoch FROM min(${dl.nextAttemptAt})) * 1000)::float8` })
+        .from(dl)
+        .innerJoin(ep, eq(ep.id, dl.endpointId))
+        .where(and(eq(dl.status, 'pending'), eq(ep.status, 'active'), isNull(ep.deletedAt)));
+      return row?.ms === null || row?.ms === undefined ? null : new Date(Number(row.ms));
+    },
+
     async claimDue(at: Date, lockUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
       return db.transaction(async (tx) => {
         const due = await tx
