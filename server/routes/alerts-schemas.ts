@@ -41,6 +41,7 @@ export const ALERT_FIELD_MESSAGES = {
   threshold: 'threshold must be a number, or null',
   scope: 'scope must be customer or line',
   key: 'key must name a customer (its UUID) or a service line',
+  customerKey: 'key must be the customer UUID for a customer override',
 } as const;
 const F = ALERT_FIELD_MESSAGES;
 
@@ -87,7 +88,9 @@ export const overrideBodySchema = z
     usageLevels: levels,
     threshold,
   })
-  .strict();
+  .strict()
+  // A customer is named by its UUID: anything else is refused here, before any query.
+  .refine((body) => body.scope !== 'customer' || z.uuid().safeParse(body.key).success, { error: F.customerKey, path: ['key'] });
 
 const iso = z.string();
 const severity = z.enum(ALERT_SEVERITIES);

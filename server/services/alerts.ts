@@ -36,7 +36,7 @@ import {
   type MyAlertsWire,
 } from '../../src/domain/alerts';
 import { paginationOf } from '../../src/domain/customers';
-import type { Clock } from '../clock';
+import { isoOrNull, type Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { AlertListRow, InsertedAlert, UnresolvedAlert } from '../db/repositories/alerts';
@@ -103,9 +103,9 @@ export function toAlertWire(row: AlertListRow): AlertWire {
     customer: row.customerId ? { uuid: row.customerId, name: row.customerName ?? '', company: row.customerCompany ?? '' } : null,
     figures: (row.figures ?? {}) as AlertFigures,
     openedAt: row.openedAt.toISOString(),
-    acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
+    acknowledgedAt: isoOrNull(row.acknowledgedAt),
     acknowledgedBy: row.acknowledgedByName,
-    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    resolvedAt: isoOrNull(row.resolvedAt),
     resolvedReason: row.resolvedReason,
   };
 }
@@ -405,7 +405,7 @@ export function createAlertsService(deps: {
       const allowed: readonly string[] = payload.scope === 'line' ? LINE_ALERT_KINDS : CUSTOMER_ALERT_KINDS;
       if (!allowed.includes(kind)) throw fieldError('scope', M.overrideScopeNotAllowed);
       const key = payload.key.trim();
-      const exists = payload.scope === 'line' ? await store.lineExists(key) : (await store.customerContacts([key]).catch(() => new Map())).has(key);
+      const exists = payload.scope === 'line' ? await store.lineExists(key) : (await repos.customers.findLiveById(key)) !== null;
       if (!exists) throw fieldError('key', M.overrideTargetNotFound);
       const usageLevels = kind === 'usage' ? (payload.usageLevels == null ? null : checkLevels(payload.usageLevels)) : refuseLevels(payload.usageLevels);
       const threshold = kind === 'usage' ? refuseThreshold(payload.threshold) : payload.threshold == null ? null : checkThreshold(kind, payload.threshold);

@@ -37,7 +37,7 @@ import type { Repositories } from '../db/repositories';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryWithType, EndpointWithLast } from '../db/repositories/webhooks';
 import type { WebhookAttemptRow, WebhookEndpointRow } from '../db/schema';
 import { PRODUCT_NAME } from '../email/templates';
-import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError, fieldError } from '../errors';
 import { createAddressGuard, type AddressGuard, type Resolve } from '../webhooks/address-guard';
 import { createSender, type AttemptResult, type SendWebhook } from '../webhooks/sender';
 import { newWebhookSecret, secretHint, sign } from '../webhooks/signature';
@@ -99,7 +99,6 @@ export const WEBHOOK_SERVICE_MESSAGES = {
 const S = WEBHOOK_SERVICE_MESSAGES;
 
 const boxContext = (endpointId: string) => `webhook:${endpointId}`;
-const fieldError = (path: string, message: string) => new BadRequestError(message, { errors: [{ path, message }] });
 
 function toEndpointWire(row: EndpointWithLast): WebhookEndpointWire {
   return {

@@ -25,6 +25,7 @@ import {
   type AlertWire,
   type MyAlertsWire,
 } from '../domain/alerts';
+import { normalisePagination } from './customers';
 
 const whole = (value: unknown) => Math.max(0, int(value, 0));
 const numbers = (value: unknown): number[] | null => (Array.isArray(value) ? value.map(num).filter((n): n is number => n !== null) : null);
@@ -77,13 +78,10 @@ export function normaliseAlert(raw: unknown): AlertWire | null {
 export function normaliseAlertList(data: unknown, query: AlertListQuery = {}): AlertListWire | null {
   if (!isRecord(data) || !Array.isArray(data.alerts)) return null;
   const alerts = data.alerts.map(normaliseAlert).filter(present);
-  const p: Raw = isRecord(data.pagination) ? data.pagination : {};
   const c: Raw = isRecord(data.counts) ? data.counts : {};
-  const limit = Math.max(1, int(p.limit, query.limit ?? ALERTS_PAGE_SIZE));
-  const total = whole(p.total ?? alerts.length);
   return {
     alerts,
-    pagination: { total, page: Math.max(1, int(p.page, query.page ?? 1)), limit, pages: whole(p.pages ?? Math.ceil(total / limit)) },
+    pagination: normalisePagination(data.pagination, alerts.length, { page: query.page, limit: query.limit ?? ALERTS_PAGE_SIZE }),
     counts: { open: whole(c.open), acknowledged: whole(c.acknowledged), resolved: whole(c.resolved) },
   };
 }

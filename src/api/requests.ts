@@ -19,6 +19,7 @@ import {
   type RequestQueueWire,
   type RequestStatusFilter,
 } from '../domain/requests';
+import { normalisePagination } from './customers';
 import type { DataProductWire } from '../domain/service-lines';
 
 export interface RequestQueueQuery {
@@ -109,13 +110,10 @@ export function normaliseRequestOptions(data: unknown): RequestOptionsWire | nul
 export function normaliseRequestQueue(data: unknown, query: RequestQueueQuery = {}): RequestQueueWire | null {
   if (!isRecord(data) || !Array.isArray(data.requests)) return null;
   const requests = data.requests.map(normaliseQueuedRequest).filter(present);
-  const p: Raw = isRecord(data.pagination) ? data.pagination : {};
   const c: Raw = isRecord(data.counts) ? data.counts : {};
-  const limit = Math.max(1, int(p.limit, query.limit ?? REQUESTS_PAGE_SIZE));
-  const total = whole(p.total ?? requests.length);
   return {
     requests,
-    pagination: { total, page: Math.max(1, int(p.page, query.page ?? 1)), limit, pages: whole(p.pages ?? Math.ceil(total / limit)) },
+    pagination: normalisePagination(data.pagination, requests.length, { page: query.page, limit: query.limit ?? REQUESTS_PAGE_SIZE }),
     counts: { pending: whole(c.pending), approved: whole(c.approved), declined: whole(c.declined), cancelled: whole(c.cancelled) },
   };
 }

@@ -21,6 +21,7 @@ import {
   type WebhookEventType,
   type WebhookSecretWire,
 } from '../domain/webhooks';
+import { normalisePagination } from './customers';
 
 export interface DeliveriesQuery {
   page?: number;
@@ -107,10 +108,7 @@ export function normaliseDelivery(raw: unknown): WebhookDeliveryWire | null {
 export function normaliseDeliveryList(data: unknown, query: DeliveriesQuery = {}): WebhookDeliveryListWire | null {
   if (!isRecord(data) || !Array.isArray(data.deliveries)) return null;
   const deliveries = data.deliveries.map(normaliseDelivery).filter(present);
-  const p: Raw = isRecord(data.pagination) ? data.pagination : {};
-  const limit = Math.max(1, int(p.limit, query.limit ?? WEBHOOK_DELIVERIES_PAGE_SIZE));
-  const total = whole(p.total ?? deliveries.length);
-  return { deliveries, pagination: { total, page: Math.max(1, int(p.page, query.page ?? 1)), limit, pages: whole(p.pages ?? Math.ceil(total / limit)) } };
+  return { deliveries, pagination: normalisePagination(data.pagination, deliveries.length, { page: query.page, limit: query.limit ?? WEBHOOK_DELIVERIES_PAGE_SIZE }) };
 }
 
 const at = (id: string) => `/webhooks/${encodeURIComponent(id)}`;

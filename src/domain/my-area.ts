@@ -261,7 +261,6 @@ export const MY_AREA_MESSAGES = {
   noTerminals: 'No terminals are assigned to your account yet. Contact your provider to add one.',
   noAlerts: 'No open alerts.',
   hardwareTitle: 'Hardware alert',
-  allAlerts: 'All alerts',
   alertHardware: (name: string, alerts: string[]) => `${name} reports ${alerts.join(', ')}`,
   rebootConfirm: 'Reboot this terminal? It goes offline for a few minutes while it restarts.',
 } as const;

@@ -6,7 +6,7 @@ import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { AlertFigures, AlertKind, AlertStatus } from '../../../src/domain/alerts';
 import type { Db } from '../client';
 import { alertOverrides, alertReads, alertRules, alerts, alertSubscriptions, customers, users, type AlertOverrideRow, type AlertRow, type AlertRuleRow } from '../schema';
-import { affected, rowsOf } from './results';
+import { rowsOf } from './results';
 
 export type AlertsRepository = ReturnType<typeof createAlertsRepository>;
 
@@ -506,17 +506,9 @@ export function createAlertsRepository(db: Db) {
       return new Map(rows.map((r) => [r.key, { enabled: r.enabled, threshold: r.threshold }]));
     },
 
-    /** Rows the evaluation leaves for the log: how many alerts changed (for tests and the benchmark). */
     transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       return db.transaction(work);
     },
-
-    async countAll(tx: Db = db): Promise<number> {
-      const result = await tx.execute(sql`SELECT count(*)::int AS n FROM alerts`);
-      return Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
-    },
-
-    affected,
   };
 }
 
