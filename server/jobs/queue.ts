@@ -21,6 +21,8 @@ export interface JobQueueOptions {
   pollingIntervalSeconds?: number;
   /** A sync job still active after this is failed by pg-boss (its run is watched by our own heartbeat). */
   syncExpireInHours?: number;
+  /** How long stop() lets pg-boss wait for jobs in progress before it fails them (pg-boss minimum 1 s). */
+  stopTimeoutSeconds?: number;
 }
 
 /** pg-boss's states, plus null for "no such job". */
@@ -84,7 +86,7 @@ export function poolExecutor(pool: pg.Pool): PgBoss.Db {
  * while that UPDATE is still on its way, and the database closed next would fail it (an unhandled
  * rejection, seen in CI). stop() below waits for them.
  */
-export function settling(db: PgBoss.Db): PgBoss.Db & { settled(): Promise<void> } {
+export function settling(db: PgBoss.Db): PgBoss.Db & { settled(): Promise<void>; busy(): boolean } {
   const running = new Set<Promise<unknown>>();
   return {
     executeSql(text: string, values: unknown[]) {
@@ -99,6 +101,7 @@ export function settling(db: PgBoss.Db): PgBoss.Db & { settled(): Promise<void> 
     async settled() {
       while (running.size > 0) await Promise.allSettled([...running]);
     },
+    busy: () => running.size > 0,
   };
 }
 
@@ -118,6 +121,10 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
   // An EventEmitter without an 'error' listener would crash the process on pg-boss's first hiccup.
   boss.on('error', (error) => deps.log.error({ err: error }, 'job queue error'));
   const workerIds = new Map<QueueName, string>();
+  // Our handlers still running: pg-boss's stop() gives up on them after its timeout, yet each one
+  // goes on and, when it ends, pg-boss marks its job done without awaiting the statement — against
+  // a database the caller closes next. stop() waits for them (the sync workers end theirs at once).
+  const handling = new Set<Promise<void>>();
   const expireInSeconds = Math.round((deps.options?.syncExpireInHours ?? 4) * 3600);
 
   return {
@@ -136,8 +143,17 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
     },
 
     async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
-      await executor.settled();
+      await boss.stop({ graceful: true, wait: true, timeout: (deps.options?.stopTimeoutSeconds ?? 10) * 1000 });
+      // A worker's fetch still on its way when stop() began brings its jobs afterwards (pg-boss
+      // runs them even though the worker is stopping), and their completion follows the handler.
+      // So: wait until a whole turn passes with no handler running and no statement in flight.
+      const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+      do {
+        while (handling.size > 0) await Promise.allSettled([...handling]);
+        await nextTurn();
+        await executor.settled();
+        await nextTurn();
+      } while (handling.size > 0 || executor.busy());
     },
 
     async send(name, payload, options = {}) {
@@ -150,7 +166,15 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
 
     async work(name, handler) {
       const id = await boss.work<JobContracts[typeof name]>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
-        for (const job of jobs) await handler({ id: job.id, name, payload: job.data });
+        const handled = (async () => {
+          for (const job of jobs) await handler({ id: job.id, name, payload: job.data });
+        })();
+        handling.add(handled);
+        try {
+          await handled;
+        } finally {
+          handling.delete(handled);
+        }
       });
       workerIds.set(name, id);
     },

@@ -203,7 +203,7 @@ describe('a worker killed halfway through the apply', () => {
       };
       expect(line.rows[0]!.service_line_number).toBeNull();
     }
-  });
+  }, 60_000); // two starts, a sync, a kill and a resume: about 28 s alone on two cores, near the 30 s default
 
   it("after an upstream change leaves exactly the changed rows it did not reach 'pending'; unchanged rows stay 'synced'", async () => {
     const testDb = await newDatabase();
