@@ -171,6 +171,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => services.lineRows.settled());
   registerAuth(app, { auth: services.auth });
   await warmUpPasswords();
+  // The provider's invoices are read after each sync, and otherwise at most hourly: a new one
+  // comes once a month, after its cycle ended. Until the reseller has a price list there is no
+  // billing to reconcile them with, and the provider is not asked.
+  let invoicesReadAt = Number.NEGATIVE_INFINITY;
+  const importInvoices = async (reason: 'sync' | 'tick' | 'prices') => {
+    if (reason === 'prices' || (reason === 'tick' && now().getTime() - invoicesReadAt < 3_600_000)) return;
+    if (!(await repos.billingPrices.hasPrices())) return;
+    invoicesReadAt = now().getTime();
+    await services.reconciliation.importInvoices().catch((error: unknown) => app.log.warn({ err: error }, 'provider invoices could not be imported'));
+  };
   const syncJobs = options.provider
     ? createSyncJobs({
         database,
@@ -182,12 +192,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         options: options.syncJobs,
         budget: () => services.syncBudget.shape(),
         alerts: { evaluate: () => services.alerts.evaluate(), deliverWebhooks: () => services.webhooks.deliverDue() },
+        billing: {
+          run: async (reason) => {
+            await importInvoices(reason);
+            return services.statements.run(reason);
+          },
+        },
         // A demo database's customers get terminals once the first sync has brought some.
         ...(config.seedDemo
           ? {
               afterStartupSync: async () => {
                 const assigned = await services.demoTerminals.assignOnce();
                 if (assigned > 0) app.log.info({ assigned }, 'demo: terminals assigned to the demo customers');
+                // After the hand-out: the demo's customer prices go to customers who hold lines.
+                const seeded = await services.billingPrices.seedDemoOnce();
+                if (seeded.prices > 0) app.log.info(seeded, 'demo: price list seeded');
               },
             }
           : {}),
@@ -197,6 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (syncJobs) {
     services.alerts.attachEvaluationRequester(() => syncJobs.requestEvaluation('rules'));
     services.webhooks.attachWaker((at) => syncJobs.requestDelivery(at));
+    services.statements.attachRunRequester((reason) => syncJobs.requestBillingRun(reason));
   }
   app.decorate('syncJobs', syncJobs);
   if (syncJobs) {

@@ -1,5 +1,7 @@
 // Deterministic demo accounts: the same rows (relative to "now") on every fresh database, so
 // screenshots, manual checks and browser tests see one known world.
+import { cycleOf, shiftCycle } from '../src/domain/billing';
+import { CURRENCY_PATTERN, currencyExponent, multiply } from '../src/domain/money';
 import type { NewCustomerRow, NewUserRow } from './db/schema';
 import { prng } from './random';
 
@@ -216,4 +218,101 @@ export function planDemoAssignments(customerIds: readonly string[], lines: reado
     next += count;
   }
   return plan;
+}
+
+// ---- The demo price list (issue 21) ------------------------------------------------------------
+
+export const DEMO_PRICE_NOTE = 'Demo price list';
+/** The plan the demo's negotiated price below the provider's cost is on (a leak to find on the board). */
+export const DEMO_BELOW_COST_PRODUCT = 'SUB-METERED-1TB';
+export const DEMO_BELOW_COST_NOTE = 'Demo: negotiated below cost';
+export const DEMO_DISCOUNT_NOTE = 'Demo: 10 % off every product';
+
+/** A product as the demo prices it: what the provider charges for it. */
+export interface DemoProduct {
+  productReferenceId: string;
+  price: number | null;
+  isoCurrencyCode: string | null;
+}
+
+export interface DemoPrice {
+  productReferenceId: string;
+  currency: string;
+  monthlyMinor: number;
+  overagePerGbMinor: number;
+  topUpMinor: number;
+  effectiveFrom: string;
+  note: string;
+  createdBy: null;
+}
+
+export interface DemoCustomerPrice {
+  customerId: string;
+  productReferenceId: string | null;
+  effectiveFrom: string;
+  effectiveUntil: null;
+  discountBp: number | null;
+  monthlyMinor: number | null;
+  overagePerGbMinor: null;
+  topUpMinor: null;
+  note: string;
+  createdBy: null;
+}
+
+/** The first day of the month a year before `now`: the demo's prices cover every cycle it shows. */
+export const demoPricesFrom = (now: Date) => `${shiftCycle(cycleOf(now), -12)}-01`;
+
+/** `units` whole units of a currency, in its minor units. */
+const wholeUnits = (units: number, currency: string) => units * 10 ** currencyExponent(currency);
+
+/**
+ * One list price per plan the provider sells (its data products, ids DATA-… and OVERAGE-…, are
+ * not plans and get none): monthly = the provider's price × 1.3 rounded up to a whole unit, less
+ * one minor unit (65 → 84.99); 2.00 per GB of overage on metered plans, else 0; 65.00 a top-up.
+ * Products without a provider price are left for an administrator to price.
+ */
+export function planDemoPrices(products: readonly DemoProduct[], now: Date): DemoPrice[] {
+  const effectiveFrom = demoPricesFrom(now);
+  return products
+    .filter((product) => !/^(DATA|OVERAGE)-/.test(product.productReferenceId) && product.price !== null && product.price >= 0)
+    .map((product) => {
+      const code = product.isoCurrencyCode?.trim().toUpperCase() ?? '';
+      const currency = CURRENCY_PATTERN.test(code) ? code : 'USD';
+      const unit = wholeUnits(1, currency);
+      // Whole minor units first (the provider's price may carry more decimals), then × 13 / 10 up to a whole unit.
+      const costMinor = multiply(unit, product.price as number);
+      const monthlyMinor = Math.max(0, Math.ceil((costMinor * 13) / (10 * unit)) * unit - 1);
+      return {
+        productReferenceId: product.productReferenceId,
+        currency,
+        monthlyMinor,
+        overagePerGbMinor: product.productReferenceId.startsWith('SUB-METERED') ? wholeUnits(2, currency) : 0,
+        topUpMinor: wholeUnits(65, currency),
+        effectiveFrom,
+        note: DEMO_PRICE_NOTE,
+        createdBy: null,
+      };
+    });
+}
+
+/**
+ * Two customers' own prices, from the list's first day: a monthly 20.00 on DEMO_BELOW_COST_PRODUCT
+ * (below what the provider charges: the reconciliation board's seeded leak) for the first customer
+ * by name holding a line on that plan (else the first holding any line), and 10 % off every
+ * product for the next one by name. `holders` are the active customers holding lines, by name.
+ */
+export function planDemoCustomerPrices(holders: readonly { id: string; products: readonly string[] }[], prices: readonly DemoPrice[], now: Date): DemoCustomerPrice[] {
+  const effectiveFrom = demoPricesFrom(now);
+  const planned: DemoCustomerPrice[] = [];
+  const base = { effectiveFrom, effectiveUntil: null, overagePerGbMinor: null, topUpMinor: null, createdBy: null } as const;
+  const plan = prices.find((p) => p.productReferenceId === DEMO_BELOW_COST_PRODUCT);
+  const below = plan ? (holders.find((h) => h.products.includes(DEMO_BELOW_COST_PRODUCT)) ?? holders[0]) : undefined;
+  if (plan && below) {
+    planned.push({ ...base, customerId: below.id, productReferenceId: plan.productReferenceId, discountBp: null, monthlyMinor: wholeUnits(20, plan.currency), note: DEMO_BELOW_COST_NOTE });
+  }
+  const discounted = holders.find((h) => h.id !== below?.id);
+  if (discounted && prices.length > 0) {
+    planned.push({ ...base, customerId: discounted.id, productReferenceId: null, discountBp: 1000, monthlyMinor: null, note: DEMO_DISCOUNT_NOTE });
+  }
+  return planned;
 }

@@ -205,6 +205,8 @@ export const auditLog = pgTable(
     index('audit_log_created_at_idx').on(t.createdAt.desc()),
     index('audit_log_target_idx').on(t.targetType, t.targetId),
     index('audit_log_actor_idx').on(t.actorId),
+    // 0018: the audit log page's action filter, newest first.
+    index('audit_log_action_created_at_idx').on(t.action, t.createdAt.desc(), t.id.desc()),
   ],
 );
 
@@ -739,3 +741,207 @@ export type AlertOverrideRow = typeof alertOverrides.$inferSelect;
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+
+// ---- 0017: billing (issue 21) ---------------------------------------------------------------
+
+const minor = (name: string) => bigint(name, { mode: 'number' });
+const CYCLE_STATUS = ['open', 'closed'] as const;
+
+/** 0017: the price list, one row per product and date it applies from (rows never change). */
+export const billingPrices = pgTable('billing_prices', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  productReferenceId: text('product_reference_id').notNull(),
+  currency: text('currency').notNull(),
+  monthlyMinor: minor('monthly_minor').notNull(),
+  overagePerGbMinor: minor('overage_per_gb_minor').notNull(),
+  topUpMinor: minor('top_up_minor').notNull(),
+  effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+  note: text('note'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** 0017: a customer's negotiated prices and/or discount, for a product or every product. */
+export const billingCustomerPrices = pgTable(
+  'billing_customer_prices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    productReferenceId: text('product_reference_id'),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    effectiveUntil: date('effective_until', { mode: 'string' }),
+    discountBp: integer('discount_bp'),
+    monthlyMinor: minor('monthly_minor'),
+    overagePerGbMinor: minor('overage_per_gb_minor'),
+    topUpMinor: minor('top_up_minor'),
+    note: text('note'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('billing_customer_prices_customer_idx').on(t.customerId, t.effectiveFrom)],
+);
+
+/** 0017: a cycle the billing worked on, open until its statements are closed. */
+export const billingCycles = pgTable('billing_cycles', {
+  cycle: text('cycle').primaryKey(),
+  status: text('status', { enum: CYCLE_STATUS }).notNull().default('open'),
+  refreshedAt: ts('refreshed_at'),
+  closedAt: ts('closed_at'),
+});
+
+/** 0017: a customer's statement of one cycle in one currency; closed ones never change. */
+export const billingStatements = pgTable(
+  'billing_statements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    cycle: text('cycle').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['draft', 'closed'] }).notNull().default('draft'),
+    number: text('number').unique(),
+    serviceLines: integer('service_lines').notNull().default(0),
+    subtotalMinor: minor('subtotal_minor').notNull().default(0),
+    discountMinor: minor('discount_minor').notNull().default(0),
+    adjustmentMinor: minor('adjustment_minor').notNull().default(0),
+    totalMinor: minor('total_minor').notNull().default(0),
+    contentHash: text('content_hash').notNull().default(''),
+    customerName: text('customer_name'),
+    customerEmail: text('customer_email'),
+    customerCompany: text('customer_company'),
+    customerAddress: text('customer_address'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    closedAt: ts('closed_at'),
+  },
+  (t) => [uniqueIndex('billing_statements_customer_id_cycle_currency_key').on(t.customerId, t.cycle, t.currency), index('billing_statements_cycle_idx').on(t.cycle, t.status)],
+);
+
+/** 0017: a statement's lines in order. */
+export const billingStatementItems = pgTable(
+  'billing_statement_items',
+  {
+    statementId: uuid('statement_id')
+      .notNull()
+      .references(() => billingStatements.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    kind: text('kind', { enum: ['plan', 'overage', 'top_up', 'discount', 'adjustment'] }).notNull(),
+    serviceLineNumber: text('service_line_number'),
+    productReferenceId: text('product_reference_id'),
+    description: text('description').notNull(),
+    periodStart: date('period_start', { mode: 'string' }),
+    periodEnd: date('period_end', { mode: 'string' }),
+    quantity: numeric('quantity').notNull(),
+    unitMinor: minor('unit_minor'),
+    amountMinor: minor('amount_minor').notNull(),
+    adjustmentId: uuid('adjustment_id'),
+  },
+  (t) => [primaryKey({ columns: [t.statementId, t.position] })],
+);
+
+/** 0017: a credit (negative) or charge (positive) carried onto the customer's next statement. */
+export const billingAdjustments = pgTable('billing_adjustments', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  customerId: uuid('customer_id')
+    .notNull()
+    .references(() => customers.id),
+  currency: text('currency').notNull(),
+  amountMinor: minor('amount_minor').notNull(),
+  reason: text('reason').notNull(),
+  source: text('source', { enum: ['manual', 'reconciliation'] }).notNull().default('manual'),
+  againstStatementId: uuid('against_statement_id').references(() => billingStatements.id),
+  appliedStatementId: uuid('applied_statement_id').references(() => billingStatements.id),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** 0017: the top-up blocks a line bought in a cycle, copied while the cycle ran. */
+export const billingLineTopUps = pgTable(
+  'billing_line_top_ups',
+  {
+    serviceLineNumber: text('service_line_number').notNull(),
+    cycle: text('cycle').notNull(),
+    oneTimeBlocks: integer('one_time_blocks').notNull().default(0),
+    optInBlocks: integer('opt_in_blocks').notNull().default(0),
+    recordedAt: ts('recorded_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.serviceLineNumber, t.cycle] })],
+);
+
+/** 0017: the provider's partial periods of a line. */
+export const serviceLinePeriods = pgTable(
+  'service_line_periods',
+  {
+    serviceLineNumber: text('service_line_number').notNull(),
+    periodStart: ts('period_start').notNull(),
+    periodEnd: ts('period_end').notNull(),
+    productReferenceId: text('product_reference_id').notNull(),
+    fetchedAt: ts('fetched_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.serviceLineNumber, t.periodStart] })],
+);
+
+/** 0017: lines whose partial periods are to be fetched (written by a trigger on service_lines). */
+export const billingPeriodChecks = pgTable('billing_period_checks', {
+  serviceLineNumber: text('service_line_number').primaryKey(),
+  markedAt: ts('marked_at').notNull().defaultNow(),
+});
+
+/** 0017: a provider invoice as imported. */
+export const providerInvoices = pgTable(
+  'provider_invoices',
+  {
+    invoiceId: text('invoice_id').primaryKey(),
+    cycle: text('cycle').notNull(),
+    currency: text('currency').notNull(),
+    amountMinor: minor('amount_minor').notNull(),
+    invoiceDate: ts('invoice_date'),
+    dueDate: ts('due_date'),
+    status: text('status'),
+    importedAt: ts('imported_at').notNull().defaultNow(),
+  },
+  (t) => [index('provider_invoices_cycle_idx').on(t.cycle)],
+);
+
+/** 0017: one row per invoice line and service line it names. */
+export const providerInvoiceLines = pgTable(
+  'provider_invoice_lines',
+  {
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => providerInvoices.invoiceId, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    productReferenceId: text('product_reference_id'),
+    description: text('description'),
+    serviceLineNumber: text('service_line_number'),
+    quantity: numeric('quantity'),
+    unitPrice: numeric('unit_price'),
+    amountMinor: minor('amount_minor').notNull(),
+    periodStart: ts('period_start'),
+    periodEnd: ts('period_end'),
+  },
+  (t) => [primaryKey({ columns: [t.invoiceId, t.position] }), index('provider_invoice_lines_line_idx').on(t.serviceLineNumber)],
+);
+
+/** 0017: what was done about a leak the reconciliation board listed. */
+export const billingLeakResolutions = pgTable(
+  'billing_leak_resolutions',
+  {
+    cycle: text('cycle').notNull(),
+    kind: text('kind').notNull(),
+    leakKey: text('leak_key').notNull(),
+    action: text('action').notNull(),
+    note: text('note'),
+    resolvedAt: ts('resolved_at').notNull().defaultNow(),
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [primaryKey({ columns: [t.cycle, t.kind, t.leakKey] })],
+);
+
+export type BillingPriceRow = typeof billingPrices.$inferSelect;
+export type BillingCustomerPriceRow = typeof billingCustomerPrices.$inferSelect;
+export type BillingStatementRow = typeof billingStatements.$inferSelect;
+export type BillingStatementItemRow = typeof billingStatementItems.$inferSelect;
+export type BillingAdjustmentRow = typeof billingAdjustments.$inferSelect;

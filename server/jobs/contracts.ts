@@ -14,6 +14,11 @@ export interface JobContracts {
   'alerts-evaluate': { reason: 'sync' | 'tick' | 'rules' };
   /** Sends the webhook deliveries that are due (new events, retries whose back-off has passed). */
   'webhook-deliver': Record<string, never>;
+  /**
+   * Billing (issue 21): closes the cycle that is due, then works the current cycle's drafts out
+   * again; after each sync, each tick, each price change.
+   */
+  'billing-run': { reason: 'sync' | 'tick' | 'prices' };
 }
 
 export type QueueName = keyof JobContracts;
@@ -28,7 +33,7 @@ export interface ReceivedJob<N extends QueueName = QueueName> extends Job<N> {
   id: string;
 }
 
-export const QUEUES = ['terminal-sync', 'usage-sync', 'sync-tick', 'alerts-evaluate', 'webhook-deliver'] as const satisfies readonly QueueName[];
+export const QUEUES = ['terminal-sync', 'usage-sync', 'sync-tick', 'alerts-evaluate', 'webhook-deliver', 'billing-run'] as const satisfies readonly QueueName[];
 
 /** The queue that runs each kind of sync run. */
 export const QUEUE_OF_KIND = { inventory: 'terminal-sync', usage: 'usage-sync' } as const satisfies Record<SyncJobKind, QueueName>;

@@ -6,8 +6,10 @@
 // start(): pg-boss up (its schema created on first use) → workers → a sweep for runs a previous
 // process left behind (resumed, or given up after 3 attempts) → the first-start sync on an empty
 // inventory → the per-minute tick (sweep + inventory and usage schedules) as a pg-boss cron, which
-// one process gets.
+// one process gets. Billing runs wait for the first-start sync's after-step (the demo hands out
+// its lines and prices there): one before it would work out, or close, a cycle without them.
 // stop(): no new jobs → runs in progress go back to the queue → pg-boss down.
+import { hostname } from 'node:os';
 import type { SyncBudgetShape } from '../../src/domain/provider-budget';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -35,11 +37,18 @@ export interface AlertJobHandlers {
   deliverWebhooks(): Promise<unknown>;
 }
 
+/** The billing work the queue runs (issue 21): the due close, then the current cycle's drafts. */
+export interface BillingJobHandlers {
+  run(reason: JobContracts['billing-run']['reason']): Promise<unknown>;
+}
+
 export interface SyncJobs extends SyncDispatcher {
   /** Queues an alert evaluation (rules changed); nothing until the queue runs. */
   requestEvaluation(reason: JobContracts['alerts-evaluate']['reason']): void;
   /** Queues a webhook delivery run: now (new events to send), or at `at` (the next retry's time). */
   requestDelivery(at?: Date): void;
+  /** Queues a billing run (prices changed, a sync ended); nothing until the queue runs. */
+  requestBillingRun(reason: JobContracts['billing-run']['reason']): void;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** What the per-minute cron runs: the sweeper, then the schedule (inventory first, then usage). */
@@ -69,6 +78,8 @@ export function createSyncJobs(deps: {
   budget?: () => SyncBudgetShape;
   /** Alert evaluation and webhook delivery, run by their own queues when given. */
   alerts?: AlertJobHandlers;
+  /** The statements' closing and refresh, run by its own queue when given. */
+  billing?: BillingJobHandlers;
 }): SyncJobs {
   const { repos, sync, now, log } = deps;
   const runs = repos.syncRuns;
@@ -88,10 +99,47 @@ export function createSyncJobs(deps: {
     if (!ready || !deps.alerts) return;
     queue.send(name, payload, startAfter ? { startAfter } : {}).catch((error: unknown) => log.warn({ err: error, queue: name }, 'could not queue alert work'));
   };
+  // Held from start-up until the first-start run's after-step is done (or the run failed, when
+  // there is none); what was asked meanwhile is one run at the release.
+  const billingHold = { held: false, startupRunId: null as string | null };
+  const requestBilling = (reason: JobContracts['billing-run']['reason']) => {
+    if (!ready || !deps.billing) return;
+    if (billingHold.held) return;
+    queue.send('billing-run', { reason }).catch((error: unknown) => log.warn({ err: error, queue: 'billing-run' }, 'could not queue billing work'));
+  };
+  const releaseBilling = () => {
+    if (!billingHold.held) return;
+    billingHold.held = false;
+    billingHold.startupRunId = null;
+    requestBilling('sync');
+  };
+  const startupStep = deps.afterStartupSync;
+  const afterStartupSync = startupStep
+    ? async () => {
+        try {
+          return await startupStep();
+        } finally {
+          releaseBilling();
+        }
+      }
+    : undefined;
   // Every sync that ended, however it ended, may have changed what the rules see (a failed one is
-  // news for the sync_failed rule).
-  const afterSync = () => request('alerts-evaluate', { reason: 'sync' });
-  const workerDeps = { runs, sync, dispatcher, now, log, heartbeatMs: deps.options?.heartbeatMs, afterStartupSync: deps.afterStartupSync, afterSync };
+  // news for the sync_failed rule), and what the current cycle's statements hold.
+  const afterSync = () => {
+    request('alerts-evaluate', { reason: 'sync' });
+    requestBilling('sync');
+    const startupRunId = billingHold.startupRunId;
+    // A first-start run that failed has no after-step to wait for.
+    if (billingHold.held && startupRunId) {
+      runs
+        .findById(startupRunId)
+        .then((run) => {
+          if (!run || run.status === 'failed') releaseBilling();
+        })
+        .catch((error: unknown) => log.warn({ err: error }, 'could not read the first-start sync run'));
+    }
+  };
+  const workerDeps = { runs, sync, dispatcher, now, log, heartbeatMs: deps.options?.heartbeatMs, afterStartupSync, afterSync };
   const inventoryWorker = createTerminalSyncWorker(workerDeps);
   const usageWorker = createUsageSyncWorker(workerDeps);
   const sweeper = createSweeper({
@@ -112,13 +160,28 @@ export function createSyncJobs(deps: {
     ...(deps.budget ? { budget: deps.budget } : {}),
   });
 
+  /**
+   * Another process may have run the first-start sync, and its step: once that run has ended
+   * there, the hold here has nothing left to wait for. (A run of this process releases it itself;
+   * run-worker.ts names its workers host:pid:….)
+   */
+  async function releaseAfterOtherProcess() {
+    if (!billingHold.held || !billingHold.startupRunId) return;
+    const run = await runs.findById(billingHold.startupRunId);
+    const ranHere = run?.workerId?.startsWith(`${hostname()}:${process.pid}:`) ?? false;
+    if (!run || ((run.status === 'succeeded' || run.status === 'failed') && !ranHere)) releaseBilling();
+  }
+
   async function tick() {
+    await releaseAfterOtherProcess().catch((error: unknown) => log.warn({ err: error }, 'could not read the first-start sync run'));
     const sweep = await sweeper.sweep();
     const scheduled = await scheduler.tick();
     const scheduledUsage = await scheduler.tickUsage();
-    // Time moves the rules on too (expiring accounts, ended cycles), and retries come due.
+    // Time moves the rules on too (expiring accounts, ended cycles), and retries come due; a cycle
+    // that ended waits for its close.
     request('alerts-evaluate', { reason: 'tick' });
     request('webhook-deliver', {});
+    requestBilling('tick');
     return { sweep, scheduled, scheduledUsage };
   }
 
@@ -126,6 +189,7 @@ export function createSyncJobs(deps: {
     ...dispatcher,
     requestEvaluation: (reason) => request('alerts-evaluate', { reason }),
     requestDelivery: (at) => request('webhook-deliver', {}, at),
+    requestBillingRun: (reason) => requestBilling(reason),
     sweeper,
     scheduler,
     tick,
@@ -150,13 +214,27 @@ export function createSyncJobs(deps: {
             await alerts.deliverWebhooks().catch((error: unknown) => log.error({ err: error }, 'webhook delivery run failed'));
           });
         }
+        if (deps.billing) {
+          const billing = deps.billing;
+          await queue.work('billing-run', async (job) => {
+            await billing.run(job.payload.reason).catch((error: unknown) => log.error({ err: error }, 'billing run failed'));
+          });
+        }
         await queue.work('sync-tick', async () => {
           await tick().catch((error: unknown) => log.error({ err: error }, 'sync tick failed'));
         });
         const swept = await sweeper.sweep({ startup: true });
         if (swept.resumed.length + swept.failed.length + swept.reenqueued.length > 0) log.info({ ...swept }, 'sync runs recovered at start-up');
+        // Held before the run exists: its after-step may not come before the hold is set.
+        billingHold.held = deps.billing !== undefined && afterStartupSync !== undefined;
         const first = await scheduler.startup();
         if (first) log.info({ runId: first.id }, 'empty inventory: first sync queued');
+        if (first && billingHold.held) billingHold.startupRunId = first.id;
+        else {
+          billingHold.held = false;
+          // A due close or stale drafts need no sync to be noticed.
+          requestBilling('tick');
+        }
         await queue.schedule('sync-tick', TICK_CRON, {});
         state = 'running';
       } catch (error) {
@@ -177,6 +255,7 @@ export function createSyncJobs(deps: {
         await queue.offWork('alerts-evaluate');
         await queue.offWork('webhook-deliver');
       }
+      if (deps.billing) await queue.offWork('billing-run');
       await Promise.all([inventoryWorker.stop(), usageWorker.stop()]);
       ready = false;
       await queue.stop();

@@ -136,30 +136,41 @@ export const assignedTerminalsPageQuerySchema = z.object({
   limit: wholeNumber(1, CUSTOMER_USAGE_MAX_PAGE_SIZE, M.pageLimit).default(ASSIGNED_PREVIEW_SIZE),
 });
 
-/** The month (as the list's), then the table's page, search, status filter and sort. */
+/** The usage table's filter: the month (as the list's), the search, status filter and sort. */
+const usageTableShape = {
+  ...rangeShape,
+  search: z.string({ error: M.search }).trim().max(CUSTOMER_USAGE_SEARCH_MAX_LENGTH, { error: M.search }).default(''),
+  status: z.enum(statusValues, { error: M.status }).default('all'),
+  sort: z.enum(CUSTOMER_USAGE_SORT_FIELDS, { error: M.sort }).optional(),
+  order: z.enum(['asc', 'desc'], { error: M.sortOrder }).default('asc'),
+};
+type UsageTableQuery = z.output<z.ZodObject<typeof usageTableShape>>;
+
+const checkRanges = (q: RangeQuery, ctx: z.RefinementCtx) => {
+  checkRange(q, BILLING, ctx);
+  checkRange(q, DATES, ctx);
+};
+
+const usageTableFilter = (q: UsageTableQuery) => ({
+  billingCycle: rangeOf(q, BILLING),
+  dates: rangeOf(q, DATES),
+  search: q.search,
+  status: q.status,
+  sort: q.sort ? { field: q.sort, order: q.order === 'asc' ? (1 as const) : (-1 as const) } : null,
+});
+
+/** The usage table's filter and its page. */
 export const customerUsagePageQuerySchema = z
   .object({
-    ...rangeShape,
+    ...usageTableShape,
     page: wholeNumber(1, MAX_PAGE, M.page).default(1),
     limit: wholeNumber(1, CUSTOMER_USAGE_MAX_PAGE_SIZE, M.pageLimit).default(CUSTOMER_USAGE_PAGE_SIZE),
-    search: z.string({ error: M.search }).trim().max(CUSTOMER_USAGE_SEARCH_MAX_LENGTH, { error: M.search }).default(''),
-    status: z.enum(statusValues, { error: M.status }).default('all'),
-    sort: z.enum(CUSTOMER_USAGE_SORT_FIELDS, { error: M.sort }).optional(),
-    order: z.enum(['asc', 'desc'], { error: M.sortOrder }).default('asc'),
   })
-  .superRefine((q, ctx) => {
-    checkRange(q, BILLING, ctx);
-    checkRange(q, DATES, ctx);
-  })
-  .transform((q) => ({
-    billingCycle: rangeOf(q, BILLING),
-    dates: rangeOf(q, DATES),
-    page: q.page,
-    limit: q.limit,
-    search: q.search,
-    status: q.status,
-    sort: q.sort ? { field: q.sort, order: q.order === 'asc' ? (1 as const) : (-1 as const) } : null,
-  }));
+  .superRefine(checkRanges)
+  .transform((q) => ({ ...usageTableFilter(q), page: q.page, limit: q.limit }));
+
+/** The usage table's CSV export: its filter, every page. */
+export const customerUsageExportQuerySchema = z.object(usageTableShape).superRefine(checkRanges).transform(usageTableFilter);
 
 export const dailyUsageQuerySchema = z
   .object({ start_date: rangeShape.start_date, end_date: rangeShape.end_date })

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { alertRoutes } from './alerts';
+import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { customerAuthRoutes } from './customer-auth';
 import { customerRoutes } from './customers';
@@ -23,6 +24,11 @@ import { providerBillingRoutes } from './provider-billing';
 import { terminalSyncRoutes } from './terminal-sync';
 import { userRoutes } from './users';
 import { webhookRoutes } from './webhooks';
+import { statementRoutes } from './statements';
+import { billingPriceRoutes } from './billing-prices';
+import { reconciliationRoutes } from './reconciliation';
+import { listExportRoutes } from './list-exports';
+import { searchRoutes } from './search';
 
 /** Every /api/v1 route, registered under the prefix by app.ts. */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -50,4 +56,10 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(customerRequestRoutes);
   await app.register(customerPreviewRoutes);
   await app.register(webhookRoutes);
+  await app.register(statementRoutes);
+  await app.register(billingPriceRoutes);
+  await app.register(reconciliationRoutes);
+  await app.register(auditRoutes);
+  await app.register(listExportRoutes);
+  await app.register(searchRoutes);
 };

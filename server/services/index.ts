@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import { createAuditService } from './audit';
+import { createAuditLogService } from './audit-log';
 import { createAuthService } from './auth-service';
 import { createMfaService } from './mfa';
 import { createMfaRepository } from '../db/repositories/mfa';
@@ -37,6 +38,12 @@ import { createEmailOutboxService, createEmailSender, type EmailLogger } from '.
 import { createSmtpTransport } from '../email/transport';
 import { createWebhookService } from './webhooks';
 import { createAlertsService } from './alerts';
+import { createStatementsService } from './statements';
+import { createBillingPricesService } from './billing-prices';
+import { createReconciliationService } from './reconciliation';
+import { createSearchService } from './search';
+import { createSearchRepository } from '../db/repositories/search';
+import { createListExportsService } from './list-exports';
 import { ownOrigin } from './password-reset';
 
 export type Services = ReturnType<typeof createServices>;
@@ -67,6 +74,7 @@ export function createServices(deps: {
   const { db, repos, config, now } = deps;
   const tokens = createTokenService({ secret: config.jwtSecret, expiresInSeconds: config.jwtExpiresInSeconds, now });
   const audit = createAuditService({ audit: repos.audit, now });
+  const auditLog = createAuditLogService({ audit: repos.audit });
   // The MFA repository is built here, beside its only user, rather than in the shared repository set.
   const mfa = createMfaService({ db, repos, mfa: createMfaRepository(db), audit, box: createSecretBox(config.mfaEncryptionKey), now });
   const challenges = createMfaChallengeService({ secret: config.jwtSecret, now });
@@ -131,11 +139,27 @@ export function createServices(deps: {
     log: backgroundLog(deps.log),
   });
   const customerPreview = createCustomerPreviewService({ customers, myTerminals, customerRequests, alerts, audit });
+  const statements = createStatementsService({ repos, audit, now, provider: deps.provider, customers, pacing, log: deps.log });
+  const billingPrices = createBillingPricesService({ repos, audit, now, onChange: () => statements.requestRun('prices') });
+  // The search repository is built here, beside its only user, as the MFA one is.
+  const search = createSearchService({ search: createSearchRepository(db) });
+  const reconciliationBoard = createReconciliationService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, serviceLines });
+  // A fix can bill a correction or change a price: the running cycle's drafts follow at once.
+  const reconciliation: typeof reconciliationBoard = {
+    ...reconciliationBoard,
+    async fix(body, context) {
+      const done = await reconciliationBoard.fix(body, context);
+      statements.requestRun('prices');
+      return done;
+    },
+  };
+  const listExports = createListExportsService({ now, customers, terminals, subscriptions, users, customerTerminals, alerts });
   return {
     alerts,
     demand,
     tokens,
     audit,
+    auditLog,
     auth,
     mfa,
     dashboard,
@@ -161,5 +185,10 @@ export function createServices(deps: {
     customerRequests,
     customerPreview,
     webhooks,
+    statements,
+    billingPrices,
+    reconciliation,
+    search,
+    listExports,
   };
 }

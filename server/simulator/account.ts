@@ -3,13 +3,17 @@
 // accounts under this one, and the shared data pool. State lives per fleet, so every mount of the
 // simulator over one fleet sees the same contacts and accounts.
 //
-// Invoices are built from `fleet.cycleCharges`, one invoice line per line and product, and each
-// carries one charge for a service line the account no longer has (the provider still billing a
-// line that left the inventory): a leak the portal's reconciliation is meant to find.
+// Invoices are built from `fleet.cycleCharges`, one invoice line per line and product, with two
+// seeded discrepancies the portal's reconciliation is meant to find: each carries one charge for a
+// service line the account no longer has (the provider still billing a line that left the
+// inventory), and each leaves off every charge of one line that had service in the cycle (the
+// line in the middle of the cycle's charges, in their order; see `leftOffLine`), a line the
+// provider forgot to bill. One-time top-ups of a past cycle need no seed: they are on its invoice,
+// while the portal, which only copies a line's top-ups while a cycle runs, never saw them.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { providerOperations as op, PAGE_SIZE, type ProviderOperation } from '../provider/operations';
 import { CURRENCY } from './catalog';
-import type { Fleet, IndexList } from './fleet';
+import type { Fleet, IndexList, LineCharge } from './fleet';
 import { answer, boolParam, intParam, lastValue, listParam, parseBody, stringParam, WireError, type Query } from './params';
 import { digits, hashString, hex, mix } from './random';
 import { DAY_MS, cycleContaining, iso, previousCycle, round2, type Cycle } from './usage';
@@ -105,13 +109,25 @@ function orphanLineNumber(fleet: Fleet): string {
   }
 }
 
+/**
+ * The line whose charges an invoice leaves off: the middle one of the distinct lines charged in
+ * the cycle, in the charges' order (never the first, the fleet's known line); none when fewer than
+ * three lines were charged.
+ */
+export function leftOffLine(charges: readonly LineCharge[]): string | null {
+  const numbers = [...new Set(charges.map((charge) => charge.serviceLineNumber))];
+  return numbers.length < 3 ? null : numbers[Math.floor(numbers.length / 2)]!;
+}
+
 function invoiceFor(fleet: Fleet, cycle: Cycle): Invoice {
   const state = stateOf(fleet);
   const cached = state.invoices.get(cycle.startMs);
   if (cached) return cached;
   const month = new Date(cycle.startMs);
   const invoiceId = `INV-DF-US-${hex(mix(hashString(fleet.seed), month.getUTCFullYear(), month.getUTCMonth()), 8).toUpperCase()}`;
-  const lines: InvoiceLine[] = fleet.cycleCharges(cycle.startMs).map((charge) => ({
+  const charges = fleet.cycleCharges(cycle.startMs);
+  const leftOff = leftOffLine(charges);
+  const lines: InvoiceLine[] = charges.filter((charge) => charge.serviceLineNumber !== leftOff).map((charge) => ({
     productReferenceId: charge.productReferenceId,
     productDescription: charge.description,
     serviceName: 'Starlink',

@@ -3,7 +3,9 @@
 // contract of src/domain/alerts.ts; rows that cannot be read are skipped, and an answer whose shape
 // cannot be read at all is a failure (mapResult's null). Refusals come back as ok:false with the
 // server's words.
-import { mapResult, type ApiClient, type ApiResult } from './client';
+import { mapResult, type ApiClient, type ApiResult, type Download } from './client';
+import { downloadCsv } from './csv';
+import { listExportFileName } from '../domain/list-exports';
 import { bool, int, isRecord, present, type Raw, text, withSignal } from './normalise';
 import { listOf, num, oneOf } from './terminals';
 import {
@@ -135,26 +137,32 @@ export function normaliseMyAlerts(data: unknown): MyAlertsWire | null {
   return { alerts: data.alerts.map(normaliseAlert).filter(present) };
 }
 
+/** The query string of `GET /alerts`. */
+export function alertListSearchParams(query: AlertListQuery): Record<string, string | number | undefined> {
+  return {
+    status: query.status ?? 'active',
+    kind: query.kind ?? 'all',
+    severity: query.severity ?? 'all',
+    customer: query.customer || undefined,
+    search: query.search || undefined,
+    page: query.page ?? 1,
+    limit: query.limit ?? ALERTS_PAGE_SIZE,
+  };
+}
+
 const rulePath = (kind: AlertKind) => `/alert-rules/${encodeURIComponent(kind)}`;
 
 export function createAlertsApi(client: ApiClient) {
   return {
     list: async (query: AlertListQuery = {}, signal?: AbortSignal): Promise<ApiResult<AlertListWire>> =>
       mapResult(
-        await client.request<unknown>('/alerts', {
-          query: {
-            status: query.status ?? 'active',
-            kind: query.kind ?? 'all',
-            severity: query.severity ?? 'all',
-            customer: query.customer || undefined,
-            search: query.search || undefined,
-            page: query.page ?? 1,
-            limit: query.limit ?? ALERTS_PAGE_SIZE,
-          },
-          ...withSignal(signal),
-        }),
+        await client.request<unknown>('/alerts', { query: alertListSearchParams(query), ...withSignal(signal) }),
         (data) => normaliseAlertList(data, query),
       ),
+
+    /** The CSV of the list's status, kind, severity, customer and search: every page of it. */
+    exportCsv: (query: AlertListQuery = {}, signal?: AbortSignal): Promise<ApiResult<Download>> =>
+      downloadCsv(client, '/alerts/export.csv', alertListSearchParams(query), listExportFileName('alerts', new Date()), signal),
 
     bell: async (signal?: AbortSignal): Promise<ApiResult<AlertBellWire>> => mapResult(await client.request<unknown>('/alerts/bell', withSignal(signal)), normaliseBell),
 

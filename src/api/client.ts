@@ -35,8 +35,16 @@ export interface ApiClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/** A file the server answered (a CSV export): its bytes and the name the server gave it, if any. */
+export interface Download {
+  blob: Blob;
+  filename: string | null;
+}
+
 export interface ApiClient {
   request<T>(path: string, options?: RequestOptions): Promise<ApiResult<T>>;
+  /** A GET whose success is a file, not an envelope (the bearer token still goes with it); a refusal is read as the envelope. */
+  download(path: string, options?: Pick<RequestOptions, 'query' | 'signal'>): Promise<ApiResult<Download>>;
 }
 
 /** Thrown for failures below HTTP (no answer at all). Spec section 7: network failures are rethrown. */
@@ -93,6 +101,48 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       if (response.status === 401 && bearer) options.onUnauthorized();
       return readEnvelope<T>(response.status, response._data);
+    },
+
+    async download(path: string, { query, signal }: Pick<RequestOptions, 'query' | 'signal'> = {}) {
+      const bearer = options.getToken();
+      let response;
+      try {
+        response = await http.raw<Blob, 'blob'>(path, {
+          responseType: 'blob',
+          ...(query ? { query } : {}),
+          ...(signal ? { signal } : {}),
+          headers: bearer ? { Authorization: `Bearer ${bearer}` } : {},
+        });
+      } catch (error) {
+        // As in request: an aborted download answers nothing.
+        if (signal?.aborted) return new Promise<never>(() => {});
+        const cause = error instanceof FetchError ? (error.cause ?? error) : error;
+        throw new NetworkError(cause instanceof Error ? cause.message : 'Network error occurred', { cause });
+      }
+      if (response.status === 401 && bearer) options.onUnauthorized();
+      const blob = response._data;
+      // Read by shape: a test environment's Blob may come from another realm than the global one.
+      const isBlob = typeof blob === 'object' && blob !== null && typeof (blob as Blob).text === 'function';
+      if (response.status >= 400 || !isBlob) {
+        // A refusal is the usual envelope, read from the bytes.
+        const text = isBlob ? await blob.text() : '';
+        let body: unknown = null;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = null;
+        }
+        return readEnvelope<Download>(response.status >= 400 ? response.status : 500, body);
+      }
+      const disposition = response.headers.get('content-disposition') ?? '';
+      const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? null;
+      let filename = named;
+      try {
+        filename = named ? decodeURIComponent(named) : null;
+      } catch {
+        // A name that is not valid percent-encoding is kept as sent.
+      }
+      return { ok: true as const, status: response.status, data: { blob, filename }, message: '' };
     },
   };
 }

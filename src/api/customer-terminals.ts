@@ -3,7 +3,9 @@
 // fields may be snake_case or camelCase; the app sees the camelCase shapes of
 // src/domain/customer-terminals.ts. Unreadable rows are skipped; an answer whose shape cannot be
 // read at all is a failure (mapResult's null), never an empty list that looks like "nothing".
-import { mapResult, type ApiClient, type ApiResult } from './client';
+import { mapResult, type ApiClient, type ApiResult, type Download } from './client';
+import { downloadCsv } from './csv';
+import { listExportFileName } from '../domain/list-exports';
 import { normalisePagination } from './customers';
 import { int, isRecord, pick, type Raw, str, withSignal } from './normalise';
 import {
@@ -290,6 +292,10 @@ export function createCustomerTerminalsApi(client: ApiClient) {
     /** One page of the month's usage table, searched, filtered and sorted by the server, with the summary cards. */
     customerUsagePage: (customerUuid: string, query: CustomerUsagePageQuery, signal?: AbortSignal): Promise<ApiResult<CustomerUsagePage>> =>
       get(`${customerPath(customerUuid)}/usage/page`, (data) => normaliseCustomerUsagePage(data, query), signal, customerUsagePageSearchParams(query)),
+
+    /** The CSV of the usage table's month, search, status filter and sort: every page of it. */
+    exportUsageCsv: (customerUuid: string, query: CustomerUsagePageQuery, signal?: AbortSignal): Promise<ApiResult<Download>> =>
+      downloadCsv(client, `${customerPath(customerUuid)}/usage/export.csv`, customerUsagePageSearchParams(query), listExportFileName('customer-usage', new Date()), signal),
 
     /** One entry per day of the range (`YYYY-MM-DD`, both ends included). */
     customerDailyUsage: (

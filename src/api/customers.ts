@@ -1,7 +1,9 @@
 // Enterprise customers (`/customers/*`, admin only) and the public password-setup link
 // (`/password-setup/*`, spec sections 3 and 7). Incoming customers may be camelCase or snake_case;
 // the app sees one camelCase `CustomerListItem`.
-import { mapResult, type ApiClient, type ApiResult } from './client';
+import { mapResult, type ApiClient, type ApiResult, type Download } from './client';
+import { downloadCsv } from './csv';
+import { listExportFileName } from '../domain/list-exports';
 import { accountFields, bool, int, isRecord, pick, str, withSignal } from './normalise';
 import type { ActivityEntry } from '../domain/dashboard';
 import {
@@ -137,6 +139,10 @@ export function createCustomersApi(client: ApiClient) {
         return { customers, pagination: normalisePagination(raw.pagination, customers.length, query) };
       });
     },
+
+    /** The CSV of the list's search and status filter: every page of it. */
+    exportCsv: (query: CustomerListQuery, signal?: AbortSignal): Promise<ApiResult<Download>> =>
+      downloadCsv(client, '/customers/export.csv', customerListSearchParams(query), listExportFileName('customers', new Date()), signal),
 
     /** Counts over the whole set (the six stat cards). */
     stats: async (signal?: AbortSignal): Promise<ApiResult<CustomerStats>> =>

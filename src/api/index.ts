@@ -1,6 +1,7 @@
 import { createApiClient, type ApiClientOptions } from './client';
 import { createActivationsApi } from './activations';
 import { createAlertsApi } from './alerts';
+import { createAuditApi } from './audit';
 import { createAuthApi } from './auth';
 import { createCustomersApi, createPasswordSetupApi } from './customers';
 import { createCustomerPreviewApi } from './customer-preview';
@@ -8,10 +9,13 @@ import { createCustomerTerminalsApi } from './customer-terminals';
 import { createDashboardApi } from './dashboard';
 import { createMfaApi } from './mfa';
 import { createMyAreaApi } from './my-area';
+import { createPricesApi } from './prices';
 import { createProviderBillingApi } from './provider-billing';
 import { createProviderConsoleApi } from './provider-console';
+import { createReconciliationApi } from './reconciliation';
 import { createRequestsApi } from './requests';
 import { createServiceLinesApi } from './service-lines';
+import { createStatementsApi } from './statements';
 import { createSubscriptionsApi } from './subscriptions';
 import { createTerminalsApi } from './terminals';
 import { createUsersApi } from './users';
@@ -24,6 +28,7 @@ export function createApi(options: ApiClientOptions) {
     client,
     activations: createActivationsApi(client),
     alerts: createAlertsApi(client),
+    audit: createAuditApi(client),
     auth: createAuthApi(client),
     customers: createCustomersApi(client),
     customerTerminals: createCustomerTerminalsApi(client),
@@ -32,10 +37,13 @@ export function createApi(options: ApiClientOptions) {
     dashboard: createDashboardApi(client),
     mfa: createMfaApi(client),
     myArea: createMyAreaApi(client),
+    prices: createPricesApi(client),
     providerBilling: createProviderBillingApi(client),
     providerConsole: createProviderConsoleApi(client),
+    reconciliation: createReconciliationApi(client),
     requests: createRequestsApi(client),
     serviceLines: createServiceLinesApi(client),
+    statements: createStatementsApi(client),
     subscriptions: createSubscriptionsApi(client),
     terminals: createTerminalsApi(client),
     users: createUsersApi(client),
@@ -44,5 +52,5 @@ export function createApi(options: ApiClientOptions) {
 }
 
 export type Api = ReturnType<typeof createApi>;
-export type { ApiResult } from './client';
+export type { ApiResult, Download } from './client';
 export { NetworkError } from './client';

@@ -2,7 +2,9 @@
 // for its current billing cycle, the plans the provider offers, and a plan change. Incoming
 // fields may be snake_case or camelCase; rows that cannot be read are skipped, and an answer whose
 // shape cannot be read at all is a failure (mapResult's null), never an empty page.
-import { mapResult, type ApiClient, type ApiResult } from './client';
+import { mapResult, type ApiClient, type ApiResult, type Download } from './client';
+import { downloadCsv } from './csv';
+import { listExportFileName } from '../domain/list-exports';
 import { int, isRecord, pick, type Raw, text, withSignal } from './normalise';
 import { listOf, num, oneOf } from './terminals';
 import {
@@ -134,6 +136,10 @@ export function createSubscriptionsApi(client: ApiClient) {
         await client.request<unknown>('/subscriptions', { query: subscriptionListSearchParams(query), ...withSignal(signal) }),
         (data) => normaliseSubscriptionPage(data, query),
       ),
+
+    /** The CSV of the list's search and filters: every page of it. */
+    exportCsv: (query: SubscriptionListQuery = {}, signal?: AbortSignal): Promise<ApiResult<Download>> =>
+      downloadCsv(client, '/subscriptions/export.csv', subscriptionListSearchParams(query), listExportFileName('subscriptions', new Date()), signal),
 
     plans: async (signal?: AbortSignal): Promise<ApiResult<SubscriptionPlanWire[]>> =>
       mapResult(await client.request<unknown>('/subscriptions/plans', withSignal(signal)), (data) => {

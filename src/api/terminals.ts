@@ -2,7 +2,9 @@
 // be snake_case or camelCase and come as a bare list or inside `results` / `data`; the app sees one
 // camelCase `TerminalListItem`. Every normaliser reads defensively: a field it cannot read takes
 // its default, a row it cannot read is skipped, a record it needs and cannot read is a failure.
-import { mapResult, type ApiClient, type ApiResult } from './client';
+import { mapResult, type ApiClient, type ApiResult, type Download } from './client';
+import { downloadCsv } from './csv';
+import { listExportFileName } from '../domain/list-exports';
 import { bool, int, isRecord, pick, type Raw, str, withSignal } from './normalise';
 import { paginationOf, type Pagination } from '../domain/customers';
 import {
@@ -438,6 +440,10 @@ export function createTerminalsApi(client: ApiClient) {
         await client.request<unknown>('/terminals', { query: terminalListSearchParams(query), ...withSignal(signal) }),
         (data) => normaliseTerminalPage(data, query),
       ),
+
+    /** The CSV of the list's search, filters and sort: every page of it. */
+    exportCsv: (query: TerminalListQuery = {}, signal?: AbortSignal): Promise<ApiResult<Download>> =>
+      downloadCsv(client, '/terminals/export.csv', terminalListSearchParams(query), listExportFileName('terminals', new Date()), signal),
 
     /** The summary cards, over the whole inventory. */
     fleetHealth: (signal?: AbortSignal): Promise<ApiResult<FleetHealth>> => get('/terminals/health', normaliseFleetHealth, signal),

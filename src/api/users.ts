@@ -1,6 +1,8 @@
 // Portal users (`/users/*`, admin only; spec sections 3 "User in the users list" and 7 "Users").
 // Incoming users may be camelCase or snake_case; the app sees one camelCase `PortalUser`.
-import { mapResult, type ApiClient, type ApiResult } from './client';
+import { mapResult, type ApiClient, type ApiResult, type Download } from './client';
+import { downloadCsv } from './csv';
+import { listExportFileName } from '../domain/list-exports';
 import { normalisePagination } from './customers';
 import { accountFields, bool, int, isRecord, pick, str, withSignal } from './normalise';
 import type { Pagination } from '../domain/customers';
@@ -112,6 +114,10 @@ export function createUsersApi(client: ApiClient) {
         };
       });
     },
+
+    /** The CSV of the list's search and filters: every page of it. */
+    exportCsv: (query: UserListQuery = {}, signal?: AbortSignal): Promise<ApiResult<Download>> =>
+      downloadCsv(client, '/users/export.csv', userListSearchParams(query), listExportFileName('users', new Date()), signal),
 
     get: (uuid: string, signal?: AbortSignal) => call(path(uuid), 'GET', undefined, signal),
     /** 201 with the user; 409 for a duplicate email; 400 with field `errors`. */

@@ -295,6 +295,20 @@ export const ALERT_STATUS_LABELS: Readonly<Record<AlertStatus, string>> = {
 
 export const ALERT_SEVERITY_LABELS: Readonly<Record<AlertSeverity, string>> = { warning: 'Warning', critical: 'Critical' };
 
+/** "Line AST-…", "Terminal UT…", "Inventory sync": the alert's target in a few words. */
+export function targetText(alert: Pick<AlertWire, 'targetType' | 'targetKey' | 'serviceLineNumber' | 'userTerminalId' | 'customer'>): string {
+  switch (alert.targetType) {
+    case 'line':
+      return `Line ${alert.serviceLineNumber ?? alert.targetKey}`;
+    case 'terminal':
+      return `Terminal ${alert.userTerminalId ?? alert.targetKey}`;
+    case 'customer':
+      return alert.customer?.name ?? alert.targetKey;
+    case 'sync':
+      return `${alert.targetKey === 'usage' ? 'Usage' : 'Inventory'} sync`;
+  }
+}
+
 /** Why an alert resolved itself (resolved_reason). */
 export const ALERT_RESOLVED_REASONS = {
   cleared: 'The condition cleared',

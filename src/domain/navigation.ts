@@ -7,6 +7,8 @@ export interface MenuItem {
   /** primeicons class names, e.g. "pi pi-home". */
   icon?: string;
   items?: MenuItem[];
+  /** Shown to administrators (portal users with the admin role) only. */
+  administratorOnly?: true;
 }
 
 export const APP_TITLE = 'Admin Portal';
@@ -36,9 +38,27 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
       { title: 'Webhooks', url: '/alerts/webhooks', icon: 'pi pi-send' },
     ],
   },
+  {
+    title: 'Billing',
+    url: '/billing/statements',
+    icon: 'pi pi-wallet',
+    items: [
+      { title: 'Statements', url: '/billing/statements', icon: 'pi pi-file' },
+      { title: 'Prices', url: '/billing/prices', icon: 'pi pi-tags' },
+      { title: 'Reconciliation', url: '/billing/reconciliation', icon: 'pi pi-chart-bar' },
+    ],
+  },
   { title: 'Users', url: '/users', icon: 'pi pi-user' },
+  { title: 'Audit log', url: '/audit', icon: 'pi pi-history', administratorOnly: true },
   { title: 'Settings', url: '/settings', icon: 'pi pi-cog' },
 ];
+
+/** The menu a portal user sees: the administrators' items only for an administrator. */
+export function menuFor(role: 'admin' | 'user', items: readonly MenuItem[] = SIDEBAR_MENU): MenuItem[] {
+  return items
+    .filter((item) => role === 'admin' || !item.administratorOnly)
+    .map((item) => (item.items ? { ...item, items: menuFor(role, item.items) } : item));
+}
 
 // ---- The customer area (issue 19): its own frame under /my ----
 
@@ -52,6 +72,7 @@ export const MY_SIDEBAR_MENU: readonly MenuItem[] = [
   { title: 'Terminals', url: '/my/terminals', icon: 'pi pi-wifi' },
   { title: 'Requests', url: '/my/requests', icon: 'pi pi-inbox' },
   { title: 'Alerts', url: '/my/alerts', icon: 'pi pi-bell' },
+  { title: 'Statements', url: '/my/statements', icon: 'pi pi-file' },
   { title: 'Account', url: '/my/account', icon: 'pi pi-user' },
 ];
 
@@ -150,11 +171,18 @@ export type PagePath =
   | '/alerts'
   | '/alerts/rules'
   | '/alerts/webhooks'
+  | '/billing/statements'
+  | '/billing/statements/$statementId'
+  | '/billing/prices'
+  | '/billing/reconciliation'
+  | '/audit'
   | '/my'
   | '/my/terminals'
   | '/my/terminals/$terminalId'
   | '/my/requests'
   | '/my/alerts'
+  | '/my/statements'
+  | '/my/statements/$statementId'
   | '/my/account';
 
 const home: Crumb = { label: 'Home', url: '/home' };
@@ -184,11 +212,21 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   '/alerts': { title: 'Alerts', breadcrumb: [home, { label: 'Alerts' }] },
   '/alerts/rules': { title: 'Alert rules', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Alert rules' }] },
   '/alerts/webhooks': { title: 'Webhooks', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Webhooks' }] },
+  '/billing/statements': { title: 'Statements', breadcrumb: [home, { label: 'Billing' }, { label: 'Statements' }] },
+  '/billing/statements/$statementId': {
+    title: 'Statement',
+    breadcrumb: [home, { label: 'Statements', url: '/billing/statements' }, { label: 'Statement' }],
+  },
+  '/billing/prices': { title: 'Prices', breadcrumb: [home, { label: 'Billing' }, { label: 'Prices' }] },
+  '/billing/reconciliation': { title: 'Reconciliation', breadcrumb: [home, { label: 'Billing' }, { label: 'Reconciliation' }] },
+  '/audit': { title: 'Audit log', breadcrumb: [home, { label: 'Audit log' }] },
   '/my': { title: 'Overview', breadcrumb: [] },
   '/my/terminals': { title: 'My Terminals', breadcrumb: [myHome, { label: 'Terminals' }] },
   '/my/terminals/$terminalId': { title: 'Terminal', breadcrumb: [myHome, { label: 'Terminals', url: '/my/terminals' }, { label: 'Terminal' }] },
   '/my/requests': { title: 'My Requests', breadcrumb: [myHome, { label: 'Requests' }] },
   '/my/alerts': { title: 'My Alerts', breadcrumb: [myHome, { label: 'Alerts' }] },
+  '/my/statements': { title: 'My Statements', breadcrumb: [myHome, { label: 'Statements' }] },
+  '/my/statements/$statementId': { title: 'Statement', breadcrumb: [myHome, { label: 'Statements', url: '/my/statements' }, { label: 'Statement' }] },
   '/my/account': { title: 'My Account', breadcrumb: [myHome, { label: 'Account' }] },
 };
 
@@ -200,6 +238,8 @@ export function matchPagePath(path: string): PagePath | null {
   if (Object.hasOwn(PAGE_TITLES, current) && !current.includes('$')) return current as PagePath;
   if (/^\/customer\/terminals\/[^/]+$/.test(current)) return '/customer/terminals/$customerUuid';
   if (/^\/my\/terminals\/[^/]+$/.test(current)) return '/my/terminals/$terminalId';
+  if (/^\/billing\/statements\/[^/]+$/.test(current)) return '/billing/statements/$statementId';
+  if (/^\/my\/statements\/[^/]+$/.test(current)) return '/my/statements/$statementId';
   return null;
 }
 

@@ -8,6 +8,13 @@ export const TERMINAL_SYNC_STATUSES = ['synced', 'pending', 'error'] as const;
 /** synced is the good state; pending: seen by a sync that has not finished applying; error: the provider's record could not be applied. */
 export type TerminalSyncStatus = (typeof TERMINAL_SYNC_STATUSES)[number];
 
+/** How the terminal pages (and the terminals export) name a sync status. */
+export const SYNC_STATUS_LABEL: Readonly<Record<TerminalSyncStatus, string>> = {
+  synced: 'Synced',
+  pending: 'Sync pending',
+  error: 'Sync error',
+};
+
 /** Filter values (spec 4 "Terminal-list filter values"); the page offers only the first three. */
 export const TERMINAL_FILTER_VALUES = ['all', 'active', 'inactive', 'assigned', 'unassigned'] as const;
 export type TerminalFilter = (typeof TERMINAL_FILTER_VALUES)[number];

@@ -234,14 +234,17 @@ function tableChanges<const T extends { target: string; reenter?: boolean }>(to:
   } as const;
 }
 
+/** The table the context shows, as the usage page request (and the export of it) asks for it. */
+export function usageRequestOf(context: CustomerUsageContext): CustomerUsageRequest {
+  const { year, month } = parseMonthValue(context.month)!;
+  const { page, search, status, sort } = context;
+  return { customerUuid: context.customerUuid, year, month, page, limit: CUSTOMER_USAGE_PAGE_SIZE, search, status, sort };
+}
+
 const usageInvoke = {
   id: 'loadUsage',
   src: 'loadUsage',
-  input: ({ context }: { context: CustomerUsageContext }): CustomerUsageRequest => {
-    const { year, month } = parseMonthValue(context.month)!;
-    const { page, search, status, sort } = context;
-    return { customerUuid: context.customerUuid, year, month, page, limit: CUSTOMER_USAGE_PAGE_SIZE, search, status, sort };
-  },
+  input: ({ context }: { context: CustomerUsageContext }): CustomerUsageRequest => usageRequestOf(context),
   onDone: [
     {
       guard: { type: 'isPastLastPage', params: ({ event }: { event: { output: CustomerUsageOutcome } }) => event.output },

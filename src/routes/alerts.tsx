@@ -8,11 +8,13 @@ import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise } from 'xstate';
-import { ALERTS_PAGE_SIZE, type AlertCounts, type AlertStatusFilter, type AlertWire } from '../domain/alerts';
+import { ALERTS_PAGE_SIZE, type AlertCounts, type AlertListQuery, type AlertStatusFilter, type AlertWire } from '../domain/alerts';
 import { alertAcknowledgeMachine, acknowledgeReport } from '../machines/alert-acknowledge';
-import { createListMachine, type ListLocation } from '../machines/list';
+import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
+import { createListMachine, type ListLocation, type ListQuery } from '../machines/list';
 import { AcknowledgeDialog } from '../ui/alerts/AcknowledgeDialog';
 import { AlertsView, type AlertsReport } from '../ui/alerts/AlertsView';
+import { useCsvExport } from '../ui/common/ExportButton';
 import { validateAlertsSearch, type AlertsSearch } from '../ui/alerts/search';
 import { useAlertsChanged } from './app-layout';
 import { useListState } from './list-state';
@@ -39,16 +41,18 @@ export function AlertsRoute() {
   const currentSearch = () => validateAlertsSearch(router.state.location.search as Record<string, unknown>);
   const navigateTo = (next: AlertsSearch, replace = false) => void router.navigate({ to: '/alerts', search: validateAlertsSearch(next as Record<string, unknown>), replace });
 
+  /** The list machine's query as `GET /alerts` takes it (kind and severity from the address). */
+  const alertsQuery = (query: ListQuery<AlertStatusFilter>): AlertListQuery => {
+    const shown = currentSearch();
+    return { status: query.status, kind: shown.kind ?? 'all', severity: shown.severity ?? 'all', search: query.search, page: query.page, limit: query.limit };
+  };
+
   const list = usePageActor(
     alertsListMachine.provide({
       actors: {
         load: fromPromise(({ input, signal }) =>
           outcome(async () => {
-            const shown = currentSearch();
-            const result = await api.alerts.list(
-              { status: input.status, kind: shown.kind ?? 'all', severity: shown.severity ?? 'all', search: input.search, page: input.page, limit: input.limit },
-              signal,
-            );
+            const result = await api.alerts.list(alertsQuery(input), signal);
             // Every answer carries the counts of the filters, whatever the page shows.
             if (result.ok) setCounts(result.data.counts);
             return result.ok ? { ok: true as const, data: { rows: result.data.alerts, pagination: result.data.pagination } } : result;
@@ -66,6 +70,8 @@ export function AlertsRoute() {
     }),
     { input: { query: location } },
   );
+  // The query the page shows (or is loading), read when the button is pressed.
+  const csv = useCsvExport(() => api.alerts.exportCsv(alertsQuery(list.getSnapshot().context.query)), listExportFileName('alerts', new Date()), LIST_EXPORT_FAILED.alerts);
   const acknowledge = usePageActor(
     alertAcknowledgeMachine.provide({
       actors: { acknowledge: fromPromise(({ input, signal }) => outcome(() => api.alerts.acknowledge(input.ids, signal))) },
@@ -125,6 +131,8 @@ export function AlertsRoute() {
         onSearch={(value) => list.send({ type: 'user.searchInput', value })}
         onPage={(page) => list.send({ type: 'user.page', page })}
         onRetry={() => list.send({ type: 'user.retry' })}
+        exporting={csv.exporting}
+        onExport={() => void csv.exportCsv()}
         onSelect={(next) => acknowledge.send({ type: 'user.select', ids: next })}
         onAcknowledge={(alert) => acknowledge.send({ type: 'user.acknowledge', id: alert.id })}
         onAcknowledgeSelected={() => acknowledge.send({ type: 'user.acknowledgeSelected' })}

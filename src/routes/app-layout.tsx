@@ -5,8 +5,10 @@ import { fromPromise } from 'xstate';
 import { alertBellMachine } from '../machines/alert-bell';
 import { AlertBell } from '../ui/shell/AlertBell';
 import { AppShell } from '../ui/shell/AppShell';
+import { CommandPaletteLauncher } from './command-palette';
 import { outcome } from './outcome';
-import { useAppServices, usePageActor } from './services';
+import { menuFor } from '../domain/navigation';
+import { useAppServices, useIsAdministrator, usePageActor } from './services';
 
 /** What a page tells the shell when it changed alerts (an acknowledgement): the bell reads again. */
 const AlertsChangedContext = createContext<() => void>(() => {});
@@ -19,6 +21,9 @@ export function AppLayout() {
   const name = useSelector(session, (s) => s.context.profile?.name ?? '');
   const email = useSelector(session, (s) => s.context.profile?.email ?? '');
   const currentPath = useRouterState({ select: (s) => s.location.pathname });
+  // Administrator-only pages (the audit log) are not offered to the other portal users.
+  const administrator = useIsAdministrator();
+  const menu = useMemo(() => ({ items: menuFor(administrator ? 'admin' : 'user') }), [administrator]);
 
   const bell = usePageActor(
     alertBellMachine.provide({
@@ -42,10 +47,16 @@ export function AppLayout() {
   return (
     <AppShell
       user={{ name, email }}
+      menu={menu}
       currentPath={currentPath}
       onNavigate={(url) => void router.navigate({ href: url })}
       onLogout={() => session.send({ type: 'session.logout' })}
-      topBar={<AlertBell unread={unread} latest={latest} onOpen={() => bell.send({ type: 'user.open' })} onNavigate={(url) => void router.navigate({ href: url })} />}
+      topBar={
+        <>
+          <CommandPaletteLauncher />
+          <AlertBell unread={unread} latest={latest} onOpen={() => bell.send({ type: 'user.open' })} onNavigate={(url) => void router.navigate({ href: url })} />
+        </>
+      }
     >
       <AlertsChangedContext.Provider value={alertsChanged}>
         <Outlet />

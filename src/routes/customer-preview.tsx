@@ -53,6 +53,7 @@ function Preview({ customerUuid }: { customerUuid: string }) {
   const router = useRouter();
   const currentPath = useRouterState({ select: (s) => s.location.pathname });
   const preview = useMemo(() => api.customerPreview(customerUuid), [api, customerUuid]);
+  const previewStatements = useMemo(() => api.statements.preview(customerUuid), [api, customerUuid]);
   const opening = usePageActor(customerPreviewMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => preview.open(signal))) } }));
   const customer = useSelector(opening, (s) => s.context.data);
   const error = useSelector(opening, (s) => (s.matches('failed') ? s.context.error : null));
@@ -63,10 +64,12 @@ function Preview({ customerUuid }: { customerUuid: string }) {
       terminal: preview.terminal,
       requests: preview.requests,
       alerts: preview.alerts,
+      statements: previewStatements.list,
+      statement: previewStatements.get,
       href: (path) => previewHref(customerUuid, path),
       readOnly: true,
     }),
-    [preview, customerUuid],
+    [preview, previewStatements, customerUuid],
   );
   const exit = () => void router.navigate({ href: '/customers' });
   const shown = customer ? { name: customer.name, company: customer.company, email: customer.email } : null;

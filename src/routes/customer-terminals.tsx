@@ -9,10 +9,13 @@ import { toast } from 'react-hot-toast';
 import { fromPromise } from 'xstate';
 import type { TerminalUsageRecord } from '../domain/customer-terminals';
 import { monthRange } from '../domain/terminals';
-import { customerUsageMachine } from '../machines/customer-usage';
+import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
+import { customerUsageMachine, usageRequestOf } from '../machines/customer-usage';
+import { useCsvExport } from '../ui/common/ExportButton';
 import { CustomerTerminalsView } from '../ui/customer-terminals/CustomerTerminalsView';
 import { ActivationWizardPanel } from './activation-wizard-panel';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
+import { CustomerStatementsSection } from './statements';
 import { outcome } from './outcome';
 import { validateCustomerTerminalsSearch, type CustomerTerminalsSearch } from './search-params';
 import { useAppServices, useIsAdministrator, usePageActor } from './services';
@@ -118,6 +121,16 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
     { input: { customerUuid, ...(search.month ? { month: search.month } : {}) } },
   );
 
+  // The month, search, status and sort the table shows, read when the button is pressed.
+  const csv = useCsvExport(
+    () => {
+      const { customerUuid: uuid, ...query } = usageRequestOf(page.getSnapshot().context);
+      return api.customerTerminals.exportUsageCsv(uuid, query);
+    },
+    listExportFileName('customer-usage', new Date()),
+    LIST_EXPORT_FAILED['customer-usage'],
+  );
+
   const months = useSelector(page, (s) => s.context.months);
   const month = useSelector(page, (s) => s.context.month);
   // The URL is the month's source of truth: back, forward and links move the machine.
@@ -183,6 +196,8 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         onStatus={(value) => page.send({ type: 'user.status', status: value })}
         onSort={(value) => page.send({ type: 'user.sort', sort: value })}
         onRefresh={() => page.send({ type: 'user.refresh' })}
+        exporting={csv.exporting}
+        onExport={() => void csv.exportCsv()}
         onAssign={() => customer && assign.open(customer)}
         onOpen={(record) => navigateTo({ ...currentSearch(), terminal: record.terminalId })}
         onUnassign={(serviceLineNumber) => page.send({ type: 'user.unassign', serviceLineNumber })}
@@ -192,6 +207,8 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         onNavigate={(url) => void router.navigate({ href: url })}
         {...(isAdministrator ? { onAddTerminal: () => setAdding(true) } : {})}
       />
+      {/* The customer's statements (issue 21), once the customer is known. */}
+      {customer && <CustomerStatementsSection customerUuid={customerUuid} />}
       {assign.dialog}
       {adding && customer && (
         <ActivationWizardPanel

@@ -12,12 +12,14 @@ import {
   type CustomerStats,
   type CustomerStatusFilter,
 } from '../domain/customers';
+import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
 import { customerActionsMachine } from '../machines/customer-actions';
 import { customerCreateMachine } from '../machines/customer-create';
 import { createListMachine, type ListLocation } from '../machines/list';
 import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { CustomerActionDialogs, type CustomerActionStep } from '../ui/customers/CustomerActionDialogs';
 import { CustomerCreateDialog } from '../ui/customers/CustomerCreateDialog';
+import { useCsvExport } from '../ui/common/ExportButton';
 import { CustomersView, type CustomerRowAction } from '../ui/customers/CustomersView';
 import { ToastMessage } from '../ui/customers/ToastMessage';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
@@ -124,6 +126,8 @@ export function CustomersRoute() {
     }),
     { input: { query: location } },
   );
+  // The query the page shows (or is loading), read when the button is pressed.
+  const csv = useCsvExport(() => api.customers.exportCsv(list.getSnapshot().context.query), listExportFileName('customers', new Date()), LIST_EXPORT_FAILED.customers);
   const stats = usePageActor(
     customerStatsMachine.provide({
       actors: { load: fromPromise(({ signal }) => outcome(() => api.customers.stats(signal))) },
@@ -245,6 +249,8 @@ export function CustomersRoute() {
         onStatusChange={(status) => list.send({ type: 'user.status', status })}
         onPageChange={(page) => list.send({ type: 'user.page', page })}
         onRetry={() => list.send({ type: 'user.retry' })}
+        exporting={csv.exporting}
+        onExport={() => void csv.exportCsv()}
         onAddCustomer={() => create.send({ type: 'user.open' })}
         onAction={onAction}
         onNavigate={(url) => void router.navigate({ href: url })}

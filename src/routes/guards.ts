@@ -33,6 +33,16 @@ export async function requireSignedIn(options: { context: RouterContext; locatio
   if (snapshot.context.userType === 'customer') throw redirect({ href: homeOf('customer'), replace: true });
 }
 
+/**
+ * Pages for administrators alone (the audit log), below the admin frame whose guard already ran: a
+ * portal user without the admin role goes home instead (the server refuses them the data anyway).
+ */
+export async function requireAdministrator({ context }: { context: RouterContext }) {
+  const snapshot = await settledSession(context.session);
+  const profile = snapshot.context.profile;
+  if (!(profile && 'role' in profile && profile.role === 'admin')) throw redirect({ href: homeOf('admin'), replace: true });
+}
+
 /** The customer area's paths (/my/…): signed out → /login; a portal user → their home. */
 export async function requireCustomer(options: { context: RouterContext; location: ParsedLocation }) {
   const snapshot = await signedIn(options);

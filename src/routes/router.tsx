@@ -16,6 +16,7 @@ import {
   useRouterState,
   type RouterHistory,
 } from '@tanstack/react-router';
+import { isCycle } from '../domain/billing';
 import { safeRedirectTarget } from '../domain/login';
 import { documentTitle } from '../domain/navigation';
 import { FullPageSpinner } from '../ui/common/FullPageSpinner';
@@ -23,10 +24,12 @@ import { ToastArea } from '../ui/common/ToastArea';
 import { AppLayout } from './app-layout';
 import { LoginRoute } from './login';
 import { validateCustomersSearch, validateCustomerTerminalsSearch, validateSetPasswordSearch, validateSubscriptionsSearch, validateTerminalsSearch, validateUsersSearch } from './search-params';
-import { redirectIfSignedIn, requireCustomer, requireSignedIn, type RouterContext } from './guards';
+import { redirectIfSignedIn, requireAdministrator, requireCustomer, requireSignedIn, type RouterContext } from './guards';
 import { MyLayout } from './my/layout';
 import { validateMyTerminalSearch } from './my/search';
 import { validateAlertsSearch } from '../ui/alerts/search';
+import { validateAuditSearch } from '../ui/audit/search';
+import { validateStatementsSearch } from '../ui/billing/statements/search';
 
 /** The browser tab names the page and the portal it belongs to ("My Terminals · Customer Portal"). */
 function DocumentTitle() {
@@ -200,6 +203,46 @@ const alertRulesRoute = createRoute({
   component: lazyRouteComponent(() => import('./alert-rules'), 'AlertRulesRoute'),
 });
 
+/** Billing statements (issue 21): the cycle, status, customer, search and page in the URL. */
+const statementsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/billing/statements',
+  validateSearch: validateStatementsSearch,
+  component: lazyRouteComponent(() => import('./statements'), 'StatementsRoute'),
+});
+
+/** One statement, printable. */
+const statementRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/billing/statements/$statementId',
+  component: lazyRouteComponent(() => import('./statement-detail'), 'StatementDetailRoute'),
+});
+
+/** The price list and customers' own prices (issue 21). */
+const pricesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/billing/prices',
+  component: lazyRouteComponent(() => import('./prices'), 'PricesRoute'),
+});
+
+/** The reconciliation board (issue 21): the cycle shown lives in the URL (`?cycle=YYYY-MM`; none: the current one). */
+const reconciliationRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/billing/reconciliation',
+  validateSearch: (search: Record<string, unknown>): { cycle?: string } =>
+    typeof search.cycle === 'string' && isCycle(search.cycle) ? { cycle: search.cycle } : {},
+  component: lazyRouteComponent(() => import('./reconciliation'), 'ReconciliationRoute'),
+});
+
+/** Every audited action (issue 22), administrators only; its filters, page and open entry in the URL. */
+const auditRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/audit',
+  validateSearch: validateAuditSearch,
+  beforeLoad: requireAdministrator,
+  component: lazyRouteComponent(() => import('./audit'), 'AuditRoute'),
+});
+
 /** Unknown paths: the guard above already sent signed-out visitors to /login. */
 const unknownRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -255,6 +298,18 @@ const myAccountRoute = createRoute({
   getParentRoute: () => myRoute,
   path: '/account',
   component: lazyRouteComponent(() => import('./my-account'), 'MyAccountRoute'),
+});
+
+const myStatementsRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '/statements',
+  component: lazyRouteComponent(() => import('./my/statements'), 'MyStatementsRoute'),
+});
+
+const myStatementRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '/statements/$statementId',
+  component: lazyRouteComponent(() => import('./my/statements'), 'MyStatementRoute'),
 });
 
 /** Unknown paths under /my: the customer area's home. */
@@ -316,6 +371,18 @@ const previewAccountRoute = createRoute({
   component: lazyRouteComponent(() => import('./customer-preview'), 'PreviewAccountRoute'),
 });
 
+const previewStatementsRoute = createRoute({
+  getParentRoute: () => previewRoute,
+  path: '/statements',
+  component: lazyRouteComponent(() => import('./my/statements'), 'MyStatementsRoute'),
+});
+
+const previewStatementRoute = createRoute({
+  getParentRoute: () => previewRoute,
+  path: '/statements/$statementId',
+  component: lazyRouteComponent(() => import('./my/statements'), 'MyStatementRoute'),
+});
+
 /** Anything else under the preview: its overview. */
 const previewUnknownRoute = createRoute({
   getParentRoute: () => previewRoute,
@@ -329,8 +396,8 @@ export const routeTree = rootRoute.addChildren([
   loginRoute,
   forgotPasswordRoute,
   setPasswordRoute,
-  myRoute.addChildren([myOverviewRoute, myTerminalsRoute, myTerminalRoute, myRequestsRoute, myAlertsRoute, myAccountRoute, myUnknownRoute]),
-  previewRoute.addChildren([previewOverviewRoute, previewTerminalsRoute, previewTerminalRoute, previewRequestsRoute, previewAlertsRoute, previewAccountRoute, previewUnknownRoute]),
+  myRoute.addChildren([myOverviewRoute, myTerminalsRoute, myTerminalRoute, myRequestsRoute, myAlertsRoute, myStatementsRoute, myStatementRoute, myAccountRoute, myUnknownRoute]),
+  previewRoute.addChildren([previewOverviewRoute, previewTerminalsRoute, previewTerminalRoute, previewRequestsRoute, previewAlertsRoute, previewStatementsRoute, previewStatementRoute, previewAccountRoute, previewUnknownRoute]),
   appRoute.addChildren([
     indexRoute,
     homeRoute,
@@ -347,6 +414,11 @@ export const routeTree = rootRoute.addChildren([
     alertsRoute,
     alertRulesRoute,
     webhooksRoute,
+    statementsRoute,
+    statementRoute,
+    pricesRoute,
+    reconciliationRoute,
+    auditRoute,
     unknownRoute,
   ]),
 ]);

@@ -12,11 +12,13 @@ import {
   type SubscriptionSummary,
   type SubscriptionWire,
 } from '../domain/subscriptions';
+import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
 import { createListMachine, type ListLocation } from '../machines/list';
 import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { subscriptionPlanMachine } from '../machines/subscription-plan';
 import { ChangePlanDialog, type ChangePlanStep } from '../ui/subscriptions/ChangePlanDialog';
 import { SubscriptionsView } from '../ui/subscriptions/SubscriptionsView';
+import { useCsvExport } from '../ui/common/ExportButton';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { validateSubscriptionsSearch, type SubscriptionsSearch } from './search-params';
@@ -76,6 +78,15 @@ export function SubscriptionsRoute() {
       },
     }),
     { input: { query: location } },
+  );
+  // The query the page shows (or is loading) and "over plan" from the address, read when the button is pressed.
+  const csv = useCsvExport(
+    () => {
+      const { search: text, status } = list.getSnapshot().context.query;
+      return api.subscriptions.exportCsv({ search: text, plan: status, overPlan: currentSearch().over === true });
+    },
+    listExportFileName('subscriptions', new Date()),
+    LIST_EXPORT_FAILED.subscriptions,
   );
   // The cards and the banner count the whole inventory, whatever the page shows.
   const summary = usePageActor(
@@ -144,6 +155,8 @@ export function SubscriptionsRoute() {
         onPage={(page) => list.send({ type: 'user.page', page })}
         onRetry={() => list.send({ type: 'user.retry' })}
         onRefresh={refreshAll}
+        exporting={csv.exporting}
+        onExport={() => void csv.exportCsv()}
         onChangePlan={(subscription) => plan.send({ type: 'user.open', subscription })}
         onNavigate={(url) => void router.navigate({ href: url })}
       />

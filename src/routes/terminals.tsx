@@ -13,12 +13,14 @@ import {
   type SyncJob,
   type TerminalListItem,
 } from '../domain/terminals';
+import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
 import { createListMachine, type ListLocation } from '../machines/list';
 import type { SyncBudget } from '../domain/provider-budget';
 import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { terminalSyncMachine } from '../machines/terminal-sync';
 import type { TerminalDetailTab } from '../ui/terminals/TerminalDetailDialog';
 import { TerminalsView, type TerminalStatusFilter, type TerminalSyncNotice } from '../ui/terminals/TerminalsView';
+import { useCsvExport } from '../ui/common/ExportButton';
 import { useNow } from '../ui/common/useNow';
 import { ActivationWizardPanel } from './activation-wizard-panel';
 import { useListState } from './list-state';
@@ -82,6 +84,8 @@ export function TerminalsRoute() {
     }),
     { input: { query: location } },
   );
+  // The query the page shows (or is loading), read when the button is pressed.
+  const csv = useCsvExport(() => api.terminals.exportCsv(list.getSnapshot().context.query), listExportFileName('terminals', new Date()), LIST_EXPORT_FAILED.terminals);
   const health = usePageActor(
     fleetHealthMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.fleetHealth(signal))) } }),
   );
@@ -174,6 +178,8 @@ export function TerminalsRoute() {
         onPage={(page) => list.send({ type: 'user.page', page })}
         onRetry={() => list.send({ type: 'user.retry' })}
         onRefresh={reloadAll}
+        exporting={csv.exporting}
+        onExport={() => void csv.exportCsv()}
         onSync={() => sync.send({ type: 'user.sync' })}
         onDismissNotice={() => sync.send({ type: 'user.dismissNotice' })}
         onOpen={openTerminal}

@@ -7,12 +7,14 @@ import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { USERS_FETCH_LIMIT, type PortalUser, type UserStats } from '../domain/users';
-import { createListMachine, type ListLocation } from '../machines/list';
+import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
+import { createListMachine, type ListLocation, type ListQuery } from '../machines/list';
 import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { userActionsMachine, type UserActionInput } from '../machines/user-actions';
 import { userFormMachine } from '../machines/user-form';
 import { UserActionDialog, UserFormDialog, type UserActionStep } from '../ui/users/UserDialogs';
 import { UsersView, type UserRowAction, type UserStatusFilter } from '../ui/users/UsersView';
+import { useCsvExport } from '../ui/common/ExportButton';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { validateUsersSearch, type UsersSearch } from './search-params';
@@ -72,21 +74,21 @@ export function UsersRoute() {
   const navigateTo = (next: UsersSearch, replace = false) =>
     void router.navigate({ to: '/users', search: validateUsersSearch(next as Record<string, unknown>), replace });
 
+  /** The list machine's query as `GET /users` takes it ("show deleted" from the address). */
+  const usersQuery = (query: ListQuery<UserStatusFilter>) => ({
+    page: query.page,
+    limit: query.limit,
+    search: query.search,
+    ...(query.status === 'all' ? {} : { isActive: query.status === 'active' }),
+    includeDeleted: currentSearch().deleted === true,
+  });
+
   const list = usePageActor(
     usersListMachine.provide({
       actors: {
         load: fromPromise(({ input, signal }) =>
           outcome(async () => {
-            const result = await api.users.list(
-              {
-                page: input.page,
-                limit: input.limit,
-                search: input.search,
-                ...(input.status === 'all' ? {} : { isActive: input.status === 'active' }),
-                includeDeleted: currentSearch().deleted === true,
-              },
-              signal,
-            );
+            const result = await api.users.list(usersQuery(input), signal);
             return result.ok ? { ok: true as const, data: { rows: result.data.users, pagination: result.data.pagination } } : result;
           }),
         ),
@@ -102,6 +104,8 @@ export function UsersRoute() {
     }),
     { input: { query: location } },
   );
+  // The query the page shows (or is loading), read when the button is pressed.
+  const csv = useCsvExport(() => api.users.exportCsv(usersQuery(list.getSnapshot().context.query)), listExportFileName('users', new Date()), LIST_EXPORT_FAILED.users);
   // The stat cards count every live user, whatever the list shows: the list's answer carries them.
   const stats = usePageActor(
     userStatsMachine.provide({
@@ -183,6 +187,8 @@ export function UsersRoute() {
         onStatusChange={(status) => list.send({ type: 'user.status', status })}
         onIncludeDeletedChange={(value) => navigateTo({ ...currentSearch(), deleted: value ? true : undefined })}
         onRefresh={refreshAll}
+        exporting={csv.exporting}
+        onExport={() => void csv.exportCsv()}
         onRetry={() => list.send({ type: 'user.retry' })}
         onAddUser={() => form.send({ type: 'user.create' })}
         onAction={onAction}

@@ -1,10 +1,11 @@
 // The whole client in happy-dom: composition root, router guards, session and login machines and
 // the views, against a fake of the portal API at the fetch seam.
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { createApp } from '../../src/routes/create-app';
 import { AppRoot } from '../../src/routes/AppRoot';
+import type { AdminUser } from '../../src/domain/auth';
 import type { MyOverviewWire } from '../../src/domain/my-area';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { summary } from '../fixtures/dashboard';
@@ -21,13 +22,15 @@ const myOverview: MyOverviewWire = {
 };
 
 interface FakeOptions {
+  /** The signed-in portal user /auth/me answers with (the administrator Ana by default). */
+  admin?: AdminUser;
   adminPassword?: string;
   customerPassword?: string;
   summaryStatus?: number;
 }
 
 /** A small stand-in for the portal API: two accounts, tokens "admin-token" / "customer-token". */
-function fakePortalApi({ adminPassword = 'admin-pass', customerPassword = 'customer-pass', summaryStatus = 200 }: FakeOptions = {}) {
+function fakePortalApi({ admin = adminProfile, adminPassword = 'admin-pass', customerPassword = 'customer-pass', summaryStatus = 200 }: FakeOptions = {}) {
   const calls: string[] = [];
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -51,7 +54,7 @@ function fakePortalApi({ adminPassword = 'admin-pass', customerPassword = 'custo
           : json(401, { success: false, message: 'Invalid email or password' });
       case 'GET /api/v1/auth/me':
         return token === 'admin-token'
-          ? json(200, { success: true, message: 'ok', data: { user: adminProfile } })
+          ? json(200, { success: true, message: 'ok', data: { user: admin } })
           : json(401, { success: false, message: 'Invalid or expired token' });
       case 'GET /api/v1/customers/auth/me':
         return token === 'customer-token'
@@ -71,8 +74,8 @@ function fakePortalApi({ adminPassword = 'admin-pass', customerPassword = 'custo
   return { fetch, calls };
 }
 
-function storeSession(token: string, userType: 'admin' | 'customer' = 'admin') {
-  const profile = userType === 'admin' ? adminProfile : customerProfile;
+function storeSession(token: string, userType: 'admin' | 'customer' = 'admin', admin: AdminUser = adminProfile) {
+  const profile = userType === 'admin' ? admin : customerProfile;
   localStorage.setItem(SESSION_STORAGE_KEY, serialisePersistedSession({ token, profile, userType, isAuthenticated: true }));
 }
 
@@ -111,6 +114,19 @@ describe('routes, guards and the session', () => {
       await waitFor(() => expect(location()).toBe('/home'));
       expect(await screen.findByText('Total Customers')).toBeTruthy();
       expect(await screen.findByText('24')).toBeTruthy();
+      unmount();
+    }
+  });
+
+  it("offers the Audit log in the sidebar to administrators only (it holds the other administrators' actions)", async () => {
+    for (const [role, offered] of [['admin', true], ['user', false]] as const) {
+      localStorage.clear();
+      const admin = { ...adminProfile, role };
+      storeSession('admin-token', 'admin', admin);
+      const { unmount } = startAt('/home', { admin });
+      const sidebar = await screen.findByRole('navigation', { name: 'Main navigation' });
+      expect(await within(sidebar).findByText('Users')).toBeTruthy();
+      expect(within(sidebar).queryByText('Audit log') !== null).toBe(offered);
       unmount();
     }
   });

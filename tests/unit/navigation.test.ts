@@ -15,6 +15,7 @@ import {
   initiallyOpenGroups,
   isItemActive,
   matchPagePath,
+  menuFor,
   normalizePath,
   pageMeta,
   parseSidebarCookie,
@@ -31,16 +32,28 @@ describe('the sidebar menu', () => {
     expect(HOME_URL).toBe('/home');
   });
 
-  it('lists Home, Customers, Terminals, Requests, Alerts, Users and Settings in that order with their urls', () => {
+  it('lists Home, Customers, Terminals, Requests, Alerts, Billing, Users, Audit log and Settings in that order with their urls', () => {
     expect(SIDEBAR_MENU.map((item) => [item.title, item.url])).toEqual([
       ['Home', '/home'],
       ['Customers', '/customers'],
       ['Terminals', '/terminals'],
       ['Requests', '/requests'],
       ['Alerts', '/alerts'],
+      ['Billing', '/billing/statements'],
       ['Users', '/users'],
+      ['Audit log', '/audit'],
       ['Settings', '/settings'],
     ]);
+  });
+
+  it('shows the Audit log (pi pi-history) to administrators only', () => {
+    const audit = SIDEBAR_MENU.find((item) => item.url === '/audit') as MenuItem;
+    expect(audit).toMatchObject({ title: 'Audit log', icon: 'pi pi-history', administratorOnly: true });
+    expect(menuFor('admin').map((item) => item.title)).toContain('Audit log');
+    expect(menuFor('user').map((item) => item.title)).not.toContain('Audit log');
+    // Everything else is the same for both roles, groups and their children included.
+    expect(menuFor('user')).toEqual(SIDEBAR_MENU.filter((item) => item !== audit));
+    expect(menuFor('user', [{ title: 'G', url: '/g', items: [audit, home] }])).toEqual([{ title: 'G', url: '/g', items: [home] }]);
   });
 
   it('nests Customer Management and the Starlink API Simulator under Customers', () => {
@@ -59,6 +72,16 @@ describe('the sidebar menu', () => {
       ['Webhooks', '/alerts/webhooks', 'pi pi-send'],
     ]);
     expect(initiallyOpenGroups(SIDEBAR_MENU, '/alerts/webhooks')).toEqual(['Alerts']);
+  });
+
+  it('nests Statements, Prices and Reconciliation under Billing, open on any of them', () => {
+    const billing = SIDEBAR_MENU.find((item) => item.title === 'Billing') as MenuItem;
+    expect(billing.items?.map((item) => [item.title, item.url])).toEqual([
+      ['Statements', '/billing/statements'],
+      ['Prices', '/billing/prices'],
+      ['Reconciliation', '/billing/reconciliation'],
+    ]);
+    expect(initiallyOpenGroups(SIDEBAR_MENU, '/billing/reconciliation')).toEqual(['Billing']);
   });
 
   it('gives every item a primeicons class', () => {
@@ -160,11 +183,18 @@ describe('page titles and breadcrumbs', () => {
         '/alerts',
         '/alerts/rules',
         '/alerts/webhooks',
+        '/billing/statements',
+        '/billing/statements/$statementId',
+        '/billing/prices',
+        '/billing/reconciliation',
+        '/audit',
         '/my',
         '/my/terminals',
         '/my/terminals/$terminalId',
         '/my/requests',
         '/my/alerts',
+        '/my/statements',
+        '/my/statements/$statementId',
         '/my/account',
       ].sort(),
     );
@@ -187,6 +217,7 @@ describe('page titles and breadcrumbs', () => {
     expect(trail('/alerts')).toEqual(['Home(/home)', 'Alerts']);
     expect(trail('/alerts/rules')).toEqual(['Home(/home)', 'Alerts(/alerts)', 'Alert rules']);
     expect(trail('/alerts/webhooks')).toEqual(['Home(/home)', 'Alerts(/alerts)', 'Webhooks']);
+    expect(trail('/audit')).toEqual(['Home(/home)', 'Audit log']);
     expect(trail('/my/alerts')).toEqual(['Overview(/my)', 'Alerts']);
     expect(trail('/my/terminals/UT1')).toEqual(['Overview(/my)', 'Terminals(/my/terminals)', 'Terminal']);
     expect(trail('/my/account')).toEqual(['Overview(/my)', 'Account']);

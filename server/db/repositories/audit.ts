@@ -1,6 +1,7 @@
-import { and, desc, eq, or } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { auditLog, customers, users, type AuditRow, type NewAuditRow } from '../schema';
+import { escapeLike, searchTerm } from './customers';
 
 export interface AuditEntryWithActor {
   id: number;
@@ -13,6 +14,60 @@ export interface AuditEntryWithActor {
   before: unknown;
   after: unknown;
   createdAt: Date;
+}
+
+/** The audit log page's filters (issue 22); every one optional, all of them together. */
+export interface AuditLogFilter {
+  /** Case-insensitive part of the actor's email, name or id. */
+  actor?: string | null;
+  actorType?: AuditRow['actorType'] | null;
+  actions?: readonly string[] | null;
+  /** Case-insensitive part of the target's type and id. */
+  targetType?: string | null;
+  targetId?: string | null;
+  /** From this moment (inclusive) to that one (exclusive). */
+  from?: Date | null;
+  until?: Date | null;
+}
+
+export interface AuditLogRow extends AuditEntryWithActor {
+  actorEmail: string | null;
+  ip: string | null;
+  requestId: string | null;
+}
+
+/** Where the export's last page ended: the next page starts just older than it. */
+export interface AuditCursor {
+  createdAt: Date;
+  id: number;
+}
+
+const contains = (column: SQL, term: string) => sql`lower(${column}) LIKE lower(${`%${escapeLike(term)}%`})`;
+
+function logWhere(filter: AuditLogFilter): SQL | undefined {
+  const a = auditLog;
+  const conditions: (SQL | undefined)[] = [];
+  const actor = searchTerm(filter.actor);
+  if (actor) {
+    conditions.push(
+      or(
+        contains(sql`${a.actorId}::text`, actor),
+        contains(sql`${users.email}`, actor),
+        contains(sql`${users.name}`, actor),
+        contains(sql`${customers.email}`, actor),
+        contains(sql`${customers.name}`, actor),
+      ),
+    );
+  }
+  if (filter.actorType) conditions.push(eq(a.actorType, filter.actorType));
+  if (filter.actions && filter.actions.length > 0) conditions.push(inArray(a.action, [...filter.actions]));
+  const targetType = searchTerm(filter.targetType);
+  if (targetType) conditions.push(contains(sql`${a.targetType}`, targetType));
+  const targetId = searchTerm(filter.targetId);
+  if (targetId) conditions.push(contains(sql`${a.targetId}`, targetId));
+  if (filter.from) conditions.push(gte(a.createdAt, filter.from));
+  if (filter.until) conditions.push(lt(a.createdAt, filter.until));
+  return and(...conditions);
 }
 
 export type AuditRepository = ReturnType<typeof createAuditRepository>;
@@ -63,6 +118,55 @@ export function createAuditRepository(db: Db) {
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
         .limit(limit);
       return rows.map(({ userName, customerName, ...row }) => ({ ...row, actorName: userName ?? customerName ?? null }));
+    },
+    /**
+     * The audit log page: newest first (ties by id), with the actor's current name and email.
+     * `after` pages by position for the CSV export, so rows written while it streams cannot shift
+     * a page under it; the page itself uses `offset`.
+     */
+    async listLog(filter: AuditLogFilter, page: { limit: number; offset?: number; after?: AuditCursor | null }, tx: Db = db): Promise<AuditLogRow[]> {
+      const a = auditLog;
+      const after = page.after ? or(lt(a.createdAt, page.after.createdAt), and(eq(a.createdAt, page.after.createdAt), lt(a.id, page.after.id))) : undefined;
+      const rows = await tx
+        .select({
+          id: a.id,
+          action: a.action,
+          actorType: a.actorType,
+          actorId: a.actorId,
+          userName: users.name,
+          userEmail: users.email,
+          customerName: customers.name,
+          customerEmail: customers.email,
+          targetType: a.targetType,
+          targetId: a.targetId,
+          before: a.before,
+          after: a.after,
+          ip: a.ip,
+          requestId: a.requestId,
+          createdAt: a.createdAt,
+        })
+        .from(a)
+        .leftJoin(users, and(eq(a.actorType, 'user'), eq(users.id, a.actorId)))
+        .leftJoin(customers, and(eq(a.actorType, 'customer'), eq(customers.id, a.actorId)))
+        .where(and(logWhere(filter), after))
+        .orderBy(desc(a.createdAt), desc(a.id))
+        .limit(page.limit)
+        .offset(page.offset ?? 0);
+      return rows.map(({ userName, userEmail, customerName, customerEmail, ...row }) => ({
+        ...row,
+        actorName: userName ?? customerName ?? null,
+        actorEmail: userEmail ?? customerEmail ?? null,
+      }));
+    },
+    async countLog(filter: AuditLogFilter, tx: Db = db): Promise<number> {
+      const a = auditLog;
+      const [row] = await tx
+        .select({ n: count() })
+        .from(a)
+        .leftJoin(users, and(eq(a.actorType, 'user'), eq(users.id, a.actorId)))
+        .leftJoin(customers, and(eq(a.actorType, 'customer'), eq(customers.id, a.actorId)))
+        .where(logWhere(filter));
+      return Number(row?.n ?? 0);
     },
     async listByAction(action: string, tx: Db = db): Promise<AuditRow[]> {
       return tx.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.id));

@@ -20,6 +20,10 @@ import { createTerminalInventoryRepository } from './terminal-inventory';
 import { createTerminalsRepository } from './terminals';
 import { createUsersRepository } from './users';
 import { createWebhookRepository } from './webhooks';
+import { createStatementsRepository } from './statements';
+import { createBillingPricesRepository } from './billing-prices';
+import { createProviderInvoicesRepository } from './provider-invoices';
+import { createReconciliationRepository } from './reconciliation';
 
 export type Repositories = ReturnType<typeof createRepositories>;
 
@@ -46,5 +50,9 @@ export function createRepositories(db: Db) {
     dashboard: createDashboardRepository(db),
     customerRequests: createCustomerRequestsRepository(db),
     webhooks: createWebhookRepository(db),
+    statements: createStatementsRepository(db),
+    billingPrices: createBillingPricesRepository(db),
+    providerInvoices: createProviderInvoicesRepository(db),
+    reconciliation: createReconciliationRepository(db),
   };
 }

@@ -18,6 +18,8 @@ export function MyLayout() {
       terminal: api.myArea.terminal,
       requests: api.requests.mine,
       alerts: api.alerts.mine,
+      statements: api.statements.mine.list,
+      statement: api.statements.mine.get,
       href: (path) => path,
       readOnly: false,
     }),

@@ -5,6 +5,7 @@
 import { createContext, useContext } from 'react';
 import type { ApiResult } from '../../api';
 import type { MyAlertsWire } from '../../domain/alerts';
+import type { StatementSummaryWire, StatementWire } from '../../domain/billing';
 import type { MyOverviewWire, MyTerminalDetailWire, MyTerminalWire } from '../../domain/my-area';
 import type { MyRequestsWire } from '../../domain/requests';
 
@@ -14,6 +15,8 @@ export interface MyAreaSource {
   terminal(input: { terminalId: string; month?: string | undefined }, signal?: AbortSignal): Promise<ApiResult<MyTerminalDetailWire>>;
   requests(signal?: AbortSignal): Promise<ApiResult<MyRequestsWire>>;
   alerts(signal?: AbortSignal): Promise<ApiResult<MyAlertsWire>>;
+  statements(signal?: AbortSignal): Promise<ApiResult<StatementSummaryWire[]>>;
+  statement(statementId: string, signal?: AbortSignal): Promise<ApiResult<StatementWire>>;
   /** The URL of a customer-area path (`/my/terminals`) in this area: itself, or under the preview. */
   href(path: string): string;
   /** True in the admin preview: every action is hidden, nothing can be changed. */

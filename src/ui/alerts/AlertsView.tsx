@@ -4,7 +4,6 @@
 // and calls callbacks; the acknowledgement's steps are the alert acknowledge machine's states.
 import { useId } from 'react';
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { IconField } from 'primereact/iconfield';
 import { InputIcon } from 'primereact/inputicon';
@@ -28,6 +27,8 @@ import {
 } from '../../domain/alerts';
 import type { Pagination } from '../../domain/customers';
 import { ErrorCard } from '../common/ErrorCard';
+import { ExportButton } from '../common/ExportButton';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { NavLink } from '../common/NavLink';
 import { useNow } from '../common/useNow';
 import { LabelledSelect } from '../requests/LabelledSelect';
@@ -66,6 +67,9 @@ export interface AlertsViewProps {
   onSearch(text: string): void;
   onPage(page: number): void;
   onRetry(): void;
+  /** Export CSV of the status, kind, severity and search (absent: no button), and whether one is under way. */
+  onExport?: () => void;
+  exporting?: boolean;
   onSelect(ids: string[]): void;
   onAcknowledge(alert: AlertWire): void;
   onAcknowledgeSelected(): void;
@@ -91,12 +95,14 @@ const canAcknowledge = (alert: AlertWire) => alert.status === 'open';
 export function AlertsView(props: AlertsViewProps) {
   const id = useId();
   const now = useNow();
+  const folding = useColumnFolding<AlertWire>({ rowKey: (a) => a.id, rowName: (a) => `${a.title}: ${targetText(a)}` });
   const { pagination, busy } = props;
   const selected = props.alerts.filter((alert) => props.selection.includes(alert.id));
   return (
     <section className="page alerts-page" aria-labelledby={`${id}-title`}>
       <header className="page-header-row">
         <h1 id={`${id}-title`}>{M.pageTitle}</h1>
+        {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
         <Button
           type="button"
           label={`Acknowledge (${props.selection.length})`}
@@ -158,54 +164,58 @@ export function AlertsView(props: AlertsViewProps) {
             isDataSelectable={({ data }) => !busy && canAcknowledge(data as AlertWire)}
             onSelectionChange={(e) => props.onSelect((e.value as AlertWire[]).map((alert) => alert.id))}
             pt={{ table: { 'aria-label': M.pageTitle } }}
-          >
-            <Column selectionMode="multiple" headerStyle={{ width: '3rem' }} />
-            <Column header="Severity" body={(a: AlertWire) => <SeverityTag severity={a.severity} />} />
-            <Column
-              header="Alert"
-              body={(a: AlertWire) => (
-                <span>
-                  <strong>{a.title}</strong>
-                  <br />
-                  <small>{a.message}</small>
-                </span>
-              )}
-            />
-            <Column
-              header="Target"
-              body={(a: AlertWire) => (
-                <span>
-                  {a.targetType === 'customer' ? null : targetText(a)}
-                  {a.customer && (
-                    <>
-                      {a.targetType === 'customer' ? null : <br />}
-                      <NavLink url={`/customer/terminals/${encodeURIComponent(a.customer.uuid)}`} onNavigate={props.onNavigate}>
-                        {a.customer.name}
-                      </NavLink>
-                    </>
-                  )}
-                </span>
-              )}
-            />
-            <Column
-              header="Status"
-              body={(a: AlertWire) => (
-                <span>
-                  <AlertStatusTag status={a.status} />
-                  {a.status === 'acknowledged' && a.acknowledgedBy && <small className="alert-acknowledged-by"> by {a.acknowledgedBy}</small>}
-                </span>
-              )}
-            />
-            <Column header="Opened" body={(a: AlertWire) => <OpenedAt iso={a.openedAt} now={now} />} />
-            <Column
-              header="Actions"
-              body={(a: AlertWire) =>
-                canAcknowledge(a) ? (
-                  <Button type="button" label="Acknowledge" size="small" outlined aria-label={`Acknowledge ${a.title}: ${targetText(a)}`} disabled={busy} onClick={() => props.onAcknowledge(a)} />
-                ) : null
-              }
-            />
-          </DataTable>
+            {...folding.table([
+              { priority: 'always', selectionMode: 'multiple', headerStyle: { width: '3rem' } },
+              { priority: 'fold', header: 'Severity', body: (a) => <SeverityTag severity={a.severity} /> },
+              {
+                priority: 'always',
+                header: 'Alert',
+                body: (a) => (
+                  <span>
+                    <strong>{a.title}</strong>
+                    <br />
+                    <small>{a.message}</small>
+                  </span>
+                ),
+              },
+              {
+                priority: 'fold',
+                header: 'Target',
+                body: (a) => (
+                  <span>
+                    {a.targetType === 'customer' ? null : targetText(a)}
+                    {a.customer && (
+                      <>
+                        {a.targetType === 'customer' ? null : <br />}
+                        <NavLink url={`/customer/terminals/${encodeURIComponent(a.customer.uuid)}`} onNavigate={props.onNavigate}>
+                          {a.customer.name}
+                        </NavLink>
+                      </>
+                    )}
+                  </span>
+                ),
+              },
+              {
+                priority: 'always',
+                header: 'Status',
+                body: (a) => (
+                  <span>
+                    <AlertStatusTag status={a.status} />
+                    {a.status === 'acknowledged' && a.acknowledgedBy && <small className="alert-acknowledged-by"> by {a.acknowledgedBy}</small>}
+                  </span>
+                ),
+              },
+              { priority: 'fold', header: 'Opened', body: (a) => <OpenedAt iso={a.openedAt} now={now} /> },
+              {
+                priority: 'always',
+                header: 'Actions',
+                body: (a) =>
+                  canAcknowledge(a) ? (
+                    <Button type="button" label="Acknowledge" size="small" outlined aria-label={`Acknowledge ${a.title}: ${targetText(a)}`} disabled={busy} onClick={() => props.onAcknowledge(a)} />
+                  ) : null,
+              },
+            ])}
+          />
           <ListPaginator pagination={pagination} onPage={props.onPage} />
         </>
       )}

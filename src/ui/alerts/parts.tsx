@@ -1,7 +1,7 @@
 // Pieces every alerts screen shows (the Alerts page, the bell's panel, the customer's My Alerts):
 // the severity and status tags, where the alert is, and when it opened.
 import { Tag } from 'primereact/tag';
-import { ALERT_SEVERITY_LABELS, ALERT_STATUS_LABELS, type AlertSeverity, type AlertStatus, type AlertWire } from '../../domain/alerts';
+import { ALERT_SEVERITY_LABELS, ALERT_STATUS_LABELS, type AlertSeverity, type AlertStatus } from '../../domain/alerts';
 import { formatDateTime } from '../common/format';
 import { formatRelativeTime } from '../common/relativeTime';
 
@@ -16,19 +16,7 @@ export function AlertStatusTag({ status }: { status: AlertStatus }) {
   return <Tag value={ALERT_STATUS_LABELS[status]} severity={STATUS_TAG[status]} />;
 }
 
-/** "Line AST-…", "Terminal UT…", "Inventory sync": the alert's target in a few words. */
-export function targetText(alert: Pick<AlertWire, 'targetType' | 'targetKey' | 'serviceLineNumber' | 'userTerminalId' | 'customer'>): string {
-  switch (alert.targetType) {
-    case 'line':
-      return `Line ${alert.serviceLineNumber ?? alert.targetKey}`;
-    case 'terminal':
-      return `Terminal ${alert.userTerminalId ?? alert.targetKey}`;
-    case 'customer':
-      return alert.customer?.name ?? alert.targetKey;
-    case 'sync':
-      return `${alert.targetKey === 'usage' ? 'Usage' : 'Inventory'} sync`;
-  }
-}
+export { targetText } from '../../domain/alerts';
 
 /** The relative time, with the exact one on hover. */
 export function OpenedAt({ iso, now }: { iso: string; now: number }) {

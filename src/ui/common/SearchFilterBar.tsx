@@ -1,6 +1,7 @@
 // The search box and status filter above a list (customers, terminals): labelled for screen
 // readers, a search landmark, the typed text and the chosen status handed back as they change.
-import { useId } from 'react';
+// A list with more filters (the audit log) passes them as children, inside the same landmark.
+import { useId, type ReactNode } from 'react';
 import { Dropdown } from 'primereact/dropdown';
 import { IconField } from 'primereact/iconfield';
 import { InputIcon } from 'primereact/inputicon';
@@ -16,6 +17,10 @@ export interface SearchFilterBarProps<TStatus extends string> {
   status: TStatus;
   options: readonly { value: TStatus; label: string }[];
   onStatus(value: TStatus): void;
+  /** The status filter's hidden label; "Status filter" unless the list filters something else. */
+  statusLabel?: string;
+  /** Further filters, after the status. */
+  children?: ReactNode;
 }
 
 export function SearchFilterBar<TStatus extends string>(props: SearchFilterBarProps<TStatus>) {
@@ -40,7 +45,7 @@ export function SearchFilterBar<TStatus extends string>(props: SearchFilterBarPr
         />
       </IconField>
       <label htmlFor={statusId} className="sr-only">
-        Status filter
+        {props.statusLabel ?? 'Status filter'}
       </label>
       <Dropdown
         inputId={statusId}
@@ -51,6 +56,7 @@ export function SearchFilterBar<TStatus extends string>(props: SearchFilterBarPr
         optionValue="value"
         onChange={(event) => props.onStatus(event.value as TStatus)}
       />
+      {props.children}
     </div>
   );
 }

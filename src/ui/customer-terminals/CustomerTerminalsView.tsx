@@ -3,7 +3,6 @@
 // filters, sorts and pages the table, and counts the summary cards.
 import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent, type DataTableSortEvent } from 'primereact/datatable';
 import { ProgressBar } from 'primereact/progressbar';
 import { Skeleton } from 'primereact/skeleton';
@@ -35,6 +34,8 @@ import { MonthSelect } from '../common/MonthSelect';
 import { StatCard } from '../common/StatCard';
 import { DailyUsageChart } from '../common/DailyUsageChart';
 import { ErrorCard } from '../common/ErrorCard';
+import { ExportButton } from '../common/ExportButton';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { PageHeader } from '../common/PageHeader';
 import { SearchFilterBar } from '../common/SearchFilterBar';
 import { CustomerDialog } from '../customers/CustomerDialog';
@@ -94,6 +95,9 @@ export interface CustomerTerminalsViewProps {
   onStatus(status: CustomerUsageStatusFilter): void;
   onSort(sort: CustomerUsageSort | null): void;
   onRefresh(): void;
+  /** Export CSV of the month, search, status and sort (absent: no button), and whether one is under way. */
+  onExport?: () => void;
+  exporting?: boolean;
   onAssign(): void;
   /** "Add Terminal": the activation wizard for this customer; absent (no button) for a user who is not an administrator. */
   onAddTerminal?: () => void;
@@ -253,6 +257,7 @@ function UnassignButton({ record, onUnassign }: { record: TerminalUsageRecord; o
 function UsageTable(props: CustomerTerminalsViewProps) {
   const { pagination } = props;
   const limit = pagination?.limit ?? CUSTOMER_USAGE_PAGE_SIZE;
+  const folding = useColumnFolding<TerminalUsageRecord>({ rowKey: (r) => r.terminalId, rowName: (r) => r.serviceLineNumber });
   const sort = (event: DataTableSortEvent) => {
     const order = event.sortOrder;
     props.onSort(isSortField(event.sortField) && (order === 1 || order === -1) ? { field: event.sortField, order } : null);
@@ -278,25 +283,17 @@ function UsageTable(props: CustomerTerminalsViewProps) {
       emptyMessage={(props.summary?.totalTerminals ?? 0) === 0 ? CUSTOMER_USAGE_MESSAGES.noTerminals : CUSTOMER_USAGE_MESSAGES.noMatches}
       className="usage-table"
       pt={{ table: { 'aria-label': 'Customer terminals' } }}
-    >
-      <Column field="serviceLine" header="Service Line" sortable body={(r: TerminalUsageRecord) => <ServiceLineCell record={r} />} />
-      <Column field="usage" header="Usage" sortable body={(r: TerminalUsageRecord) => <UsageCell record={r} />} className="usage-column" />
-      <Column
-        field="remaining"
-        header="Remaining"
-        sortable
-        body={(r: TerminalUsageRecord) => withCycle(r, () => formatCustomerUsage(recordRemaining(r)))}
-      />
-      <Column field="overage" header="Overage" sortable body={(r: TerminalUsageRecord) => <OverageCell record={r} />} />
-      <Column header="Data Cap" body={(r: TerminalUsageRecord) => (r.dataCap ? `${count(r.dataCap.amount)} ${r.dataCap.unit}` : DASH)} />
-      <Column header="Billing Cycle" body={(r: TerminalUsageRecord) => <BillingCycleCell record={r} />} />
-      <Column header="Status" body={(r: TerminalUsageRecord) => <Tag value={r.status} severity={STATUS_SEVERITY[r.status]} rounded />} />
-      <Column
-        header="Actions"
-        body={(r: TerminalUsageRecord) => <UnassignButton record={r} onUnassign={props.onUnassign} />}
-        className="usage-actions-cell"
-      />
-    </DataTable>
+      {...folding.table([
+        { priority: 'always', field: 'serviceLine', header: 'Service Line', sortable: true, body: (r) => <ServiceLineCell record={r} /> },
+        { priority: 'fold', field: 'usage', header: 'Usage', sortable: true, body: (r) => <UsageCell record={r} />, className: 'usage-column' },
+        { priority: 'fold', field: 'remaining', header: 'Remaining', sortable: true, body: (r) => withCycle(r, () => formatCustomerUsage(recordRemaining(r))) },
+        { priority: 'fold', field: 'overage', header: 'Overage', sortable: true, body: (r) => <OverageCell record={r} /> },
+        { priority: 'fold', header: 'Data Cap', body: (r) => (r.dataCap ? `${count(r.dataCap.amount)} ${r.dataCap.unit}` : DASH) },
+        { priority: 'fold', header: 'Billing Cycle', body: (r) => <BillingCycleCell record={r} /> },
+        { priority: 'always', header: 'Status', body: (r) => <Tag value={r.status} severity={STATUS_SEVERITY[r.status]} rounded /> },
+        { priority: 'always', header: 'Actions', body: (r) => <UnassignButton record={r} onUnassign={props.onUnassign} />, className: 'usage-actions-cell' },
+      ])}
+    />
   );
 }
 
@@ -394,6 +391,7 @@ export function CustomerTerminalsView(props: CustomerTerminalsViewProps) {
         props.customerError === null ? (
           <>
             <MonthPicker months={props.months} month={props.month} onMonth={props.onMonth} />
+            {loaded && props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
             {loaded && <Button type="button" label={ASSIGN_MESSAGES.button} icon="pi pi-plus" onClick={props.onAssign} />}
             {loaded && props.onAddTerminal && <Button type="button" label="Add Terminal" icon="pi pi-box" outlined onClick={props.onAddTerminal} />}
           </>

@@ -1,6 +1,5 @@
 import { useId, useRef, type ReactNode, type SyntheticEvent } from 'react';
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent } from 'primereact/datatable';
 import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
@@ -8,6 +7,8 @@ import { Tag } from 'primereact/tag';
 import { StatCard } from '../common/StatCard';
 import { SearchFilterBar } from '../common/SearchFilterBar';
 import { ErrorCard } from '../common/ErrorCard';
+import { ExportButton } from '../common/ExportButton';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { CUSTOMER_SEARCH_MAX_LENGTH,
   CUSTOMER_STATUS_FILTERS,
   customerDisplayName,
@@ -54,6 +55,9 @@ export interface CustomersViewProps {
   onPageChange(page: number): void;
   onRetry(): void;
   onAddCustomer(): void;
+  /** Export CSV of the search and status filter (absent: no button), and whether one is under way. */
+  onExport?: () => void;
+  exporting?: boolean;
   onAction(action: CustomerRowAction, customer: CustomerListItem): void;
   onNavigate(url: string): void;
 }
@@ -164,6 +168,7 @@ function Caption({ children }: { children: ReactNode }) {
 export function CustomersView(props: CustomersViewProps) {
   const meta = PAGE_TITLES['/customers'];
   const now = useNow();
+  const folding = useColumnFolding<CustomerListItem>({ rowKey: (c) => c.uuid, rowName: customerDisplayName });
   const { pagination, rows, stats } = props;
   const total = pagination?.total ?? null;
   const filtered = props.searchInput.trim() !== '' || props.status !== 'all';
@@ -174,7 +179,12 @@ export function CustomersView(props: CustomersViewProps) {
         title={meta.title}
         breadcrumb={meta.breadcrumb}
         subtitle={total === null ? 'Enterprise customer accounts' : `${count(total)} ${total === 1 ? 'customer' : 'customers'} in total`}
-        actions={<Button type="button" label="Add Customer" icon="pi pi-plus" onClick={props.onAddCustomer} />}
+        actions={
+          <>
+            {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
+            <Button type="button" label="Add Customer" icon="pi pi-plus" onClick={props.onAddCustomer} />
+          </>
+        }
         onNavigate={props.onNavigate}
       />
 
@@ -224,19 +234,16 @@ export function CustomersView(props: CustomersViewProps) {
               emptyMessage={filtered ? 'No customers match the search or filter' : 'No customers yet'}
               className="customers-table"
               pt={{ table: { 'aria-label': 'Customers' } }}
-            >
-              <Column header="Customer" body={(c: CustomerListItem) => <CustomerCell customer={c} />} />
-              <Column header="Contact" body={(c: CustomerListItem) => <ContactCell customer={c} />} />
-              <Column header="Status" body={(c: CustomerListItem) => <StatusCell customer={c} />} />
-              <Column header="MFA" body={(c: CustomerListItem) => <MfaCell enabled={c.mfaEnabled} />} />
-              <Column header="Account Expires" body={(c: CustomerListItem) => <ExpiryCell accountExpiresAt={c.accountExpiresAt} now={now} />} />
-              <Column header="Last Login" body={(c: CustomerListItem) => formatDateTime(c.lastLogin, 'Never')} />
-              <Column
-                header="Actions"
-                body={(c: CustomerListItem) => <RowActions customer={c} onAction={props.onAction} />}
-                className="customers-actions-cell"
-              />
-            </DataTable>
+              {...folding.table([
+                { priority: 'always', header: 'Customer', body: (c) => <CustomerCell customer={c} /> },
+                { priority: 'fold', header: 'Contact', body: (c) => <ContactCell customer={c} /> },
+                { priority: 'always', header: 'Status', body: (c) => <StatusCell customer={c} /> },
+                { priority: 'fold', header: 'MFA', body: (c) => <MfaCell enabled={c.mfaEnabled} /> },
+                { priority: 'fold', header: 'Account Expires', body: (c) => <ExpiryCell accountExpiresAt={c.accountExpiresAt} now={now} /> },
+                { priority: 'fold', header: 'Last Login', body: (c) => formatDateTime(c.lastLogin, 'Never') },
+                { priority: 'always', header: 'Actions', body: (c) => <RowActions customer={c} onAction={props.onAction} />, className: 'customers-actions-cell' },
+              ])}
+            />
           </>
         )}
       </section>

@@ -6,6 +6,7 @@ import { Message } from 'primereact/message';
 import { NavLink } from '../common/NavLink';
 import { SatelliteLogo } from '../common/SatelliteLogo';
 import { MFA_MESSAGES } from '../../domain/mfa';
+import { ThemeToggle } from '../theme/ThemeToggle';
 
 export interface LoginCredentials {
   email: string;
@@ -96,6 +97,9 @@ export function LoginView({ busy, error, onSubmit, codeStep, onNavigate }: Login
 
   return (
     <div className="login-page">
+      <div className="login-theme">
+        <ThemeToggle />
+      </div>
       <div className="login-card">
         <div className="login-brand">
           <SatelliteLogo size={48} />

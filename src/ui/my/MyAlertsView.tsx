@@ -1,9 +1,9 @@
 // My Alerts (issue 20): the customer's own alerts, unresolved first, then resolved; read-only for
 // everyone (an alert is the portal's to acknowledge). Renders props and calls callbacks.
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import type { AlertWire } from '../../domain/alerts';
 import { ErrorCard } from '../common/ErrorCard';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { useNow } from '../common/useNow';
 import { AlertStatusTag, OpenedAt, SeverityTag } from '../alerts/parts';
 
@@ -23,14 +23,20 @@ export interface MyAlertsViewProps {
 }
 
 function AlertsTable({ alerts, label, now }: { alerts: AlertWire[]; label: string; now: number }) {
+  const folding = useColumnFolding<AlertWire>({ rowKey: (a) => a.id, rowName: (a) => a.title });
   return (
-    <DataTable value={alerts} dataKey="id" pt={{ table: { 'aria-label': label } }}>
-      <Column header="Severity" body={(a: AlertWire) => <SeverityTag severity={a.severity} />} />
-      <Column header="Alert" body={(a: AlertWire) => <strong>{a.title}</strong>} />
-      <Column header="Details" body={(a: AlertWire) => a.message} />
-      <Column header="Opened" body={(a: AlertWire) => <OpenedAt iso={a.openedAt} now={now} />} />
-      <Column header="Status" body={(a: AlertWire) => <AlertStatusTag status={a.status} />} />
-    </DataTable>
+    <DataTable
+      value={alerts}
+      dataKey="id"
+      pt={{ table: { 'aria-label': label } }}
+      {...folding.table([
+        { priority: 'fold', header: 'Severity', body: (a) => <SeverityTag severity={a.severity} /> },
+        { priority: 'always', header: 'Alert', body: (a) => <strong>{a.title}</strong> },
+        { priority: 'fold', header: 'Details', body: (a) => a.message },
+        { priority: 'fold', header: 'Opened', body: (a) => <OpenedAt iso={a.openedAt} now={now} /> },
+        { priority: 'always', header: 'Status', body: (a) => <AlertStatusTag status={a.status} /> },
+      ])}
+    />
   );
 }
 

@@ -2,10 +2,10 @@
 // "New request" and Cancel on a pending one. `readOnly` hides every action (the admins' preview).
 // Renders props and calls callbacks; the dialogs are the customer request machine's states.
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { REQUEST_KIND_LABELS, REQUEST_MESSAGES as M, type CustomerRequestWire } from '../../domain/requests';
 import { ErrorCard } from '../common/ErrorCard';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { AskedCell, LineCell, RequestStatusTag, dateText } from './parts';
 
 export const MY_REQUESTS_LOADING_TEXT = 'Loading your requests...';
@@ -26,6 +26,10 @@ export interface MyRequestsViewProps {
 
 export function MyRequestsView(props: MyRequestsViewProps) {
   const { requests, readOnly = false, busy = false } = props;
+  const folding = useColumnFolding<CustomerRequestWire>({
+    rowKey: (r) => r.id,
+    rowName: (r) => `${REQUEST_KIND_LABELS[r.kind].toLowerCase()} request on ${r.serviceLineNumber}`,
+  });
   return (
     <section className="page requests-page" aria-labelledby="my-requests-title">
       <header className="page-header-row">
@@ -41,24 +45,29 @@ export function MyRequestsView(props: MyRequestsViewProps) {
       ) : requests === null ? (
         <p role="status">{MY_REQUESTS_LOADING_TEXT}</p>
       ) : (
-        <DataTable value={[...requests]} dataKey="id" emptyMessage={M.empty} loading={props.loading} pt={{ table: { 'aria-label': M.myTitle } }}>
-          <Column header="Asked" body={(r: CustomerRequestWire) => <AskedCell request={r} />} />
-          <Column header="Line" body={(r: CustomerRequestWire) => <LineCell request={r} />} />
-          <Column header="Status" body={(r: CustomerRequestWire) => <RequestStatusTag status={r.status} />} />
-          <Column header="Reason" body={(r: CustomerRequestWire) => r.reason ?? ''} />
-          <Column header="Sent" body={(r: CustomerRequestWire) => dateText(r.createdAt)} />
-          <Column header="Decided" body={(r: CustomerRequestWire) => dateText(r.decidedAt)} />
-          {!readOnly && (
-            <Column
-              header="Actions"
-              body={(r: CustomerRequestWire) =>
+        <DataTable
+          value={[...requests]}
+          dataKey="id"
+          emptyMessage={M.empty}
+          loading={props.loading}
+          pt={{ table: { 'aria-label': M.myTitle } }}
+          {...folding.table([
+            { priority: 'always', header: 'Asked', body: (r) => <AskedCell request={r} /> },
+            { priority: 'fold', header: 'Line', body: (r) => <LineCell request={r} /> },
+            { priority: 'always', header: 'Status', body: (r) => <RequestStatusTag status={r.status} /> },
+            { priority: 'fold', header: 'Reason', body: (r) => r.reason ?? '' },
+            { priority: 'fold', header: 'Sent', body: (r) => dateText(r.createdAt) },
+            { priority: 'fold', header: 'Decided', body: (r) => dateText(r.decidedAt) },
+            !readOnly && {
+              priority: 'always',
+              header: 'Actions',
+              body: (r) =>
                 r.status === 'pending' ? (
                   <Button type="button" label="Cancel" size="small" outlined severity="danger" aria-label={`Cancel ${REQUEST_KIND_LABELS[r.kind].toLowerCase()} request on ${r.serviceLineNumber}`} disabled={busy} onClick={() => props.onCancel(r)} />
-                ) : null
-              }
-            />
-          )}
-        </DataTable>
+                ) : null,
+            },
+          ])}
+        />
       )}
     </section>
   );

@@ -1,12 +1,12 @@
 // Customer Requests (issue 19, admin): the queue by status (pending first), with the counts, paging,
 // and Approve / Decline on pending rows. Renders props and calls callbacks.
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { SelectButton } from 'primereact/selectbutton';
 import type { Pagination } from '../../domain/customers';
 import { REQUEST_MESSAGES as M, REQUEST_STATUS_FILTERS, REQUEST_STATUS_LABELS, type QueuedRequestWire, type RequestCounts, type RequestStatusFilter } from '../../domain/requests';
 import { ErrorCard } from '../common/ErrorCard';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { AskedCell, LineCell, RequestStatusTag, dateText } from './parts';
 import { ListPaginator } from '../common/ListPaginator';
 
@@ -36,6 +36,7 @@ const filterLabel = (status: RequestStatusFilter, counts: RequestCounts | null) 
 
 export function RequestsView(props: RequestsViewProps) {
   const { pagination, readOnly = false } = props;
+  const folding = useColumnFolding<QueuedRequestWire>({ rowKey: (r) => r.id, rowName: (r) => `request of ${r.customer.name} on ${r.serviceLineNumber}` });
   return (
     <section className="page requests-page" aria-labelledby="requests-title">
       <header className="page-header-row">
@@ -56,27 +57,32 @@ export function RequestsView(props: RequestsViewProps) {
         <p role="status">{QUEUE_LOADING_TEXT}</p>
       ) : (
         <>
-          <DataTable value={[...props.requests]} dataKey="id" emptyMessage={M.queueEmpty} loading={props.loading} pt={{ table: { 'aria-label': M.queueTitle } }}>
-            <Column header="Customer" body={(r: QueuedRequestWire) => (<span>{r.customer.name}<br /><small>{r.customer.company}</small></span>)} />
-            <Column header="Line" body={(r: QueuedRequestWire) => <LineCell request={r} />} />
-            <Column header="Asked" body={(r: QueuedRequestWire) => <AskedCell request={r} />} />
-            <Column header="Status" body={(r: QueuedRequestWire) => <RequestStatusTag status={r.status} />} />
-            <Column header="Sent" body={(r: QueuedRequestWire) => dateText(r.createdAt)} />
-            <Column header="Decided" body={(r: QueuedRequestWire) => (r.decidedAt ? `${dateText(r.decidedAt)}${r.decidedBy ? ` by ${r.decidedBy}` : ''}${r.reason ? `: ${r.reason}` : ''}` : '—')} />
-            {!readOnly && (
-              <Column
-                header="Actions"
-                body={(r: QueuedRequestWire) =>
+          <DataTable
+            value={[...props.requests]}
+            dataKey="id"
+            emptyMessage={M.queueEmpty}
+            loading={props.loading}
+            pt={{ table: { 'aria-label': M.queueTitle } }}
+            {...folding.table([
+              { priority: 'always', header: 'Customer', body: (r) => (<span>{r.customer.name}<br /><small>{r.customer.company}</small></span>) },
+              { priority: 'fold', header: 'Line', body: (r) => <LineCell request={r} /> },
+              { priority: 'fold', header: 'Asked', body: (r) => <AskedCell request={r} /> },
+              { priority: 'always', header: 'Status', body: (r) => <RequestStatusTag status={r.status} /> },
+              { priority: 'fold', header: 'Sent', body: (r) => dateText(r.createdAt) },
+              { priority: 'fold', header: 'Decided', body: (r) => (r.decidedAt ? `${dateText(r.decidedAt)}${r.decidedBy ? ` by ${r.decidedBy}` : ''}${r.reason ? `: ${r.reason}` : ''}` : '—') },
+              !readOnly && {
+                priority: 'always',
+                header: 'Actions',
+                body: (r) =>
                   r.status === 'pending' ? (
                     <span className="row-actions">
                       <Button type="button" label="Approve" size="small" aria-label={`Approve request of ${r.customer.name} on ${r.serviceLineNumber}`} disabled={props.busy} onClick={() => props.onApprove(r)} />
                       <Button type="button" label="Decline" size="small" outlined severity="danger" aria-label={`Decline request of ${r.customer.name} on ${r.serviceLineNumber}`} disabled={props.busy} onClick={() => props.onDecline(r)} />
                     </span>
-                  ) : null
-                }
-              />
-            )}
-          </DataTable>
+                  ) : null,
+              },
+            ])}
+          />
           <ListPaginator pagination={pagination} onPage={props.onPage} />
         </>
       )}

@@ -8,6 +8,7 @@ import {
 } from '../../domain/navigation';
 import { AppSidebar, type AppSidebarProps, type SidebarUser } from './AppSidebar';
 import { useSidebarState } from './useSidebarState';
+import { ThemeToggle } from '../theme/ThemeToggle';
 
 export interface AppShellProps {
   user: SidebarUser;
@@ -86,6 +87,7 @@ export function AppShell({ user, currentPath, onNavigate, onLogout, menu = {}, t
             onClick={sidebar.toggleSidebar}
           />
           {topBar}
+          <ThemeToggle />
         </header>
         <main className="app-content">{children}</main>
       </div>

@@ -1,10 +1,6 @@
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import {
-  MOBILE_BREAKPOINT,
-  SIDEBAR_SHORTCUT_KEY,
-  parseSidebarCookie,
-  sidebarCookie,
-} from '../../domain/navigation';
+import { useCallback, useEffect, useState } from 'react';
+import { SIDEBAR_SHORTCUT_KEY, parseSidebarCookie, sidebarCookie } from '../../domain/navigation';
+import { useNarrowViewport } from '../common/useNarrowViewport';
 
 export interface SidebarControls {
   /** The desktop sidebar's state, as exposed on its `data-state`. */
@@ -20,19 +16,6 @@ export interface SidebarControls {
   toggleSidebar(): void;
 }
 
-const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT - 1}px)`;
-
-function subscribeToViewport(onChange: () => void): () => void {
-  if (typeof window === 'undefined' || !window.matchMedia) return () => {};
-  const query = window.matchMedia(MOBILE_QUERY);
-  query.addEventListener('change', onChange);
-  return () => query.removeEventListener('change', onChange);
-}
-
-function isMobileViewport(): boolean {
-  return typeof window !== 'undefined' && !!window.matchMedia && window.matchMedia(MOBILE_QUERY).matches;
-}
-
 function readRememberedOpen(): boolean {
   if (typeof document === 'undefined') return true;
   return parseSidebarCookie(document.cookie) ?? true;
@@ -41,7 +24,7 @@ function readRememberedOpen(): boolean {
 export function useSidebarState(): SidebarControls {
   const [open, setOpenState] = useState(readRememberedOpen);
   const [openMobile, setOpenMobile] = useState(false);
-  const isMobile = useSyncExternalStore(subscribeToViewport, isMobileViewport, () => false);
+  const isMobile = useNarrowViewport();
 
   const setOpen = useCallback((value: boolean) => {
     setOpenState(value);

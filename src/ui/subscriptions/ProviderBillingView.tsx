@@ -20,6 +20,7 @@ import {
 } from '../../domain/provider-billing';
 import { DASH } from '../common/format';
 import { ErrorCard } from '../common/ErrorCard';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { NavLink } from '../common/NavLink';
 import { PageHeader } from '../common/PageHeader';
 import { StatCard } from '../common/StatCard';
@@ -105,6 +106,7 @@ function TableSkeleton({ label }: { label: string }) {
 }
 
 function Invoices({ billing, refreshing, onOpenInvoice }: Pick<ProviderBillingViewProps, 'refreshing' | 'onOpenInvoice'> & { billing: ProviderBillingWire }) {
+  const folding = useColumnFolding<ProviderInvoiceSummaryWire>({ rowKey: (i) => i.invoiceId, rowName: (i) => i.invoiceId });
   return (
     <DataTable
       value={billing.invoices}
@@ -114,29 +116,31 @@ function Invoices({ billing, refreshing, onOpenInvoice }: Pick<ProviderBillingVi
       rows={12}
       emptyMessage={T.noInvoices}
       pt={{ table: { 'aria-label': T.invoicesTable } }}
-    >
-      <Column header="Date" body={(i: ProviderInvoiceSummaryWire) => <span className="billing-nowrap">{calendarDay(i.invoiceDate)}</span>} />
-      <Column header="Invoice" body={(i: ProviderInvoiceSummaryWire) => <span className="cell-mono billing-nowrap">{i.invoiceId}</span>} />
-      <Column header="Description" body={(i: ProviderInvoiceSummaryWire) => i.description ?? DASH} />
-      <Column header="Amount" align="right" className="billing-number" body={(i: ProviderInvoiceSummaryWire) => money(i.amount, i.currency)} />
-      <Column header="Due Amount" align="right" className="billing-number" body={(i: ProviderInvoiceSummaryWire) => money(i.dueAmount, i.currency)} />
-      <Column header="Due Date" body={(i: ProviderInvoiceSummaryWire) => <span className="billing-nowrap">{calendarDay(i.dueDate)}</span>} />
-      <Column header="Status" body={(i: ProviderInvoiceSummaryWire) => <StatusTag status={i.status} />} />
-      <Column
-        header="Actions"
-        body={(i: ProviderInvoiceSummaryWire) => (
-          <Button
-            type="button"
-            label={T.view}
-            icon="pi pi-eye"
-            size="small"
-            outlined
-            aria-label={`${T.view} ${i.invoiceId}`}
-            onClick={() => onOpenInvoice(i.invoiceId)}
-          />
-        )}
-      />
-    </DataTable>
+      {...folding.table([
+        { priority: 'fold', header: 'Date', body: (i) => <span className="billing-nowrap">{calendarDay(i.invoiceDate)}</span> },
+        { priority: 'always', header: 'Invoice', body: (i) => <span className="cell-mono billing-nowrap">{i.invoiceId}</span> },
+        { priority: 'fold', header: 'Description', body: (i) => i.description ?? DASH },
+        { priority: 'fold', header: 'Amount', align: 'right', className: 'billing-number', body: (i) => money(i.amount, i.currency) },
+        { priority: 'fold', header: 'Due Amount', align: 'right', className: 'billing-number', body: (i) => money(i.dueAmount, i.currency) },
+        { priority: 'fold', header: 'Due Date', body: (i) => <span className="billing-nowrap">{calendarDay(i.dueDate)}</span> },
+        { priority: 'always', header: 'Status', body: (i) => <StatusTag status={i.status} /> },
+        {
+          priority: 'always',
+          header: 'Actions',
+          body: (i) => (
+            <Button
+              type="button"
+              label={T.view}
+              icon="pi pi-eye"
+              size="small"
+              outlined
+              aria-label={`${T.view} ${i.invoiceId}`}
+              onClick={() => onOpenInvoice(i.invoiceId)}
+            />
+          ),
+        },
+      ])}
+    />
   );
 }
 

@@ -4,7 +4,6 @@
 import { useId } from 'react';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
-import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent } from 'primereact/datatable';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
@@ -23,6 +22,8 @@ import {
 } from '../../domain/subscriptions';
 import { count, DASH } from '../common/format';
 import { ErrorCard } from '../common/ErrorCard';
+import { ExportButton } from '../common/ExportButton';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { NavLink } from '../common/NavLink';
 import { PageHeader } from '../common/PageHeader';
 import { StatCard } from '../common/StatCard';
@@ -55,6 +56,9 @@ export interface SubscriptionsViewProps {
   onPage(page: number): void;
   onRetry(): void;
   onRefresh(): void;
+  /** Export CSV of the search and filters (absent: no button), and whether one is under way. */
+  onExport?: () => void;
+  exporting?: boolean;
   onChangePlan(subscription: SubscriptionWire): void;
   onNavigate(url: string): void;
 }
@@ -123,6 +127,7 @@ function Toolbar(props: SubscriptionsViewProps) {
 }
 
 function Table({ data, ...props }: SubscriptionsViewProps & { data: SubscriptionListWire }) {
+  const folding = useColumnFolding<SubscriptionWire>({ rowKey: (s) => s.serviceLineNumber, rowName: (s) => s.terminalId });
   return (
     <DataTable
       value={data.subscriptions}
@@ -136,38 +141,41 @@ function Table({ data, ...props }: SubscriptionsViewProps & { data: Subscription
       loading={props.loading}
       emptyMessage="No subscriptions found"
       pt={{ table: { 'aria-label': SUBSCRIPTION_MESSAGES.title } }}
-    >
-      <Column
-        header="Terminal ID"
-        body={(s: SubscriptionWire) => (
-          <span className="cell-stack">
-            <span className="cell-primary cell-mono">{s.terminalId}</span>
-            <span className="cell-secondary">{s.serviceLineNumber}</span>
-          </span>
-        )}
-      />
-      <Column header="Location" body={(s: SubscriptionWire) => s.location ?? DASH} />
-      <Column header="Terminal Type" body={(s: SubscriptionWire) => s.terminalType ?? DASH} />
-      <Column header="Plan" field="plan" />
-      <Column header="Used / Total" body={(s: SubscriptionWire) => `${formatCustomerUsage(s.usedGB)} / ${s.plan}`} />
-      <Column header="Remaining" body={(s: SubscriptionWire) => formatCustomerUsage(s.remainingGB)} />
-      <Column header="Overage" body={(s: SubscriptionWire) => <OverageCell s={s} />} />
-      <Column header="Forecast" body={(s: SubscriptionWire) => <ForecastCell s={s} />} />
-      <Column header="Status" body={(s: SubscriptionWire) => <Tag value={s.status} severity={STATUS_SEVERITY[s.status]} rounded />} />
-      <Column
-        header="Actions"
-        body={(s: SubscriptionWire) => (
-          <Button
-            type="button"
-            label={SUBSCRIPTION_MESSAGES.changePlan}
-            size="small"
-            outlined
-            aria-label={`${SUBSCRIPTION_MESSAGES.changePlan} ${s.serviceLineNumber}`}
-            onClick={() => props.onChangePlan(s)}
-          />
-        )}
-      />
-    </DataTable>
+      {...folding.table([
+        {
+          priority: 'always',
+          header: 'Terminal ID',
+          body: (s) => (
+            <span className="cell-stack">
+              <span className="cell-primary cell-mono">{s.terminalId}</span>
+              <span className="cell-secondary">{s.serviceLineNumber}</span>
+            </span>
+          ),
+        },
+        { priority: 'fold', header: 'Location', body: (s) => s.location ?? DASH },
+        { priority: 'fold', header: 'Terminal Type', body: (s) => s.terminalType ?? DASH },
+        { priority: 'fold', header: 'Plan', body: (s) => s.plan },
+        { priority: 'fold', header: 'Used / Total', body: (s) => `${formatCustomerUsage(s.usedGB)} / ${s.plan}` },
+        { priority: 'fold', header: 'Remaining', body: (s) => formatCustomerUsage(s.remainingGB) },
+        { priority: 'fold', header: 'Overage', body: (s) => <OverageCell s={s} /> },
+        { priority: 'fold', header: 'Forecast', body: (s) => <ForecastCell s={s} /> },
+        { priority: 'always', header: 'Status', body: (s) => <Tag value={s.status} severity={STATUS_SEVERITY[s.status]} rounded /> },
+        {
+          priority: 'always',
+          header: 'Actions',
+          body: (s) => (
+            <Button
+              type="button"
+              label={SUBSCRIPTION_MESSAGES.changePlan}
+              size="small"
+              outlined
+              aria-label={`${SUBSCRIPTION_MESSAGES.changePlan} ${s.serviceLineNumber}`}
+              onClick={() => props.onChangePlan(s)}
+            />
+          ),
+        },
+      ])}
+    />
   );
 }
 
@@ -188,6 +196,7 @@ export function SubscriptionsView(props: SubscriptionsViewProps) {
               <i className="pi pi-file p-button-icon p-button-icon-left" aria-hidden="true" />
               <span className="p-button-label">{PROVIDER_BILLING_TEXTS.link}</span>
             </NavLink>
+            {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
             <Button type="button" label="Refresh" icon="pi pi-refresh" outlined disabled={props.loading} onClick={props.onRefresh} />
           </>
         }

@@ -1,6 +1,5 @@
 import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import { PAGE_TITLES } from '../../domain/navigation';
@@ -17,6 +16,8 @@ import {
 import { StatCard } from '../common/StatCard';
 import { SearchFilterBar } from '../common/SearchFilterBar';
 import { ErrorCard } from '../common/ErrorCard';
+import { ExportButton } from '../common/ExportButton';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { PageHeader } from '../common/PageHeader';
 import { count, DASH, lastSyncSummary, percent, SIGNAL_GRADE_LABEL, signalClass, signalGrade, SYNC_STATUS_LABEL } from './format';
 import type { TerminalDetailTab } from './TerminalDetailDialog';
@@ -67,6 +68,9 @@ export interface TerminalsViewProps {
   onPage(page: number): void;
   onRetry(): void;
   onRefresh(): void;
+  /** Export CSV of the search and filter (absent: no button), and whether one is under way. */
+  onExport?: () => void;
+  exporting?: boolean;
   onSync(): void;
   onDismissNotice(): void;
   /** Both row actions and a row click open the details dialog; the Usage action names its tab. */
@@ -252,6 +256,7 @@ export function TerminalsView(props: TerminalsViewProps) {
   const id = useId();
   const addHintId = `${id}-add-hint`;
   const listTitleId = `${id}-list`;
+  const folding = useColumnFolding<TerminalListItem>({ rowKey: (t) => t.userTerminalId, rowName: (t) => t.serviceLineNumber });
   const { rows, health, syncNotice } = props;
   const filtered = props.search.trim() !== '' || props.status !== 'all';
   const total = health?.total ?? props.totalCount;
@@ -265,6 +270,7 @@ export function TerminalsView(props: TerminalsViewProps) {
         onNavigate={props.onNavigate}
         actions={
           <>
+            {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
             <Button
               type="button"
               label={props.syncing ? TERMINAL_MESSAGES.syncing : TERMINAL_MESSAGES.syncButton}
@@ -348,16 +354,13 @@ export function TerminalsView(props: TerminalsViewProps) {
               emptyMessage={filtered ? 'No terminals match the search or filter' : 'No terminals yet: run a sync from the provider'}
               className="terminals-table"
               pt={{ table: { 'aria-label': TERMINAL_MESSAGES.listTitle } }}
-            >
-              <Column header="Service Line Number" body={(t: TerminalListItem) => <ServiceLineCell terminal={t} />} />
-              <Column header="Owner" body={(t: TerminalListItem) => <OwnerCell terminal={t} />} />
-              <Column header="Status" body={(t: TerminalListItem) => <StatusCell terminal={t} />} />
-              <Column
-                header="Actions"
-                body={(t: TerminalListItem) => <RowActions terminal={t} onOpen={props.onOpen} />}
-                className="terminals-actions-cell"
-              />
-            </DataTable>
+              {...folding.table([
+                { priority: 'always', header: 'Service Line Number', body: (t) => <ServiceLineCell terminal={t} /> },
+                { priority: 'fold', header: 'Owner', body: (t) => <OwnerCell terminal={t} /> },
+                { priority: 'always', header: 'Status', body: (t) => <StatusCell terminal={t} /> },
+                { priority: 'always', header: 'Actions', body: (t) => <RowActions terminal={t} onOpen={props.onOpen} />, className: 'terminals-actions-cell' },
+              ])}
+            />
           </>
         )}
       </section>

@@ -1,6 +1,6 @@
 // How the terminal pages write grades, counts, dates and durations (spec 4 "Signal-quality grade",
 // 9 number formats: usage one decimal, percentages whole, TB from 1024 GB through formatTerminalData).
-import type { SyncJob, TerminalSyncStatus, UsageLevel } from '../../domain/terminals';
+import type { SyncJob, UsageLevel } from '../../domain/terminals';
 import { DASH, count, formatDateTime } from '../common/format';
 import { formatRelativeTime } from '../common/relativeTime';
 
@@ -41,11 +41,7 @@ export const usageClass = (level: UsageLevel) => `usage-${level}`;
 
 // ---- Sync status ---------------------------------------------------------------------------
 
-export const SYNC_STATUS_LABEL: Record<TerminalSyncStatus, string> = {
-  synced: 'Synced',
-  pending: 'Sync pending',
-  error: 'Sync error',
-};
+export { SYNC_STATUS_LABEL } from '../../domain/terminals';
 
 /** The last sync run in the list caption: its counts when it finished, else that it is under way. */
 export function lastSyncSummary(job: SyncJob, now: number): string {

@@ -2,12 +2,13 @@
 import { useId, useRef, type SyntheticEvent } from 'react';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
 import { Tag } from 'primereact/tag';
 import { ErrorCard } from '../common/ErrorCard';
+import { ExportButton } from '../common/ExportButton';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { PageHeader } from '../common/PageHeader';
 import { SearchFilterBar } from '../common/SearchFilterBar';
 import { StatCard } from '../common/StatCard';
@@ -65,6 +66,9 @@ export interface UsersViewProps {
   onStatusChange(status: UserStatusFilter): void;
   onIncludeDeletedChange(value: boolean): void;
   onRefresh(): void;
+  /** Export CSV of the search and filters (absent: no button), and whether one is under way. */
+  onExport?: () => void;
+  exporting?: boolean;
   onRetry(): void;
   onAddUser(): void;
   onAction(action: UserRowAction, user: PortalUser): void;
@@ -196,6 +200,7 @@ export function UsersView(props: UsersViewProps) {
   const total = props.total ?? (props.loading ? null : users.length);
   const filtered = props.searchInput.trim() !== '' || props.status !== 'all';
   const checkboxId = useId();
+  const folding = useColumnFolding<PortalUser>({ rowKey: (u) => u.uuid, rowName: displayName });
 
   return (
     <div className="page users-page">
@@ -205,6 +210,7 @@ export function UsersView(props: UsersViewProps) {
         subtitle={total === null ? 'Portal user accounts' : `${count(total)} ${total === 1 ? 'user' : 'users'}`}
         actions={
           <>
+            {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
             <Button type="button" label="Refresh" icon="pi pi-refresh" outlined disabled={props.loading} onClick={props.onRefresh} />
             <Button type="button" label="Add User" icon="pi pi-user-plus" onClick={props.onAddUser} />
           </>
@@ -257,21 +263,16 @@ export function UsersView(props: UsersViewProps) {
             className="users-table"
             rowClassName={(u: PortalUser) => (u.deletedAt ? 'users-row-deleted' : '')}
             pt={{ table: { 'aria-label': 'Users' } }}
-          >
-            <Column header="User" body={(u: PortalUser) => <UserCell user={u} />} />
-            <Column header="Role" body={(u: PortalUser) => <Tag value={u.role} severity={u.role === 'admin' ? 'info' : 'secondary'} rounded />} />
-            <Column header="Status" body={(u: PortalUser) => <StatusCell user={u} />} />
-            <Column
-              header="MFA"
-              body={(u: PortalUser) => <Tag value={u.mfaEnabled ? 'Enabled' : 'Disabled'} severity={u.mfaEnabled ? 'success' : 'secondary'} rounded />}
-            />
-            <Column header="Last Login" body={(u: PortalUser) => formatDateTime(u.lastLogin, 'Never')} />
-            <Column header="Created" body={(u: PortalUser) => formatDateTime(u.createdAt)} />
-            <Column
-              header="Actions"
-              body={(u: PortalUser) => <RowActions user={u} toggling={props.togglingUuid === u.uuid} onAction={props.onAction} />}
-            />
-          </DataTable>
+            {...folding.table([
+              { priority: 'always', header: 'User', body: (u) => <UserCell user={u} /> },
+              { priority: 'fold', header: 'Role', body: (u) => <Tag value={u.role} severity={u.role === 'admin' ? 'info' : 'secondary'} rounded /> },
+              { priority: 'always', header: 'Status', body: (u) => <StatusCell user={u} /> },
+              { priority: 'fold', header: 'MFA', body: (u) => <Tag value={u.mfaEnabled ? 'Enabled' : 'Disabled'} severity={u.mfaEnabled ? 'success' : 'secondary'} rounded /> },
+              { priority: 'fold', header: 'Last Login', body: (u) => formatDateTime(u.lastLogin, 'Never') },
+              { priority: 'fold', header: 'Created', body: (u) => formatDateTime(u.createdAt) },
+              { priority: 'always', header: 'Actions', body: (u) => <RowActions user={u} toggling={props.togglingUuid === u.uuid} onAction={props.onAction} /> },
+            ])}
+          />
         )}
       </section>
     </div>

@@ -3,12 +3,12 @@
 // props and calls callbacks; which rows are open is this view's own business.
 import { useState } from 'react';
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Dialog } from 'primereact/dialog';
 import type { Pagination } from '../../domain/customers';
 import { WEBHOOK_EVENT_LABELS, type WebhookAttemptWire, type WebhookDeliveryWire } from '../../domain/webhooks';
 import { ErrorCard } from '../common/ErrorCard';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { formatDateTime } from '../common/format';
 import { DeliveryStatusTag, WEBHOOK_TEXTS as T, httpCode, latency } from './parts';
 import { ListPaginator } from '../common/ListPaginator';
@@ -68,6 +68,11 @@ export function DeliveryLog(props: DeliveryLogProps) {
   const [open, setOpen] = useState<Record<string, boolean>>({});
   const { pagination } = props;
   const toggle = (id: string) => setOpen((rows) => (rows[id] ? Object.fromEntries(Object.entries(rows).filter(([key]) => key !== id)) : { ...rows, [id]: true }));
+  const folding = useColumnFolding<WebhookDeliveryWire>({
+    rowKey: (d) => d.id,
+    rowName: deliveryName,
+    extraExpansion: { rows: props.deliveries.filter((d) => open[d.id]), render: (d) => <Attempts delivery={d} /> },
+  });
   return (
     <Dialog
       header={props.url ? `${T.deliveriesTitle}: ${props.url}` : T.deliveriesTitle}
@@ -97,49 +102,50 @@ export function DeliveryLog(props: DeliveryLogProps) {
             dataKey="id"
             emptyMessage={T.deliveriesEmpty}
             loading={props.loading}
-            expandedRows={open}
-            rowExpansionTemplate={(d: WebhookDeliveryWire) => <Attempts delivery={d} />}
             pt={{ table: { 'aria-label': 'Deliveries' } }}
-          >
-            <Column
-              header="Attempts log"
-              body={(d: WebhookDeliveryWire) => (
-                <Button
-                  type="button"
-                  icon={open[d.id] ? 'pi pi-chevron-down' : 'pi pi-chevron-right'}
-                  text
-                  rounded
-                  size="small"
-                  aria-expanded={open[d.id] === true}
-                  aria-label={`${open[d.id] ? 'Hide' : 'Show'} attempts of ${deliveryName(d)}`}
-                  onClick={() => toggle(d.id)}
-                />
-              )}
-            />
-            <Column header="Event" body={(d: WebhookDeliveryWire) => WEBHOOK_EVENT_LABELS[d.eventType]} />
-            <Column header="Event id" body={(d: WebhookDeliveryWire) => <span className="cell-mono">{d.eventId}</span>} />
-            <Column header="Status" body={(d: WebhookDeliveryWire) => <DeliveryStatusTag status={d.status} />} />
-            <Column header="Attempts" body={(d: WebhookDeliveryWire) => d.attempts} />
-            <Column header="HTTP" body={(d: WebhookDeliveryWire) => httpCode(d.responseStatus)} />
-            <Column header="Latency" body={(d: WebhookDeliveryWire) => latency(d.latencyMs)} />
-            <Column header="Next attempt" body={(d: WebhookDeliveryWire) => formatDateTime(d.nextAttemptAt)} />
-            <Column header="Created" body={(d: WebhookDeliveryWire) => formatDateTime(d.createdAt)} />
-            <Column
-              header="Replay"
-              body={(d: WebhookDeliveryWire) => (
-                <Button
-                  type="button"
-                  icon="pi pi-replay"
-                  label="Replay"
-                  size="small"
-                  outlined
-                  aria-label={`Replay ${deliveryName(d)}`}
-                  disabled={!props.canReplay || props.busy}
-                  onClick={() => props.onReplay(d)}
-                />
-              )}
-            />
-          </DataTable>
+            {...folding.table([
+              {
+                priority: 'always',
+                header: 'Attempts log',
+                body: (d) => (
+                  <Button
+                    type="button"
+                    icon={open[d.id] ? 'pi pi-chevron-down' : 'pi pi-chevron-right'}
+                    text
+                    rounded
+                    size="small"
+                    aria-expanded={open[d.id] === true}
+                    aria-label={`${open[d.id] ? 'Hide' : 'Show'} attempts of ${deliveryName(d)}`}
+                    onClick={() => toggle(d.id)}
+                  />
+                ),
+              },
+              { priority: 'always', header: 'Event', body: (d) => WEBHOOK_EVENT_LABELS[d.eventType] },
+              { priority: 'fold', header: 'Event id', body: (d) => <span className="cell-mono">{d.eventId}</span> },
+              { priority: 'always', header: 'Status', body: (d) => <DeliveryStatusTag status={d.status} /> },
+              { priority: 'fold', header: 'Attempts', body: (d) => d.attempts },
+              { priority: 'fold', header: 'HTTP', body: (d) => httpCode(d.responseStatus) },
+              { priority: 'fold', header: 'Latency', body: (d) => latency(d.latencyMs) },
+              { priority: 'fold', header: 'Next attempt', body: (d) => formatDateTime(d.nextAttemptAt) },
+              { priority: 'fold', header: 'Created', body: (d) => formatDateTime(d.createdAt) },
+              {
+                priority: 'always',
+                header: 'Replay',
+                body: (d) => (
+                  <Button
+                    type="button"
+                    icon="pi pi-replay"
+                    label="Replay"
+                    size="small"
+                    outlined
+                    aria-label={`Replay ${deliveryName(d)}`}
+                    disabled={!props.canReplay || props.busy}
+                    onClick={() => props.onReplay(d)}
+                  />
+                ),
+              },
+            ])}
+          />
           <ListPaginator pagination={pagination} onPage={props.onPage} />
         </>
       )}

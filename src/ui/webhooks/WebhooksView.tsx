@@ -2,12 +2,12 @@
 // secret hint, the notice when the portal disabled one after failures, and each row's actions.
 // Renders props and calls callbacks.
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Message } from 'primereact/message';
 import { Tag } from 'primereact/tag';
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_MESSAGES as M, type WebhookEndpointWire } from '../../domain/webhooks';
 import { ErrorCard } from '../common/ErrorCard';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { formatRelativeTime } from '../common/relativeTime';
 import { useNow } from '../common/useNow';
 import { DeliveryStatusTag, WEBHOOK_TEXTS as T, disabledAfterFailures, httpCode } from './parts';
@@ -110,6 +110,7 @@ export function WebhooksView(props: WebhooksViewProps) {
   const now = useNow();
   const { endpoints } = props;
   const failing = (endpoints ?? []).filter(disabledAfterFailures);
+  const folding = useColumnFolding<WebhookEndpointWire>({ rowKey: (e) => e.id, rowName: (e) => e.url });
   return (
     <section className="page webhooks-page" aria-labelledby="webhooks-title">
       <header className="page-header-row">
@@ -154,15 +155,23 @@ export function WebhooksView(props: WebhooksViewProps) {
       ) : (
         // cellMemo off: PrimeReact keeps a cell while its row's values are equal, and the buttons
         // must follow `busy` and `canChange`, which are not in the row.
-        <DataTable value={[...endpoints]} cellMemo={false} dataKey="id" emptyMessage={T.empty} loading={props.loading} pt={{ table: { 'aria-label': 'Webhook endpoints' } }}>
-          <Column header="URL" body={(e: WebhookEndpointWire) => <span className="cell-mono">{e.url}</span>} />
-          <Column header="Description" body={(e: WebhookEndpointWire) => e.description || '—'} />
-          <Column header="Events" body={(e: WebhookEndpointWire) => <EventTypesCell endpoint={e} />} />
-          <Column header="Status" body={(e: WebhookEndpointWire) => <StatusCell endpoint={e} />} />
-          <Column header="Last delivery" body={(e: WebhookEndpointWire) => <LastDeliveryCell endpoint={e} now={now} />} />
-          <Column header="Secret" body={(e: WebhookEndpointWire) => <span className="cell-mono">{e.secretHint ? `…${e.secretHint.replace(/^…/, '')}` : '—'}</span>} />
-          <Column header="Actions" body={(e: WebhookEndpointWire) => <RowActions endpoint={e} props={props} />} />
-        </DataTable>
+        <DataTable
+          value={[...endpoints]}
+          cellMemo={false}
+          dataKey="id"
+          emptyMessage={T.empty}
+          loading={props.loading}
+          pt={{ table: { 'aria-label': 'Webhook endpoints' } }}
+          {...folding.table([
+            { priority: 'always', header: 'URL', body: (e) => <span className="cell-mono">{e.url}</span> },
+            { priority: 'fold', header: 'Description', body: (e) => e.description || '—' },
+            { priority: 'fold', header: 'Events', body: (e) => <EventTypesCell endpoint={e} /> },
+            { priority: 'always', header: 'Status', body: (e) => <StatusCell endpoint={e} /> },
+            { priority: 'fold', header: 'Last delivery', body: (e) => <LastDeliveryCell endpoint={e} now={now} /> },
+            { priority: 'fold', header: 'Secret', body: (e) => <span className="cell-mono">{e.secretHint ? `…${e.secretHint.replace(/^…/, '')}` : '—'}</span> },
+            { priority: 'always', header: 'Actions', body: (e) => <RowActions endpoint={e} props={props} /> },
+          ])}
+        />
       )}
     </section>
   );

@@ -3,7 +3,7 @@
 // in `npm run test:provider-contract`). Invoices must agree with what the rest of the simulator
 // says: the plans and blocks of the lines, their top-ups, and the overage the usage query reports.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { INVOICE_MONTHS, INVOICE_TERMS_DAYS } from '../../../server/simulator/account';
+import { INVOICE_MONTHS, INVOICE_TERMS_DAYS, leftOffLine } from '../../../server/simulator/account';
 import type { RunningSimulator } from '../../../server/simulator/index';
 import { expectFailure, simulatorPerTest } from './simulator-calls';
 
@@ -60,16 +60,23 @@ describe('invoices and balance', () => {
     expect(round2(lines.reduce((sum, line) => sum + line.subTotal + line.taxAmount, 0))).toBe(results[0].amount);
   });
 
-  it("bills every line that ran the whole month for its plan, pro-rates the one that started in it, and bills one line the inventory does not have", async () => {
+  it("bills every line that ran the whole month for its plan, pro-rates the one that started in it, bills one line the inventory does not have and leaves one off", async () => {
     const { results } = await invoices();
     const lines: InvoiceLine[] = (await invoice(results[0].invoiceId)).invoiceLines;
     const known = new Set(sim.fleet.serviceLineNumbers());
     const orphans = lines.filter((line) => !known.has(line.serviceLineNumbers[0]!));
     expect(orphans).toHaveLength(1);
     expect(orphans[0]).toMatchObject({ productReferenceId: 'SUB-METERED-50GB', quantity: 1 });
+    // The seeded omission: a line the provider charged for the month, and none of it on the invoice.
+    const charges = sim.fleet.cycleCharges(Date.parse('2026-02-01'));
+    const leftOff = leftOffLine(charges);
+    expect(leftOff).not.toBeNull();
+    expect(charges.some((c) => c.serviceLineNumber === leftOff)).toBe(true);
+    expect(lines.filter((l) => l.serviceLineNumbers.includes(leftOff!))).toEqual([]);
 
     const plans = new Set(['SUB-METERED-50GB', 'SUB-METERED-1TB', 'SUB-PRIORITY-BLOCKS']);
     for (const number of sim.fleet.serviceLineNumbers()) {
+      if (number === leftOff) continue;
       const line = sim.fleet.serviceLine(number)!;
       const fees = lines.filter((l) => l.serviceLineNumbers[0] === number && plans.has(l.productReferenceId));
       const start = Date.parse(line.startDate!);
@@ -90,8 +97,10 @@ describe('invoices and balance', () => {
     const { results } = await invoices();
     const lines: InvoiceLine[] = (await invoice(results[0].invoiceId)).invoiceLines;
     const usage = (await call('POST', '/public/v2/data-usage/query?limit=250', { previousBillingCycles: 1 })).body.content.results;
+    const leftOff = leftOffLine(sim.fleet.cycleCharges(Date.parse('2026-02-01')));
     let checked = 0;
     for (const record of usage) {
+      if (record.serviceLineNumber === leftOff) continue;
       const february = record.billingCycles[0];
       const overage = (february.overageLines as { overagePrice: number; productId: string }[]).filter((o) => o.productId === 'OVERAGE-PRIORITY-PER-GB' && o.overagePrice > 0);
       const billed = lines.filter((l) => l.serviceLineNumbers[0] === record.serviceLineNumber && l.productReferenceId === 'OVERAGE-PRIORITY-PER-GB');

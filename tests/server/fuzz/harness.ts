@@ -50,6 +50,9 @@ export function fuzzFileOf(route: string): FuzzFile {
   if (/^\/(terminals|usage|service-lines|activations)(\/|$)/.test(path) || /^\/my\/(overview|terminals)(\/|$)/.test(path)) return 'terminals';
   if (/^\/(requests|my\/requests)(\/|$)/.test(path)) return 'customers';
   if (/^\/(alerts|alert-rules|webhooks|my\/alerts)(\/|$)/.test(path)) return 'customers';
+  if (/^\/my\/statements(\/|$)/.test(path)) return 'customers';
+  if (/^\/search(\/|$)/.test(path)) return 'customers';
+  if (/^\/audit(\/|$)/.test(path)) return 'customers';
   throw new Error(`${route} belongs to no fuzz file: add its prefix to fuzzFileOf`);
 }
 

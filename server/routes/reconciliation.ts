@@ -1,0 +1,59 @@
+// Reconciliation (issue 21): the board of a cycle — the provider's cost against what the
+// statements bill, and every leak with its fixes — read by any portal user; fixing a leak and
+// importing the provider's invoices are the administrators'.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BILLING_MESSAGES as M } from '../../src/domain/billing';
+import { auditContext } from '../services/audit';
+import { fixBodySchema, fixResultSchema, importResultSchema, reconciliationQuerySchema, reconciliationSchema } from './reconciliation-schemas';
+import { failures, successSchema } from './schemas';
+
+const security = [{ bearerAuth: [] }];
+const tags = ['billing'];
+
+export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = () => app.services.reconciliation;
+
+  app.get(
+    '/billing/reconciliation',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags,
+        security,
+        summary: "A cycle's reconciliation board (the running cycle by default): the provider's cost, what the statements bill, the margin, and every leak with the amount at stake and its fixes",
+        querystring: reconciliationQuerySchema,
+        response: { 200: successSchema(reconciliationSchema), ...failures(400, 401, 403) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service().board(request.query.cycle ?? null), message: 'Reconciliation board' }),
+  );
+
+  app.post(
+    '/billing/reconciliation/fix',
+    {
+      config: { auth: 'administrator' },
+      schema: {
+        tags,
+        security,
+        summary: 'Applies one of a leak\u2019s fixes (cancel the line at cycle end, bill the top-ups, end the customer\u2019s price, raise the list price, dispute, mark checked) and records it',
+        body: fixBodySchema,
+        response: { 200: successSchema(fixResultSchema), ...failures(400, 401, 403, 404, 409, 415, 502, 503, 504) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service().fix(request.body, auditContext(request)), message: M.leakFixed }),
+  );
+
+  app.post(
+    '/billing/invoices/import',
+    {
+      config: { auth: 'administrator' },
+      schema: {
+        tags,
+        security,
+        summary: "Imports the provider's invoices not imported yet, and refreshes the status of those that are",
+        response: { 200: successSchema(importResultSchema), ...failures(401, 403, 502, 503, 504) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service().importInvoices(auditContext(request)), message: 'Invoices imported' }),
+  );
+};

@@ -1,0 +1,130 @@
+// "New price" (a product's list price from a date) and the question before withdrawing a row not
+// yet in effect. Renders props and calls callbacks; the steps are the price form machine's states.
+import { useId } from 'react';
+import { Button } from 'primereact/button';
+import { Message } from 'primereact/message';
+import type { FieldErrors } from '../../../domain/customers';
+import { CustomerDialog } from '../../customers/CustomerDialog';
+import { SelectField, TextField, type SelectOption } from './fields';
+import { PRICES_TEXTS as T } from './parts';
+
+export type PriceField = 'productReferenceId' | 'currency' | 'monthly' | 'overagePerGb' | 'topUp' | 'effectiveFrom' | 'note';
+
+/** The form as the dialog shows it (the price form machine's context has this shape). */
+export interface PriceFormView {
+  productReferenceId: string;
+  currency: string;
+  monthly: string;
+  overagePerGb: string;
+  topUp: string;
+  effectiveFrom: string;
+  note: string;
+}
+
+export interface PriceDialogProps {
+  visible: boolean;
+  form: PriceFormView;
+  errors: FieldErrors<PriceField>;
+  failure: string | null;
+  busy: boolean;
+  products: readonly SelectOption<string>[];
+  onField(field: PriceField, value: string): void;
+  onSubmit(): void;
+  onCancel(): void;
+}
+
+export function PriceDialog(props: PriceDialogProps) {
+  const id = useId();
+  const { form, errors, busy } = props;
+  const text = (field: Exclude<PriceField, 'productReferenceId'>, label: string, extra: { type?: 'date'; placeholder?: string; hint?: string; decimal?: boolean } = {}) => (
+    <TextField
+      label={label}
+      value={form[field]}
+      error={errors[field]}
+      disabled={busy}
+      {...(extra.type ? { type: extra.type } : {})}
+      {...(extra.placeholder ? { placeholder: extra.placeholder } : {})}
+      {...(extra.hint ? { hint: extra.hint } : {})}
+      {...(extra.decimal ? { inputMode: 'decimal' as const } : {})}
+      onChange={(value) => props.onField(field, value)}
+    />
+  );
+  return (
+    <CustomerDialog
+      header={T.newPriceTitle}
+      visible={props.visible}
+      busy={busy}
+      onClose={props.onCancel}
+      wide
+      footer={
+        <div className="dialog-footer">
+          <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancel} />
+          <Button type="submit" form={`${id}-form`} label={busy ? T.saving : 'Save'} disabled={busy} />
+        </div>
+      }
+    >
+      <form
+        id={`${id}-form`}
+        className="dialog-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          props.onSubmit();
+        }}
+      >
+        {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
+        <SelectField
+          label="Product"
+          value={form.productReferenceId || null}
+          options={props.products}
+          placeholder="Select a product"
+          error={errors.productReferenceId}
+          disabled={busy}
+          onChange={(value) => props.onField('productReferenceId', value)}
+        />
+        <div className="price-dialog-grid">
+          {text('currency', 'Currency', { placeholder: 'USD' })}
+          {text('effectiveFrom', 'Effective from', { type: 'date' })}
+        </div>
+        <div className="price-dialog-grid">
+          {text('monthly', 'Monthly price', { placeholder: '79.00', decimal: true })}
+          {text('overagePerGb', 'Overage per GB', { placeholder: '1.00', decimal: true })}
+          {text('topUp', 'Top-up price', { placeholder: '25.00', decimal: true })}
+        </div>
+        {text('note', 'Note')}
+      </form>
+    </CustomerDialog>
+  );
+}
+
+export interface ConfirmPriceChangeProps {
+  visible: boolean;
+  title: string;
+  confirmLabel: string;
+  question: string;
+  failure: string | null;
+  busy: boolean;
+  onConfirm(): void;
+  onClose(): void;
+}
+
+/** Withdraw a price, end a customer price: the question, and the server's words when it refused. */
+export function ConfirmPriceChange(props: ConfirmPriceChangeProps) {
+  return (
+    <CustomerDialog
+      header={props.title}
+      visible={props.visible}
+      busy={props.busy}
+      onClose={props.onClose}
+      footer={
+        <div className="dialog-footer">
+          <Button type="button" label="Cancel" outlined disabled={props.busy} onClick={props.onClose} />
+          <Button type="button" label={props.busy ? T.working : props.confirmLabel} severity="danger" disabled={props.busy} onClick={props.onConfirm} />
+        </div>
+      }
+    >
+      <p>{props.question}</p>
+      {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
+    </CustomerDialog>
+  );
+}

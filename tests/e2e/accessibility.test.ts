@@ -1,0 +1,173 @@
+// Every screen and the main dialogs of the portal under axe-core (WCAG 2 A and AA), in both
+// themes and at both sizes the issue names: a desktop at 1366 × 850 and a phone at 390 × 844.
+// The theme follows the browser's colour scheme, so each pass is a context with that scheme. The
+// customer area is checked twice over: signed in as the demo customer, and through an
+// administrator's read-only preview of a customer.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { StatementListWire } from '../../src/domain/billing';
+import type { CustomerListData } from '../../src/domain/customers';
+import type { TerminalPageWire } from '../../src/domain/terminals';
+import { axeViolations, describeViolations } from './axe';
+import { submitLogin, useBrowserSession, waitForUsageRun, type Portal } from './harness';
+
+const session = useBrowserSession();
+
+const SIZES = [
+  { name: 'desktop', width: 1366, height: 850 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+const THEMES = ['light', 'dark'] as const;
+
+interface Screen {
+  name: string;
+  path: string;
+  /** What shows once the screen has its data; axe runs after it. */
+  ready: (page: Page) => Promise<void>;
+  /** Opens a dialog of the screen; axe runs on the screen with it open. */
+  open?: (page: Page) => Promise<void>;
+}
+
+const heading = (text: string | RegExp) => async (page: Page) => {
+  await page.getByRole('heading', { name: text }).first().waitFor();
+};
+
+async function settle(page: Page) {
+  // Not 'networkidle': the bell and the sync status poll, so the network is never idle for long.
+  // Skeletons and spinners go before the check.
+  await page.locator('.p-skeleton, .p-progress-spinner').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  // PrimeReact's dialog and row animations end.
+  await page.waitForTimeout(400);
+}
+
+function adminScreens(ids: { customer: string; statement: string | null; terminal: string }): Screen[] {
+  const screens: Screen[] = [
+    { name: 'home', path: '/home', ready: heading(/Home|Dashboard|Welcome/) },
+    { name: 'customers', path: '/customers', ready: async (p) => p.getByText(/^Showing \d+ of \d+ customers$/).waitFor() },
+    { name: 'add customer dialog', path: '/customers', ready: async (p) => p.getByText(/^Showing \d+ of \d+ customers$/).waitFor(), open: async (p) => {
+      await p.getByRole('button', { name: 'Add Customer' }).click();
+      await p.getByRole('dialog').waitFor();
+    } },
+    { name: 'simulator', path: '/customers/starlink-simulator', ready: heading(/Simulator/i) },
+    { name: "customer's terminals", path: `/customer/terminals/${ids.customer}`, ready: async (p) => p.locator('main').waitFor() },
+    { name: 'terminals', path: '/terminals', ready: async (p) => p.locator('table').first().waitFor() },
+    { name: 'terminal detail', path: `/terminals?terminal=${encodeURIComponent(ids.terminal)}`, ready: async (p) => p.locator('table').first().waitFor() },
+    { name: 'subscriptions', path: '/subscription', ready: async (p) => p.locator('table').first().waitFor() },
+    { name: 'provider billing', path: '/subscription/provider-billing', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'settings', path: '/settings', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'users', path: '/users', ready: async (p) => p.locator('table').first().waitFor() },
+    { name: 'add user dialog', path: '/users', ready: async (p) => p.locator('table').first().waitFor(), open: async (p) => {
+      await p.getByRole('button', { name: /Add User/i }).click();
+      await p.getByRole('dialog').waitFor();
+    } },
+    { name: 'requests', path: '/requests', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'alerts', path: '/alerts', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'alert rules', path: '/alerts/rules', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'webhooks', path: '/alerts/webhooks', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'statements', path: '/billing/statements', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'prices', path: '/billing/prices', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'reconciliation', path: '/billing/reconciliation', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'customer preview', path: `/customers/${ids.customer}/preview`, ready: async (p) => p.locator('main').waitFor() },
+    { name: 'customer preview terminals', path: `/customers/${ids.customer}/preview/terminals`, ready: async (p) => p.locator('main').waitFor() },
+    { name: 'command palette', path: '/home', ready: heading(/Home|Dashboard|Welcome/), open: async (p) => {
+      await p.keyboard.press('Control+k');
+      await p.getByRole('combobox').first().fill('a');
+      await p.getByRole('listbox').first().waitFor();
+    } },
+    { name: 'audit log', path: '/audit', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'not found', path: '/no-such-page', ready: async (p) => p.locator('body').waitFor() },
+  ];
+  if (ids.statement) screens.push({ name: 'statement', path: `/billing/statements/${ids.statement}`, ready: async (p) => p.locator('main').waitFor() });
+  return screens;
+}
+
+const SIGNED_OUT: Screen[] = [
+  { name: 'login', path: '/login', ready: async (p) => p.getByRole('button', { name: 'Login' }).waitFor() },
+  { name: 'forgot password', path: '/forgot-password', ready: async (p) => p.locator('form').waitFor() },
+  { name: 'set password (bad link)', path: '/set-password?token=not-a-token', ready: async (p) => p.locator('body').waitFor() },
+];
+
+const CUSTOMER_SCREENS: Screen[] = ['/my', '/my/terminals', '/my/requests', '/my/alerts', '/my/account', '/my/statements'].map((path) => ({
+  name: `customer ${path}`,
+  path,
+  ready: async (p: Page) => p.locator('main').waitFor(),
+}));
+
+async function check(page: Page, portal: Portal, screen: Screen): Promise<string | null> {
+  await page.goto(`${portal.url}${screen.path}`, { timeout: 60_000 });
+  await screen.ready(page);
+  await settle(page);
+  if (screen.open) {
+    await screen.open(page);
+    await settle(page);
+  }
+  const violations = await axeViolations(page);
+  return violations.length === 0 ? null : `${screen.name} (${screen.path}):\n${describeViolations(violations)}`;
+}
+
+function demoCustomer(portal: Portal): { email: string; password: string } {
+  const output = portal.output();
+  const email = /Email:\s+(\S+@\S+)/g;
+  const found = [...output.matchAll(email)].map((m) => m[1]!).find((address) => address !== portal.admin.email);
+  const password = [...output.matchAll(/Password:\s+(\S+)/g)].map((m) => m[1]!).find((p) => p !== portal.admin.password);
+  if (!found || !password) throw new Error(`No demo customer login in the start-up output:\n${output}`);
+  return { email: found, password };
+}
+
+async function newPage(browser: Browser, size: (typeof SIZES)[number], theme: (typeof THEMES)[number]) {
+  const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: theme });
+  return { context, page: await context.newPage() };
+}
+
+// The four passes run side by side, each in its own browser context, once the portal's first
+// sync (and the usage run after it) is over: until then the embedded database is busy with it.
+describe.concurrent('accessibility (axe-core, WCAG 2 A and AA)', () => {
+  beforeAll(async () => {
+    const { context, page } = await newPage(session.browser, SIZES[0], 'light');
+    try {
+      await page.goto(`${session.portal.url}/login`);
+      await submitLogin(page, session.portal.admin.email, session.portal.admin.password);
+      await page.waitForURL('**/home');
+      await waitForUsageRun(page, session.portal);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  for (const theme of THEMES) {
+    for (const size of SIZES) {
+      it(`every screen passes in the ${theme} theme at ${size.width} × ${size.height}`, async () => {
+        const { portal, browser } = session;
+        const failures: string[] = [];
+        const { context, page } = await newPage(browser, size, theme);
+        try {
+          for (const screen of SIGNED_OUT) failures.push(...[await check(page, portal, screen)].filter((f): f is string => f !== null));
+          await page.goto(`${portal.url}/login`);
+          await submitLogin(page, portal.admin.email, portal.admin.password);
+          await page.waitForURL('**/home');
+          await waitForUsageRun(page, portal);
+          // A customer who holds lines, a terminal, and a statement when the billing run made one.
+          const terminals = await session.api<TerminalPageWire>(page, '/terminals?assigned=true&limit=1');
+          const terminal = terminals.results[0]!;
+          const customers = await session.api<CustomerListData>(page, '/customers?page=1&limit=1');
+          const statements = await session.api<StatementListWire>(page, '/billing/statements?page=1&limit=1').catch(() => null);
+          const ids = { customer: terminal.assigned_to ?? customers.customers[0]!.uuid, terminal: terminal.user_terminal_id, statement: statements?.items[0]?.id ?? null };
+          for (const screen of adminScreens(ids)) failures.push(...[await check(page, portal, screen)].filter((f): f is string => f !== null));
+        } finally {
+          await context.close();
+        }
+        const customer = demoCustomer(portal);
+        const mine = await newPage(browser, size, theme);
+        try {
+          await mine.page.goto(`${portal.url}/login`);
+          await submitLogin(mine.page, customer.email, customer.password);
+          await mine.page.waitForURL(/\/my$/);
+          for (const screen of CUSTOMER_SCREENS) failures.push(...[await check(mine.page, portal, screen)].filter((f): f is string => f !== null));
+        } finally {
+          await mine.context.close();
+        }
+        expect(failures, failures.join('\n\n')).toEqual([]);
+      }, 600_000);
+    }
+  }
+});

@@ -1,0 +1,158 @@
+// Billing → Reconciliation through the whole client (composition root, router, session, the board
+// resource, the leak fix machine, the views) against a fake of the portal API at the fetch seam
+// that keeps the board's leaks and marks them handled when a fix is posted.
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import type { AdminUser } from '../../src/domain/auth';
+import { FIX_LABELS, LEAK_KINDS, LEAK_LABELS, cycleOf, shiftCycle, type ReconciliationWire } from '../../src/domain/billing';
+import { LEAK_FIX_TEXTS } from '../../src/machines/leak-fix';
+import { KEEP_LINE } from '../../src/ui/billing/reconciliation/ConfirmFixDialog';
+import { RECONCILIATION_TEXTS as T } from '../../src/ui/billing/reconciliation/parts';
+import { adminProfile } from '../machines/fixtures';
+import { CYCLE, boardWire, byKind, fixButtonName, handledLeak, smallUnassignedLeak, topUpLeak, unassignedLeak } from '../fixtures/reconciliation';
+import { enteredDialog } from './dialogs';
+import { openSignedInAt } from './open-app';
+
+// Chart.js draws on a canvas happy-dom does not have; the chart's figures are in the sections too.
+vi.mock('primereact/chart', () => ({ Chart: ({ pt }: { pt?: { canvas?: { 'aria-label'?: string } } }) => <div role="img" aria-label={pt?.canvas?.['aria-label']} /> }));
+
+function fakePortalApi(profile: AdminUser = adminProfile, initial: ReconciliationWire = boardWire()) {
+  let board = initial;
+  const calls: string[] = [];
+  const bodies: Array<[string, unknown]> = [];
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const ok = (data: unknown, status = 200) => json(status, { success: true, message: 'ok', data });
+  const fail = (status: number, message: string) => json(status, { success: false, message });
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const call = `${method} ${url.pathname}`;
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
+    calls.push(`${call}${url.search}`);
+    if (body !== undefined) bodies.push([call, body]);
+    if (call === 'GET /api/v1/auth/me') return ok({ user: profile });
+    if (call === 'GET /api/v1/billing/reconciliation') return ok({ ...board, cycle: url.searchParams.get('cycle') ?? board.cycle });
+    if (call === 'POST /api/v1/billing/reconciliation/fix') {
+      const leak = board.leaks.find((l) => l.kind === body.kind && l.key === body.key);
+      if (!leak) return fail(404, 'This leak is no longer on the board');
+      const fixed = { ...leak, resolution: { action: body.action, at: '2026-11-26T10:00:00.000Z', by: profile.name, note: null } };
+      const leaks = board.leaks.map((l) => (l === leak ? fixed : l));
+      board = { ...board, leaks, byKind: byKind(leaks), openLeakMinor: board.openLeakMinor - leak.amountMinor };
+      return ok({ leak: fixed });
+    }
+    if (call === 'POST /api/v1/billing/invoices/import') {
+      board = { ...board, invoice: { invoiceId: 'INV-2026-10', amountMinor: 1_260_000, status: 'Outstanding' }, costEstimated: false };
+      return ok({ imported: 1, updated: 0 });
+    }
+    return fail(404, `Route not found: ${call}`);
+  });
+  return { fetch, calls, bodies };
+}
+
+const section = async (kind: (typeof LEAK_KINDS)[number]) => within(await screen.findByRole('region', { name: LEAK_LABELS[kind] }, { timeout: 5000 }));
+const card = (title: string) => within(screen.getByRole('region', { name: title }));
+
+describe('Reconciliation board', () => {
+  it('asks for the current cycle by default, says the cost is an estimate, and shows the totals with a negative margin in red', async () => {
+    const api = fakePortalApi();
+    openSignedInAt('/billing/reconciliation', api.fetch);
+    expect(await screen.findByText(T.estimateBanner, {}, { timeout: 5000 })).toBeTruthy();
+    expect(api.calls).toContain(`GET /api/v1/billing/reconciliation?cycle=${cycleOf(new Date())}`);
+    expect(card(T.providerCost).getByText('USD 12500.00')).toBeTruthy();
+    expect(card(T.providerCost).getByText(T.estimate)).toBeTruthy();
+    expect(card(T.billed).getByText('USD 12000.00')).toBeTruthy();
+    expect(card(T.billed).getByText(T.statements(14))).toBeTruthy();
+    expect(card(T.margin).getByText('USD -500.00').className).toContain('amount-negative');
+    expect(card(T.atStake).getByText('USD 249.00')).toBeTruthy();
+    expect(card(T.atStake).getByText(T.openLeaks(7))).toBeTruthy();
+  });
+
+  it('shows a section per kind with its count and amount, the largest leak first and the handled one last, muted, with who handled it', async () => {
+    const api = fakePortalApi();
+    openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
+    for (const kind of LEAK_KINDS) await section(kind);
+    const unassigned = await section('unassigned');
+    expect(unassigned.getByText(T.kindSummary(2, 'USD 77.00'))).toBeTruthy();
+    expect((await section('below_cost')).getByText(T.kindSummary(1, 'USD 10.00'))).toBeTruthy();
+    expect((await section('missing_from_invoice')).getByText(T.kindSummary(1, 'USD 0.00'))).toBeTruthy();
+    const rows = unassigned.getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual([unassignedLeak.key, smallUnassignedLeak.key, handledLeak.key]);
+    expect(rows[2]!.className).toContain('leak-resolved');
+    expect(within(rows[2]!).getByText(FIX_LABELS.mark_checked)).toBeTruthy();
+    expect(within(rows[2]!).getByText(/^by Ana Lima, /)).toBeTruthy();
+    expect(within(rows[2]!).queryByRole('button')).toBeNull();
+    expect(screen.getByRole('img', { name: /^Amount at stake per kind of leak: No customer: USD 77.00/ })).toBeTruthy();
+  });
+
+  it('a fix posts the cycle, the leak and the action, and the leak then shows what was done, by whom and when', async () => {
+    const api = fakePortalApi();
+    const { user } = openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
+    const topUps = await section('unbilled_top_up');
+    await user.click(topUps.getByRole('button', { name: fixButtonName(topUpLeak, 'bill_top_ups') }));
+    await waitFor(() => expect(api.bodies).toContainEqual(['POST /api/v1/billing/reconciliation/fix', { cycle: CYCLE, kind: 'unbilled_top_up', key: topUpLeak.key, action: 'bill_top_ups' }]));
+    const row = await waitFor(() => {
+      const found = topUps.getByText(topUpLeak.detail).closest('tr') as HTMLElement;
+      expect(found.className).toContain('leak-resolved');
+      return within(found);
+    });
+    expect(row.getByText(T.handled)).toBeTruthy();
+    expect(row.getByText(FIX_LABELS.bill_top_ups)).toBeTruthy();
+    expect(row.getByText(/^by Ana Lima, /)).toBeTruthy();
+    expect(row.queryByRole('button')).toBeNull();
+    // The board reloads: the top-ups are no longer at stake.
+    await waitFor(() => expect(card(T.atStake).getByText('USD 199.00')).toBeTruthy());
+  });
+
+  it('cancelling a line asks first: keeping it sends nothing, confirming sends the fix', async () => {
+    const api = fakePortalApi();
+    const { user } = openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
+    const unassigned = await section('unassigned');
+    await user.click(unassigned.getByRole('button', { name: fixButtonName(unassignedLeak, 'cancel_line') }));
+    let dialog = within(await enteredDialog(LEAK_FIX_TEXTS.confirmTitle));
+    expect(dialog.getByText(LEAK_FIX_TEXTS.cancelQuestion(unassignedLeak.key))).toBeTruthy();
+    await user.click(dialog.getByRole('button', { name: KEEP_LINE }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.bodies).toEqual([]);
+
+    await user.click(unassigned.getByRole('button', { name: fixButtonName(unassignedLeak, 'cancel_line') }));
+    dialog = within(await enteredDialog(LEAK_FIX_TEXTS.confirmTitle));
+    await user.click(dialog.getByRole('button', { name: FIX_LABELS.cancel_line }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.bodies).toEqual([['POST /api/v1/billing/reconciliation/fix', { cycle: CYCLE, kind: 'unassigned', key: unassignedLeak.key, action: 'cancel_line' }]]);
+    const row = within(unassigned.getByText(unassignedLeak.key).closest('tr') as HTMLElement);
+    expect(await row.findByText(T.handled)).toBeTruthy();
+    expect(row.getByText(FIX_LABELS.cancel_line)).toBeTruthy();
+  });
+
+  it('moves to the previous cycle from the link, with the cycle in the address', async () => {
+    const api = fakePortalApi();
+    const { user, location } = openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
+    await section('unassigned');
+    await user.click(screen.getByRole('button', { name: T.previousCycle }));
+    const previous = shiftCycle(CYCLE, -1);
+    await waitFor(() => expect(location()).toBe(`/billing/reconciliation?cycle=${previous}`));
+    await waitFor(() => expect(api.calls).toContain(`GET /api/v1/billing/reconciliation?cycle=${previous}`));
+  });
+
+  it('imports the invoices and reloads: the estimate banner goes once the invoice is in', async () => {
+    const api = fakePortalApi();
+    const { user } = openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
+    await screen.findByText(T.estimateBanner, {}, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: T.importInvoices }));
+    await waitFor(() => expect(api.calls).toContain('POST /api/v1/billing/invoices/import'));
+    await waitFor(() => expect(screen.queryByText(T.estimateBanner)).toBeNull());
+    expect(card(T.providerCost).getByText(T.invoice('INV-2026-10', 'Outstanding'))).toBeTruthy();
+  });
+
+  it('a portal user who is not an administrator reads the board and is offered neither fixes nor the import', async () => {
+    const reader: AdminUser = { ...adminProfile, role: 'user' };
+    const api = fakePortalApi(reader);
+    openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch, { profile: reader });
+    await section('unassigned');
+    expect(screen.queryByRole('button', { name: T.importInvoices })).toBeNull();
+    for (const label of Object.values(FIX_LABELS)) expect(screen.queryByRole('button', { name: new RegExp(`^${label}`) }), label).toBeNull();
+    expect(screen.getByText(FIX_LABELS.mark_checked)).toBeTruthy();
+  });
+});
