@@ -9,7 +9,7 @@ import { MFA_MESSAGES } from '../../src/domain/mfa';
 import { FORGOT_PASSWORD_MESSAGES as M } from '../../src/domain/password-reset';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { AppRoot } from '../../src/routes/AppRoot';
-import { createApp } from '../../src/routes/create-app';
+import { createTestApp } from './open-app';
 import { AccountView, MFA_OFF_TEXT, MFA_ON_TEXT, type AccountProfileFormProps } from '../../src/ui/account/AccountView';
 import { ForgotPasswordView } from '../../src/ui/forgot-password/ForgotPasswordView';
 import { SetPasswordView } from '../../src/ui/set-password/SetPasswordView';
@@ -25,7 +25,7 @@ function openApp(path: string, answers: Record<string, FakeAnswer>, signedInAs: 
   }
   const api = fakePortalApi({ 'GET /api/v1/customers/auth/me': { body: { success: true, message: 'ok', data: { customer: signedInAs ?? customerProfile } } }, ...answers });
   const history = createMemoryHistory({ initialEntries: [path] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
+  const app = createTestApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
   const view = renderStrict(<AppRoot app={app} />);
   return { ...view, app, history, calls: api.calls };
 }

@@ -9,13 +9,12 @@ import type { AdminUser } from '../../src/domain/auth';
 import { PROVIDER_BILLING_MESSAGES, PROVIDER_BILLING_TEXTS as T } from '../../src/domain/provider-billing';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { AppRoot } from '../../src/routes/AppRoot';
-import { createApp } from '../../src/routes/create-app';
 import { adminProfile, customerProfile } from '../machines/fixtures';
 import { HELD_LINE, HELD_TERMINAL, NEWEST, OLDER, STRAY_LINE, billingFixture, invoiceFixture } from '../fixtures/provider-billing';
 import { subscriptionPage } from '../fixtures/subscriptions-client';
 import { terminalRowWire } from '../fixtures/terminals-client';
 import { fleetHealth } from '../fixtures/terminals-ui';
-import { openSignedInAt } from './open-app';
+import { createTestApp, openSignedInAt } from './open-app';
 import { enteredDialog } from './dialogs';
 import { renderStrict } from './render';
 
@@ -260,7 +259,7 @@ describe('the Provider Billing page', () => {
       serialisePersistedSession({ token: 'customer-token', profile: customerProfile, userType: 'customer', isAuthenticated: true }),
     );
     const history = createMemoryHistory({ initialEntries: [PATH] });
-    renderStrict(<AppRoot app={createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch })} />);
+    renderStrict(<AppRoot app={createTestApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch })} />);
     await waitFor(() => expect(history.location.pathname).toBe('/my'));
     expect(screen.queryByRole('heading', { name: T.title })).toBeNull();
     expect(api.calls.some((c) => c.includes('/billing/provider'))).toBe(false);

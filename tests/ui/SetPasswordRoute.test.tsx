@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { createMemoryHistory } from '@tanstack/react-router';
-import { createApp } from '../../src/routes/create-app';
+import { createTestApp } from './open-app';
 import { AppRoot } from '../../src/routes/AppRoot';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { CUSTOMER_MESSAGES } from '../../src/domain/customers';
@@ -65,7 +65,7 @@ function openPage(path: string, { signedIn = false, checkFailures = 0 } = {}) {
   }
   const api = fakePortalApi({ checkFailures });
   const history = createMemoryHistory({ initialEntries: [path] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
+  const app = createTestApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
   const view = renderStrict(<AppRoot app={app} />);
   const location = () => `${history.location.pathname}${history.location.search}`;
   return { ...view, api, location };

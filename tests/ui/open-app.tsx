@@ -7,9 +7,17 @@ import type { AdminUser, CustomerProfile } from '../../src/domain/auth';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { adminProfile } from '../machines/fixtures';
 import { renderStrict } from './render';
+import { trackRouter } from './open-routers';
 
 /** A customer's profile (they carry a company), as opposed to a portal user's. */
 export const isCustomerProfile = (profile: AdminUser | CustomerProfile): profile is CustomerProfile => 'company' in profile;
+
+/** `createApp`, with its router handed to the teardown (open-routers.ts): every test app is made here. */
+export function createTestApp(options: CreateAppOptions): ReturnType<typeof createApp> {
+  const app = createApp(options);
+  trackRouter(app.router);
+  return app;
+}
 
 /** The fake API must accept the bearer token `admin-token` (`customer-token` when `profile` is a customer's). */
 export function openSignedInAt(
@@ -26,7 +34,7 @@ export function openSignedInAt(
     serialisePersistedSession({ token: `${userType}-token`, profile, userType, isAuthenticated: true }),
   );
   const history = createMemoryHistory({ initialEntries: [path] });
-  const app = createApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch, ...options });
+  const app = createTestApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch, ...options });
   const view = renderStrict(<AppRoot app={app} />);
   const location = () => `${history.location.pathname}${history.location.search}`;
   return { ...view, app, history, location };

@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { createMemoryHistory } from '@tanstack/react-router';
-import { createApp } from '../../src/routes/create-app';
+import { createTestApp } from './open-app';
 import { AppRoot } from '../../src/routes/AppRoot';
 import type { AdminUser } from '../../src/domain/auth';
 import type { MyOverviewWire } from '../../src/domain/my-area';
@@ -82,7 +82,7 @@ function storeSession(token: string, userType: 'admin' | 'customer' = 'admin', a
 function startAt(path: string, options: FakeOptions = {}) {
   const api = fakePortalApi(options);
   const history = createMemoryHistory({ initialEntries: [path] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
+  const app = createTestApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch });
   const view = renderStrict(<AppRoot app={app} />);
   const location = () => `${history.location.pathname}${history.location.search}`;
   return { ...view, app, api, history, location };

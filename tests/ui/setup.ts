@@ -2,6 +2,7 @@
 // (the sidebar cookie, portals appended to <body>, stubbed globals).
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { retireOpenRouters, settleOpenRouters } from './open-routers';
 
 // findBy*/waitFor give up after 1 s by default. A whole-client test's first render in a worker
 // loads the router and its page modules; on two CI cores busy with the server tier beside it, the
@@ -21,8 +22,10 @@ if (!('offsetParent' in HTMLElement.prototype)) {
   });
 }
 
-afterEach(() => {
+afterEach(async () => {
+  await settleOpenRouters();
   cleanup();
+  retireOpenRouters();
   document.cookie = 'sidebar_state=; path=/; max-age=0';
   document.body.innerHTML = '';
   vi.unstubAllGlobals();

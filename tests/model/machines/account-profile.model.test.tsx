@@ -10,7 +10,7 @@ import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../../src/dom
 import { accountProfileMachine, profileForm, type AccountProfileField } from '../../../src/machines/account-profile';
 import type { SaveOutcome } from '../../../src/machines/user-form';
 import { AppRoot } from '../../../src/routes/AppRoot';
-import { createApp } from '../../../src/routes/create-app';
+import { createTestApp } from '../../ui/open-app';
 import { customerProfile } from '../../machines/fixtures';
 import { scriptedActors } from '../../machines/scripted-actors';
 import { renderStrict } from '../../ui/render';
@@ -32,7 +32,7 @@ function openAccount(seam: ModelSeam) {
   localStorage.setItem(SESSION_STORAGE_KEY, serialisePersistedSession({ token: 'customer-token', profile: customerProfile, userType: 'customer', isAuthenticated: true }));
   const api = fakePortalApi({ 'GET /api/v1/customers/auth/me': { body: { success: true, message: 'ok', data: { customer: customerProfile } } } });
   const history = createMemoryHistory({ initialEntries: ['/my/account'] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
+  const app = createTestApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
   const view = renderStrict(<AppRoot app={app} />);
   return {
     ...view,

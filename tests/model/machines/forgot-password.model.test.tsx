@@ -9,7 +9,7 @@ import { FORGOT_PASSWORD_MESSAGES as M, forgotPasswordEmailProblem, type ForgotP
 import { forgotPasswordMachine } from '../../../src/machines/forgot-password';
 import type { LoadOutcome } from '../../../src/machines/resource';
 import { AppRoot } from '../../../src/routes/AppRoot';
-import { createApp } from '../../../src/routes/create-app';
+import { createTestApp } from '../../ui/open-app';
 import { ok, refused, scriptedActors } from '../../machines/scripted-actors';
 import { renderStrict } from '../../ui/render';
 import { defineModel, done, failed, type ModelSeam, type OpenedScreen } from '../framework/model';
@@ -25,7 +25,7 @@ function openSignedOut(seam: ModelSeam) {
   localStorage.clear();
   const api = fakePortalApi();
   const history = createMemoryHistory({ initialEntries: ['/forgot-password'] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
+  const app = createTestApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
   const view = renderStrict(<AppRoot app={app} />);
   return {
     ...view,

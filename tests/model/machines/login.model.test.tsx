@@ -10,7 +10,7 @@ import { INVALID_CREDENTIALS_MESSAGE } from '../../../src/domain/auth';
 import { MFA_MESSAGES, isMfaCodeOrBackupCode, type MfaLoginPayload } from '../../../src/domain/mfa';
 import { loginMachine, type AdminLoginOutcome, type MfaRequiredOutcome } from '../../../src/machines/login';
 import { AppRoot } from '../../../src/routes/AppRoot';
-import { createApp } from '../../../src/routes/create-app';
+import { createTestApp } from '../../ui/open-app';
 import { adminProfile, customerProfile } from '../../machines/fixtures';
 import { renderStrict } from '../../ui/render';
 import { defineModel, done, failed, type ModelSeam, type OpenedScreen } from '../framework/model';
@@ -31,7 +31,7 @@ function openSignedOutAt(path: string, seam: ModelSeam) {
   localStorage.clear();
   const api = fakePortalApi();
   const history = createMemoryHistory({ initialEntries: [path] });
-  const app = createApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
+  const app = createTestApp({ storage: localStorage, history, fetch: api.fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
   const view = renderStrict(<AppRoot app={app} />);
   return {
     ...view,

@@ -11,7 +11,7 @@ import { MFA_MESSAGES } from '../../../src/domain/mfa';
 import { SESSION_STORAGE_KEY, parsePersistedSession, type PersistedSession } from '../../../src/domain/session';
 import { sessionMachine, type ConfirmOutcome, type SessionEvent } from '../../../src/machines/session';
 import { AppRoot } from '../../../src/routes/AppRoot';
-import { createApp } from '../../../src/routes/create-app';
+import { createTestApp } from '../../ui/open-app';
 import { summary } from '../../fixtures/dashboard';
 import { adminProfile } from '../../machines/fixtures';
 import { renderStrict } from '../../ui/render';
@@ -56,7 +56,7 @@ function openApp(seam: ModelSeam) {
       ? new Response(JSON.stringify({ success: false, message: 'Invalid or expired token' }), { status: 401, headers: { 'content-type': 'application/json' } })
       : api.fetch(input, init);
   const history = createMemoryHistory({ initialEntries: ['/home'] });
-  const app = createApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
+  const app = createTestApp({ storage: localStorage, history, fetch: fetch as typeof globalThis.fetch, seam, inspect: seam.inspect });
   const view = renderStrict(<AppRoot app={app} />);
   return {
     ...view,
