@@ -169,6 +169,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequestAbort', async (request) => services.demand.end(request));
   // A read may leave marked rows to a background refresh: it finishes before the database closes.
   app.addHook('onClose', () => services.lineRows.settled());
+  // So may a bulk action run without a job queue.
+  app.addHook('onClose', () => services.bulk.settled());
   registerAuth(app, { auth: services.auth });
   await warmUpPasswords();
   // The provider's invoices are read after each sync, and otherwise at most hourly: a new one
@@ -192,6 +194,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         options: options.syncJobs,
         budget: () => services.syncBudget.shape(),
         alerts: { evaluate: () => services.alerts.evaluate(), deliverWebhooks: () => services.webhooks.deliverDue() },
+        bulk: { run: (operationId, stopping) => services.bulk.run(operationId, stopping), resumable: () => services.bulk.resumable() },
         billing: {
           run: async (reason) => {
             await importInvoices(reason);
@@ -217,6 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     services.alerts.attachEvaluationRequester(() => syncJobs.requestEvaluation('rules'));
     services.webhooks.attachWaker((at) => syncJobs.requestDelivery(at));
     services.statements.attachRunRequester((reason) => syncJobs.requestBillingRun(reason));
+    services.bulk.attachRunRequester((operationId) => syncJobs.requestBulkRun(operationId));
   }
   app.decorate('syncJobs', syncJobs);
   if (syncJobs) {

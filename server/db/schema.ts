@@ -945,3 +945,43 @@ export type BillingCustomerPriceRow = typeof billingCustomerPrices.$inferSelect;
 export type BillingStatementRow = typeof billingStatements.$inferSelect;
 export type BillingStatementItemRow = typeof billingStatementItems.$inferSelect;
 export type BillingAdjustmentRow = typeof billingAdjustments.$inferSelect;
+
+/** 0019: one bulk action over an operator's CSV (issue 22). */
+export const bulkOperations = pgTable(
+  'bulk_operations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['assign', 'block', 'unblock', 'extend', 'change-plan'] }).notNull(),
+    status: text('status', { enum: ['running', 'done'] }).notNull().default('running'),
+    total: integer('total').notNull(),
+    succeeded: integer('succeeded').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdIp: text('created_ip'),
+    requestId: text('request_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [index('bulk_operations_created_at_idx').on(t.createdAt.desc())],
+);
+
+/** 0019: one row of a bulk action: its input and, once run, its outcome. */
+export const bulkOperationRows = pgTable(
+  'bulk_operation_rows',
+  {
+    operationId: uuid('operation_id')
+      .notNull()
+      .references(() => bulkOperations.id, { onDelete: 'cascade' }),
+    line: integer('line').notNull(),
+    input: jsonb('input').notNull(),
+    status: text('status', { enum: ['pending', 'running', 'ok', 'failed', 'skipped'] }).notNull(),
+    message: text('message'),
+    claimedAt: ts('claimed_at'),
+    doneAt: ts('done_at'),
+  },
+  (t) => [primaryKey({ columns: [t.operationId, t.line] }), index('bulk_operation_rows_status_idx').on(t.operationId, t.status, t.line)],
+);
+
+export type BulkOperationRow = typeof bulkOperations.$inferSelect;
+export type BulkOperationRowRow = typeof bulkOperationRows.$inferSelect;

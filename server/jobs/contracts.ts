@@ -19,6 +19,8 @@ export interface JobContracts {
    * again; after each sync, each tick, each price change.
    */
   'billing-run': { reason: 'sync' | 'tick' | 'prices' };
+  /** Works a bulk action's pending rows (issue 22); sent when it starts, and again to resume it. */
+  'bulk-run': { operationId: string };
 }
 
 export type QueueName = keyof JobContracts;
@@ -33,7 +35,7 @@ export interface ReceivedJob<N extends QueueName = QueueName> extends Job<N> {
   id: string;
 }
 
-export const QUEUES = ['terminal-sync', 'usage-sync', 'sync-tick', 'alerts-evaluate', 'webhook-deliver', 'billing-run'] as const satisfies readonly QueueName[];
+export const QUEUES = ['terminal-sync', 'usage-sync', 'sync-tick', 'alerts-evaluate', 'webhook-deliver', 'billing-run', 'bulk-run'] as const satisfies readonly QueueName[];
 
 /** The queue that runs each kind of sync run. */
 export const QUEUE_OF_KIND = { inventory: 'terminal-sync', usage: 'usage-sync' } as const satisfies Record<SyncJobKind, QueueName>;

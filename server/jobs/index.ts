@@ -42,6 +42,12 @@ export interface BillingJobHandlers {
   run(reason: JobContracts['billing-run']['reason']): Promise<unknown>;
 }
 
+/** The bulk actions the queue runs (issue 22): one operation's rows, and those to resume. */
+export interface BulkJobHandlers {
+  run(operationId: string, stopping: () => boolean): Promise<unknown>;
+  resumable(): Promise<string[]>;
+}
+
 export interface SyncJobs extends SyncDispatcher {
   /** Queues an alert evaluation (rules changed); nothing until the queue runs. */
   requestEvaluation(reason: JobContracts['alerts-evaluate']['reason']): void;
@@ -49,6 +55,8 @@ export interface SyncJobs extends SyncDispatcher {
   requestDelivery(at?: Date): void;
   /** Queues a billing run (prices changed, a sync ended); nothing until the queue runs. */
   requestBillingRun(reason: JobContracts['billing-run']['reason']): void;
+  /** Queues the run of a bulk action's rows. */
+  requestBulkRun(operationId: string): void;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** What the per-minute cron runs: the sweeper, then the schedule (inventory first, then usage). */
@@ -80,6 +88,8 @@ export function createSyncJobs(deps: {
   alerts?: AlertJobHandlers;
   /** The statements' closing and refresh, run by its own queue when given. */
   billing?: BillingJobHandlers;
+  /** Bulk actions, run by their own queue when given. */
+  bulk?: BulkJobHandlers;
 }): SyncJobs {
   const { repos, sync, now, log } = deps;
   const runs = repos.syncRuns;
@@ -106,6 +116,15 @@ export function createSyncJobs(deps: {
     if (!ready || !deps.billing) return;
     if (billingHold.held) return;
     queue.send('billing-run', { reason }).catch((error: unknown) => log.warn({ err: error, queue: 'billing-run' }, 'could not queue billing work'));
+  };
+  const requestBulk = (operationId: string) => {
+    if (!ready || !deps.bulk) return;
+    queue.send('bulk-run', { operationId }).catch((error: unknown) => log.warn({ err: error, queue: 'bulk-run' }, 'could not queue a bulk action'));
+  };
+  /** Operations left running (a restart, a process that died mid-row) go back to the queue. */
+  const resumeBulk = async () => {
+    if (!deps.bulk) return;
+    for (const operationId of await deps.bulk.resumable()) requestBulk(operationId);
   };
   const releaseBilling = () => {
     if (!billingHold.held) return;
@@ -182,6 +201,7 @@ export function createSyncJobs(deps: {
     request('alerts-evaluate', { reason: 'tick' });
     request('webhook-deliver', {});
     requestBilling('tick');
+    await resumeBulk().catch((error: unknown) => log.warn({ err: error }, 'could not resume bulk actions'));
     return { sweep, scheduled, scheduledUsage };
   }
 
@@ -190,6 +210,7 @@ export function createSyncJobs(deps: {
     requestEvaluation: (reason) => request('alerts-evaluate', { reason }),
     requestDelivery: (at) => request('webhook-deliver', {}, at),
     requestBillingRun: (reason) => requestBilling(reason),
+    requestBulkRun: (operationId) => requestBulk(operationId),
     sweeper,
     scheduler,
     tick,
@@ -220,6 +241,14 @@ export function createSyncJobs(deps: {
             await billing.run(job.payload.reason).catch((error: unknown) => log.error({ err: error }, 'billing run failed'));
           });
         }
+        if (deps.bulk) {
+          const bulk = deps.bulk;
+          // Between rows the run asks whether the queue is stopping: it stops there, and the rows
+          // left pending go on at the next start.
+          await queue.work('bulk-run', async (job) => {
+            await bulk.run(job.payload.operationId, () => state === 'stopping' || state === 'stopped').catch((error: unknown) => log.error({ err: error }, 'bulk action run failed'));
+          });
+        }
         await queue.work('sync-tick', async () => {
           await tick().catch((error: unknown) => log.error({ err: error }, 'sync tick failed'));
         });
@@ -237,6 +266,7 @@ export function createSyncJobs(deps: {
         }
         await queue.schedule('sync-tick', TICK_CRON, {});
         state = 'running';
+        await resumeBulk().catch((error: unknown) => log.warn({ err: error }, 'could not resume bulk actions'));
       } catch (error) {
         ready = false;
         await queue.stop().catch(() => undefined);
@@ -256,6 +286,7 @@ export function createSyncJobs(deps: {
         await queue.offWork('webhook-deliver');
       }
       if (deps.billing) await queue.offWork('billing-run');
+      if (deps.bulk) await queue.offWork('bulk-run');
       await Promise.all([inventoryWorker.stop(), usageWorker.stop()]);
       ready = false;
       await queue.stop();

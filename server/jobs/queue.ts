@@ -137,7 +137,8 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
           name,
           policy: 'standard',
           retryLimit: 0,
-          expireInSeconds: name === 'terminal-sync' || name === 'usage-sync' ? expireInSeconds : 900,
+          // A bulk action of thousands of rows, each a provider call, may run past 15 minutes.
+          expireInSeconds: name === 'terminal-sync' || name === 'usage-sync' ? expireInSeconds : name === 'bulk-run' ? 4 * 3600 : 900,
         });
       }
     },

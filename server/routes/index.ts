@@ -28,6 +28,7 @@ import { statementRoutes } from './statements';
 import { billingPriceRoutes } from './billing-prices';
 import { reconciliationRoutes } from './reconciliation';
 import { listExportRoutes } from './list-exports';
+import { bulkRoutes } from './bulk';
 import { searchRoutes } from './search';
 
 /** Every /api/v1 route, registered under the prefix by app.ts. */
@@ -62,4 +63,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(auditRoutes);
   await app.register(listExportRoutes);
   await app.register(searchRoutes);
+  await app.register(bulkRoutes);
 };

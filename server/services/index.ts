@@ -44,6 +44,7 @@ import { createReconciliationService } from './reconciliation';
 import { createSearchService } from './search';
 import { createSearchRepository } from '../db/repositories/search';
 import { createListExportsService } from './list-exports';
+import { createBulkService } from './bulk';
 import { ownOrigin } from './password-reset';
 
 export type Services = ReturnType<typeof createServices>;
@@ -154,6 +155,7 @@ export function createServices(deps: {
     },
   };
   const listExports = createListExportsService({ now, customers, terminals, subscriptions, users, customerTerminals, alerts });
+  const bulk = createBulkService({ repos, audit, now, customers, customerTerminals, subscriptions, log: deps.log });
   return {
     alerts,
     demand,
@@ -190,5 +192,6 @@ export function createServices(deps: {
     reconciliation,
     search,
     listExports,
+    bulk,
   };
 }

@@ -34,6 +34,7 @@ export const AUDIT_ACTION_LABELS = {
   'billing.provider_invoice_imported': 'Provider invoice imported',
   'billing.provider_invoice_updated': 'Provider invoice updated',
   'billing.statements_refreshed': 'Statements refreshed',
+  'bulk.started': 'Bulk action started',
   'customer.activated': 'Customer activated',
   'customer.blocked': 'Customer blocked',
   'customer.created': 'Customer created',

@@ -179,4 +179,11 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, AccessLevel>> = {
   // Audit log (issue 22): administrators only, since it shows other administrators' actions.
   'GET /api/v1/audit': 'administrator',
   'GET /api/v1/audit/export.csv': 'administrator',
+  // Bulk actions (issue 22): for every portal user, as the single-row actions they run are.
+  'POST /api/v1/bulk/preview': 'admin',
+  'POST /api/v1/bulk': 'admin',
+  'GET /api/v1/bulk': 'admin',
+  'GET /api/v1/bulk/:id': 'admin',
+  'GET /api/v1/bulk/:id/rows': 'admin',
+  'GET /api/v1/bulk/:id/rows/export.csv': 'admin',
 };

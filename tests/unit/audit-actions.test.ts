@@ -34,6 +34,8 @@ const KNOWN_INDIRECTIONS: Record<string, string> = {
   'body.action': 'a reconciliation fix, not an audit action',
   'r.action': 'a reconciliation fix, not an audit action',
   'recorded.action': 'a reconciliation fix, not an audit action',
+  // bulk.ts: what a bulk preview row will do, in words.
+  previewAction: "a bulk preview row's description, not an audit action",
   // audit.ts: the writer itself, passing on what it was handed.
   'event.action': 'the audit writer itself',
 };

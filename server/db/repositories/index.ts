@@ -24,6 +24,7 @@ import { createStatementsRepository } from './statements';
 import { createBillingPricesRepository } from './billing-prices';
 import { createProviderInvoicesRepository } from './provider-invoices';
 import { createReconciliationRepository } from './reconciliation';
+import { createBulkOperationsRepository } from './bulk-operations';
 
 export type Repositories = ReturnType<typeof createRepositories>;
 
@@ -54,5 +55,6 @@ export function createRepositories(db: Db) {
     billingPrices: createBillingPricesRepository(db),
     providerInvoices: createProviderInvoicesRepository(db),
     reconciliation: createReconciliationRepository(db),
+    bulkOperations: createBulkOperationsRepository(db),
   };
 }

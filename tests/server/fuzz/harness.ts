@@ -53,6 +53,7 @@ export function fuzzFileOf(route: string): FuzzFile {
   if (/^\/my\/statements(\/|$)/.test(path)) return 'customers';
   if (/^\/search(\/|$)/.test(path)) return 'customers';
   if (/^\/audit(\/|$)/.test(path)) return 'customers';
+  if (/^\/bulk(\/|$)/.test(path)) return 'customers';
   throw new Error(`${route} belongs to no fuzz file: add its prefix to fuzzFileOf`);
 }
 
