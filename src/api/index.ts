@@ -3,6 +3,7 @@ import { createActivationsApi } from './activations';
 import { createAlertsApi } from './alerts';
 import { createAuditApi } from './audit';
 import { createAuthApi } from './auth';
+import { createBulkApi } from './bulk';
 import { createCustomersApi, createPasswordSetupApi } from './customers';
 import { createCustomerPreviewApi } from './customer-preview';
 import { createCustomerTerminalsApi } from './customer-terminals';
@@ -30,6 +31,7 @@ export function createApi(options: ApiClientOptions) {
     alerts: createAlertsApi(client),
     audit: createAuditApi(client),
     auth: createAuthApi(client),
+    bulk: createBulkApi(client),
     customers: createCustomersApi(client),
     customerTerminals: createCustomerTerminalsApi(client),
     customerPreview: createCustomerPreviewApi(client),

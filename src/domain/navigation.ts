@@ -28,6 +28,7 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
   },
   { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi' },
   { title: 'Requests', url: '/requests', icon: 'pi pi-inbox' },
+  { title: 'Bulk actions', url: '/bulk', icon: 'pi pi-clone' },
   {
     title: 'Alerts',
     url: '/alerts',
@@ -176,6 +177,7 @@ export type PagePath =
   | '/billing/prices'
   | '/billing/reconciliation'
   | '/audit'
+  | '/bulk'
   | '/my'
   | '/my/terminals'
   | '/my/terminals/$terminalId'
@@ -220,6 +222,7 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   '/billing/prices': { title: 'Prices', breadcrumb: [home, { label: 'Billing' }, { label: 'Prices' }] },
   '/billing/reconciliation': { title: 'Reconciliation', breadcrumb: [home, { label: 'Billing' }, { label: 'Reconciliation' }] },
   '/audit': { title: 'Audit log', breadcrumb: [home, { label: 'Audit log' }] },
+  '/bulk': { title: 'Bulk actions', breadcrumb: [home, { label: 'Bulk actions' }] },
   '/my': { title: 'Overview', breadcrumb: [] },
   '/my/terminals': { title: 'My Terminals', breadcrumb: [myHome, { label: 'Terminals' }] },
   '/my/terminals/$terminalId': { title: 'Terminal', breadcrumb: [myHome, { label: 'Terminals', url: '/my/terminals' }, { label: 'Terminal' }] },

@@ -29,6 +29,7 @@ import { MyLayout } from './my/layout';
 import { validateMyTerminalSearch } from './my/search';
 import { validateAlertsSearch } from '../ui/alerts/search';
 import { validateAuditSearch } from '../ui/audit/search';
+import { validateBulkSearch } from '../ui/bulk/search';
 import { validateStatementsSearch } from '../ui/billing/statements/search';
 
 /** The browser tab names the page and the portal it belongs to ("My Terminals · Customer Portal"). */
@@ -243,6 +244,14 @@ const auditRoute = createRoute({
   component: lazyRouteComponent(() => import('./audit'), 'AuditRoute'),
 });
 
+/** Bulk actions (issue 22), every portal user: the operation shown is in the URL (`?operation=<id>`). */
+const bulkRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/bulk',
+  validateSearch: validateBulkSearch,
+  component: lazyRouteComponent(() => import('./bulk'), 'BulkRoute'),
+});
+
 /** Unknown paths: the guard above already sent signed-out visitors to /login. */
 const unknownRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -419,6 +428,7 @@ export const routeTree = rootRoute.addChildren([
     pricesRoute,
     reconciliationRoute,
     auditRoute,
+    bulkRoute,
     unknownRoute,
   ]),
 ]);

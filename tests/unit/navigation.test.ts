@@ -32,12 +32,13 @@ describe('the sidebar menu', () => {
     expect(HOME_URL).toBe('/home');
   });
 
-  it('lists Home, Customers, Terminals, Requests, Alerts, Billing, Users, Audit log and Settings in that order with their urls', () => {
+  it('lists Home, Customers, Terminals, Requests, Bulk actions, Alerts, Billing, Users, Audit log and Settings in that order with their urls', () => {
     expect(SIDEBAR_MENU.map((item) => [item.title, item.url])).toEqual([
       ['Home', '/home'],
       ['Customers', '/customers'],
       ['Terminals', '/terminals'],
       ['Requests', '/requests'],
+      ['Bulk actions', '/bulk'],
       ['Alerts', '/alerts'],
       ['Billing', '/billing/statements'],
       ['Users', '/users'],
@@ -188,6 +189,7 @@ describe('page titles and breadcrumbs', () => {
         '/billing/prices',
         '/billing/reconciliation',
         '/audit',
+        '/bulk',
         '/my',
         '/my/terminals',
         '/my/terminals/$terminalId',
@@ -218,6 +220,7 @@ describe('page titles and breadcrumbs', () => {
     expect(trail('/alerts/rules')).toEqual(['Home(/home)', 'Alerts(/alerts)', 'Alert rules']);
     expect(trail('/alerts/webhooks')).toEqual(['Home(/home)', 'Alerts(/alerts)', 'Webhooks']);
     expect(trail('/audit')).toEqual(['Home(/home)', 'Audit log']);
+    expect(trail('/bulk')).toEqual(['Home(/home)', 'Bulk actions']);
     expect(trail('/my/alerts')).toEqual(['Overview(/my)', 'Alerts']);
     expect(trail('/my/terminals/UT1')).toEqual(['Overview(/my)', 'Terminals(/my/terminals)', 'Terminal']);
     expect(trail('/my/account')).toEqual(['Overview(/my)', 'Account']);

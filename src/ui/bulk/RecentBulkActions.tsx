@@ -1,0 +1,70 @@
+// The latest bulk actions (newest first): when, which action, how many rows, how they ended, and
+// Open, which shows that operation's progress or results above.
+import { useId } from 'react';
+import { Button } from 'primereact/button';
+import { Column } from 'primereact/column';
+import { DataTable } from 'primereact/datatable';
+import { Tag } from 'primereact/tag';
+import { BULK_KIND_LABELS, type BulkOperationWire } from '../../domain/bulk';
+import { ErrorCard } from '../common/ErrorCard';
+import { formatDateTime } from '../common/format';
+import { BULK_TEXTS as T } from './parts';
+
+export interface RecentBulkActionsProps {
+  operations: readonly BulkOperationWire[] | null;
+  error: string | null;
+  /** The operation shown above, marked in the list. */
+  shown: string | null;
+  canOpen: boolean;
+  onOpen(id: string): void;
+  onRetry(): void;
+}
+
+/** A row as the table shows it: what may change about it is in the row, as the table re-renders a cell only when its row changes. */
+type RecentRow = BulkOperationWire & { openable: boolean; shown: boolean };
+
+export function RecentBulkActions(props: RecentBulkActionsProps) {
+  const id = useId();
+  const rows: RecentRow[] | null = props.operations && props.operations.map((operation) => ({ ...operation, openable: props.canOpen, shown: operation.id === props.shown }));
+  return (
+    <section className="bulk-panel bulk-recent" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{T.recentTitle}</h2>
+      {props.error ? (
+        <ErrorCard title={T.recentFailed} message={props.error} onRetry={props.onRetry} headingLevel={3} />
+      ) : rows === null ? (
+        <p role="status">{T.recentLoading}</p>
+      ) : (
+        <DataTable
+          value={rows}
+          dataKey="id"
+          emptyMessage={T.recentEmpty}
+          rowClassName={(row: RecentRow) => (row.shown ? 'bulk-row-shown' : '')}
+          pt={{ table: { 'aria-label': T.recentTable } }}
+        >
+          <Column header={T.started} body={(operation: BulkOperationWire) => <time dateTime={operation.createdAt}>{formatDateTime(operation.createdAt)}</time>} />
+          <Column header={T.actionLabel} body={(operation: BulkOperationWire) => BULK_KIND_LABELS[operation.kind]} />
+          <Column header={T.rows} body={(operation: BulkOperationWire) => operation.total.toLocaleString('en-US')} />
+          <Column header={T.result} body={(operation: BulkOperationWire) => T.outcome(operation)} />
+          <Column
+            header={T.status}
+            body={(operation: BulkOperationWire) => <Tag severity={operation.status === 'done' ? 'success' : 'info'} value={operation.status === 'done' ? T.done : T.running} />}
+          />
+          <Column
+            header={<span className="sr-only">{T.open}</span>}
+            body={(row: RecentRow) => (
+              <Button
+                type="button"
+                label={T.open}
+                text
+                disabled={!row.openable}
+                aria-label={T.openLabel(row, formatDateTime(row.createdAt))}
+                aria-current={row.shown ? 'true' : undefined}
+                onClick={() => props.onOpen(row.id)}
+              />
+            )}
+          />
+        </DataTable>
+      )}
+    </section>
+  );
+}
