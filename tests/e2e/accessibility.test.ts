@@ -75,6 +75,12 @@ function adminScreens(ids: { customer: string; statement: string | null; termina
       await p.getByRole('listbox').first().waitFor();
     } },
     { name: 'audit log', path: '/audit', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'bulk actions', path: '/bulk', ready: heading('New bulk action') },
+    { name: 'bulk preview', path: '/bulk', ready: heading('New bulk action'), open: async (p) => {
+      await p.getByLabel('CSV', { exact: true }).fill('customer,service_line\nnobody@example.test,AST-00000-00000-00\nnot-an-email,AST-1');
+      await p.getByRole('button', { name: 'Preview' }).click();
+      await p.getByRole('table', { name: 'Preview of the rows' }).waitFor();
+    } },
     { name: 'not found', path: '/no-such-page', ready: async (p) => p.locator('body').waitFor() },
   ];
   if (ids.statement) screens.push({ name: 'statement', path: `/billing/statements/${ids.statement}`, ready: async (p) => p.locator('main').waitFor() });
