@@ -155,6 +155,13 @@ describe('responsive list tables', () => {
     const customer = terminals.results[0]!.assigned_to!;
     await session.api(setup, '/webhooks', { method: 'POST', body: { url: 'http://127.0.0.1:9/hooks', description: 'A receiver with a long description that wraps on a narrow screen' } });
 
+    // A finished bulk action, for its results list: one row extended, one skipped.
+    const { operation } = await session.api<{ operation: { id: string } }>(setup, '/bulk', { method: 'POST', body: { kind: 'extend', csv: `customer,days\n${customer},30\nnot-an-email,5` } });
+    for (let tries = 0; (await session.api<{ status: string }>(setup, `/bulk/${operation.id}`)).status !== 'done'; tries++) {
+      if (tries > 100) throw new Error('the bulk action did not finish');
+      await setup.waitForTimeout(100);
+    }
+
     const pages: ListPage[] = [
       { path: '/customers', rows: true },
       { path: '/terminals', rows: true },
@@ -168,6 +175,7 @@ describe('responsive list tables', () => {
       { path: '/billing/prices', rows: true },
       { path: '/billing/reconciliation', rows: true },
       { path: '/alerts/webhooks', rows: true },
+      { path: `/bulk?operation=${operation.id}`, rows: true },
     ];
     const signIn = async (page: Page) => {
       await page.goto(`${portal.url}/login`);

@@ -2,12 +2,12 @@
 // Run N rows (when a row can run) and Edit; a refused start says why above the buttons.
 import { useId } from 'react';
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Message } from 'primereact/message';
 import { Tag } from 'primereact/tag';
 import { BULK_MESSAGES, BULK_ROWS_PAGE_SIZE, type BulkPreviewRow, type BulkPreviewWire } from '../../domain/bulk';
 import { ErrorCard } from '../common/ErrorCard';
+import { useColumnFolding, type FoldableColumn } from '../common/useColumnFolding';
 import { BULK_TEXTS as T, columnTitle, inputColumns, inputValue } from './parts';
 
 export interface BulkPreviewProps {
@@ -36,6 +36,7 @@ function WillHappen({ row }: { row: BulkPreviewRow }) {
 export function BulkPreview({ preview, ...props }: BulkPreviewProps) {
   const id = useId();
   const columns = inputColumns(preview.kind);
+  const folding = useColumnFolding<BulkPreviewRow>({ rowKey: (row) => String(row.line), rowName: (row) => T.rowName(row.line) });
   return (
     <section className="bulk-panel" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{T.previewTitle}</h2>
@@ -49,13 +50,12 @@ export function BulkPreview({ preview, ...props }: BulkPreviewProps) {
         rows={BULK_ROWS_PAGE_SIZE}
         rowClassName={(row: BulkPreviewRow) => (row.problem ? 'bulk-row-problem' : '')}
         pt={{ table: { 'aria-label': T.previewTable } }}
-      >
-        <Column header={T.line} field="line" style={{ width: '5rem' }} />
-        {columns.map((column) => (
-          <Column key={column.field} header={columnTitle(column)} body={(row: BulkPreviewRow) => inputValue(row.input, column)} />
-        ))}
-        <Column header={T.willHappen} body={(row: BulkPreviewRow) => <WillHappen row={row} />} />
-      </DataTable>
+        {...folding.table([
+          { priority: 'always', header: T.line, body: (row) => row.line, style: { width: '5rem' } },
+          ...columns.map((column): FoldableColumn<BulkPreviewRow> => ({ priority: 'fold', header: columnTitle(column), body: (row) => inputValue(row.input, column) })),
+          { priority: 'always', header: T.willHappen, body: (row) => <WillHappen row={row} /> },
+        ])}
+      />
       {preview.ready === 0 && <Message severity="warn" text={BULK_MESSAGES.nothingToRun} className="bulk-message" />}
       {props.failure && <ErrorCard title={T.startFailed} message={props.failure} />}
       <div className="bulk-row">

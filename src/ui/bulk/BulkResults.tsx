@@ -2,7 +2,6 @@
 // with the line, the row's fields, its status and the message, filtered by status, and the same
 // filter as a CSV file.
 import { useId } from 'react';
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { SelectButton } from 'primereact/selectbutton';
 import { BULK_ROW_STATUS_LABELS, type BulkKind, type BulkResultRow } from '../../domain/bulk';
@@ -10,6 +9,7 @@ import type { Pagination } from '../../domain/customers';
 import { DASH } from '../common/format';
 import { ErrorCard } from '../common/ErrorCard';
 import { ExportButton } from '../common/ExportButton';
+import { useColumnFolding, type FoldableColumn } from '../common/useColumnFolding';
 import { ListPaginator } from '../common/ListPaginator';
 import { BULK_TEXTS as T, columnTitle, inputColumns, inputValue, RowStatusTag } from './parts';
 
@@ -34,6 +34,7 @@ export interface BulkResultsProps {
 export function BulkResults(props: BulkResultsProps) {
   const id = useId();
   const columns = inputColumns(props.kind);
+  const folding = useColumnFolding<BulkResultRow>({ rowKey: (row) => String(row.line), rowName: (row) => T.rowName(row.line) });
   return (
     <section className="bulk-results" aria-labelledby={`${id}-title`}>
       <div className="bulk-row bulk-row-spread">
@@ -57,14 +58,20 @@ export function BulkResults(props: BulkResultsProps) {
         <p role="status">{T.loadingResults}</p>
       ) : (
         <>
-          <DataTable value={[...props.rows]} dataKey="line" loading={props.loading} emptyMessage={T.noResults} pt={{ table: { 'aria-label': T.resultsTable } }}>
-            <Column header={T.line} field="line" style={{ width: '5rem' }} />
-            {columns.map((column) => (
-              <Column key={column.field} header={columnTitle(column)} body={(row: BulkResultRow) => inputValue(row.input, column)} />
-            ))}
-            <Column header={T.status} body={(row: BulkResultRow) => <RowStatusTag status={row.status} />} />
-            <Column header={T.message} body={(row: BulkResultRow) => row.message ?? DASH} />
-          </DataTable>
+          <DataTable
+            value={[...props.rows]}
+            dataKey="line"
+            loading={props.loading}
+            emptyMessage={T.noResults}
+            pt={{ table: { 'aria-label': T.resultsTable } }}
+            {...folding.table([
+              { priority: 'always', header: T.line, body: (row) => row.line, style: { width: '5rem' } },
+              // On a phone the row's input folds: its line, status and message say what happened.
+              ...columns.map((column): FoldableColumn<BulkResultRow> => ({ priority: 'fold', header: columnTitle(column), body: (row) => inputValue(row.input, column) })),
+              { priority: 'always', header: T.status, body: (row) => <RowStatusTag status={row.status} /> },
+              { priority: 'always', header: T.message, body: (row) => row.message ?? DASH },
+            ])}
+          />
           <ListPaginator pagination={props.pagination} onPage={props.onPage} />
         </>
       )}

@@ -2,12 +2,12 @@
 // Open, which shows that operation's progress or results above.
 import { useId } from 'react';
 import { Button } from 'primereact/button';
-import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import { BULK_KIND_LABELS, type BulkOperationWire } from '../../domain/bulk';
 import { ErrorCard } from '../common/ErrorCard';
 import { formatDateTime } from '../common/format';
+import { useColumnFolding } from '../common/useColumnFolding';
 import { BULK_TEXTS as T } from './parts';
 
 export interface RecentBulkActionsProps {
@@ -25,6 +25,7 @@ type RecentRow = BulkOperationWire & { openable: boolean; shown: boolean };
 
 export function RecentBulkActions(props: RecentBulkActionsProps) {
   const id = useId();
+  const folding = useColumnFolding<RecentRow>({ rowKey: (row) => row.id, rowName: (row) => `${BULK_KIND_LABELS[row.kind]} of ${formatDateTime(row.createdAt)}` });
   const rows: RecentRow[] | null = props.operations && props.operations.map((operation) => ({ ...operation, openable: props.canOpen, shown: operation.id === props.shown }));
   return (
     <section className="bulk-panel bulk-recent" aria-labelledby={`${id}-title`}>
@@ -40,30 +41,33 @@ export function RecentBulkActions(props: RecentBulkActionsProps) {
           emptyMessage={T.recentEmpty}
           rowClassName={(row: RecentRow) => (row.shown ? 'bulk-row-shown' : '')}
           pt={{ table: { 'aria-label': T.recentTable } }}
-        >
-          <Column header={T.started} body={(operation: BulkOperationWire) => <time dateTime={operation.createdAt}>{formatDateTime(operation.createdAt)}</time>} />
-          <Column header={T.actionLabel} body={(operation: BulkOperationWire) => BULK_KIND_LABELS[operation.kind]} />
-          <Column header={T.rows} body={(operation: BulkOperationWire) => operation.total.toLocaleString('en-US')} />
-          <Column header={T.result} body={(operation: BulkOperationWire) => T.outcome(operation)} />
-          <Column
-            header={T.status}
-            body={(operation: BulkOperationWire) => <Tag severity={operation.status === 'done' ? 'success' : 'info'} value={operation.status === 'done' ? T.done : T.running} />}
-          />
-          <Column
-            header={<span className="sr-only">{T.open}</span>}
-            body={(row: RecentRow) => (
-              <Button
-                type="button"
-                label={T.open}
-                text
-                disabled={!row.openable}
-                aria-label={T.openLabel(row, formatDateTime(row.createdAt))}
-                aria-current={row.shown ? 'true' : undefined}
-                onClick={() => props.onOpen(row.id)}
-              />
-            )}
-          />
-        </DataTable>
+          {...folding.table([
+            { priority: 'always', header: T.started, body: (operation) => <time dateTime={operation.createdAt}>{formatDateTime(operation.createdAt)}</time> },
+            { priority: 'always', header: T.actionLabel, body: (operation) => BULK_KIND_LABELS[operation.kind] },
+            { priority: 'fold', header: T.rows, body: (operation) => operation.total.toLocaleString('en-US') },
+            { priority: 'fold', header: T.result, body: (operation) => T.outcome(operation) },
+            {
+              priority: 'always',
+              header: T.status,
+              body: (operation) => <Tag severity={operation.status === 'done' ? 'success' : 'info'} value={operation.status === 'done' ? T.done : T.running} />,
+            },
+            {
+              priority: 'always',
+              header: <span className="sr-only">{T.open}</span>,
+              body: (row) => (
+                <Button
+                  type="button"
+                  label={T.open}
+                  text
+                  disabled={!row.openable}
+                  aria-label={T.openLabel(row, formatDateTime(row.createdAt))}
+                  aria-current={row.shown ? 'true' : undefined}
+                  onClick={() => props.onOpen(row.id)}
+                />
+              ),
+            },
+          ])}
+        />
       )}
     </section>
   );

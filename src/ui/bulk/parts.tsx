@@ -62,6 +62,8 @@ export const BULK_TEXTS = {
   exportFailed: 'Could not export the results',
   recentTitle: 'Recent bulk actions',
   recentTable: 'Recent bulk actions',
+  /** How a row is named, e.g. for its "More about …" toggle on a phone. */
+  rowName: (line: number) => `line ${line}`,
   recentEmpty: 'No bulk actions yet.',
   recentLoading: 'Loading the recent bulk actions...',
   recentFailed: 'Could not load the recent bulk actions',
