@@ -3,7 +3,7 @@
 // element with the focus always shows it.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useBrowserSession } from './harness';
+import { signInAsAdminAt, useBrowserSession } from './harness';
 
 const session = useBrowserSession({}, { width: 1366, height: 850 });
 
@@ -16,6 +16,17 @@ async function focused(page: Page) {
     const shows = (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || style.boxShadow !== 'none';
     return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '', inDialog: Boolean(el.closest('[role="dialog"]')), visible: shows };
   });
+}
+
+/** Tabs forward until the focus is on `name` (at most `max` stops), each stop showing its focus. */
+async function tabTo(page: Page, name: string | RegExp, max = 20): Promise<void> {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    expect(now.visible, `"${now.name}" has the focus but does not show it`).toBe(true);
+    if (typeof name === 'string' ? now.name === name : name.test(now.name)) return;
+  }
+  throw new Error(`${max} Tabs did not reach "${String(name)}"`);
 }
 
 describe('the keyboard alone', () => {
@@ -69,5 +80,40 @@ describe('the keyboard alone', () => {
     await edit.waitFor({ state: 'detached' });
     expect(await focused(page)).toMatchObject({ name: actionsName, inDialog: false });
     await page.close();
+  });
+
+  it('runs a bulk action: picks the action, types the CSV, previews, runs and reads the result', async () => {
+    const { portal } = session;
+    // A context of its own: signed out, whatever the test before did.
+    const context = await session.browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const page = await context.newPage();
+    await signInAsAdminAt(page, portal, '/bulk');
+    const { customers } = await session.api<{ customers: { email: string }[] }>(page, '/customers?limit=1');
+    const email = customers[0]!.email;
+
+    await page.goto(`${portal.url}/bulk`);
+    await page.getByRole('heading', { name: 'New bulk action' }).waitFor();
+    // The action picker: Enter opens it, the arrows move, Enter picks.
+    const picker = page.getByLabel('Action', { exact: true });
+    await picker.focus();
+    expect((await focused(page)).visible).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('option', { name: 'Unblock customers' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.bulk-kind input')?.value === 'Unblock customers');
+
+    await tabTo(page, /^$|Paste the rows here/);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    await page.keyboard.type(email);
+    await tabTo(page, 'Preview');
+    await page.keyboard.press('Enter');
+    await page.getByText('1 ready, 0 with problems').waitFor();
+    await tabTo(page, 'Run 1 row');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Unblock customers: done' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('table', { name: 'Results of the rows' }).getByText('Not blocked: nothing changed').waitFor();
+    await context.close();
   });
 });
