@@ -5,6 +5,7 @@
 // less important columns fold into the row's "More about …" expansion.
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { REQUEST_MESSAGES } from '../../src/domain/requests';
 import type { TerminalPageWire } from '../../src/domain/terminals';
 import { submitLogin, useBrowserSession, waitForUsageRun, type Portal } from './harness';
 
@@ -155,6 +156,24 @@ describe('responsive list tables', () => {
     const customer = terminals.results[0]!.assigned_to!;
     await session.api(setup, '/webhooks', { method: 'POST', body: { url: 'http://127.0.0.1:9/hooks', description: 'A receiver with a long description that wraps on a narrow screen' } });
 
+    // A customer's request, so both Requests lists have a row to fold: the demo customer asks for
+    // a top-up on their first line.
+    const asCustomer = await browser.newContext({ viewport: DESKTOP });
+    const own = await asCustomer.newPage();
+    const customerLogin = demoCustomer(portal);
+    await own.goto(`${portal.url}/login`);
+    await submitLogin(own, customerLogin.email, customerLogin.password);
+    await own.waitForURL(/\/my$/);
+    await own.goto(`${portal.url}/my/requests`);
+    await own.getByRole('button', { name: REQUEST_MESSAGES.newRequest }).click();
+    const dialog = own.getByRole('dialog', { name: REQUEST_MESSAGES.newRequest });
+    await own.getByRole('combobox', { name: 'Service line' }).click();
+    await own.getByRole('listbox').getByRole('option').first().click();
+    await dialog.getByText('Top-up', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Send request' }).click();
+    await own.getByText(REQUEST_MESSAGES.created).first().waitFor();
+    await asCustomer.close();
+
     // A finished bulk action, for its results list: one row extended, one skipped.
     const { operation } = await session.api<{ operation: { id: string } }>(setup, '/bulk', { method: 'POST', body: { kind: 'extend', csv: `customer,days\n${customer},30\nnot-an-email,5` } });
     for (let tries = 0; (await session.api<{ status: string }>(setup, `/bulk/${operation.id}`)).status !== 'done'; tries++) {
@@ -169,7 +188,7 @@ describe('responsive list tables', () => {
       { path: '/subscription/provider-billing', rows: true },
       { path: '/users', rows: true },
       { path: '/alerts', rows: true },
-      { path: '/requests', rows: false },
+      { path: '/requests', rows: true },
       { path: `/customer/terminals/${customer}`, rows: true },
       { path: '/billing/statements', rows: true },
       { path: '/billing/prices', rows: true },
@@ -196,7 +215,8 @@ describe('responsive list tables', () => {
     };
     const pages: ListPage[] = [
       { path: '/my/terminals', rows: true },
-      { path: '/my/requests', rows: false },
+      // The request the first test made.
+      { path: '/my/requests', rows: true },
       { path: '/my/alerts', rows: true },
       { path: '/my/statements', rows: true },
     ];
