@@ -65,7 +65,12 @@ describe('the fuzz checksum', () => {
   it('keeps the snapshot across reads, and finds no change in a write that was rolled back', async () => {
     const before = await checksum.take();
     await run(sql`SELECT * FROM customers`);
-    expect(await checksum.refresh(before)).toBe(before);
+    const again = await checksum.refresh(before);
+    // On PGlite nothing else assigns transaction ids: the snapshot itself comes back. On a shared
+    // PostgreSQL server another test file's database may move the horizon meanwhile (seen in CI):
+    // then a fresh take, equal part for part.
+    if (ctx.database.kind === 'pglite') expect(again).toBe(before);
+    expect(changedParts(before, again)).toEqual([]);
     await ctx.database.db
       .transaction(async (tx) => {
         await tx.execute(sql`INSERT INTO email_outbox (recipient, subject, body_text) VALUES ('b@example.com', 's', 'b')`);
