@@ -118,7 +118,6 @@ export function adjustmentRefusal(refusal: SaveRefusal): { errors: FieldErrors<A
 
 export const ADJUSTMENT_FAILED = failureText('save the correction', null);
 
-const refusalWords = (outcome: SaveOutcome<unknown>) => (outcome.ok ? '' : outcome.message.trim() || ADJUSTMENT_FAILED);
 
 const adjustmentFormSetup = setup({
   types: {
@@ -187,10 +186,7 @@ export const adjustmentFormMachine = adjustmentFormSetup.createMachine({
       back: 'editing',
       failure: (why) => why?.trim() || ADJUSTMENT_FAILED,
       // The server's words go by the field they are about (an amount it refused under the amount).
-      refused: [
-        { type: 'storeRefusal', params: ({ event }) => event.output },
-        { type: 'notifyFailure', params: ({ event }) => refusalWords(event.output) },
-      ],
+      refused: { type: 'storeRefusal', params: ({ event }) => event.output },
     }),
   },
 });

@@ -142,7 +142,6 @@ function updatePayload(form: EditForm): UpdateCustomerPayload {
 
 type Refused = Extract<DoneResult, { ok: false }>;
 const editErrors = (result: Refused) => serverFieldErrors(result, EDIT_FIELDS, CUSTOMER_MESSAGES.duplicateEmail);
-const messageOf = (result: DoneResult) => (result.ok ? '' : result.message);
 const name = (context: CustomerActionsContext) => (context.customer ? customerDisplayName(context.customer) : 'Customer');
 
 /** The toasts, as an action that picks which to show enqueues them. */
@@ -336,10 +335,7 @@ export const customerActionsMachine = customerActionsSetup.createMachine({
           back: 'idle',
           failure: (why) => failureText('update customer', why),
           // A refusal may name fields: their errors go beside them, and only one naming none is the dialog's failure.
-          refused: [
-            { type: 'storeEditRefusal', params: ({ event }) => event.output },
-            { type: 'notifyFailure', params: ({ event }) => failureText('update customer', messageOf(event.output)) },
-          ],
+          refused: { type: 'storeEditRefusal', params: ({ event }) => event.output },
         }),
       },
     },

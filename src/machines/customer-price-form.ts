@@ -216,7 +216,6 @@ const customerPriceFormSetup = setup({
 });
 
 const submitting = submittingStates(customerPriceFormSetup);
-const refusalWords = (outcome: SaveOutcome<unknown>) => (outcome.ok ? '' : outcome.message.trim() || CUSTOMER_PRICE_TEXTS.saveFailed);
 
 export const customerPriceFormMachine = customerPriceFormSetup.createMachine({
   id: 'customerPriceForm',
@@ -247,10 +246,7 @@ export const customerPriceFormMachine = customerPriceFormSetup.createMachine({
         success: { target: 'closed', actions: [{ type: 'notifySuccess', params: M.customerPriceSaved }, 'customerPricesChanged'] },
         back: 'editing',
         failure: (why) => why?.trim() || CUSTOMER_PRICE_TEXTS.saveFailed,
-        refused: [
-          { type: 'storeRefusal', params: ({ event }) => event.output },
-          { type: 'notifyFailure', params: ({ event }) => refusalWords(event.output) },
-        ],
+        refused: { type: 'storeRefusal', params: ({ event }) => event.output },
       }),
       tags: ['open', 'busy'],
     },

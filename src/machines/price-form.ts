@@ -195,7 +195,6 @@ const priceFormSetup = setup({
 });
 
 const submitting = submittingStates(priceFormSetup);
-const refusalWords = (outcome: SaveOutcome<unknown>) => (outcome.ok ? '' : outcome.message.trim() || PRICE_FORM_TEXTS.saveFailed);
 
 export const priceFormMachine = priceFormSetup.createMachine({
   id: 'priceForm',
@@ -228,10 +227,7 @@ export const priceFormMachine = priceFormSetup.createMachine({
         success: { target: 'closed', actions: [{ type: 'notifySuccess', params: M.priceSaved }, 'pricesChanged'] },
         back: 'editing',
         failure: (why) => why?.trim() || PRICE_FORM_TEXTS.saveFailed,
-        refused: [
-          { type: 'storeRefusal', params: ({ event }) => event.output },
-          { type: 'notifyFailure', params: ({ event }) => refusalWords(event.output) },
-        ],
+        refused: { type: 'storeRefusal', params: ({ event }) => event.output },
       }),
       tags: ['open', 'busy'],
     },

@@ -53,7 +53,10 @@ export interface SubmitOptions<S extends MachineSetup, TSrc extends SubmittingAc
   back: string | readonly BackStep<S, TSrc>[];
   /** The words of a failure: with the server's words when it refused, with null when the request failed. */
   failure: (serverWords: string | null) => string;
-  /** What a refusal does instead of storing and toasting its words (e.g. a form putting them by its fields). */
+  /**
+   * What a refusal does instead of storing its words as the dialog's failure (e.g. a form putting
+   * them by its fields); the words, as `failure` words them, are toasted either way.
+   */
   refused?: DoneActions<S, TSrc>;
 }
 
@@ -71,7 +74,9 @@ export function submittingStates<S extends MachineSetup>(_machineSetup: S) {
     const back = typeof options.back === 'string' ? [{ target: options.back }] : options.back;
     const words = ({ event }: { event: { output: SubmitOutcome } }) => options.failure(event.output.ok ? null : event.output.message);
     const report = <P>(params: P) => [{ type: 'storeFailure', params } as const, { type: 'notifyFailure', params } as const];
-    const refused = options.refused ?? report(words);
+    const refused = options.refused
+      ? [...(Array.isArray(options.refused) ? options.refused : [options.refused]), { type: 'notifyFailure', params: words } as const]
+      : report(words);
     const failed = report(options.failure(null));
     return {
       tags: ['busy'],

@@ -193,7 +193,6 @@ const webhookEndpointSetup = setup({
 
 const submitting = submittingStates(webhookEndpointSetup);
 
-const refusalWords = (outcome: SaveOutcome<unknown>) => (outcome.ok ? '' : outcome.message.trim() || failureText('save the webhook endpoint', null));
 
 export const webhookEndpointMachine = webhookEndpointSetup.createMachine({
   id: 'webhookEndpoint',
@@ -235,10 +234,7 @@ export const webhookEndpointMachine = webhookEndpointSetup.createMachine({
           back: '#webhookEndpoint.editing',
           failure: (why) => why?.trim() || failureText('add the webhook endpoint', null),
           // The server's words go by the field they are about (a refused URL under the URL).
-          refused: [
-            { type: 'storeRefusal', params: ({ event }) => event.output },
-            { type: 'notifyFailure', params: ({ event }) => refusalWords(event.output) },
-          ],
+          refused: { type: 'storeRefusal', params: ({ event }) => event.output },
         }),
         updating: submitting({
           src: 'updateEndpoint',
@@ -246,10 +242,7 @@ export const webhookEndpointMachine = webhookEndpointSetup.createMachine({
           success: { target: '#webhookEndpoint.closed', actions: [{ type: 'notifySuccess', params: M.updated }, 'endpointSaved'] },
           back: '#webhookEndpoint.editing',
           failure: (why) => why?.trim() || failureText('save the webhook endpoint', null),
-          refused: [
-            { type: 'storeRefusal', params: ({ event }) => event.output },
-            { type: 'notifyFailure', params: ({ event }) => refusalWords(event.output) },
-          ],
+          refused: { type: 'storeRefusal', params: ({ event }) => event.output },
         }),
       },
     },
