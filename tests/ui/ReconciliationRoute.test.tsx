@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { AdminUser } from '../../src/domain/auth';
-import { FIX_LABELS, LEAK_KINDS, LEAK_LABELS, cycleOf, shiftCycle, type ReconciliationWire } from '../../src/domain/billing';
+import { FIX_LABELS, LEAK_KINDS, LEAK_LABELS, cycleOf, shiftCycle, type FixAction, type ReconciliationWire } from '../../src/domain/billing';
 import { LEAK_FIX_TEXTS } from '../../src/machines/leak-fix';
 import { KEEP_LINE } from '../../src/ui/billing/reconciliation/ConfirmFixDialog';
 import { RECONCILIATION_TEXTS as T } from '../../src/ui/billing/reconciliation/parts';
@@ -12,43 +12,38 @@ import { adminProfile } from '../machines/fixtures';
 import { CYCLE, boardWire, byKind, fixButtonName, handledLeak, smallUnassignedLeak, topUpLeak, unassignedLeak } from '../fixtures/reconciliation';
 import { enteredDialog } from './dialogs';
 import { openSignedInAt } from './open-app';
+import { fakePortalApi } from '../model/framework/screen';
+import { envelope, refusalBody } from '../fixtures/api-fetch';
 
 // Chart.js draws on a canvas happy-dom does not have; the chart's figures are in the sections too.
 vi.mock('primereact/chart', () => ({ Chart: ({ pt }: { pt?: { canvas?: { 'aria-label'?: string } } }) => <div role="img" aria-label={pt?.canvas?.['aria-label']} /> }));
 
-function fakePortalApi(profile: AdminUser = adminProfile, initial: ReconciliationWire = boardWire()) {
+/** The portal API over the tests' one fake, keeping the board: a posted fix marks its leak handled. */
+function boardApi(profile: AdminUser = adminProfile, initial: ReconciliationWire = boardWire()) {
   let board = initial;
-  const calls: string[] = [];
   const bodies: Array<[string, unknown]> = [];
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  const ok = (data: unknown, status = 200) => json(status, { success: true, message: 'ok', data });
-  const fail = (status: number, message: string) => json(status, { success: false, message });
-  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const call = `${method} ${url.pathname}`;
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
-    calls.push(`${call}${url.search}`);
-    if (body !== undefined) bodies.push([call, body]);
-    if (call === 'GET /api/v1/auth/me') return ok({ user: profile });
-    if (call === 'GET /api/v1/billing/reconciliation') return ok({ ...board, cycle: url.searchParams.get('cycle') ?? board.cycle });
-    if (call === 'POST /api/v1/billing/reconciliation/fix') {
-      const leak = board.leaks.find((l) => l.kind === body.kind && l.key === body.key);
-      if (!leak) return fail(404, 'This leak is no longer on the board');
-      const fixed = { ...leak, resolution: { action: body.action, at: '2026-11-26T10:00:00.000Z', by: profile.name, note: null } };
-      const leaks = board.leaks.map((l) => (l === leak ? fixed : l));
-      board = { ...board, leaks, byKind: byKind(leaks), openLeakMinor: board.openLeakMinor - leak.amountMinor };
-      return ok({ leak: fixed });
-    }
-    if (call === 'POST /api/v1/billing/invoices/import') {
-      board = { ...board, invoice: { invoiceId: 'INV-2026-10', amountMinor: 1_260_000, status: 'Outstanding' }, costEstimated: false };
-      return ok({ imported: 1, updated: 0 });
-    }
-    return fail(404, `Route not found: ${call}`);
-  });
-  return { fetch, calls, bodies };
+  const portal = fakePortalApi(
+    {
+      'GET /api/v1/billing/reconciliation': ({ url }) => ({ body: envelope({ ...board, cycle: url.searchParams.get('cycle') ?? board.cycle }) }),
+      'POST /api/v1/billing/reconciliation/fix': ({ body }) => {
+        bodies.push(['POST /api/v1/billing/reconciliation/fix', body]);
+        const fix = body as { kind: string; key: string; action: FixAction };
+        const leak = board.leaks.find((l) => l.kind === fix.kind && l.key === fix.key);
+        if (!leak) return { status: 404, body: refusalBody('This leak is no longer on the board') };
+        const fixed = { ...leak, resolution: { action: fix.action, at: '2026-11-26T10:00:00.000Z', by: profile.name, note: null } };
+        const leaks = board.leaks.map((l) => (l === leak ? fixed : l));
+        board = { ...board, leaks, byKind: byKind(leaks), openLeakMinor: board.openLeakMinor - leak.amountMinor };
+        return { body: envelope({ leak: fixed }) };
+      },
+      'POST /api/v1/billing/invoices/import': ({ body }) => {
+        if (body !== undefined) bodies.push(['POST /api/v1/billing/invoices/import', body]);
+        board = { ...board, invoice: { invoiceId: 'INV-2026-10', amountMinor: 1_260_000, status: 'Outstanding' }, costEstimated: false };
+        return { body: envelope({ imported: 1, updated: 0 }) };
+      },
+    },
+    profile,
+  );
+  return { ...portal, bodies };
 }
 
 const section = async (kind: (typeof LEAK_KINDS)[number]) => within(await screen.findByRole('region', { name: LEAK_LABELS[kind] }, { timeout: 5000 }));
@@ -56,7 +51,7 @@ const card = (title: string) => within(screen.getByRole('region', { name: title 
 
 describe('Reconciliation board', () => {
   it('asks for the current cycle by default, says the cost is an estimate, and shows the totals with a negative margin in red', async () => {
-    const api = fakePortalApi();
+    const api = boardApi();
     openSignedInAt('/billing/reconciliation', api.fetch);
     expect(await screen.findByText(T.estimateBanner, {}, { timeout: 5000 })).toBeTruthy();
     expect(api.calls).toContain(`GET /api/v1/billing/reconciliation?cycle=${cycleOf(new Date())}`);
@@ -70,7 +65,7 @@ describe('Reconciliation board', () => {
   });
 
   it('shows a section per kind with its count and amount, the largest leak first and the handled one last, muted, with who handled it', async () => {
-    const api = fakePortalApi();
+    const api = boardApi();
     openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
     for (const kind of LEAK_KINDS) await section(kind);
     const unassigned = await section('unassigned');
@@ -87,7 +82,7 @@ describe('Reconciliation board', () => {
   });
 
   it('a fix posts the cycle, the leak and the action, and the leak then shows what was done, by whom and when', async () => {
-    const api = fakePortalApi();
+    const api = boardApi();
     const { user } = openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
     const topUps = await section('unbilled_top_up');
     await user.click(topUps.getByRole('button', { name: fixButtonName(topUpLeak, 'bill_top_ups') }));
@@ -106,7 +101,7 @@ describe('Reconciliation board', () => {
   });
 
   it('cancelling a line asks first: keeping it sends nothing, confirming sends the fix', async () => {
-    const api = fakePortalApi();
+    const api = boardApi();
     const { user } = openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
     const unassigned = await section('unassigned');
     await user.click(unassigned.getByRole('button', { name: fixButtonName(unassignedLeak, 'cancel_line') }));
@@ -127,7 +122,7 @@ describe('Reconciliation board', () => {
   });
 
   it('moves to the previous cycle from the link, with the cycle in the address', async () => {
-    const api = fakePortalApi();
+    const api = boardApi();
     const { user, location } = openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
     await section('unassigned');
     await user.click(screen.getByRole('button', { name: T.previousCycle }));
@@ -137,7 +132,7 @@ describe('Reconciliation board', () => {
   });
 
   it('imports the invoices and reloads: the estimate banner goes once the invoice is in', async () => {
-    const api = fakePortalApi();
+    const api = boardApi();
     const { user } = openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
     await screen.findByText(T.estimateBanner, {}, { timeout: 5000 });
     await user.click(screen.getByRole('button', { name: T.importInvoices }));
@@ -148,7 +143,7 @@ describe('Reconciliation board', () => {
 
   it('a portal user who is not an administrator reads the board and is offered neither fixes nor the import', async () => {
     const reader: AdminUser = { ...adminProfile, role: 'user' };
-    const api = fakePortalApi(reader);
+    const api = boardApi(reader);
     openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch, { profile: reader });
     await section('unassigned');
     expect(screen.queryByRole('button', { name: T.importInvoices })).toBeNull();
