@@ -25,6 +25,7 @@ import { AppError, NotFoundError, fieldError } from '../errors';
 import type { AuditService, RequestContext } from './audit';
 import type { CustomerTerminalsService } from './customer-terminals';
 import type { CustomersService } from './customers';
+import { createPacer, type PacerOptions } from './pacer';
 import type { SubscriptionsService } from './subscriptions';
 
 export const BULK_SERVER_MESSAGES = {
@@ -92,10 +93,14 @@ export function createBulkService(deps: {
   customers: CustomersService;
   customerTerminals: CustomerTerminalsService;
   subscriptions: SubscriptionsService;
+  /** How the rows rest between them on the embedded database (pacer.ts). */
+  pacing?: PacerOptions;
   log?: (error: unknown, message: string) => void;
 }): BulkService {
   const { repos, audit, now } = deps;
   const store = repos.bulkOperations;
+  // One row at a time: the pacer is here for its rest after each row, not to size anything.
+  const rows = createPacer({ first: 1, min: 1, max: 1 }, deps.pacing);
   const inProcess = new Set<Promise<void>>();
   let requestRun: ((operationId: string) => void) | null = null;
   let closing = false;
@@ -111,12 +116,14 @@ export function createBulkService(deps: {
     const parsed = parseBulkCsv(kind, csv);
     if (!parsed.ok) throw fieldError('csv', parsed.message);
     const valid = parsed.rows.filter((row) => !row.problem);
-    const named = valid.map((row) => row.input.customer).filter((value): value is string => Boolean(value));
-    const found = await store.customersNamed(
-      [...new Set(named.filter((value) => !isUuid(value)).map((value) => value.toLowerCase()))],
-      [...new Set(named.filter(isUuid).map((value) => value.toLowerCase()))],
-    );
-    const customerOf = (key: string) => found.find((customer) => customer.id === key.toLowerCase() || customer.email.toLowerCase() === key.toLowerCase());
+    const keys = [...new Set(valid.map((row) => row.input.customer?.toLowerCase()).filter((value): value is string => Boolean(value)))];
+    // By lower-cased email and by id, so that each row finds its customer without a scan.
+    const customers = new Map<string, { name: string; email: string }>();
+    for (const customer of await store.customersNamed(keys.filter((key) => !isUuid(key)), keys.filter(isUuid))) {
+      customers.set(customer.email.toLowerCase(), customer);
+      customers.set(customer.id.toLowerCase(), customer);
+    }
+    const customerOf = (key: string) => customers.get(key.toLowerCase());
     const lines = kind === 'assign' || kind === 'change-plan' ? await store.knownLines([...new Set(valid.map((row) => row.input.serviceLine!))]) : new Set<string>();
     const plans = kind === 'change-plan' ? await store.plansNamed([...new Set(valid.map((row) => row.input.plan!))]) : new Map<string, string>();
 
@@ -236,20 +243,22 @@ export function createBulkService(deps: {
         ip: operation.createdIp,
         requestId: operation.requestId,
       };
-      while (!stopping()) {
-        const row = await store.claimNext(operationId, now());
-        if (!row) break;
-        let outcome: { status: 'ok' | 'failed'; message: string | null };
-        try {
-          outcome = await runRow(operation.kind, row.input, context);
-        } catch (error) {
-          // An expected refusal (404, 409, 400…) is the row's answer; anything else is logged too.
-          if (!(error instanceof AppError) || error.statusCode >= 500) deps.log?.(error, `bulk action row ${row.line} failed`);
-          outcome = { status: 'failed', message: error instanceof AppError ? error.message : BULK_MESSAGES.rowFailed };
-        }
-        await store.recordOutcome(operationId, row.line, outcome, now());
-        // Requests waiting on the one database thread (PGlite) get a turn between rows.
-        await new Promise((resolve) => setImmediate(resolve));
+      let claimed = 1;
+      while (claimed > 0 && !stopping()) {
+        claimed = await rows.timed(async () => {
+          const row = await store.claimNext(operationId, now());
+          if (!row) return 0;
+          let outcome: { status: 'ok' | 'failed'; message: string | null };
+          try {
+            outcome = await runRow(operation.kind, row.input, context);
+          } catch (error) {
+            // An expected refusal (404, 409, 400…) is the row's answer; anything else is logged too.
+            if (!(error instanceof AppError) || error.statusCode >= 500) deps.log?.(error, `bulk action row ${row.line} failed`);
+            outcome = { status: 'failed', message: error instanceof AppError ? error.message : BULK_MESSAGES.rowFailed };
+          }
+          await store.recordOutcome(operationId, row.line, outcome, now());
+          return 1;
+        });
       }
       await store.finishIfDone(operationId, now());
     },

@@ -155,7 +155,7 @@ export function createServices(deps: {
     },
   };
   const listExports = createListExportsService({ now, customers, terminals, subscriptions, users, customerTerminals, alerts });
-  const bulk = createBulkService({ repos, audit, now, customers, customerTerminals, subscriptions, log: deps.log });
+  const bulk = createBulkService({ repos, audit, now, customers, customerTerminals, subscriptions, pacing, log: deps.log });
   return {
     alerts,
     demand,
