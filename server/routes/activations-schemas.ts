@@ -10,9 +10,7 @@ import {
   type ActivationAddressWire,
   type ActivationWire,
 } from '../../src/domain/activations';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { exact, type Exact } from './schemas';
 
 export const ACTIVATION_REQUEST_MESSAGES = {
   id: 'id must be a UUID',

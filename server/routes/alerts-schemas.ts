@@ -20,10 +20,7 @@ import {
   type MyAlertsWire,
 } from '../../src/domain/alerts';
 import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
-import { inputText, paginationSchema } from './schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { inputText, paginationSchema, exact, type Exact } from './schemas';
 
 export const ALERT_FIELD_MESSAGES = {
   kind: `kind must be one of ${ALERT_KINDS.join(', ')}`,

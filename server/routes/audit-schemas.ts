@@ -19,10 +19,7 @@ import {
   type AuditListWire,
 } from '../../src/domain/audit';
 import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
-import { paginationSchema } from './schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { paginationSchema, exact, type Exact } from './schemas';
 
 /** The longest action name, for the bound on each one a query carries. */
 const ACTION_MAX_LENGTH = Math.max(...AUDIT_ACTIONS.map((a) => a.length));

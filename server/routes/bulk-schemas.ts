@@ -14,9 +14,7 @@ import {
   type BulkRowsPage,
 } from '../../src/domain/bulk';
 import { MAX_PAGE, wholeNumber } from './customers-schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { exact, type Exact } from './schemas';
 
 export const BULK_QUERY_MESSAGES = {
   kind: `kind must be one of: ${BULK_KINDS.join(', ')}`,

@@ -17,11 +17,8 @@ import {
 } from '../../src/domain/requests';
 import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
 import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
-import { inputText, paginationSchema } from './schemas';
+import { inputText, paginationSchema, exact, type Exact } from './schemas';
 import { SERVICE_LINE_REQUEST_MESSAGES } from './service-lines-schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
 
 export const REQUEST_FIELD_MESSAGES = {
   id: 'Request id must be a UUID',

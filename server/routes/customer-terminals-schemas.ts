@@ -2,7 +2,7 @@
 // month usage, daily usage) and of a service line's usage history, each response checked against
 // its type in src/domain/customer-terminals.ts so the OpenAPI document cannot drift from it.
 import { z } from 'zod';
-import { inputText, paginationSchema } from './schemas';
+import { inputText, paginationSchema, exact, type Exact } from './schemas';
 import {
   CUSTOMER_TERMINAL_STATUSES,
   CUSTOMER_USAGE_MAX_PAGE_SIZE,
@@ -29,9 +29,6 @@ import {
 import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
 import { MAX_PAGE, wholeNumber } from './customers-schemas';
 import { serviceLineUsageSchema, TERMINAL_QUERY_MESSAGES, terminalDetailSchema } from './terminals-schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
 
 /**
  * The raw list may hold blanks and repeats (they are dropped before the ASSIGN_MAX_LINES rule),

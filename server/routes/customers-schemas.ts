@@ -2,7 +2,7 @@
 // checked against the domain types. Responses list their fields, so a row's password hash or
 // MFA secret cannot leak even if a handler passed a whole row.
 import { z } from 'zod';
-import { inputText, paginationSchema } from './schemas';
+import { inputText, paginationSchema, exact, type Exact } from './schemas';
 import {
   CUSTOMER_MESSAGES,
   CUSTOMER_STATUS_FILTERS,
@@ -22,9 +22,6 @@ import {
 import type { ActivityEntry } from '../../src/domain/dashboard';
 import type { PasswordSetupInfo } from '../services/customers-password-setup';
 import type { EmailOutboxMessage } from '../services/email';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
 
 const isoDate = z.string();
 

@@ -15,10 +15,7 @@ import {
   type RebootResultWire,
 } from '../../src/domain/my-area';
 import { TERMINAL_ID_PATTERN } from '../../src/domain/terminals';
-import { inputText } from './schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { inputText, exact, type Exact } from './schemas';
 
 export const myTerminalParamsSchema = z.object({
   terminalId: z.string({ error: M.terminalIdInvalid }).regex(TERMINAL_ID_PATTERN, { error: M.terminalIdInvalid }),

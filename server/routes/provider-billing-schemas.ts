@@ -7,9 +7,7 @@ import {
   type ProviderBillingWire,
   type ProviderInvoiceWire,
 } from '../../src/domain/provider-billing';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { exact, type Exact } from './schemas';
 
 export const providerBillingSchema = z.object({
   balances: z.array(z.object({ currency: z.string(), dueAmount: z.number() })),

@@ -1,6 +1,6 @@
 // Response schemas of the provider console endpoints, checked against the domain types.
 import { z } from 'zod';
-import { inputText } from './schemas';
+import { inputText, exact, type Exact } from './schemas';
 import type {
   ProviderHealthResponse,
   ServiceLineDetails,
@@ -9,9 +9,6 @@ import type {
   ConsoleUsageRecord,
   UsageStats,
 } from '../../src/domain/provider-console';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
 
 const str = z.string();
 const nstr = z.string().nullable();

@@ -4,10 +4,7 @@ import { z } from 'zod';
 import { BILLING_MESSAGES as M, FIX_ACTIONS, LEAK_KINDS, type FixBody, type LeakWire, type ReconciliationWire } from '../../src/domain/billing';
 import { DEACTIVATION_REASON_MAX_LENGTH } from '../../src/domain/service-lines';
 import { isBoardCycle, type InvoiceImportResult } from '../services/reconciliation';
-import { inputText } from './schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { inputText, exact, type Exact } from './schemas';
 
 /** A fix's note is also the reason a cancelled line is given at the provider: its limit is that one's. */
 export const LEAK_NOTE_MAX_LENGTH = DEACTIVATION_REASON_MAX_LENGTH;

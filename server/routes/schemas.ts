@@ -6,8 +6,9 @@ import type { AdminUser, CustomerProfile } from '../../src/domain/auth';
 import type { DashboardSummary } from '../../src/domain/dashboard';
 
 /** Compile-time proof that a schema's output is exactly the domain type. */
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+export type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** `exact<Exact<z.output<typeof schema>, DomainType>>()` fails to compile when the two differ. */
+export const exact = <_T extends true>() => undefined;
 
 export const failureSchema = z.object({
   success: z.literal(false),

@@ -2,9 +2,7 @@
 // src/domain/search.ts.
 import { z } from 'zod';
 import { SEARCH_KINDS, SEARCH_MESSAGES, SEARCH_QUERY_MAX_LENGTH, type SearchAnswerWire } from '../../src/domain/search';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { exact, type Exact } from './schemas';
 
 export const searchQuerySchema = z.object({
   q: z

@@ -11,9 +11,7 @@ import {
 } from '../../src/domain/service-lines';
 import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
 import { TERMINAL_QUERY_MESSAGES } from './terminals-schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { exact, type Exact } from './schemas';
 
 export const SERVICE_LINE_REQUEST_MESSAGES = {
   serviceLine: TERMINAL_QUERY_MESSAGES.serviceLine,

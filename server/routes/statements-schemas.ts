@@ -10,10 +10,7 @@ import {
   type StatementWire,
 } from '../../src/domain/billing';
 import { MAX_PAGE, MAX_SEARCH_LENGTH, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
-import { paginationSchema } from './schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { paginationSchema, exact, type Exact } from './schemas';
 
 export const STATEMENTS_PAGE_SIZE = 25;
 export const STATEMENTS_MAX_PAGE_SIZE = 100;

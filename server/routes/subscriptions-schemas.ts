@@ -14,11 +14,8 @@ import {
 } from '../../src/domain/subscriptions';
 import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
 import { MAX_PAGE, wholeNumber } from './customers-schemas';
-import { paginationSchema } from './schemas';
+import { paginationSchema, exact, type Exact } from './schemas';
 import { TERMINAL_QUERY_MESSAGES } from './terminals-schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
 
 export const SUBSCRIPTION_QUERY_MESSAGES = {
   page: TERMINAL_QUERY_MESSAGES.page,

@@ -6,10 +6,7 @@ import { SYNC_SCHEDULE_STATES, type CallLane, type SyncBudget } from '../../src/
 import { SYNC_JOB_KINDS, SYNC_JOB_STATUSES, TERMINAL_SYNC_STATUSES, type SyncQueue } from '../../src/domain/terminals';
 import type { RefreshResult } from '../services/terminal-sync';
 import { syncJobSchema } from './terminals-schemas';
-
-/** Compile-time proof that a schema's output is exactly the domain type. */
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { exact, type Exact } from './schemas';
 
 export const SYNC_QUERY_MESSAGES = {
   jobId: 'Job id must be a UUID',

@@ -23,9 +23,7 @@ import {
   type TerminalRowWire,
 } from '../../src/domain/terminals';
 import { MAX_PAGE, wholeNumber } from './customers-schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { exact, type Exact } from './schemas';
 
 export const ISSUE_NOTE_MAX_LENGTH = 2000;
 export const CUSTOMER_NAME_MAX_LENGTH = 200;

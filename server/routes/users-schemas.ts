@@ -2,7 +2,7 @@
 // routes, checked against the domain types. Responses list their fields, so a row's password hash
 // or MFA secret cannot leak even if a handler passed a whole row.
 import { z } from 'zod';
-import { inputText, paginationSchema } from './schemas';
+import { inputText, paginationSchema, exact, type Exact } from './schemas';
 import {
   MAX_USER_EXTENSION_DAYS,
   MIN_USER_EXTENSION_DAYS,
@@ -17,9 +17,6 @@ import {
   type UserWire,
 } from '../../src/domain/users';
 import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
 
 const isoDate = z.string();
 const trueOrFalse = (message: string) =>

@@ -17,10 +17,7 @@ import {
   type WebhookSecretWire,
 } from '../../src/domain/webhooks';
 import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
-import { inputText, paginationSchema } from './schemas';
-
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_T extends true>() => undefined;
+import { inputText, paginationSchema, exact, type Exact } from './schemas';
 
 export const WEBHOOKS_MAX_PAGE_SIZE = 100;
 
