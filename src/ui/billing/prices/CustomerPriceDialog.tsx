@@ -2,12 +2,8 @@
 // customers API), one product or every product, a discount and/or negotiated figures, from a date
 // and until one (or open-ended). Renders props and calls callbacks; the steps are the customer
 // price form machine's states.
-import { useId } from 'react';
-import { Button } from 'primereact/button';
-import { Message } from 'primereact/message';
 import type { FieldErrors } from '../../../domain/customers';
-import { CustomerDialog } from '../../customers/CustomerDialog';
-import { SelectField, TextField, type SelectOption } from './fields';
+import { PriceFormDialog, SelectField, textFieldsOf, type SelectOption } from './fields';
 import { PRICES_TEXTS as T } from './parts';
 
 export type CustomerPriceTextField = 'currency' | 'discountPercent' | 'monthly' | 'overagePerGb' | 'topUp' | 'effectiveFrom' | 'effectiveUntil' | 'note';
@@ -57,90 +53,54 @@ export interface CustomerPriceDialogProps {
 }
 
 export function CustomerPriceDialog(props: CustomerPriceDialogProps) {
-  const id = useId();
   const { form, errors, busy } = props;
-  const text = (field: CustomerPriceTextField, label: string, extra: { type?: 'date'; placeholder?: string; hint?: string; decimal?: boolean } = {}) => (
-    <TextField
-      label={label}
-      value={form[field]}
-      error={errors[field]}
-      disabled={busy}
-      {...(extra.type ? { type: extra.type } : {})}
-      {...(extra.placeholder ? { placeholder: extra.placeholder } : {})}
-      {...(extra.hint ? { hint: extra.hint } : {})}
-      {...(extra.decimal ? { inputMode: 'decimal' as const } : {})}
-      onChange={(value) => props.onField(field, value)}
-    />
-  );
+  const text = textFieldsOf<CustomerPriceTextField>({ form, errors, busy, onField: props.onField });
   const productOptions: SelectOption<string>[] = [{ label: T.everyProduct, value: EVERY_PRODUCT }, ...props.products];
   return (
-    <CustomerDialog
-      header={T.newCustomerPriceTitle}
-      visible={props.visible}
-      busy={busy}
-      onClose={props.onCancel}
-      wide
-      footer={
-        <div className="dialog-footer">
-          <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancel} />
-          <Button type="submit" form={`${id}-form`} label={busy ? T.saving : 'Save'} disabled={busy} />
-        </div>
-      }
-    >
-      <form
-        id={`${id}-form`}
-        className="dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          props.onSubmit();
-        }}
-      >
-        {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
+    <PriceFormDialog header={T.newCustomerPriceTitle} visible={props.visible} busy={busy} failure={props.failure} onSubmit={props.onSubmit} onCancel={props.onCancel}>
+      <SelectField
+        label="Customer"
+        value={form.customer?.id ?? null}
+        options={props.customers}
+        placeholder="Select a customer"
+        error={errors.customer ?? props.customersError ?? undefined}
+        disabled={busy}
+        onChange={props.onCustomer}
+        onSearch={props.onCustomerSearch}
+        searchPlaceholder={CUSTOMER_SEARCH_TEXTS.search}
+        emptyMessage={props.customersLoading ? CUSTOMER_SEARCH_TEXTS.searching : CUSTOMER_SEARCH_TEXTS.none}
+      />
+      <div className="price-dialog-grid">
         <SelectField
-          label="Customer"
-          value={form.customer?.id ?? null}
-          options={props.customers}
-          placeholder="Select a customer"
-          error={errors.customer ?? props.customersError ?? undefined}
+          label="Product"
+          value={form.productReferenceId ?? EVERY_PRODUCT}
+          options={productOptions}
+          error={errors.productReferenceId}
           disabled={busy}
-          onChange={props.onCustomer}
-          onSearch={props.onCustomerSearch}
-          searchPlaceholder={CUSTOMER_SEARCH_TEXTS.search}
-          emptyMessage={props.customersLoading ? CUSTOMER_SEARCH_TEXTS.searching : CUSTOMER_SEARCH_TEXTS.none}
+          onChange={(value) => props.onProduct(value === EVERY_PRODUCT ? null : value)}
         />
+        {text('currency', 'Currency', { placeholder: 'USD' })}
+        {text('discountPercent', 'Discount %', { placeholder: '10', decimal: true })}
+      </div>
+      <fieldset className="form-field" disabled={busy}>
+        <legend>Negotiated prices</legend>
+        <small className="cell-secondary">{T.figuresHint}</small>
         <div className="price-dialog-grid">
-          <SelectField
-            label="Product"
-            value={form.productReferenceId ?? EVERY_PRODUCT}
-            options={productOptions}
-            error={errors.productReferenceId}
-            disabled={busy}
-            onChange={(value) => props.onProduct(value === EVERY_PRODUCT ? null : value)}
-          />
-          {text('currency', 'Currency', { placeholder: 'USD' })}
-          {text('discountPercent', 'Discount %', { placeholder: '10', decimal: true })}
+          {text('monthly', 'Monthly price', { decimal: true })}
+          {text('overagePerGb', 'Overage per GB', { decimal: true })}
+          {text('topUp', 'Top-up price', { decimal: true })}
         </div>
-        <fieldset className="form-field" disabled={busy}>
-          <legend>Negotiated prices</legend>
-          <small className="cell-secondary">{T.figuresHint}</small>
-          <div className="price-dialog-grid">
-            {text('monthly', 'Monthly price', { decimal: true })}
-            {text('overagePerGb', 'Overage per GB', { decimal: true })}
-            {text('topUp', 'Top-up price', { decimal: true })}
-          </div>
-          {errors.figures && (
-            <small className="p-error" role="alert">
-              {errors.figures}
-            </small>
-          )}
-        </fieldset>
-        <div className="price-dialog-grid">
-          {text('effectiveFrom', 'From', { type: 'date' })}
-          {text('effectiveUntil', 'Until', { type: 'date', hint: 'Blank: open-ended' })}
-        </div>
-        {text('note', 'Note')}
-      </form>
-    </CustomerDialog>
+        {errors.figures && (
+          <small className="p-error" role="alert">
+            {errors.figures}
+          </small>
+        )}
+      </fieldset>
+      <div className="price-dialog-grid">
+        {text('effectiveFrom', 'From', { type: 'date' })}
+        {text('effectiveUntil', 'Until', { type: 'date', hint: 'Blank: open-ended' })}
+      </div>
+      {text('note', 'Note')}
+    </PriceFormDialog>
   );
 }

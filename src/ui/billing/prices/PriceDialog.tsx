@@ -1,11 +1,10 @@
 // "New price" (a product's list price from a date) and the question before withdrawing a row not
 // yet in effect. Renders props and calls callbacks; the steps are the price form machine's states.
-import { useId } from 'react';
 import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import type { FieldErrors } from '../../../domain/customers';
 import { CustomerDialog } from '../../customers/CustomerDialog';
-import { SelectField, TextField, type SelectOption } from './fields';
+import { PriceFormDialog, SelectField, textFieldsOf, type SelectOption } from './fields';
 import { PRICES_TEXTS as T } from './parts';
 
 export type PriceField = 'productReferenceId' | 'currency' | 'monthly' | 'overagePerGb' | 'topUp' | 'effectiveFrom' | 'note';
@@ -34,66 +33,30 @@ export interface PriceDialogProps {
 }
 
 export function PriceDialog(props: PriceDialogProps) {
-  const id = useId();
   const { form, errors, busy } = props;
-  const text = (field: Exclude<PriceField, 'productReferenceId'>, label: string, extra: { type?: 'date'; placeholder?: string; hint?: string; decimal?: boolean } = {}) => (
-    <TextField
-      label={label}
-      value={form[field]}
-      error={errors[field]}
-      disabled={busy}
-      {...(extra.type ? { type: extra.type } : {})}
-      {...(extra.placeholder ? { placeholder: extra.placeholder } : {})}
-      {...(extra.hint ? { hint: extra.hint } : {})}
-      {...(extra.decimal ? { inputMode: 'decimal' as const } : {})}
-      onChange={(value) => props.onField(field, value)}
-    />
-  );
+  const text = textFieldsOf<Exclude<PriceField, 'productReferenceId'>>({ form, errors, busy, onField: props.onField });
   return (
-    <CustomerDialog
-      header={T.newPriceTitle}
-      visible={props.visible}
-      busy={busy}
-      onClose={props.onCancel}
-      wide
-      footer={
-        <div className="dialog-footer">
-          <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancel} />
-          <Button type="submit" form={`${id}-form`} label={busy ? T.saving : 'Save'} disabled={busy} />
-        </div>
-      }
-    >
-      <form
-        id={`${id}-form`}
-        className="dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          props.onSubmit();
-        }}
-      >
-        {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
-        <SelectField
-          label="Product"
-          value={form.productReferenceId || null}
-          options={props.products}
-          placeholder="Select a product"
-          error={errors.productReferenceId}
-          disabled={busy}
-          onChange={(value) => props.onField('productReferenceId', value)}
-        />
-        <div className="price-dialog-grid">
-          {text('currency', 'Currency', { placeholder: 'USD' })}
-          {text('effectiveFrom', 'Effective from', { type: 'date' })}
-        </div>
-        <div className="price-dialog-grid">
-          {text('monthly', 'Monthly price', { placeholder: '79.00', decimal: true })}
-          {text('overagePerGb', 'Overage per GB', { placeholder: '1.00', decimal: true })}
-          {text('topUp', 'Top-up price', { placeholder: '25.00', decimal: true })}
-        </div>
-        {text('note', 'Note')}
-      </form>
-    </CustomerDialog>
+    <PriceFormDialog header={T.newPriceTitle} visible={props.visible} busy={busy} failure={props.failure} onSubmit={props.onSubmit} onCancel={props.onCancel}>
+      <SelectField
+        label="Product"
+        value={form.productReferenceId || null}
+        options={props.products}
+        placeholder="Select a product"
+        error={errors.productReferenceId}
+        disabled={busy}
+        onChange={(value) => props.onField('productReferenceId', value)}
+      />
+      <div className="price-dialog-grid">
+        {text('currency', 'Currency', { placeholder: 'USD' })}
+        {text('effectiveFrom', 'Effective from', { type: 'date' })}
+      </div>
+      <div className="price-dialog-grid">
+        {text('monthly', 'Monthly price', { placeholder: '79.00', decimal: true })}
+        {text('overagePerGb', 'Overage per GB', { placeholder: '1.00', decimal: true })}
+        {text('topUp', 'Top-up price', { placeholder: '25.00', decimal: true })}
+      </div>
+      {text('note', 'Note')}
+    </PriceFormDialog>
   );
 }
 

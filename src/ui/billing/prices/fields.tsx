@@ -1,8 +1,12 @@
-// The labelled fields of the Prices dialogs: a text box and a drop-down, each with its problem
+// The Prices dialogs' parts: their frame, a text box and a drop-down, each with its problem
 // under it (announced through aria-describedby) and an optional hint.
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
+import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
+import { Message } from 'primereact/message';
+import { CustomerDialog } from '../../customers/CustomerDialog';
+import { PRICES_TEXTS as T } from './parts';
 
 interface FieldProps {
   label: string;
@@ -115,5 +119,63 @@ export function SelectField<T extends string>(
       />
       <Describe id={id} error={props.error} hint={props.hint} />
     </div>
+  );
+}
+
+export interface TextFieldOptions {
+  type?: 'date';
+  placeholder?: string;
+  hint?: string;
+  decimal?: boolean;
+}
+
+/** A dialog's text fields, each bound to its form's value, its error and its change. */
+export function textFieldsOf<F extends string>(bound: { form: Record<F, string>; errors: Partial<Record<F, string>>; busy: boolean; onField(field: F, value: string): void }) {
+  return (field: F, label: string, extra: TextFieldOptions = {}) => (
+    <TextField
+      label={label}
+      value={bound.form[field]}
+      error={bound.errors[field]}
+      disabled={bound.busy}
+      {...(extra.type ? { type: extra.type } : {})}
+      {...(extra.placeholder ? { placeholder: extra.placeholder } : {})}
+      {...(extra.hint ? { hint: extra.hint } : {})}
+      {...(extra.decimal ? { inputMode: 'decimal' as const } : {})}
+      onChange={(value) => bound.onField(field, value)}
+    />
+  );
+}
+
+/** The Prices dialogs' frame: the form, its failure above the fields, Cancel and Save. */
+export function PriceFormDialog(props: { header: string; visible: boolean; busy: boolean; failure: string | null; onSubmit(): void; onCancel(): void; children: ReactNode }) {
+  const id = useId();
+  const { busy } = props;
+  return (
+    <CustomerDialog
+      header={props.header}
+      visible={props.visible}
+      busy={busy}
+      onClose={props.onCancel}
+      wide
+      footer={
+        <div className="dialog-footer">
+          <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancel} />
+          <Button type="submit" form={`${id}-form`} label={busy ? T.saving : 'Save'} disabled={busy} />
+        </div>
+      }
+    >
+      <form
+        id={`${id}-form`}
+        className="dialog-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          props.onSubmit();
+        }}
+      >
+        {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
+        {props.children}
+      </form>
+    </CustomerDialog>
   );
 }
