@@ -33,11 +33,17 @@ export interface OpenDatabaseOptions {
   url?: string;
   /** Embedded data directory, or 'memory://' for a throwaway database. */
   dataDir?: string;
+  /**
+   * Embedded only: a new data directory starts as a copy of this image (PGlite's dumpDataDir of
+   * another database) instead of an empty cluster, which skips initdb and whatever the image's
+   * database already holds (its migrations).
+   */
+  image?: Blob;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url);
-  return openPglite(options.dataDir ?? 'memory://');
+  return openPglite(options.dataDir ?? 'memory://', options.image);
 }
 
 export class DatabaseInUseError extends Error {
@@ -158,13 +164,13 @@ function drizzleClient(client: PGlite, statements: PgliteStatements): PGlite {
   });
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, image?: Blob): Promise<Database> {
   let unlock = async () => {};
   if (!dataDir.startsWith('memory://')) {
     await mkdir(dataDir, { recursive: true });
     unlock = await lockDataDir(dataDir);
   }
-  const client = new PGlite(dataDir, { extensions: { pg_trgm } });
+  const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(image ? { loadDataDir: image } : {}) });
   try {
     await client.waitReady;
   } catch (error) {

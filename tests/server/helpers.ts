@@ -1,11 +1,12 @@
 // A fresh app over a real database per test file: in-memory PGlite by default, or a new database
 // on the PostgreSQL server in TEST_DATABASE_URL (created here, dropped by close()).
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import type { ProviderAccess } from '../../server/services/console-provider';
 import { hashPassword } from '../../server/auth/passwords';
@@ -16,6 +17,8 @@ import { migrate } from '../../server/db/migrate';
 import type { CustomerRow, NewCustomerRow, NewUserRow, UserRow } from '../../server/db/schema';
 import { createRepositories } from '../../server/db/repositories';
 import { DEMO_CREDENTIALS } from '../../server/simulator/options';
+import { timedDatabaseSetup } from '../profile/record';
+import { pgliteImageFile, type ImageKind } from './database-image';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -58,28 +61,50 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+const images = new Map<ImageKind, Promise<Blob>>();
 /**
- * A new, empty database. `persistent` gives PGlite a directory (so reopen() keeps the data);
- * PostgreSQL databases always persist until drop().
+ * An image an embedded test database starts from (the migrated database, or the empty cluster):
+ * the one the server project's global set-up made (database-image.ts), read once per worker; made
+ * here when a run has no such set-up.
+ */
+export function databaseImage(kind: ImageKind): Promise<Blob> {
+  let image = images.get(kind);
+  if (!image) {
+    image = (async () => {
+      const file = inject(kind === 'migrated' ? 'pgliteImage' : 'pgliteEmptyImage') ?? (await pgliteImageFile(kind));
+      return new Blob([await readFile(file)]);
+    })();
+    images.set(kind, image);
+  }
+  return image;
+}
+
+/**
+ * A new database. `persistent` gives PGlite a directory (so reopen() keeps the data); PostgreSQL
+ * databases always persist until drop(). Migrated unless `migrate: false`: copied from the run's
+ * migrated image (PGlite) or template database (PostgreSQL), which is what running the migrations
+ * would leave, without paying for them per database.
  */
 export async function createTestDatabase(options: { persistent?: boolean; migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrated = options.migrate !== false;
   let open: () => Promise<Database>;
   let cleanup: () => Promise<void>;
+  let first: () => Promise<Database>;
   if (TEST_DATABASE_URL) {
-    const scratch = await createScratchPostgres('portal_t');
+    const template = migrated ? inject('postgresTemplate') : null;
+    const scratch = await createScratchPostgres('portal_t', template);
     open = () => openDatabase({ url: scratch.url });
+    first = template ? open : async () => migrateNew(await open(), migrated);
     cleanup = scratch.drop;
-  } else if (options.persistent) {
-    const dir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
-    open = () => openDatabase({ dataDir: dir });
-    cleanup = () => rm(dir, { recursive: true, force: true });
   } else {
-    open = () => openDatabase({ dataDir: 'memory://' });
-    cleanup = async () => undefined;
+    const dataDir = options.persistent ? await mkdtemp(path.join(tmpdir(), 'portal-test-')) : 'memory://';
+    open = () => openDatabase({ dataDir });
+    // The image only seeds a new directory: reopening a persistent one finds its own data.
+    first = async () => openDatabase({ dataDir, image: await databaseImage(migrated ? 'migrated' : 'empty') });
+    cleanup = options.persistent ? () => rm(dataDir, { recursive: true, force: true }) : async () => undefined;
   }
 
-  let database = await open();
-  if (options.migrate !== false) await migrate(database);
+  let database = await timedDatabaseSetup(first);
   const handle: TestDatabase = {
     get database() {
       return database;
@@ -102,13 +127,18 @@ export async function createTestDatabase(options: { persistent?: boolean; migrat
   return handle;
 }
 
+async function migrateNew(database: Database, migrated: boolean): Promise<Database> {
+  if (migrated) await migrate(database);
+  return database;
+}
+
 /**
- * A new, empty database on the PostgreSQL server of TEST_DATABASE_URL, for tests that hand its URL
- * to something else (a server process); `drop` removes it, connections and all.
+ * A new database on the PostgreSQL server of TEST_DATABASE_URL, empty or a copy of `template`, for
+ * tests that hand its URL to something else (a server process); `drop` removes it, connections and all.
  */
-export async function createScratchPostgres(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchPostgres(prefix: string, template: string | null = null): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}`));
+  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   const url = new URL(TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
   return {

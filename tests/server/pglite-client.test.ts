@@ -10,6 +10,7 @@ import { DRIZZLE_PARSERS, openDatabase, type Database } from '../../server/db/cl
 import { migrate } from '../../server/db/migrate';
 import { users } from '../../server/db/schema';
 import { pgliteExecutor } from '../../server/jobs/queue';
+import { databaseImage } from './helpers';
 
 let database: Database | null = null;
 afterEach(async () => {
@@ -19,7 +20,8 @@ afterEach(async () => {
 });
 
 async function embedded(): Promise<Database & { kind: 'pglite' }> {
-  database = await openDatabase({ dataDir: 'memory://' });
+  // From the empty cluster's image (initdb done once per run), migrated here as the server does.
+  database = await openDatabase({ dataDir: 'memory://', image: await databaseImage('empty') });
   if (database.kind !== 'pglite') throw new Error('expected the embedded database');
   await migrate(database);
   return database;

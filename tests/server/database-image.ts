@@ -1,0 +1,112 @@
+// The server tier's starting points, made once per run (Vitest's global set-up of the server
+// project) instead of once per database: a new embedded cluster costs initdb, and the migrations
+// on top of it (about 3 s in all on two busy cores); loading an image of one costs about a quarter
+// of that. Two images: the migrated database most tests start from, and the empty cluster (initdb
+// only) for the tests of the migrations and of the embedded client themselves. On PostgreSQL the
+// migrated start is a template database that each test database is copied from
+// (CREATE DATABASE … TEMPLATE).
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase } from '../../server/db/client';
+import { migrate, readMigrationFiles } from '../../server/db/migrate';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The migrated PGlite image's file (embedded runs). */
+    pgliteImage: string | null;
+    /** The empty PGlite cluster's image file (embedded runs). */
+    pgliteEmptyImage: string | null;
+    /** The migrated template database's name (runs on TEST_DATABASE_URL). */
+    postgresTemplate: string | null;
+  }
+}
+
+const IMAGE_DIR = path.resolve('.tmp/test-images');
+
+/** Changes with any migration file and with PGlite's version (an image is its data directory). */
+async function imageKey(): Promise<string> {
+  const files = await readMigrationFiles();
+  const pglite = JSON.parse(await readFile(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string };
+  return createHash('sha256')
+    .update(`${pglite.version}\n${files.map((file) => `${file.version}:${file.checksum}`).join('\n')}`)
+    .digest('hex')
+    .slice(0, 16);
+}
+
+export type ImageKind = 'migrated' | 'empty';
+
+/** The embedded image's file, made if this set of migrations (and PGlite) has none yet. */
+export async function pgliteImageFile(kind: ImageKind): Promise<string> {
+  const file = path.join(IMAGE_DIR, `${kind}-${await imageKey()}.tar`);
+  if (await stat(file).then(() => true, () => false)) return file;
+  let image: Blob;
+  if (kind === 'empty') {
+    const client = new PGlite();
+    try {
+      // dumpDataDir does not wait for the start-up itself: the process would end waiting.
+      await client.waitReady;
+      image = await client.dumpDataDir('none');
+    } finally {
+      await client.close();
+    }
+  } else {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    try {
+      await migrate(database);
+      if (database.kind !== 'pglite') throw new Error('unreachable: memory:// is embedded');
+      image = await database.client.dumpDataDir('none');
+    } finally {
+      await database.close();
+    }
+  }
+  await mkdir(IMAGE_DIR, { recursive: true });
+  // Written aside and renamed: a run started beside this one never reads half an image.
+  const partial = `${file}.${process.pid}.partial`;
+  await writeFile(partial, Buffer.from(await image.arrayBuffer()));
+  await rename(partial, file);
+  return file;
+}
+
+async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A migrated template database on the server of `url`, and how to drop it. */
+async function migratedPostgresTemplate(url: string): Promise<{ name: string; drop(): Promise<void> }> {
+  const name = `portal_template_${randomBytes(6).toString('hex')}`;
+  await withAdmin(url, (client) => client.query(`CREATE DATABASE ${name}`));
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ url: target.toString() });
+  try {
+    await migrate(database);
+  } finally {
+    // A template must have no sessions open while databases are copied from it.
+    await database.close();
+  }
+  return { name, drop: () => withAdmin(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+}
+
+/** Vitest global set-up of the server project: makes the starting point and hands its name to the workers. */
+export default async function setup({ provide }: { provide: (key: 'pgliteImage' | 'pgliteEmptyImage' | 'postgresTemplate', value: string | null) => void }) {
+  // Embedded databases are opened on PostgreSQL runs too (the client's own tests, the migrations').
+  provide('pgliteImage', await pgliteImageFile('migrated'));
+  provide('pgliteEmptyImage', await pgliteImageFile('empty'));
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    provide('postgresTemplate', null);
+    return undefined;
+  }
+  const template = await migratedPostgresTemplate(url);
+  provide('postgresTemplate', template.name);
+  return () => template.drop();
+}
