@@ -29,8 +29,13 @@ import { fastClient, startFleet } from '../terminal-sync-fixtures';
 import { changedParts, createChecksum, type Checksum, type FailedAttemptAction, type Snapshot } from './checksum';
 import { HUGE_LENGTH, invalidValue, junkJson, NASTY_KEYS, NASTY_STRINGS, percentEncode, queryText, validValue, type JsonSchema, type Pools } from './openapi-arbitraries';
 
-/** Cases per route: 200 in CI, more for a long run (`FUZZ_RUNS=5000 npm run test:long`). */
-export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS) || 200;
+/**
+ * Cases per route: 30 by default, more for a long run (`FUZZ_RUNS=5000 npm run test:long`). About
+ * a third of the cases break the body (a case breaks one or more parts 60 % of the time), so a
+ * route that answers 500 to a malformed body goes unseen by 30 cases with a chance of 0.65³⁰, about
+ * one in 400,000; the long run is for the rarer shapes.
+ */
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS) || 30;
 /** Replays a reported failure: the seed (and path) fast-check printed. */
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 const FUZZ_PATH = process.env.FUZZ_PATH || undefined;
@@ -710,7 +715,7 @@ export function fuzzFile(file: FuzzFile, title: string): void {
         if (process.env.FUZZ_VERBOSE) console.log(describeStats(stats));
         expect(stats.cases).toBeGreaterThanOrEqual(FUZZ_RUNS);
         // Generated requests that all stop at validation would prove little about the services.
-        if (FUZZ_RUNS >= 50) expect(stats.reachedService, describeStats(stats)).toBeGreaterThan(0);
+        if (FUZZ_RUNS >= 20) expect(stats.reachedService, describeStats(stats)).toBeGreaterThan(0);
       },
       routeTimeout,
     );

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_MATRIX } from '../authorization-matrix';
 import { createTestContext, type TestContext } from '../helpers';
-import { buildRequest, fuzzFileOf, operationsOf, routesOfFile, type OpenApiDocument, type RouteOperation } from './harness';
+import { buildRequest, caseArbitrary, FUZZ_RUNS, fuzzFileOf, operationsOf, routesOfFile, type OpenApiDocument, type RouteOperation } from './harness';
 import { codePointLength, conforms, invalidValue, junkJson, percentEncode, validValue, withOwnKey, type JsonSchema } from './openapi-arbitraries';
 
 /** Per schema and kind: enough to hit every mutation of a schema a few times, cheap enough for CI. */
@@ -132,5 +132,25 @@ describe('the fuzz files', () => {
     const files = ['accounts', 'customers', 'terminals'] as const;
     expect(files.flatMap((file) => routesOfFile(file)).sort()).toEqual(matrix);
     for (const route of matrix) expect(files).toContain(fuzzFileOf(route));
+  });
+});
+
+describe('the default count of cases', () => {
+  it('breaks the body, the query and the path of every route, and leaves some cases valid, within the default count of cases', () => {
+    // A route that answers 500 to a malformed body (or query, or path) must be met by such a
+    // request within the default run: checked here over two seeds for every route of the document (the chance of a miss is in harness.ts).
+    const atLeast = 1;
+    for (const operation of operations.values()) {
+      const arbitrary = caseArbitrary(operation, () => undefined);
+      for (let seed = 1; seed <= 2; seed++) {
+        const cases = fc.sample(arbitrary, { numRuns: FUZZ_RUNS, seed });
+        const parts = ['query', ...(operation.pathParams.length > 0 ? ['params'] : []), ...(operation.body ? ['body'] : [])];
+        for (const part of parts) {
+          const broken = cases.filter((c) => c.broken.includes(part)).length;
+          expect(broken, `${operation.route}: ${part} broken in ${broken} of ${FUZZ_RUNS} cases (seed ${seed})`).toBeGreaterThanOrEqual(atLeast);
+        }
+        expect(cases.filter((c) => c.broken.length === 0).length, `${operation.route}: valid cases (seed ${seed})`).toBeGreaterThanOrEqual(atLeast);
+      }
+    }
   });
 });
