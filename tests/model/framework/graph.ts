@@ -59,6 +59,54 @@ export function pathsCoveringEveryTransition<TMachine extends AnyStateMachine>(
   return paths;
 }
 
+/** A pseudo-random stream from a seed (mulberry32): the same seed gives the same walks. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * `count` walks from the start, each taking a transition chosen by `random` at every state until
+ * `maxSteps` or a state with no way on: longer and more varied sequences than the shortest paths,
+ * over the same graph (the same events, answers and timers).
+ */
+export function randomWalks<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  events: (snapshot: SnapshotFrom<TMachine>) => readonly EventObject[],
+  { input, random, count, maxSteps }: { input?: unknown; random: () => number; count: number; maxSteps: number },
+): TransitionPath<SnapshotFrom<TMachine>>[] {
+  type S = SnapshotFrom<TMachine>;
+  if (count <= 0) return [];
+  const options = {
+    events: events as never,
+    ...(input === undefined ? {} : { input: input as never }),
+    filterEvents: ((snapshot: { can: (event: EventObject) => boolean }, event: EventObject) => snapshot.can(event)) as never,
+  };
+  const adjacency = getAdjacencyMap(machine, options) as unknown as Record<string, { transitions: Record<string, { event: EventObject; state: S }> }>;
+  const start = Object.keys(adjacency)[0];
+  const walks: TransitionPath<S>[] = [];
+  for (let walk = 1; walk <= count && start !== undefined; walk++) {
+    const steps: PathStep<S>[] = [];
+    let at = start;
+    while (steps.length < maxSteps) {
+      const ways = Object.values(adjacency[at]?.transitions ?? {});
+      if (ways.length === 0) break;
+      const way = ways[Math.floor(random() * ways.length)]!;
+      steps.push({ event: way.event, state: way.state });
+      at = serializeSnapshot(way.state);
+    }
+    if (steps.length === 0) break;
+    walks.push({ description: `walk ${walk}: ${steps.map((step) => describeEvent(step.event)).join(', ')} ⇒ ${describeValue(steps.at(-1)!.state)}`, steps });
+  }
+  return walks;
+}
+
 /** Invoked actors the test resolves by hand, keyed by invoke id. */
 export function deferredActors() {
   const pending = new Map<string, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();

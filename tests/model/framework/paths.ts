@@ -2,7 +2,7 @@
 // enabled transition out of it, over the model's event fixtures, the invoked actors' answers and
 // the delayed events each state waits for.
 import { createActor, fromPromise, SimulatedClock, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type SnapshotFrom } from 'xstate';
-import { pathsCoveringEveryTransition, type TransitionPath } from './graph';
+import { pathsCoveringEveryTransition, randomWalks, seededRandom, type TransitionPath } from './graph';
 import { invokedSources, leafPaths, pendingDelays, transitionName } from './chart';
 import type { MachineModel, OpenedScreen } from './model';
 
@@ -27,19 +27,23 @@ export function modelEvents<M extends AnyStateMachine>(model: Pick<MachineModel<
   ];
 }
 
+function offeredEvents<M extends AnyStateMachine>(model: PathModel<M>, drivable?: Drivable) {
+  const events = modelEvents(model);
+  // For the UI run the graph itself walks only the user events the screen offers: it keeps one
+  // (shortest) path per state, so filtering its paths afterwards would drop every state whose
+  // shortest path goes through a step the screen does not offer, however else the screen gets there.
+  return drivable
+    ? (snapshot: SnapshotFrom<M>) => events(snapshot).filter((event) => event.type.startsWith('xstate.') || drivable(snapshot as AnyMachineSnapshot, event))
+    : events;
+}
+
 /**
  * Every path xstate/graph finds to each (state, context) and one transition on from it, for each
  * input the actor may start with: the exhaustive set, cheap to replay on the machine alone.
  */
 export function allPaths<M extends AnyStateMachine>(model: PathModel<M>, drivable?: Drivable): ModelPath<M>[] {
   const inputs = modelInputs(model);
-  const events = modelEvents(model);
-  // For the UI run the graph itself walks only the user events the screen offers: it keeps one
-  // (shortest) path per state, so filtering its paths afterwards would drop every state whose
-  // shortest path goes through a step the screen does not offer, however else the screen gets there.
-  const offered = drivable
-    ? (snapshot: SnapshotFrom<M>) => events(snapshot).filter((event) => event.type.startsWith('xstate.') || drivable(snapshot as AnyMachineSnapshot, event))
-    : events;
+  const offered = offeredEvents(model, drivable);
   return inputs.flatMap((input, index) => {
     const label = (description: string) => (inputs.length > 1 ? `[input ${index + 1}] ${description}` : description);
     // With several inputs, each start is a path of its own: an input may lead (eventlessly) to a
@@ -93,7 +97,12 @@ function pathFootprint<M extends AnyStateMachine>(machine: M, path: ModelPath<M>
  * screen for each of them affordable.
  */
 export function modelPaths<M extends AnyStateMachine, S extends OpenedScreen = OpenedScreen>(model: Pick<MachineModel<M, S>, 'events' | 'actorResults' | 'machine' | 'input' | 'inputs' | 'ui'>): ModelPath<M>[] {
-  const candidates = allPaths(model, model.ui?.drivable as Drivable | undefined).sort((a, b) => a.steps.length - b.steps.length);
+  return coveringPaths(model, model.ui?.drivable as Drivable | undefined);
+}
+
+/** The covering set over every event (the machine run's), or over those the screen offers. */
+export function coveringPaths<M extends AnyStateMachine>(model: PathModel<M>, drivable?: Drivable): ModelPath<M>[] {
+  const candidates = allPaths(model, drivable).sort((a, b) => a.steps.length - b.steps.length);
   const covered = new Set<string>();
   const chosen: ModelPath<M>[] = [];
   for (const path of candidates) {
@@ -104,4 +113,38 @@ export function modelPaths<M extends AnyStateMachine, S extends OpenedScreen = O
     }
   }
   return chosen;
+}
+
+/**
+ * The seed of this run's sampled walks: MODEL_SEED when given (to replay a run), else the one the
+ * model config drew and printed for the run (vitest.model.config.ts).
+ */
+export function modelSeed(): number {
+  const given = Number(process.env.MODEL_SEED);
+  return Number.isSafeInteger(given) ? given : 1;
+}
+
+/** A machine's own stream: each model's walks depend on the run's seed and its name, not on the others. */
+function streamOf(seed: number, name: string, run: string): () => number {
+  let hash = seed >>> 0;
+  for (const char of `${name}:${run}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return seededRandom(hash);
+}
+
+/**
+ * `count` seeded random walks per input, up to `maxSteps` each, over every event (machine run) or
+ * over what the screen offers (UI run): on top of the covering set, sequences it does not hold.
+ */
+export function sampledWalks<M extends AnyStateMachine>(
+  model: PathModel<M> & { name: string },
+  { seed, count, maxSteps, drivable }: { seed: number; count: number; maxSteps: number; drivable?: Drivable },
+): ModelPath<M>[] {
+  const inputs = modelInputs(model);
+  const offered = offeredEvents(model, drivable);
+  return inputs.flatMap((input, index) => {
+    const random = streamOf(seed, model.name, `${drivable ? 'ui' : 'machine'}:${index}`);
+    return randomWalks(model.machine, offered, { input, random, count, maxSteps }).map(
+      (path): ModelPath<M> => ({ ...path, input, description: `${inputs.length > 1 ? `[input ${index + 1}] ` : ''}seed ${seed} ${path.description}` }),
+    );
+  });
 }

@@ -40,5 +40,8 @@ export default class ModelCoverageReporter implements Reporter {
       .filter((file) => file.endsWith('.json'))
       .map((file) => JSON.parse(readFileSync(path.join(COVERAGE_DIR, file), 'utf8')) as RunCoverage);
     console.log(`\nModel-based path coverage (states reached, chart transitions taken)\n\n${coverageTable(results)}\n`);
+    const seed = process.env.MODEL_SEED;
+    if (process.env.MODEL_PATHS === 'full') console.log('Paths: every path the graph finds (MODEL_PATHS=full).\n');
+    else if (seed) console.log(`Paths: the covering set and walks sampled with seed ${seed}; MODEL_SEED=${seed} npm run test:model replays them.\n`);
   }
 }

@@ -9,7 +9,7 @@ import { deferredActors } from './graph';
 import { delayOf, invokedSources, leafPaths } from './chart';
 import { CoverageRecorder, type RunCoverage } from './coverage';
 import type { MachineModel, ModelSeam, OpenedScreen } from './model';
-import { allPaths, modelPaths, type ModelPath } from './paths';
+import { allPaths, coveringPaths, modelPaths, modelSeed, sampledWalks, type ModelPath } from './paths';
 
 type Deferred = ReturnType<typeof deferredActors>;
 
@@ -119,12 +119,30 @@ async function runOnScreen<M extends AnyStateMachine, S extends OpenedScreen>(mo
   }
 }
 
+/**
+ * How many seeded walks each run adds to its covering set, and how long they may be. The machine
+ * run is cheap (no screen), so it samples more; MODEL_PATHS=full (`npm run test:model:full`) walks
+ * every path the graph finds on the machine instead, as a long run.
+ */
+const WALKS = {
+  machine: Number(process.env.MODEL_WALKS ?? 12),
+  ui: Number(process.env.MODEL_UI_WALKS ?? 2),
+  maxSteps: 12,
+};
+
 /** Declares the model's machine run and UI run, each path a test, each run closed by its coverage check. */
 export function modelSuite<M extends AnyStateMachine, S extends OpenedScreen>(model: MachineModel<M, S>): void {
-  // The machine run affords every path the graph finds (each (state, context) and a transition on);
-  // the UI run walks the subset that still reaches every state and transition.
-  const machinePaths = allPaths(model);
-  const screenPaths = modelPaths(model);
+  // Both runs walk a covering set: from the shortest path to every (state, context) and a
+  // transition on, the fewest that still reach every state and take every chart transition; then a
+  // seeded sample of longer walks (the seed is in their names; MODEL_SEED replays a run). The full
+  // enumeration (every path on the machine) is MODEL_PATHS=full.
+  const seed = modelSeed();
+  const machinePaths =
+    process.env.MODEL_PATHS === 'full'
+      ? allPaths(model)
+      : [...coveringPaths(model), ...sampledWalks(model, { seed, count: WALKS.machine, maxSteps: WALKS.maxSteps })];
+  const drivable = model.ui?.drivable as Parameters<typeof sampledWalks>[1]['drivable'];
+  const screenPaths = [...modelPaths(model), ...(model.ui ? sampledWalks(model, { seed, count: WALKS.ui, maxSteps: WALKS.maxSteps, drivable: drivable ?? (() => true) }) : [])];
 
   describe(`${model.name}: machine run`, () => {
     const recorder = new CoverageRecorder(model.name, 'machine', model.machine, model.exclude?.machine);
