@@ -9,7 +9,7 @@ import type { StatementListWire } from '../../src/domain/billing';
 import type { CustomerListData } from '../../src/domain/customers';
 import type { TerminalPageWire } from '../../src/domain/terminals';
 import { axeViolations, describeViolations } from './axe';
-import { submitLogin, useBrowserSession, waitForUsageRun, type Portal } from './harness';
+import { animationsSettled, submitLogin, useBrowserSession, waitForUsageRun, type Portal } from './harness';
 
 const session = useBrowserSession();
 
@@ -37,7 +37,7 @@ async function settle(page: Page) {
   // Skeletons and spinners go before the check.
   await page.locator('.p-skeleton, .p-progress-spinner').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
   // PrimeReact's dialog and row animations end.
-  await page.waitForTimeout(400);
+  await animationsSettled(page);
 }
 
 function adminScreens(ids: { customer: string; statement: string | null; terminal: string }): Screen[] {

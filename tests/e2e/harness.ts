@@ -127,6 +127,17 @@ export function useBrowserSession(env: Record<string, string> = {}, viewport = {
   return session;
 }
 
+/**
+ * Waits until nothing on the page is still animating (PrimeReact's dialog, overlay and row
+ * transitions are CSS transitions and animations): what a person waits for before reading the
+ * screen, instead of a fixed pause.
+ */
+export async function animationsSettled(page: Page, timeoutMs = 5_000): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity), undefined, {
+    timeout: timeoutMs,
+  });
+}
+
 /** Fills the login form on the current page and submits it. */
 export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);

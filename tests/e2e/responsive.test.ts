@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { REQUEST_MESSAGES } from '../../src/domain/requests';
 import type { TerminalPageWire } from '../../src/domain/terminals';
-import { submitLogin, useBrowserSession, waitForUsageRun, type Portal } from './harness';
+import { animationsSettled, submitLogin, useBrowserSession, waitForUsageRun, type Portal } from './harness';
 
 const session = useBrowserSession({ WEBHOOK_ALLOW_HTTP_LOCALHOST: 'true' });
 
@@ -68,7 +68,7 @@ async function open(page: Page, portal: Portal, path: string): Promise<void> {
   await page.locator('main .p-datatable table').first().waitFor();
   // Loading overlays and skeletons go first: the rows are what is measured.
   await page.locator('main .p-datatable-loading-overlay, main .p-skeleton').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
-  await page.waitForTimeout(200);
+  await animationsSettled(page);
 }
 
 /** Desktop: every table fits its card; its last column is inside the card and the screen. */
