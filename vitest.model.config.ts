@@ -13,6 +13,8 @@ export default defineConfig({
     name: 'model',
     // As in vitest.config.ts: two workers even on two cores.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // As in vitest.config.ts: a worker runs file after file without paying the imports again.
+    isolate: false,
     environment: 'happy-dom',
     include: ['tests/model/**/*.model.test.{ts,tsx}'],
     setupFiles: ['tests/ui/setup.ts'],
