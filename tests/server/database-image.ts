@@ -70,7 +70,8 @@ export async function pgliteImageFile(kind: ImageKind): Promise<string> {
   return file;
 }
 
-async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** `fn` with a client on the PostgreSQL server of `url` (for CREATE and DROP DATABASE). */
+export async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -83,7 +84,7 @@ async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>):
 /** A migrated template database on the server of `url`, and how to drop it. */
 async function migratedPostgresTemplate(url: string): Promise<{ name: string; drop(): Promise<void> }> {
   const name = `portal_template_${randomBytes(6).toString('hex')}`;
-  await withAdmin(url, (client) => client.query(`CREATE DATABASE ${name}`));
+  await withAdminClient(url, (client) => client.query(`CREATE DATABASE ${name}`));
   const target = new URL(url);
   target.pathname = `/${name}`;
   const database = await openDatabase({ url: target.toString() });
@@ -93,7 +94,7 @@ async function migratedPostgresTemplate(url: string): Promise<{ name: string; dr
     // A template must have no sessions open while databases are copied from it.
     await database.close();
   }
-  return { name, drop: () => withAdmin(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+  return { name, drop: () => withAdminClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
 }
 
 /** Vitest global set-up of the server project: makes the starting point and hands its name to the workers. */

@@ -5,7 +5,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import type { ProviderAccess } from '../../server/services/console-provider';
@@ -18,7 +17,7 @@ import type { CustomerRow, NewCustomerRow, NewUserRow, UserRow } from '../../ser
 import { createRepositories } from '../../server/db/repositories';
 import { DEMO_CREDENTIALS } from '../../server/simulator/options';
 import { timedDatabaseSetup } from '../profile/record';
-import { pgliteImageFile, type ImageKind } from './database-image';
+import { pgliteImageFile, withAdminClient, type ImageKind } from './database-image';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -138,24 +137,15 @@ async function migrateNew(database: Database, migrated: boolean): Promise<Databa
  */
 export async function createScratchPostgres(prefix: string, template: string | null = null): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
+  await withAdminClient(TEST_DATABASE_URL!, (client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   const url = new URL(TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () => withAdminClient(TEST_DATABASE_URL!, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }
 
-async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL ?? undefined });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Config as the server would parse it, with test-friendly defaults (quiet, no demo data). */
 export function testConfig(env: Env = {}): Promise<Config> {

@@ -59,18 +59,6 @@ export function pathsCoveringEveryTransition<TMachine extends AnyStateMachine>(
   return paths;
 }
 
-/** A pseudo-random stream from a seed (mulberry32): the same seed gives the same walks. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /**
  * `count` walks from the start, each taking a transition chosen by `random` at every state until
  * `maxSteps` or a state with no way on: longer and more varied sequences than the shortest paths,

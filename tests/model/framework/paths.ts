@@ -2,7 +2,8 @@
 // enabled transition out of it, over the model's event fixtures, the invoked actors' answers and
 // the delayed events each state waits for.
 import { createActor, fromPromise, SimulatedClock, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type SnapshotFrom } from 'xstate';
-import { pathsCoveringEveryTransition, randomWalks, seededRandom, type TransitionPath } from './graph';
+import { prng } from '../../../server/random';
+import { pathsCoveringEveryTransition, randomWalks, type TransitionPath } from './graph';
 import { invokedSources, leafPaths, pendingDelays, transitionName } from './chart';
 import type { MachineModel, OpenedScreen } from './model';
 
@@ -128,7 +129,7 @@ export function modelSeed(): number {
 function streamOf(seed: number, name: string, run: string): () => number {
   let hash = seed >>> 0;
   for (const char of `${name}:${run}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
-  return seededRandom(hash);
+  return prng(hash);
 }
 
 /**
