@@ -1,8 +1,20 @@
 // Testing Library cleanup for the happy-dom tier, plus resetting what a test may leave behind
 // (the sidebar cookie, portals appended to <body>, stubbed globals).
 import { cleanup, configure } from '@testing-library/react';
+import * as React from 'react';
 import { afterEach, vi } from 'vitest';
 import { retireOpenRouters, settleOpenRouters } from './open-routers';
+
+// React's development build captures an owner stack (an Error and a console task) for each of the
+// first 10,000 elements of every render, for the component stacks of its warnings. PrimeReact
+// renders many elements, and that capture was a third of the UI tier's CPU time (UsersRoute and
+// CustomersRoute: 124 s of CPU before, 81 s after). The count React keeps is held above its limit,
+// so it takes the path it takes past 10,000 elements: warnings still print, with the owner
+// unknown. Should React rename the count, this does nothing and the tests only run slower.
+const internals = (React as unknown as Record<string, Record<string, unknown> | undefined>).__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
+if (internals && 'recentlyCreatedOwnerStacks' in internals) {
+  Object.defineProperty(internals, 'recentlyCreatedOwnerStacks', { configurable: true, get: () => Infinity, set: () => undefined });
+}
 
 // findBy*/waitFor give up after 1 s by default. A whole-client test's first render in a worker
 // loads the router and its page modules; on two CI cores busy with the server tier beside it, the
