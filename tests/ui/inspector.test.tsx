@@ -3,7 +3,8 @@
 // to it; without the flag the package is never even imported. The Stately window itself is the
 // seam: createBrowserInspector is replaced with a recorder.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
+import type * as ReactDomClient from 'react-dom/client';
 import userEvent from '@testing-library/user-event';
 import type { AnyStateMachine, InspectionEvent } from 'xstate';
 
@@ -11,6 +12,8 @@ const inspector = vi.hoisted(() => ({
   /** Times the mocked package was evaluated, i.e. really imported. */
   loads: 0,
   events: [] as InspectionEvent[],
+  /** The roots the app entry created: unmounted after each test, as Testing Library does its own. */
+  roots: [] as ReactDomClient.Root[],
 }));
 
 /** The machine id of the actor an inspection event is about. */
@@ -28,12 +31,26 @@ beforeEach(() => {
       createBrowserInspector: vi.fn(() => ({ inspect: { next: (event: InspectionEvent) => inspector.events.push(event) } })),
     };
   });
+  vi.doMock('react-dom/client', async (original) => {
+    const client = await original<typeof ReactDomClient>();
+    return {
+      ...client,
+      createRoot: (...args: Parameters<typeof client.createRoot>) => {
+        const root = client.createRoot(...args);
+        inspector.roots.push(root);
+        return root;
+      },
+    };
+  });
   vi.stubEnv('VITE_INSPECT', undefined);
   window.history.replaceState(null, '', '/login');
   localStorage.clear();
 });
 
 afterEach(() => {
+  // The entry's app would otherwise go on rendering (its session, its timers) while the worker's
+  // next test files run.
+  for (const root of inspector.roots.splice(0)) act(() => root.unmount());
   vi.unstubAllEnvs();
 });
 
