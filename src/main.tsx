@@ -7,17 +7,28 @@ import { AppRoot } from './routes/AppRoot';
 import { startTheme } from './ui/theme/store';
 import { installFocusReturn } from './ui/common/focus-return';
 
-async function main() {
+/**
+ * Starts the portal on the page, and answers what stops it again: the root unmounted, the theme no
+ * longer following the system, the focus return uninstalled (a test starts this real entry, then
+ * stops it so nothing of it outlives the test).
+ */
+export async function startPortal(): Promise<() => void> {
   // The theme's sheet is in before the first render, so nothing paints unstyled.
-  await startTheme();
-  installFocusReturn();
+  const stopTheme = await startTheme();
+  const stopFocusReturn = installFocusReturn();
   const inspect = await loadInspector();
   const app = createApp({ storage: window.localStorage, ...(inspect ? { inspect } : {}) });
-  createRoot(document.getElementById('root')!).render(
+  const root = createRoot(document.getElementById('root')!);
+  root.render(
     <StrictMode>
       <AppRoot app={app} />
     </StrictMode>,
   );
+  return () => {
+    root.unmount();
+    stopFocusReturn();
+    stopTheme();
+  };
 }
 
-void main();
+export const started = startPortal();

@@ -4,7 +4,6 @@
 // seam: createBrowserInspector is replaced with a recorder.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
-import type * as ReactDomClient from 'react-dom/client';
 import userEvent from '@testing-library/user-event';
 import type { AnyStateMachine, InspectionEvent } from 'xstate';
 
@@ -12,8 +11,8 @@ const inspector = vi.hoisted(() => ({
   /** Times the mocked package was evaluated, i.e. really imported. */
   loads: 0,
   events: [] as InspectionEvent[],
-  /** The roots the app entry created: unmounted after each test, as Testing Library does its own. */
-  roots: [] as ReactDomClient.Root[],
+  /** What stops each app entry a test started: called after each test, as Testing Library unmounts its own. */
+  stops: [] as (() => void)[],
 }));
 
 /** The machine id of the actor an inspection event is about. */
@@ -31,26 +30,15 @@ beforeEach(() => {
       createBrowserInspector: vi.fn(() => ({ inspect: { next: (event: InspectionEvent) => inspector.events.push(event) } })),
     };
   });
-  vi.doMock('react-dom/client', async (original) => {
-    const client = await original<typeof ReactDomClient>();
-    return {
-      ...client,
-      createRoot: (...args: Parameters<typeof client.createRoot>) => {
-        const root = client.createRoot(...args);
-        inspector.roots.push(root);
-        return root;
-      },
-    };
-  });
   vi.stubEnv('VITE_INSPECT', undefined);
   window.history.replaceState(null, '', '/login');
   localStorage.clear();
 });
 
 afterEach(() => {
-  // The entry's app would otherwise go on rendering (its session, its timers) while the worker's
-  // next test files run.
-  for (const root of inspector.roots.splice(0)) act(() => root.unmount());
+  // The entry's app would otherwise go on (rendering its toasts' timers, returning the focus,
+  // following the system's theme) while the worker's next test files run.
+  for (const stop of inspector.stops.splice(0)) act(() => stop());
   vi.unstubAllEnvs();
 });
 
@@ -66,7 +54,8 @@ describe('the XState inspector', () => {
     root.id = 'root';
     document.body.append(root);
 
-    await import('../../src/main');
+    const { started } = await import('../../src/main');
+    inspector.stops.push(await started);
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Email'), 'someone@example.com');
     await user.type(screen.getByLabelText('Password', { selector: 'input' }), 'wrong password');

@@ -1,5 +1,5 @@
 // Testing Library cleanup for the happy-dom tier, plus resetting what a test may leave behind
-// (the sidebar cookie, portals appended to <body>, stubbed globals).
+// (the sidebar cookie, storage, portals appended to <body>, stubbed globals).
 import { cleanup, configure } from '@testing-library/react';
 import * as React from 'react';
 import { afterEach, vi } from 'vitest';
@@ -39,6 +39,10 @@ afterEach(async () => {
   cleanup();
   retireOpenRouters();
   document.cookie = 'sidebar_state=; path=/; max-age=0';
+  // A worker's files follow one another in one process: a session or a theme a test stored must
+  // not greet the next file's tests.
+  localStorage.clear();
+  sessionStorage.clear();
   document.body.innerHTML = '';
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

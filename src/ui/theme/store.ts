@@ -51,10 +51,16 @@ async function show(theme: Theme): Promise<void> {
   style.textContent = css;
 }
 
-/** Called once before the first render; from then on the theme follows the system's changes. */
-export async function startTheme(): Promise<void> {
-  systemQuery()?.addEventListener('change', () => void show(wanted()));
+/**
+ * Called once before the first render; from then on the theme follows the system's changes, until
+ * the function it answers is called.
+ */
+export async function startTheme(): Promise<() => void> {
+  const query = systemQuery();
+  const follow = () => void show(wanted());
+  query?.addEventListener('change', follow);
   await show(wanted());
+  return () => query?.removeEventListener('change', follow);
 }
 
 export function toggleTheme(): Promise<void> {
