@@ -131,6 +131,9 @@ describe('what each reader sees', () => {
     const all = data<AlertListWire>(await ctx.request({ method: 'GET', url: '/api/v1/alerts?status=all&search=bruno', token: tokens.admin }));
     expect(all.alerts).toHaveLength(1);
     expect(all.alerts[0]).toMatchObject({ customer: { uuid: ids.bruno, name: 'bruno Test' }, title: '80 % of plan used', status: 'open' });
+    // A search's % and _ are the characters typed, not patterns: nothing holds them.
+    const literal = data<AlertListWire>(await ctx.request({ method: 'GET', url: '/api/v1/alerts?status=all&search=%25_%5C', token: tokens.admin }));
+    expect(literal.alerts).toEqual([]);
     const bad = await ctx.request({ method: 'GET', url: '/api/v1/alerts?status=sleeping', token: tokens.admin });
     expect(bad.statusCode).toBe(400);
 
@@ -224,6 +227,7 @@ describe('rules and overrides', () => {
       { url: '/api/v1/alert-rules/offline', payload: { enabled: true, threshold: 2, notifyCustomer: false }, field: 'threshold' },
       { url: '/api/v1/alert-rules/offline', payload: { enabled: true, usageLevels: [80], threshold: 60, notifyCustomer: false }, field: 'usageLevels' },
       { url: '/api/v1/alert-rules/usage', payload: { enabled: true, usageLevels: [80, 80], notifyCustomer: false }, field: 'usageLevels' },
+      { url: '/api/v1/alert-rules/usage', payload: { enabled: true, usageLevels: [80], threshold: 5, notifyCustomer: false }, field: 'threshold' },
     ];
     for (const c of cases) {
       const response = await ctx.request({ method: 'PUT', url: c.url, token: tokens.admin, payload: c.payload });

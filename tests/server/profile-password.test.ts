@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, MAX_FAILED_LOGINS } from '../../src/domain/auth';
 import { PASSWORD_MESSAGES } from '../../src/domain/password';
-import { SETTINGS_MESSAGES, USER_MESSAGES } from '../../src/domain/users';
+import { SETTINGS_MESSAGES, USER_FIELD_LIMITS, USER_MESSAGES } from '../../src/domain/users';
 import { CUSTOMERS_ONLY_MESSAGE } from '../../server/plugins/auth';
 import { tokenPredatesPasswordChange } from '../../server/services/profile';
 import { createTestContext, type TestContext } from './helpers';
@@ -102,6 +102,9 @@ for (const kind of ['admin', 'customer'] as const) {
       const empty = await put(`${base}/profile`, { name: ' ' }, me.token);
       expect(empty.statusCode).toBe(400);
       expect(empty.json().message).toBe(USER_MESSAGES.nameRequired);
+      const long = await put(`${base}/profile`, { name: 'x'.repeat(USER_FIELD_LIMITS.name + 1) }, me.token);
+      expect(long.statusCode).toBe(400);
+      expect(long.json().message).toBe(USER_MESSAGES.nameTooLong);
     });
   });
 }

@@ -499,6 +499,8 @@ describe('who sees which statements', () => {
       [ids.ana, 'EUR'],
       [ids.ana, 'USD'],
     ]);
+    // % and _ are searched for as typed: no statement holds them.
+    expect((await get<StatementListWire>('/api/v1/billing/statements?search=%25_%5C&cycle=2026-02')).items).toEqual([]);
     const number = byName.items[0]!.number!;
     expect((await get<StatementListWire>(`/api/v1/billing/statements?search=${number.toLowerCase()}`)).items.map((s) => s.number)).toEqual([number]);
     const page = await get<StatementListWire>(`/api/v1/billing/statements?customer=${ids.bea}&limit=1&page=2`);

@@ -3,7 +3,7 @@
 // carry such an IPv4 address) unless a configured network allows it; localhost only when allowed.
 // The resolver is injected, so names map to whatever address a case needs.
 import { describe, expect, it } from 'vitest';
-import { WEBHOOK_MESSAGES as M } from '../../src/domain/webhooks';
+import { WEBHOOK_MESSAGES as M, WEBHOOK_URL_MAX_LENGTH } from '../../src/domain/webhooks';
 import { createAddressGuard, embeddedIpv4, isRefusedAddress, parseCidr, type Resolve } from '../../server/webhooks/address-guard';
 
 const names: Record<string, string[]> = {
@@ -42,6 +42,7 @@ describe('the webhook address guard', () => {
     expect(await problemOf('https://user:pw@hooks.example.com/')).toBe(M.urlCredentials);
     expect(await problemOf('not a url')).toBe(M.urlInvalid);
     expect(await problemOf('  ')).toBe(M.urlRequired);
+    expect(await problemOf(`https://hooks.example.com/${'a'.repeat(WEBHOOK_URL_MAX_LENGTH)}`)).toBe(M.urlTooLong);
   });
 
   it.each([
