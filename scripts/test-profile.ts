@@ -50,7 +50,8 @@ for (const run of runs) {
   const result = spawnSync(
     path.resolve('node_modules/.bin/vitest'),
     ['run', '--config', CONFIGS[run]!, '--reporter=dot', '--reporter=./tests/profile/reporter.ts', ...args],
-    { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, TEST_PROFILE_DIR: dir, PROFILE_OUTPUT: output } },
+    // The runs' own output goes to stderr, so stdout is the JSON alone (`npm run -s test:profile > profile.json`).
+    { stdio: ['ignore', 2, 2], env: { ...process.env, TEST_PROFILE_DIR: dir, PROFILE_OUTPUT: output } },
   );
   const wall = performance.now() - started;
   if (result.status !== 0) failed = true;
