@@ -92,10 +92,30 @@ function pathFootprint<M extends AnyStateMachine>(machine: M, path: ModelPath<M>
 }
 
 /**
- * The paths both runs walk: from all of them, shortest first, each one that reaches a state or
- * takes a chart transition no path before it did. Every state and transition the exhaustive set
- * reaches is still reached, by far fewer paths — which is what makes a walk through the real
- * screen for each of them affordable.
+ * The states and transitions a path goes through, read from the path's own snapshots (each step's
+ * state value before and after its event, and the event itself): no replay, so it is cheap enough for the machine run's
+ * tens of thousands of candidates. The run's coverage check still reads the chart itself.
+ */
+function pathSteps<M extends AnyStateMachine>(machine: M, path: ModelPath<M>): Set<string> {
+  const seen = new Set<string>();
+  const { input } = path;
+  let before = JSON.stringify((createActor(machine as AnyStateMachine, input === undefined ? {} : { input }).getSnapshot() as AnyMachineSnapshot).value);
+  seen.add(`state ${before}`);
+  for (const step of path.steps) {
+    const after = JSON.stringify((step.state as AnyMachineSnapshot).value);
+    // The whole event, answers' outputs included: a guard that reads them picks another branch.
+    seen.add(`${before} --${JSON.stringify(step.event)}--> ${after}`);
+    seen.add(`state ${after}`);
+    before = after;
+  }
+  return seen;
+}
+
+/**
+ * The paths both runs walk: of the graph's paths, the fewest that still reach every state and take
+ * every transition — each round the one that adds the most not yet covered (the shorter on a
+ * tie). Through the screen (`drivable` given) what a path covers is read as the coverage check
+ * reads it (chart transitions, replayed); on the machine alone, from the path's own snapshots.
  */
 export function modelPaths<M extends AnyStateMachine, S extends OpenedScreen = OpenedScreen>(model: Pick<MachineModel<M, S>, 'events' | 'actorResults' | 'machine' | 'input' | 'inputs' | 'ui'>): ModelPath<M>[] {
   return coveringPaths(model, model.ui?.drivable as Drivable | undefined);
@@ -104,16 +124,50 @@ export function modelPaths<M extends AnyStateMachine, S extends OpenedScreen = O
 /** The covering set over every event (the machine run's), or over those the screen offers. */
 export function coveringPaths<M extends AnyStateMachine>(model: PathModel<M>, drivable?: Drivable): ModelPath<M>[] {
   const candidates = allPaths(model, drivable).sort((a, b) => a.steps.length - b.steps.length);
+  if (!drivable) return fewestCovering(candidates, candidates.map((path) => pathSteps(model.machine, path)));
+  // Through the screen: first, shortest first, each path that adds anything (the set the screens
+  // are known to follow); then the fewest of those that still cover it all.
+  const footprints = candidates.map((path) => pathFootprint(model.machine, path));
   const covered = new Set<string>();
-  const chosen: ModelPath<M>[] = [];
-  for (const path of candidates) {
-    const footprint = pathFootprint(model.machine, path);
+  const walked: number[] = [];
+  footprints.forEach((footprint, index) => {
     if ([...footprint].some((item) => !covered.has(item))) {
-      chosen.push(path);
+      walked.push(index);
       for (const item of footprint) covered.add(item);
     }
+  });
+  return fewestCovering(
+    walked.map((index) => candidates[index]!),
+    walked.map((index) => footprints[index]!),
+  );
+}
+
+/**
+ * Greedy set cover: each round the path that adds the most not yet covered (`paths` are shortest
+ * first, so a tie keeps the shorter), until nothing is left to add.
+ */
+function fewestCovering<P extends { steps: readonly unknown[] }>(paths: readonly P[], footprints: readonly Set<string>[]): P[] {
+  const covered = new Set<string>();
+  const chosen: P[] = [];
+  const open = new Set(paths.keys());
+  for (;;) {
+    let best = -1;
+    let bestGain = 0;
+    for (const index of open) {
+      let gain = 0;
+      for (const item of footprints[index]!) if (!covered.has(item)) gain++;
+      if (gain === 0) open.delete(index);
+      else if (gain > bestGain) {
+        best = index;
+        bestGain = gain;
+      }
+    }
+    if (best === -1) break;
+    chosen.push(paths[best]!);
+    open.delete(best);
+    for (const item of footprints[best]!) covered.add(item);
   }
-  return chosen;
+  return chosen.sort((a, b) => a.steps.length - b.steps.length);
 }
 
 /**
