@@ -124,7 +124,9 @@ export function modelPaths<M extends AnyStateMachine, S extends OpenedScreen = O
 /** The covering set over every event (the machine run's), or over those the screen offers. */
 export function coveringPaths<M extends AnyStateMachine>(model: PathModel<M>, drivable?: Drivable): ModelPath<M>[] {
   const candidates = allPaths(model, drivable).sort((a, b) => a.steps.length - b.steps.length);
-  if (!drivable) return fewestCovering(candidates, candidates.map((path) => pathSteps(model.machine, path)));
+  // Each input's start (no steps) is kept whole: what its eventless first moves cover is the input's.
+  const starts = candidates.filter((path) => path.steps.length === 0);
+  if (!drivable) return [...starts, ...fewestCovering(candidates, candidates.map((path) => pathSteps(model.machine, path)))].filter(unique);
   // Through the screen: first, shortest first, each path that adds anything (the set the screens
   // are known to follow); then the fewest of those that still cover it all.
   const footprints = candidates.map((path) => pathFootprint(model.machine, path));
@@ -136,11 +138,16 @@ export function coveringPaths<M extends AnyStateMachine>(model: PathModel<M>, dr
       for (const item of footprint) covered.add(item);
     }
   });
-  return fewestCovering(
-    walked.map((index) => candidates[index]!),
-    walked.map((index) => footprints[index]!),
-  );
+  return [
+    ...starts,
+    ...fewestCovering(
+      walked.map((index) => candidates[index]!),
+      walked.map((index) => footprints[index]!),
+    ),
+  ].filter(unique);
 }
+
+const unique = <T>(item: T, index: number, all: readonly T[]) => all.indexOf(item) === index;
 
 /**
  * Greedy set cover: each round the path that adds the most not yet covered (`paths` are shortest
