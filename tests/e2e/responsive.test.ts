@@ -1,4 +1,4 @@
-// Responsive list tables (issue 22) in Chromium against the real server and its demo data: every
+// Responsive list tables (they fold on a phone) in Chromium against the real server and its demo data: every
 // list page at a desktop 1366 × 850 and a phone 390 × 844. On the desktop each table fits its card,
 // its last column (the actions, where a table has them) inside the card and the screen without
 // scrolling; on the phone a table either fits or scrolls in a named, focusable region, and its

@@ -1,4 +1,4 @@
-// Alerts over HTTP and the database (issue 20): a line crossing 80 % opens exactly one alert, one
+// Alerts over HTTP and the database: a line crossing 80 % opens exactly one alert, one
 // email to the subscribed admin and one to the customer when the rule says so; evaluating again —
 // or twice at once — opens nothing more; 90 % supersedes 80 %; a line moving customers, a cycle
 // ending and a cap raised resolve what no longer holds; only marked lines are read; the Alerts

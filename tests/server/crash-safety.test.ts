@@ -1,4 +1,4 @@
-// Crash safety (issue 9): the real server process, writing for several concurrent clients, is
+// Crash safety: the real server process, writing for several concurrent clients, is
 // killed with SIGKILL at seeded random moments and restarted on the same database, round after
 // round. Proves that it starts cleanly every time (crash recovery, lock takeover, no migration
 // re-run), that every acknowledged write is in the database exactly as answered, and that every

@@ -192,7 +192,7 @@ export interface TestContext {
 let accountCounter = 0;
 
 /**
- * What no answer may ever carry (issue 9 "No leaks"): password hashes, the signing secret, MFA
+ * What no answer may ever carry (no leaks): password hashes, the signing secret, MFA
  * secrets as stored (encrypted `v1:` boxes) or their columns, backup-code hashes. Every response
  * a server test receives through the context is scanned; a hit fails the test that asked.
  */

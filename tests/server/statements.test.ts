@@ -1,4 +1,4 @@
-// Statements over HTTP and the database (issue 21), against the real simulator (60 terminals, its
+// Statements over HTTP and the database, against the real simulator (60 terminals, its
 // clock the test's): February and March 2026 worked out from synced lines, usage and top-ups; a
 // line started mid-February pro-rated by days; February's overage billed; February closed by an
 // administrator (numbered, the pending correction applied) and immutable after — refreshes, new

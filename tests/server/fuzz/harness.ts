@@ -415,7 +415,7 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
   await post(ctx, '/customers', mfaToken, { name: 'Second Link', email: 'second.link@example.com', company: 'Links Ltd', sendPasswordLink: true });
   await post(ctx, '/users', mfaToken, { name: 'Link User', email: 'link.user@example.com', role: 'user' });
 
-  // Customer requests (issue 19) on Ana's mirrored line: one of each kind pending, one declined.
+  // Customer requests on Ana's mirrored line: one of each kind pending, one declined.
   const asked = mirrored[0]!.serviceLineNumber!;
   await db.execute(sql`INSERT INTO customer_requests (customer_id, service_line_number, kind, product_id, block_count, status, decision_reason, decided_at)
     VALUES (${people.ana}, ${asked}, 'plan_change', 'SUB-METERED-1TB', NULL, 'pending', NULL, NULL),
@@ -442,7 +442,7 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
  * that state brings: a pending MFA secret to verify, or MFA on to turn off.
  */
 /**
- * Customer requests (issue 19): the acting customer gets a line the provider knows, so valid cases
+ * Customer requests: the acting customer gets a line the provider knows, so valid cases
  * reach the checks against the provider's line and some are sent.
  */
 async function giveRequestLine({ ctx, sim }: FuzzWorld, actor: Actor): Promise<Record<string, string[]>> {
@@ -471,7 +471,7 @@ const PREPARE_ACTOR: Readonly<Record<string, (world: FuzzWorld, actor: Actor) =>
     ctx.clock.advance(30_000);
     return { code: [await totpCode(secret, ctx.clock.now()), ...backupCodes], password: [KNOWN_PASSWORD, 'Wrong-Passw0rd'] };
   },
-  // The customers' own MFA routes (issue 19), prepared the same way.
+  // The customers' own MFA routes, prepared the same way.
   'POST /api/v1/customers/mfa/verify': async ({ ctx }, actor) => {
     const { secret } = (await post(ctx, '/customers/mfa/setup', actor.token)) as { secret: string };
     return { code: [await totpCode(secret, ctx.clock.now())] };
