@@ -3,7 +3,7 @@
 // for every transition found, the shortest path to its source state plus that transition. And the
 // deferred actors a run answers those results through.
 import { fromPromise, type AnyStateMachine, type EventObject, type SnapshotFrom } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, serializeSnapshot } from 'xstate/graph';
+import { getAdjacencyMap, serializeSnapshot } from 'xstate/graph';
 
 export interface PathStep<TSnapshot> {
   event: EventObject;
@@ -22,12 +22,27 @@ const describeValue = (snapshot: { value: unknown }) =>
 const describeEvent = (event: EventObject) =>
   event.type.replace(/^xstate\.done\.actor\.(.+)$/, '$1 done').replace(/^xstate\.error\.actor\.(.+)$/, '$1 failed');
 
-/** Every enabled transition of the machine, each behind the shortest path to its source state. */
-export function pathsCoveringEveryTransition<TMachine extends AnyStateMachine>(
+type Transitions<S> = Record<string, { event: EventObject; state: S }>;
+
+/** A machine's graph over a model's events: every (state, context) reached and the way out of each. */
+export interface TransitionGraph<S> {
+  /** The start's key, then every other, in the order the walk found them. */
+  keys: string[];
+  transitions: Map<string, Transitions<S>>;
+  /** The shortest steps from the start to each key (none to the start itself). */
+  shortest: Map<string, PathStep<S>[]>;
+}
+
+/**
+ * The graph xstate/graph's adjacency map gives, and the shortest steps to every state in it, found
+ * breadth first over that same map (as getShortestPaths does, without walking the machine again:
+ * on the larger models each walk is seconds).
+ */
+export function transitionGraph<TMachine extends AnyStateMachine>(
   machine: TMachine,
   events: (snapshot: SnapshotFrom<TMachine>) => readonly EventObject[],
   { input }: { input?: unknown } = {},
-): TransitionPath<SnapshotFrom<TMachine>>[] {
+): TransitionGraph<SnapshotFrom<TMachine>> {
   type S = SnapshotFrom<TMachine>;
   const options = {
     events: events as never,
@@ -35,18 +50,31 @@ export function pathsCoveringEveryTransition<TMachine extends AnyStateMachine>(
     // A fixture that hits no enabled transition is not a transition worth a path.
     filterEvents: ((snapshot: { can: (event: EventObject) => boolean }, event: EventObject) => snapshot.can(event)) as never,
   };
-  const adjacency = getAdjacencyMap(machine, options);
-  const shortest = new Map<string, { steps: PathStep<S>[] }>(
-    getShortestPaths(machine, options).map((path) => [serializeSnapshot(path.state as S), path as { steps: PathStep<S>[] }]),
-  );
+  const adjacency = getAdjacencyMap(machine, options) as unknown as Record<string, { transitions: Transitions<S> }>;
+  const keys = Object.keys(adjacency);
+  const transitions = new Map(keys.map((key) => [key, adjacency[key]!.transitions]));
+  const shortest = new Map<string, PathStep<S>[]>();
+  if (keys[0] !== undefined) shortest.set(keys[0], []);
+  // Breadth first: the first way found to a state is a shortest one.
+  for (const key of shortest.keys()) {
+    const prefix = shortest.get(key)!;
+    for (const { event, state } of Object.values(transitions.get(key) ?? {})) {
+      const next = serializeSnapshot(state);
+      if (!shortest.has(next)) shortest.set(next, [...prefix, { event, state }]);
+    }
+  }
+  return { keys, transitions, shortest };
+}
+
+/** Every enabled transition of the graph, each behind the shortest path to its source state. */
+export function pathsCoveringEveryTransition<S extends { value: unknown }>(graph: TransitionGraph<S>): TransitionPath<S>[] {
   const paths: TransitionPath<S>[] = [];
-  for (const [key, { transitions }] of Object.entries(adjacency)) {
-    const prefix = shortest.get(key);
+  for (const key of graph.keys) {
+    const prefix = graph.shortest.get(key);
     if (!prefix) throw new Error(`No path reaches ${key}`);
-    const prefixSteps = prefix.steps.filter((step) => step.event.type !== 'xstate.init');
-    for (const { event, state: next } of Object.values(transitions) as { event: EventObject; state: S }[]) {
-      const steps = [...prefixSteps, { event, state: next as S }];
-      paths.push({ description: `${steps.map((step) => describeEvent(step.event)).join(', ')} ⇒ ${describeValue(next as S)}`, steps });
+    for (const { event, state: next } of Object.values(graph.transitions.get(key)!)) {
+      const steps = [...prefix, { event, state: next }];
+      paths.push({ description: `${steps.map((step) => describeEvent(step.event)).join(', ')} ⇒ ${describeValue(next)}`, steps });
     }
   }
   // Paths that differ only in context read the same; number the repeats so every test name is unique.
@@ -64,30 +92,21 @@ export function pathsCoveringEveryTransition<TMachine extends AnyStateMachine>(
  * `maxSteps` or a state with no way on: longer and more varied sequences than the shortest paths,
  * over the same graph (the same events, answers and timers).
  */
-export function randomWalks<TMachine extends AnyStateMachine>(
-  machine: TMachine,
-  events: (snapshot: SnapshotFrom<TMachine>) => readonly EventObject[],
-  { input, random, count, maxSteps }: { input?: unknown; random: () => number; count: number; maxSteps: number },
-): TransitionPath<SnapshotFrom<TMachine>>[] {
-  type S = SnapshotFrom<TMachine>;
-  if (count <= 0) return [];
-  const options = {
-    events: events as never,
-    ...(input === undefined ? {} : { input: input as never }),
-    filterEvents: ((snapshot: { can: (event: EventObject) => boolean }, event: EventObject) => snapshot.can(event)) as never,
-  };
-  const adjacency = getAdjacencyMap(machine, options) as unknown as Record<string, { transitions: Record<string, { event: EventObject; state: S }> }>;
-  const start = Object.keys(adjacency)[0];
+export function randomWalks<S extends { value: unknown }>(
+  graph: TransitionGraph<S>,
+  { random, count, maxSteps }: { random: () => number; count: number; maxSteps: number },
+): TransitionPath<S>[] {
+  const start = graph.keys[0];
   const walks: TransitionPath<S>[] = [];
   for (let walk = 1; walk <= count && start !== undefined; walk++) {
     const steps: PathStep<S>[] = [];
     let at = start;
     while (steps.length < maxSteps) {
-      const ways = Object.values(adjacency[at]?.transitions ?? {});
+      const ways = Object.values(graph.transitions.get(at) ?? {});
       if (ways.length === 0) break;
       const way = ways[Math.floor(random() * ways.length)]!;
       steps.push({ event: way.event, state: way.state });
-      at = serializeSnapshot(way.state);
+      at = serializeSnapshot(way.state as never);
     }
     if (steps.length === 0) break;
     walks.push({ description: `walk ${walk}: ${steps.map((step) => describeEvent(step.event)).join(', ')} ⇒ ${describeValue(steps.at(-1)!.state)}`, steps });

@@ -3,7 +3,7 @@
 // the delayed events each state waits for.
 import { createActor, fromPromise, SimulatedClock, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type SnapshotFrom } from 'xstate';
 import { prng } from '../../../server/random';
-import { pathsCoveringEveryTransition, randomWalks, type TransitionPath } from './graph';
+import { pathsCoveringEveryTransition, randomWalks, transitionGraph, type TransitionGraph, type TransitionPath } from './graph';
 import { chartStates, chartTransitions, invokedSources, leafPaths, pendingDelays, transitionName } from './chart';
 import type { Exclusions, MachineModel, OpenedScreen } from './model';
 
@@ -38,21 +38,39 @@ function offeredEvents<M extends AnyStateMachine>(model: PathModel<M>, drivable?
     : events;
 }
 
+const graphs = new WeakMap<AnyStateMachine, Map<Drivable | undefined, Map<unknown, TransitionGraph<AnyMachineSnapshot>>>>();
+
+/**
+ * The machine's graph from `input` over every event (machine run) or what the screen offers (UI
+ * run), walked once and shared by the covering set and the sampled walks.
+ */
+function graphOf<M extends AnyStateMachine>(model: PathModel<M>, input: unknown, drivable?: Drivable): TransitionGraph<SnapshotFrom<M>> {
+  let byDrivable = graphs.get(model.machine);
+  if (!byDrivable) graphs.set(model.machine, (byDrivable = new Map()));
+  let byInput = byDrivable.get(drivable);
+  if (!byInput) byDrivable.set(drivable, (byInput = new Map()));
+  let graph = byInput.get(input);
+  if (!graph) {
+    // The graph walks the machine as the app starts it: with its input.
+    graph = transitionGraph(model.machine as AnyStateMachine, offeredEvents(model, drivable) as never, { input }) as TransitionGraph<AnyMachineSnapshot>;
+    byInput.set(input, graph);
+  }
+  return graph as unknown as TransitionGraph<SnapshotFrom<M>>;
+}
+
 /**
  * Every path xstate/graph finds to each (state, context) and one transition on from it, for each
  * input the actor may start with: the exhaustive set, cheap to replay on the machine alone.
  */
 export function allPaths<M extends AnyStateMachine>(model: PathModel<M>, drivable?: Drivable): ModelPath<M>[] {
   const inputs = modelInputs(model);
-  const offered = offeredEvents(model, drivable);
   return inputs.flatMap((input, index) => {
     const label = (description: string) => (inputs.length > 1 ? `[input ${index + 1}] ${description}` : description);
     // With several inputs, each start is a path of its own: an input may lead (eventlessly) to a
     // state no event leaves, which no transition path would show.
     const start = createActor(model.machine as AnyStateMachine, input === undefined ? {} : { input }).getSnapshot() as SnapshotFrom<M>;
     const starts: ModelPath<M>[] = inputs.length > 1 ? [{ description: label(`start ⇒ ${leafPaths((start as AnyMachineSnapshot).value).join(', ')}`), steps: [], input }] : [];
-    // The graph walks the machine as the app starts it: with its input.
-    const walked = pathsCoveringEveryTransition(model.machine, offered, { input }).map((path): ModelPath<M> => ({ ...path, input, description: label(path.description) }));
+    const walked = pathsCoveringEveryTransition(graphOf(model, input, drivable)).map((path): ModelPath<M> => ({ ...path, input, description: label(path.description) }));
     return [...starts, ...walked];
   });
 }
@@ -270,11 +288,11 @@ export function sampledWalks<M extends AnyStateMachine>(
   model: PathModel<M> & { name: string },
   { seed, count, maxSteps, drivable }: { seed: number; count: number; maxSteps: number; drivable?: Drivable },
 ): ModelPath<M>[] {
+  if (count <= 0) return [];
   const inputs = modelInputs(model);
-  const offered = offeredEvents(model, drivable);
   return inputs.flatMap((input, index) => {
     const random = streamOf(seed, model.name, `${drivable ? 'ui' : 'machine'}:${index}`);
-    return randomWalks(model.machine, offered, { input, random, count, maxSteps }).map(
+    return randomWalks(graphOf(model, input, drivable), { random, count, maxSteps }).map(
       (path): ModelPath<M> => ({ ...path, input, description: `${inputs.length > 1 ? `[input ${index + 1}] ` : ''}seed ${seed} ${path.description}` }),
     );
   });
