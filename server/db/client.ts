@@ -39,11 +39,17 @@ export interface OpenDatabaseOptions {
    * database already holds (its migrations).
    */
   image?: Blob;
+  /**
+   * Embedded only: server settings for this start, on top of PGlite's own (`shared_buffers`, …).
+   * The portal runs with PostgreSQL's defaults; a test's small throwaway database starts in half
+   * the time with a small buffer pool, as zeroing the default 128 MB is most of its start-up.
+   */
+  settings?: Readonly<Record<string, string>>;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url);
-  return openPglite(options.dataDir ?? 'memory://', options.image);
+  return openPglite(options.dataDir ?? 'memory://', options.image, options.settings);
 }
 
 export class DatabaseInUseError extends Error {
@@ -164,13 +170,18 @@ function drizzleClient(client: PGlite, statements: PgliteStatements): PGlite {
   });
 }
 
-async function openPglite(dataDir: string, image?: Blob): Promise<Database> {
+async function openPglite(dataDir: string, image?: Blob, settings: Readonly<Record<string, string>> = {}): Promise<Database> {
   let unlock = async () => {};
   if (!dataDir.startsWith('memory://')) {
     await mkdir(dataDir, { recursive: true });
     unlock = await lockDataDir(dataDir);
   }
-  const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(image ? { loadDataDir: image } : {}) });
+  const startParams = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  const client = new PGlite(dataDir, {
+    extensions: { pg_trgm },
+    ...(image ? { loadDataDir: image } : {}),
+    ...(startParams.length > 0 ? { startParams: [...PGlite.defaultStartParams, ...startParams] } : {}),
+  });
   try {
     await client.waitReady;
   } catch (error) {

@@ -10,7 +10,7 @@ import { DRIZZLE_PARSERS, openDatabase, type Database } from '../../server/db/cl
 import { migrate } from '../../server/db/migrate';
 import { users } from '../../server/db/schema';
 import { pgliteExecutor } from '../../server/jobs/queue';
-import { databaseImage } from './helpers';
+import { databaseImage, TEST_PGLITE_SETTINGS } from './helpers';
 
 let database: Database | null = null;
 afterEach(async () => {
@@ -21,7 +21,7 @@ afterEach(async () => {
 
 async function embedded(): Promise<Database & { kind: 'pglite' }> {
   // From the empty cluster's image (initdb done once per run), migrated here as the server does.
-  database = await openDatabase({ dataDir: 'memory://', image: await databaseImage('empty') });
+  database = await openDatabase({ dataDir: 'memory://', settings: TEST_PGLITE_SETTINGS, image: await databaseImage('empty') });
   if (database.kind !== 'pglite') throw new Error('expected the embedded database');
   await migrate(database);
   return database;

@@ -5,14 +5,14 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPgliteStatements, type PgliteStatements } from '../../server/db/pglite-statements';
-import { databaseImage } from './helpers';
+import { databaseImage, TEST_PGLITE_SETTINGS } from './helpers';
 
 let client: PGlite;
 let statements: PgliteStatements;
 
 beforeEach(async () => {
   // A new cluster per test, from the empty cluster's image (initdb done once per run).
-  client = new PGlite({ loadDataDir: await databaseImage('empty') });
+  client = new PGlite({ loadDataDir: await databaseImage('empty'), startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${TEST_PGLITE_SETTINGS.shared_buffers}`] });
   await client.waitReady;
   await client.exec(`
     CREATE TABLE things (
