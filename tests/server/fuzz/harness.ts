@@ -183,7 +183,7 @@ const junkBody = (valid: fc.Arbitrary<unknown>): fc.Arbitrary<BodyCase> =>
 /** Raw path segments: bad escapes, dot segments, an encoded slash, past the router's 100-character cap. */
 const RAW_SEGMENTS = ['%zz', '%E0%A4%A', '%', '..', '.', '%2F', '%2e%2e', 'a%00b', '%C0%AF', 'x'.repeat(101), '%F0%9F%98%80'];
 
-export function caseArbitrary(operation: RouteOperation, pools: Pools): fc.Arbitrary<FuzzCase> {
+export function caseArbitrary(operation: RouteOperation, pools: Pools, { validOnly = false }: { validOnly?: boolean } = {}): fc.Arbitrary<FuzzCase> {
   const { pathParams, query, body, method } = operation;
 
   const paramValid = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, validValue(p.schema, { pools, path: p.name }).map((value): ParamCase => ({ raw: false, value }))])));
@@ -255,7 +255,7 @@ export function caseArbitrary(operation: RouteOperation, pools: Pools): fc.Arbit
       bodyValid,
       bodyBad,
       // About 40 % valid cases, the rest with one or more parts broken.
-      broken: fc.oneof({ arbitrary: fc.constant([] as string[]), weight: 2 }, { arbitrary: fc.subarray(parts, { minLength: 1 }), weight: 3 }),
+      broken: validOnly ? fc.constant([] as string[]) : fc.oneof({ arbitrary: fc.constant([] as string[]), weight: 2 }, { arbitrary: fc.subarray(parts, { minLength: 1 }), weight: 3 }),
     })
     .map((c) => ({
       params: c.broken.includes('params') ? c.paramBad : c.paramValid,
@@ -534,6 +534,10 @@ async function poolsFor(world: FuzzWorld, operation: RouteOperation, extra: Reco
     note: ['Dish misaligned after a storm'],
     // The document cannot say that these pair up and must be real days in order; real ones can.
     ...Object.fromEntries(['start_date', 'end_date', 'billing_cycle_start', 'billing_cycle_end'].map((name) => [name, USAGE_DAYS])),
+    // A billing cycle is a real month ('2026-03'); the document only says "7 characters at most",
+    // and the strings that allows are almost never one: 30 cases of /billing/reconciliation/fix
+    // could all stop at validation.
+    cycle: ['2026-03', '2026-02', '2026-01'],
     challenge: [world.mfa.challenge],
     code: [code, ...world.mfa.backupCodes],
   };
@@ -608,7 +612,7 @@ export async function fuzzRoute(world: FuzzWorld, route: string, numRuns = FUZZ_
     return taken;
   };
 
-  const property = fc.asyncProperty(caseArbitrary(operation, pools), async (c) => {
+  const check = async (c: FuzzCase) => {
     const request = buildRequest(operation, c, actor?.id ?? '');
     const before = last ?? (await timed(() => checksum.take()));
     last = null;
@@ -678,9 +682,14 @@ export async function fuzzRoute(world: FuzzWorld, route: string, numRuns = FUZZ_
         last = null;
       }
     }
-  });
+  };
 
-  await fc.assert(property, { numRuns, ...(FUZZ_SEED !== undefined ? { seed: FUZZ_SEED } : {}), ...(FUZZ_PATH ? { path: FUZZ_PATH } : {}) });
+  const replay = { ...(FUZZ_SEED !== undefined ? { seed: FUZZ_SEED } : {}), ...(FUZZ_PATH ? { path: FUZZ_PATH } : {}) };
+  await fc.assert(fc.asyncProperty(caseArbitrary(operation, pools), check), { numRuns, ...replay });
+  // About 40 % of the cases are meant to be valid, but on a route whose checks go past what the
+  // document says, a short run's few may all stop at validation by chance. Before the caller's
+  // check that some case got past validation, valid cases alone get their chance (the same checks).
+  if (stats.reachedService === 0) await fc.assert(fc.asyncProperty(caseArbitrary(operation, pools, { validOnly: true }), check), { numRuns, ...replay });
   stats.ms.total = performance.now() - started;
   return stats;
 }
