@@ -170,18 +170,19 @@ function drizzleClient(client: PGlite, statements: PgliteStatements): PGlite {
   });
 }
 
+/** PGlite's start parameters with `settings` on top (`-c name=value` each), or none to keep its own. */
+export function pgliteStartParams(settings: Readonly<Record<string, string>>): { startParams?: string[] } {
+  const extra = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  return extra.length > 0 ? { startParams: [...PGlite.defaultStartParams, ...extra] } : {};
+}
+
 async function openPglite(dataDir: string, image?: Blob, settings: Readonly<Record<string, string>> = {}): Promise<Database> {
   let unlock = async () => {};
   if (!dataDir.startsWith('memory://')) {
     await mkdir(dataDir, { recursive: true });
     unlock = await lockDataDir(dataDir);
   }
-  const startParams = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
-  const client = new PGlite(dataDir, {
-    extensions: { pg_trgm },
-    ...(image ? { loadDataDir: image } : {}),
-    ...(startParams.length > 0 ? { startParams: [...PGlite.defaultStartParams, ...startParams] } : {}),
-  });
+  const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(image ? { loadDataDir: image } : {}), ...pgliteStartParams(settings) });
   try {
     await client.waitReady;
   } catch (error) {

@@ -28,6 +28,17 @@ async function embedded(): Promise<Database & { kind: 'pglite' }> {
 }
 
 describe('embedded database client', () => {
+  it('starts with the settings it is given on top of PGlite’s own, and PostgreSQL’s defaults without', async () => {
+    const db = await embedded();
+    expect((await db.client.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers).toBe(TEST_PGLITE_SETTINGS.shared_buffers);
+    // PGlite's own parameters are kept: its search path among them.
+    expect((await db.client.query<{ search_path: string }>('SHOW search_path')).rows[0]!.search_path).toBe('public');
+    await db.close();
+    database = await openDatabase({ dataDir: 'memory://', image: await databaseImage('empty') });
+    if (database.kind !== 'pglite') throw new Error('expected the embedded database');
+    expect((await database.client.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers).toBe('128MB');
+  });
+
   it('the instance applies every parser Drizzle sends with a query', async () => {
     const { db } = await embedded();
     // Drizzle's prepared PGlite query keeps the parsers it passes; a Drizzle upgrade adding one

@@ -4,6 +4,7 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pgliteStartParams } from '../../server/db/client';
 import { createPgliteStatements, type PgliteStatements } from '../../server/db/pglite-statements';
 import { databaseImage, TEST_PGLITE_SETTINGS } from './helpers';
 
@@ -12,7 +13,7 @@ let statements: PgliteStatements;
 
 beforeEach(async () => {
   // A new cluster per test, from the empty cluster's image (initdb done once per run).
-  client = new PGlite({ loadDataDir: await databaseImage('empty'), startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${TEST_PGLITE_SETTINGS.shared_buffers}`] });
+  client = new PGlite({ loadDataDir: await databaseImage('empty'), ...pgliteStartParams(TEST_PGLITE_SETTINGS) });
   await client.waitReady;
   await client.exec(`
     CREATE TABLE things (

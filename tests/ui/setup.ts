@@ -37,8 +37,8 @@ if (!('offsetParent' in HTMLElement.prototype)) {
 // react-hot-toast styles its toasts through goober, which finds its one <style id="_goober"> as
 // `window._goober`: a browser exposes an element with an id as a property of the window, happy-dom
 // does not. Without that, every styled render appended another <style> to <head> (1,500 after four
-// model files), and every getByRole, which reads computed styles, slowed with each of them: the
-// model tier's screen walks ran four to six times slower in a worker's later files.
+// model files in one worker, whose files share the document): the model tier's screen walks ran
+// four to six times slower in a worker's later files.
 if (!('_goober' in window)) {
   Object.defineProperty(window, '_goober', { configurable: true, get: () => document.getElementById('_goober') ?? undefined });
 }
