@@ -6,8 +6,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
+import { seedDataDir } from './database-image';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -39,9 +40,19 @@ export interface Portal {
   stop: () => Promise<void>;
 }
 
-export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+export interface PortalStart {
+  /**
+   * Starts on an empty data directory, through initdb and every migration, as a first install
+   * does; otherwise the data directory begins as a copy of the run's migrated database (the
+   * set-up's image), and the portal seeds it as on a fresh install.
+   */
+  emptyDataDir?: boolean;
+}
+
+export async function startPortal(env: Record<string, string> = {}, { emptyDataDir = false }: PortalStart = {}): Promise<Portal> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+  if (!emptyDataDir) await seedDataDir(inject('portalDatabaseImage'), dataDir);
   const admin = { email: 'e2e.admin@example.com', password: 'E2e-Admin-Passw0rd' };
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {

@@ -8,7 +8,8 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  portal = await startPortal();
+  // The first install's path: initdb and every migration on an empty data directory.
+  portal = await startPortal({}, { emptyDataDir: true });
   browser = await launchChromium();
 });
 
@@ -29,6 +30,11 @@ async function signIn(email = portal.admin.email, password = portal.admin.passwo
 }
 
 describe('signing in and moving around the shell', () => {
+  it('a first install creates the database from nothing: every migration applied, then ready', () => {
+    expect(portal.output()).toMatch(/Applied migration 0001_/);
+    expect(portal.output()).toMatch(/Portal ready at/);
+  });
+
   it('an admin signs in, lands on the dashboard, and a reload keeps them signed in', async () => {
     await signIn();
     await page.waitForURL('**/home');

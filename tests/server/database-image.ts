@@ -27,7 +27,7 @@ declare module 'vitest' {
 const IMAGE_DIR = path.resolve('.tmp/test-images');
 
 /** Changes with any migration file and with PGlite's version (an image is its data directory). */
-async function imageKey(): Promise<string> {
+export async function imageKey(): Promise<string> {
   const files = await readMigrationFiles();
   const pglite = JSON.parse(await readFile(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string };
   return createHash('sha256')
