@@ -1,8 +1,11 @@
 // Every screen and the main dialogs of the portal under axe-core (WCAG 2 A and AA), in both
 // themes and at both sizes the issue names: a desktop at 1366 × 850 and a phone at 390 × 844.
-// The theme follows the browser's colour scheme, so each pass is a context with that scheme. The
-// customer area is checked twice over: signed in as the demo customer, and through an
-// administrator's read-only preview of a customer.
+// The theme follows the browser's colour scheme. Each size is one pass; every screen is loaded
+// once in it and checked in both themes, the second after the browser's scheme changes (the
+// portal follows it live, as when the system switches at dusk). The theme a screen loads in
+// alternates, so both themes are met on a first load and after a switch. The customer area is
+// checked twice over: signed in as the demo customer, and through an administrator's read-only
+// preview of a customer.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { StatementListWire } from '../../src/domain/billing';
@@ -17,7 +20,7 @@ const SIZES = [
   { name: 'desktop', width: 1366, height: 850 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-const THEMES = ['light', 'dark'] as const;
+type Theme = 'light' | 'dark';
 
 interface Screen {
   name: string;
@@ -99,7 +102,20 @@ const CUSTOMER_SCREENS: Screen[] = ['/my', '/my/terminals', '/my/requests', '/my
   ready: async (p: Page) => p.locator('main').waitFor(),
 }));
 
-async function check(page: Page, portal: Portal, screen: Screen): Promise<string | null> {
+/** The browser's colour scheme becomes `theme`, and the page has put that theme's stylesheet in force. */
+async function switchTheme(page: Page, theme: Theme): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await page.waitForFunction(
+    (wanted) =>
+      document.documentElement.dataset.theme === wanted &&
+      new RegExp(`color-scheme:\\s*${wanted}`).test(document.getElementById('primereact-theme')?.textContent ?? ''),
+    theme,
+  );
+  await animationsSettled(page);
+}
+
+/** Loads the screen in the page's current theme, checks it, switches to the other theme and checks it again. */
+async function check(page: Page, portal: Portal, screen: Screen, loadedIn: { theme: Theme }): Promise<string[]> {
   await page.goto(`${portal.url}${screen.path}`, { timeout: 60_000 });
   await screen.ready(page);
   await settle(page);
@@ -107,8 +123,17 @@ async function check(page: Page, portal: Portal, screen: Screen): Promise<string
     await screen.open(page);
     await settle(page);
   }
-  const violations = await axeViolations(page);
-  return violations.length === 0 ? null : `${screen.name} (${screen.path}):\n${describeViolations(violations)}`;
+  const failures: string[] = [];
+  const first = loadedIn.theme;
+  for (const theme of [first, first === 'light' ? 'dark' : 'light'] as const) {
+    if (theme !== first) {
+      await switchTheme(page, theme);
+      loadedIn.theme = theme;
+    }
+    const violations = await axeViolations(page);
+    if (violations.length > 0) failures.push(`${screen.name} (${screen.path}, ${theme} theme):\n${describeViolations(violations)}`);
+  }
+  return failures;
 }
 
 function demoCustomer(portal: Portal): { email: string; password: string } {
@@ -120,12 +145,12 @@ function demoCustomer(portal: Portal): { email: string; password: string } {
   return { email: found, password };
 }
 
-async function newPage(browser: Browser, size: (typeof SIZES)[number], theme: (typeof THEMES)[number]) {
+async function newPage(browser: Browser, size: (typeof SIZES)[number], theme: Theme) {
   const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: theme });
   return { context, page: await context.newPage() };
 }
 
-// The four passes run side by side, each in its own browser context, once the portal's first
+// The two passes run side by side, each in its own browser context, once the portal's first
 // sync (and the usage run after it) is over: until then the embedded database is busy with it.
 describe.concurrent('accessibility (axe-core, WCAG 2 A and AA)', () => {
   beforeAll(async () => {
@@ -140,40 +165,40 @@ describe.concurrent('accessibility (axe-core, WCAG 2 A and AA)', () => {
     }
   }, 180_000);
 
-  for (const theme of THEMES) {
-    for (const size of SIZES) {
-      it(`every screen passes in the ${theme} theme at ${size.width} × ${size.height}`, async () => {
-        const { portal, browser } = session;
-        const failures: string[] = [];
-        const { context, page } = await newPage(browser, size, theme);
-        try {
-          for (const screen of SIGNED_OUT) failures.push(...[await check(page, portal, screen)].filter((f): f is string => f !== null));
-          await page.goto(`${portal.url}/login`);
-          await submitLogin(page, portal.admin.email, portal.admin.password);
-          await page.waitForURL('**/home');
-          await waitForUsageRun(page, portal);
-          // A customer who holds lines, a terminal, and a statement when the billing run made one.
-          const terminals = await session.api<TerminalPageWire>(page, '/terminals?assigned=true&limit=1');
-          const terminal = terminals.results[0]!;
-          const customers = await session.api<CustomerListData>(page, '/customers?page=1&limit=1');
-          const statements = await session.api<StatementListWire>(page, '/billing/statements?page=1&limit=1').catch(() => null);
-          const ids = { customer: terminal.assigned_to ?? customers.customers[0]!.uuid, terminal: terminal.user_terminal_id, statement: statements?.items[0]?.id ?? null };
-          for (const screen of adminScreens(ids)) failures.push(...[await check(page, portal, screen)].filter((f): f is string => f !== null));
-        } finally {
-          await context.close();
-        }
-        const customer = demoCustomer(portal);
-        const mine = await newPage(browser, size, theme);
-        try {
-          await mine.page.goto(`${portal.url}/login`);
-          await submitLogin(mine.page, customer.email, customer.password);
-          await mine.page.waitForURL(/\/my$/);
-          for (const screen of CUSTOMER_SCREENS) failures.push(...[await check(mine.page, portal, screen)].filter((f): f is string => f !== null));
-        } finally {
-          await mine.context.close();
-        }
-        expect(failures, failures.join('\n\n')).toEqual([]);
-      }, 600_000);
-    }
+  for (const size of SIZES) {
+    it(`every screen passes in both themes at ${size.width} × ${size.height}`, async () => {
+      const { portal, browser } = session;
+      const failures: string[] = [];
+      // The theme the next screen loads in: whichever the previous one ended in.
+      const loadedIn: { theme: Theme } = { theme: 'light' };
+      const { context, page } = await newPage(browser, size, loadedIn.theme);
+      try {
+        for (const screen of SIGNED_OUT) failures.push(...(await check(page, portal, screen, loadedIn)));
+        await page.goto(`${portal.url}/login`);
+        await submitLogin(page, portal.admin.email, portal.admin.password);
+        await page.waitForURL('**/home');
+        await waitForUsageRun(page, portal);
+        // A customer who holds lines, a terminal, and a statement when the billing run made one.
+        const terminals = await session.api<TerminalPageWire>(page, '/terminals?assigned=true&limit=1');
+        const terminal = terminals.results[0]!;
+        const customers = await session.api<CustomerListData>(page, '/customers?page=1&limit=1');
+        const statements = await session.api<StatementListWire>(page, '/billing/statements?page=1&limit=1').catch(() => null);
+        const ids = { customer: terminal.assigned_to ?? customers.customers[0]!.uuid, terminal: terminal.user_terminal_id, statement: statements?.items[0]?.id ?? null };
+        for (const screen of adminScreens(ids)) failures.push(...(await check(page, portal, screen, loadedIn)));
+      } finally {
+        await context.close();
+      }
+      const customer = demoCustomer(portal);
+      const mine = await newPage(browser, size, loadedIn.theme);
+      try {
+        await mine.page.goto(`${portal.url}/login`);
+        await submitLogin(mine.page, customer.email, customer.password);
+        await mine.page.waitForURL(/\/my$/);
+        for (const screen of CUSTOMER_SCREENS) failures.push(...(await check(mine.page, portal, screen, loadedIn)));
+      } finally {
+        await mine.context.close();
+      }
+      expect(failures, failures.join('\n\n')).toEqual([]);
+    }, 600_000);
   }
 });
