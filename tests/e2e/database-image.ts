@@ -5,11 +5,10 @@
 // start seeds the administrator and the demo data as on any fresh install. The path from an empty
 // directory (initdb and every migration) keeps its checks: the session journeys start that way, as
 // do CI's `npm start` in a fresh clone and the server tier's bootstrap tests.
-import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { openDatabase } from '../../server/db/client';
-import { migrate } from '../../server/db/migrate';
-import { imageKey } from '../server/database-image';
+import { imageKey, pgliteImageFile } from '../server/database-image';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,12 +27,11 @@ export async function migratedDataDir(): Promise<string> {
   const partial = `${directory}.${process.pid}.partial`;
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true });
-  const database = await openDatabase({ dataDir: path.join(partial, 'pglite') });
-  try {
-    await migrate(database);
-  } finally {
-    await database.close();
-  }
+  // The server tier's migrated image (made by npm test's set-up in the same checkout, or here)
+  // written out as a data directory: no initdb and no migration run again.
+  const image = await readFile(await pgliteImageFile('migrated'));
+  const database = await openDatabase({ dataDir: path.join(partial, 'pglite'), image: new Blob([image]) });
+  await database.close();
   await rename(path.join(partial, 'pglite'), `${partial}.done`);
   await rm(partial, { recursive: true, force: true });
   await rename(`${partial}.done`, directory).catch(async (error: NodeJS.ErrnoException) => {
