@@ -5,10 +5,10 @@
 // start seeds the administrator and the demo data as on any fresh install. The path from an empty
 // directory (initdb and every migration) keeps its checks: the session journeys start that way, as
 // do CI's `npm start` in a fresh clone and the server tier's bootstrap tests.
-import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { openDatabase } from '../../server/db/client';
-import { imageKey, pgliteImageFile } from '../server/database-image';
+import { IMAGE_DIR, imageKey, pgliteImageFile, readImage } from '../server/database-image';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,8 +16,6 @@ declare module 'vitest' {
     portalDatabaseImage: string;
   }
 }
-
-const IMAGE_DIR = path.resolve('.tmp/test-images');
 
 /** The migrated data directory for this set of migrations (and PGlite), made if there is none yet. */
 export async function migratedDataDir(): Promise<string> {
@@ -29,8 +27,7 @@ export async function migratedDataDir(): Promise<string> {
   await mkdir(partial, { recursive: true });
   // The server tier's migrated image (made by npm test's set-up in the same checkout, or here)
   // written out as a data directory: no initdb and no migration run again.
-  const image = await readFile(await pgliteImageFile('migrated'));
-  const database = await openDatabase({ dataDir: path.join(partial, 'pglite'), image: new Blob([image]) });
+  const database = await openDatabase({ dataDir: path.join(partial, 'pglite'), image: await readImage(await pgliteImageFile('migrated')) });
   await database.close();
   await rename(path.join(partial, 'pglite'), `${partial}.done`);
   await rm(partial, { recursive: true, force: true });

@@ -130,7 +130,7 @@ describe('the XState inspector', () => {
   });
 });
 
-describe('hardening, as the browser sees it (issue 9)', () => {
+describe('hardening, as the browser sees it: a strict CSP and no framework named', () => {
   it('runs the whole portal and the API docs under the CSP without one violation, and the server names no framework', async () => {
     // Recorded in the page from the first script on: every blocked inline script, eval or foreign load.
     await page.addInitScript(() => {

@@ -1,7 +1,7 @@
 // A fresh app over a real database per test file: in-memory PGlite by default, or a new database
 // on the PostgreSQL server in TEST_DATABASE_URL (created here, dropped by close()).
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -17,7 +17,7 @@ import type { CustomerRow, NewCustomerRow, NewUserRow, UserRow } from '../../ser
 import { createRepositories } from '../../server/db/repositories';
 import { DEMO_CREDENTIALS } from '../../server/simulator/options';
 import { timedDatabaseSetup } from '../profile/record';
-import { pgliteImageFile, withAdminClient, type ImageKind } from './database-image';
+import { pgliteImageFile, readImage, withAdminClient, type ImageKind } from './database-image';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -66,23 +66,6 @@ export interface TestDatabase {
  */
 export const TEST_PGLITE_SETTINGS = { shared_buffers: '16MB' } as const;
 
-/**
- * An image, read once, that hands PGlite its bytes without Node's Blob reading them again in
- * chunks at every load (a sixth of a test database's start-up on a 43 MB image).
- */
-class ImageBytes extends Blob {
-  constructor(private readonly tarball: ArrayBuffer) {
-    super([], { type: 'application/x-tar' });
-  }
-  override get size(): number {
-    return this.tarball.byteLength;
-  }
-  // A copy: the loader owns what it is given.
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(this.tarball.slice(0));
-  }
-}
-
 const images = new Map<ImageKind, Promise<Blob>>();
 /**
  * An image an embedded test database starts from (the migrated database, or the empty cluster):
@@ -94,8 +77,7 @@ export function databaseImage(kind: ImageKind): Promise<Blob> {
   if (!image) {
     image = (async () => {
       const file = inject(kind === 'migrated' ? 'pgliteImage' : 'pgliteEmptyImage') ?? (await pgliteImageFile(kind));
-      const bytes = await readFile(file);
-      return new ImageBytes(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+      return readImage(file);
     })();
     images.set(kind, image);
   }
