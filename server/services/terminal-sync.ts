@@ -22,6 +22,7 @@ import { setMaxListeners } from 'node:events';
 import type { SyncCounts, SyncJob, SyncJobKind, SyncQueue, SyncTrigger } from '../../src/domain/terminals';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
+import { transactionRetryingConflicts } from '../db/conflicts';
 import type { Repositories } from '../db/repositories';
 import type { SyncRunReport } from '../db/repositories/sync-runs';
 import type { StoredAddress, StoredTerminalState, TerminalFailure, TerminalUpsert } from '../db/repositories/terminal-inventory';
@@ -370,12 +371,19 @@ export function createTerminalSyncService(deps: {
     const batch = async (phase: { text: string; progress: number } | null, write: (tx: Db) => Promise<void>) => {
       applySignal.throwIfAborted();
       if (phase) report({ phase: phase.text, progress: phase.progress, counts: { ...counts } });
-      await db.transaction(async (tx) => {
-        await write(tx);
-        // Last, so the report written with the batch holds the batch's own counts.
-        if (phase) report({ counts: { ...counts } });
-        await tracker.checkpoint(tx);
-      });
+      // An administrator's assignment can deadlock with a batch on PostgreSQL: the batch runs
+      // again from its start, with the counts as they were before it.
+      const before = { ...counts };
+      await transactionRetryingConflicts(
+        db,
+        async (tx) => {
+          await write(tx);
+          // Last, so the report written with the batch holds the batch's own counts.
+          if (phase) report({ counts: { ...counts } });
+          await tracker.checkpoint(tx);
+        },
+        { beforeRetry: () => Object.assign(counts, before) },
+      );
     };
     const lane = async (work: () => Promise<void>) => {
       try {
@@ -432,6 +440,7 @@ export function createTerminalSyncService(deps: {
         const phase = { text, progress: 51 + (from / total) * 47 };
         const same: { userTerminalId: string; contentHash: string }[] = [];
         await batch(phase, async (tx) => {
+          same.length = 0;
           const stored = await inventory.storedStates(items.map((t) => t.terminal.userTerminalId), tx);
           const changed: TerminalUpsert[] = [];
           const failures: TerminalFailure[] = [];
@@ -532,8 +541,9 @@ export function createTerminalSyncService(deps: {
       missing += numbers.length - records.length;
       // Written in paced transactions (pacer.ts): one of 250 lines held the embedded database, and
       // every page waiting on it, for ~200 ms at 10,000 terminals. Each one checks the claim.
-      await inPacedSlices(usageWrites, rows, (part) =>
-        db.transaction(async (tx) => {
+      await inPacedSlices(usageWrites, rows, (part) => {
+        const before = { ...counts };
+        return transactionRetryingConflicts(db, async (tx) => {
           await inventory.upsertUsageCycles(part.flatMap((r) => r.cycles), at, tx);
           await inventory.upsertUsageDaily(part.flatMap((r) => r.daily), at, tx);
           await inventory.updateDataCaps(
@@ -545,8 +555,8 @@ export function createTerminalSyncService(deps: {
           else counts.updated += part.length;
           tracker.report({ counts: { ...counts }, providerCalls: providerCalls() });
           await tracker.checkpoint(tx);
-        }),
-      );
+        }, { beforeRetry: () => Object.assign(counts, before) });
+      });
     }
     // Each batch appended its change to every customer's days; one row a customer and day again.
     await repos.customerTerminals.foldDailyTotals();

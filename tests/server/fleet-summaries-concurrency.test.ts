@@ -6,6 +6,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/client';
+import { transactionRetryingConflicts } from '../../server/db/conflicts';
 import { terminals } from '../../server/db/schema';
 import { rowsOf } from '../../server/db/repositories/results';
 import { dayOf } from '../../server/services/terminals';
@@ -81,6 +82,45 @@ describe.skipIf(!TEST_DATABASE_URL)('fleet summaries with overlapping writers', 
     const rows = await db().select({ id: terminals.userTerminalId, status: terminals.syncStatus, holder: terminals.assignedCustomerId }).from(terminals).where(inArray(terminals.userTerminalId, [x, y]));
     expect(rows.sort((p, q) => p.id.localeCompare(q.id))).toEqual([
       { id: x, status: 'pending', holder: null },
+      { id: y, status: 'error', holder: customer },
+    ]);
+    expect(await ctx.app.repos.terminals.fleetFigures(dayOf(ctx.clock.now()))).toMatchObject(await counted());
+  });
+
+  it('a transaction PostgreSQL ends as a deadlock\'s victim runs again from its start and commits', async () => {
+    const [x, y] = [idOf(150), idOf(151)];
+    await insertTerminals(db(), [terminalRow({ userTerminalId: x, serviceLineNumber: lineOf(150) }), terminalRow({ userTerminalId: y, serviceLineNumber: lineOf(151) })]);
+    const latch = () => {
+      let open!: () => void;
+      return { opened: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
+    };
+    const [aHolds, bHolds] = [latch(), latch()];
+    const attempts = { a: 0, b: 0 };
+    // A and B each lock one terminal, then want the other's: a circle PostgreSQL breaks by
+    // ending one of them. The victim's second attempt finds the way clear.
+    const a = transactionRetryingConflicts(db(), async (tx) => {
+      attempts.a += 1;
+      await tx.update(terminals).set({ syncStatus: 'pending' }).where(eq(terminals.userTerminalId, x));
+      if (attempts.a === 1) {
+        aHolds.open();
+        await bHolds.opened;
+      }
+      await tx.update(terminals).set({ syncStatus: 'error' }).where(eq(terminals.userTerminalId, y));
+    });
+    const b = transactionRetryingConflicts(db(), async (tx) => {
+      attempts.b += 1;
+      await tx.update(terminals).set({ assignedCustomerId: customer, assignedAt: new Date() }).where(eq(terminals.userTerminalId, y));
+      if (attempts.b === 1) {
+        bHolds.open();
+        await aHolds.opened;
+      }
+      await tx.update(terminals).set({ assignedCustomerId: customer, assignedAt: new Date() }).where(eq(terminals.userTerminalId, x));
+    });
+    expect((await Promise.allSettled([a, b])).map((o) => o.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(attempts.a + attempts.b).toBe(3);
+    const rows = await db().select({ id: terminals.userTerminalId, status: terminals.syncStatus, holder: terminals.assignedCustomerId }).from(terminals).where(inArray(terminals.userTerminalId, [x, y]));
+    expect(rows.sort((p, q) => p.id.localeCompare(q.id))).toEqual([
+      { id: x, status: 'pending', holder: customer },
       { id: y, status: 'error', holder: customer },
     ]);
     expect(await ctx.app.repos.terminals.fleetFigures(dayOf(ctx.clock.now()))).toMatchObject(await counted());

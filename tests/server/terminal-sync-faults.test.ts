@@ -121,3 +121,49 @@ describe('a provider that is down', () => {
     expect((await sync()).status).toBe('succeeded');
   });
 });
+
+describe('a database that ends a batch with a deadlock', () => {
+  /** Does the write, then fails as PostgreSQL does when it picks this transaction as a deadlock's victim (once). */
+  function deadlockOnce<T extends object, K extends keyof T>(target: T, method: K): { restore: () => void; thrown: () => number } {
+    const real = target[method] as (...args: unknown[]) => Promise<unknown>;
+    let thrown = 0;
+    target[method] = (async (...args: unknown[]) => {
+      const result = await real.apply(target, args);
+      if (thrown === 0) {
+        thrown += 1;
+        throw new Error('Failed query', { cause: Object.assign(new Error('deadlock detected'), { code: '40P01' }) });
+      }
+      return result;
+    }) as T[K];
+    return { restore: () => (target[method] = real as T[K]), thrown: () => thrown };
+  }
+
+  it('runs the batch again, and the run counts each terminal and line once', async () => {
+    // Every terminal looks changed, so the run rewrites each of them.
+    await ctx.database.db.execute(sql`UPDATE terminals SET content_hash = 'before'`);
+    const inventory = ctx.app.repos.terminalInventory;
+    const terminalsBatch = deadlockOnce(inventory, 'upsertTerminals');
+    const usageBatch = deadlockOnce(inventory, 'upsertUsageCycles');
+    const usageRuns = await runIdsOf(ctx.database.db, 'usage');
+    try {
+      const res = await ctx.request({ method: 'POST', url: '/api/v1/terminals/sync', token: admin });
+      const job = await waitForRun(ctx, admin, (res.json().data as SyncJob).id, 60_000);
+      expect(job).toMatchObject({ status: 'succeeded', counts: { unchanged: 0, removed: 0, failed: 0 } });
+      expect(job.counts.added + job.counts.updated).toBe(FLEET);
+      const usage = await waitForLatest(ctx.database.db, 'usage', 60_000, usageRuns);
+      expect(usage.status).toBe('succeeded');
+      const [lines] = (
+        (await ctx.database.db.execute(sql`
+          SELECT (SELECT count(*)::int FROM service_lines WHERE removed_at IS NULL) AS live, added + updated AS updated
+          FROM sync_runs WHERE id = ${usage.id}`)) as unknown as { rows: { live: number; updated: number }[] }
+      ).rows;
+      expect(lines!.updated).toBe(lines!.live);
+    } finally {
+      terminalsBatch.restore();
+      usageBatch.restore();
+    }
+    expect([terminalsBatch.thrown(), usageBatch.thrown()]).toEqual([1, 1]);
+    expect(await localInventory(ctx.database.db)).toEqual(providerInventory(sim));
+    expect(await syncStatusCounts(ctx.database.db)).toEqual({ synced: FLEET });
+  });
+});

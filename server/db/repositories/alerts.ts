@@ -182,7 +182,7 @@ export function createAlertsRepository(db: Db) {
       return rows.length > 0;
     },
 
-    /** Marks the lines a customer (or one line) holds, so the next evaluation reads them again. */
+    /** Marks the lines a customer (or one line) holds, so the next evaluation reads them again (in order: 0020). */
     async markLines(scope: 'customer' | 'line' | 'all', key: string | null, tx: Db = db): Promise<void> {
       if (scope === 'line') {
         await tx.execute(sql`INSERT INTO alert_dirty_lines VALUES (${key}) ON CONFLICT DO NOTHING`);
@@ -190,9 +190,10 @@ export function createAlertsRepository(db: Db) {
         await tx.execute(sql`
           INSERT INTO alert_dirty_lines SELECT DISTINCT service_line_number FROM terminals
           WHERE assigned_customer_id::text = ${key} AND service_line_number IS NOT NULL AND removed_at IS NULL
+          ORDER BY service_line_number
           ON CONFLICT DO NOTHING`);
       } else {
-        await tx.execute(sql`INSERT INTO alert_dirty_lines SELECT service_line_number FROM service_lines ON CONFLICT DO NOTHING`);
+        await tx.execute(sql`INSERT INTO alert_dirty_lines SELECT service_line_number FROM service_lines ORDER BY service_line_number ON CONFLICT DO NOTHING`);
       }
     },
 

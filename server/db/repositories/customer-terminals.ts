@@ -12,6 +12,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL
 import type { CustomerUsagePageQuery, CustomerUsageSortField } from '../../../src/domain/customer-terminals';
 import { monthRange } from '../../../src/domain/terminals';
 import type { Db } from '../client';
+import { transactionRetryingConflicts } from '../conflicts';
 import { customers, customerUsageRows, serviceLines, serviceLineUsageCycles, serviceLineUsageDaily, subscriptionDirty, terminals } from '../schema';
 import { explain, planNodes, type IsoDay } from './terminals';
 import { rowsOf } from './results';
@@ -19,19 +20,6 @@ import { rowsOf } from './results';
 const t = terminals;
 const u = serviceLineUsageCycles;
 const d = serviceLineUsageDaily;
-
-/** PostgreSQL gave up on the transaction so another could go on: running it again is safe. */
-const RETRYABLE = new Set(['40P01', '40001']);
-export const TRANSACTION_ATTEMPTS = 5;
-
-export function isRetryableConflict(error: unknown): boolean {
-  // Drizzle wraps the driver's error; the SQLSTATE is on the cause.
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && RETRYABLE.has(code)) return true;
-  }
-  return false;
-}
 
 /** Which billing cycle of each line a usage answer shows. */
 export type CyclePick =
@@ -349,18 +337,9 @@ export type CustomerTerminalsRepository = ReturnType<typeof createCustomerTermin
 
 export function createCustomerTerminalsRepository(db: Db) {
   return {
-    /**
-     * `work` in one transaction, run again from the start (up to TRANSACTION_ATTEMPTS in all)
-     * when PostgreSQL ends it with a deadlock or a serialization failure.
-     */
-    async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await db.transaction(work);
-        } catch (error) {
-          if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(error)) throw error;
-        }
-      }
+    /** `work` in one transaction, run again when PostgreSQL ends it with a deadlock (conflicts.ts). */
+    transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+      return transactionRetryingConflicts(db, work);
     },
 
     /** The customer, deleted or not, locked until `tx` ends (the first lock of an assignment). */
