@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { SESSION_STORAGE_KEY, parsePersistedSession } from '../../src/domain/session';
-import { seedDataDir } from './database-image';
+import { seedDataDir } from '../server/database-image';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -6,7 +6,7 @@
 // migrated start is a template database that each test database is copied from
 // (CREATE DATABASE … TEMPLATE).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
@@ -123,6 +123,33 @@ async function migratedPostgresTemplate(url: string): Promise<{ name: string; dr
 }
 
 /** Vitest global set-up of the server project: makes the starting point and hands its name to the workers. */
+/** The migrated data directory for this set of migrations (and PGlite), made if there is none yet. */
+export async function migratedDataDir(): Promise<string> {
+  const directory = path.join(IMAGE_DIR, `portal-pglite-${await imageKey()}`);
+  if (await stat(directory).then(() => true, () => false)) return directory;
+  // Made aside and renamed: a run started beside this one never copies half a database.
+  const partial = `${directory}.${process.pid}.partial`;
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true });
+  // The server tier's migrated image (made by npm test's set-up in the same checkout, or here)
+  // written out as a data directory: no initdb and no migration run again.
+  const database = await openDatabase({ dataDir: path.join(partial, 'pglite'), image: await readImage(await pgliteImageFile('migrated')) });
+  await database.close();
+  await rename(path.join(partial, 'pglite'), `${partial}.done`);
+  await rm(partial, { recursive: true, force: true });
+  await rename(`${partial}.done`, directory).catch(async (error: NodeJS.ErrnoException) => {
+    // Another run made it meanwhile: theirs is as good.
+    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    await rm(`${partial}.done`, { recursive: true, force: true });
+  });
+  return directory;
+}
+
+/** Copies the migrated database into a portal's (empty) data directory. */
+export async function seedDataDir(image: string, dataDir: string): Promise<void> {
+  await cp(image, path.join(dataDir, 'pglite'), { recursive: true });
+}
+
 export default async function setup({ provide }: { provide: (key: 'pgliteImage' | 'pgliteEmptyImage' | 'postgresTemplate', value: string | null) => void }) {
   // Embedded databases are opened on PostgreSQL runs too (the client's own tests, the migrations').
   provide('pgliteEmptyImage', await pgliteImageFile('empty'));

@@ -18,7 +18,7 @@ import { createAuditService } from '../../server/services/audit';
 import { createLineRowsRefresher } from '../../server/services/line-rows';
 import { createTerminalSyncService, type SyncRunTracker } from '../../server/services/terminal-sync';
 import { createClock, createTestDatabase, testConfig, type TestClock, type TestDatabase } from './helpers';
-import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, startFleet, syncStatusCounts } from './terminal-sync-fixtures';
+import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts } from './terminal-sync-fixtures';
 
 const FLEET = 150;
 
@@ -86,29 +86,31 @@ async function waitFor(database: Database, id: string, done: (run: SyncRunRow) =
 
 const ended = (run: SyncRunRow) => run.status === 'succeeded' || run.status === 'failed';
 
-async function waitForUsageToSettle(database: Database) {
+/**
+ * After an inventory run succeeded: waits for the usage run its success queued (one not among
+ * `before`, the usage runs there were before it) to end, and for nothing to be left active, so the
+ * next test starts on a quiet database.
+ */
+async function waitForItsUsage(database: Database, before: ReadonlySet<string>) {
   const deadline = Date.now() + 30_000;
-  // An inventory run queues its usage run just after it is marked succeeded: a single look can
-  // fall in between (on busy CI cores it did, and the next test's sweep found that usage run).
-  // Settled means nothing active for a while, not at one instant.
-  let quietSince: number | null = null;
   while (Date.now() < deadline) {
-    const result = (await database.db.execute(sql`SELECT count(*)::int AS n FROM sync_runs WHERE status IN ('queued', 'running')`)) as unknown as {
-      rows: { n: number }[];
-    };
-    if (Number(result.rows[0]!.n) > 0) quietSince = null;
-    else if (quietSince === null) quietSince = Date.now();
-    else if (Date.now() - quietSince >= 500) return;
+    const result = (await database.db.execute(
+      sql`SELECT id, kind, status FROM sync_runs WHERE status IN ('queued', 'running') OR kind = 'usage'`,
+    )) as unknown as { rows: { id: string; kind: string; status: string }[] };
+    const active = result.rows.some((run) => run.status === 'queued' || run.status === 'running');
+    const queuedSince = result.rows.some((run) => run.kind === 'usage' && !before.has(run.id));
+    if (!active && queuedSince) return;
     await sleep(50);
   }
-  throw new Error('sync runs still active');
+  throw new Error('the usage run an inventory run queues did not end');
 }
 
 /** A full sync through the app's own queue. */
 async function syncOnce(opened: Awaited<ReturnType<typeof openApp>>, database: Database): Promise<SyncRunRow> {
+  const before = await runIdsOf(database.db, 'usage');
   const job = await opened.app.services.terminalSync.startSync({ trigger: 'manual', requestedBy: null });
   const run = await waitFor(database, job.id, ended);
-  await waitForUsageToSettle(database);
+  if (run.status === 'succeeded') await waitForItsUsage(database, before);
   return run;
 }
 
@@ -184,6 +186,7 @@ describe('a worker killed halfway through the apply', () => {
     expect(await pendingIds(testDb.database)).toEqual([...changed].sort());
     expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: FLEET - changed.length, pending: changed.length });
     expect(await repos.syncRuns.findById(run.id)).toMatchObject({ status: 'running', workerId: 'doomed-worker', attempts: 1 });
+    const usageBefore = await runIdsOf(testDb.database.db, 'usage');
     await first.close();
 
     // The server comes back (later: on PostgreSQL the heartbeat must look stale).
@@ -194,7 +197,7 @@ describe('a worker killed halfway through the apply', () => {
     expect(resumed).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(resumed.added + resumed.removed + resumed.failed).toBe(0);
     expect(resumed.updated + resumed.unchanged).toBe(FLEET);
-    await waitForUsageToSettle(database);
+    await waitForItsUsage(database, usageBefore);
     expect(await localInventory(database.db)).toEqual(providerInventory(sim));
     expect(await syncStatusCounts(database.db)).toEqual({ synced: FLEET });
     for (const id of moved) {
@@ -411,6 +414,7 @@ describe('one server over time: the sweeper, a lost claim, and no schedule', () 
   });
 
   it('resumes a run whose heartbeat is older than SYNC_STALE_AFTER, and leaves a fresh one alone', async () => {
+    const usageBefore = await runIdsOf(testDb.database.db, 'usage');
     const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'schedule', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     await opened.repos.syncRuns.claim(inserted.row.id, 'silent-worker', clock.now());
@@ -425,10 +429,11 @@ describe('one server over time: the sweeper, a lost claim, and no schedule', () 
     const run = await waitFor(testDb.database, inserted.row.id, ended);
     expect(run).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(await localInventory(testDb.database.db)).toEqual(providerInventory(sim));
-    await waitForUsageToSettle(testDb.database);
+    await waitForItsUsage(testDb.database, usageBefore);
   });
 
   it('gives a run up after three attempts that stopped responding, and says why', async () => {
+    const usageBefore = await runIdsOf(testDb.database.db, 'usage');
     const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     const id = inserted.row.id;
@@ -442,17 +447,18 @@ describe('one server over time: the sweeper, a lost claim, and no schedule', () 
     // The lock is free again.
     const next = await opened.app.services.terminalSync.startSync({ trigger: 'manual', requestedBy: null });
     expect((await waitFor(testDb.database, next.id, ended)).status).toBe('succeeded');
-    await waitForUsageToSettle(testDb.database);
+    await waitForItsUsage(testDb.database, usageBefore);
   });
 
   it('enqueues a queued run whose job was lost, and it runs', async () => {
+    const usageBefore = await runIdsOf(testDb.database.db, 'usage');
     // Inserted without a job, as after a crash between the run's insert and its job's.
     const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     const sweep = await opened.app.syncJobs!.sweeper.sweep();
     expect(sweep.reenqueued).toEqual([inserted.row.id]);
     expect(await waitFor(testDb.database, inserted.row.id, ended)).toMatchObject({ status: 'succeeded', attempts: 1 });
-    await waitForUsageToSettle(testDb.database);
+    await waitForItsUsage(testDb.database, usageBefore);
   });
 
   it('a worker that lost its run to another writes nothing more and leaves the run to its new owner', async () => {
@@ -512,7 +518,7 @@ describe('stopping', () => {
     const database = await testDb.reopen();
     await openApp(database, clock);
     expect(await waitFor(database, job.id, ended)).toMatchObject({ status: 'succeeded', attempts: 1 });
-    await waitForUsageToSettle(database);
+    await waitForItsUsage(database, new Set());
   });
 
 });
@@ -525,16 +531,18 @@ describe('the schedule', () => {
     const startup = await opened.repos.syncRuns.latest('inventory');
     expect(startup).toMatchObject({ trigger: 'startup', requestedBy: null });
     expect((await waitFor(testDb.database, startup!.id, ended)).status).toBe('succeeded');
-    await waitForUsageToSettle(testDb.database);
+    // An empty database: no usage run before the startup run's.
+    await waitForItsUsage(testDb.database, new Set());
     expect(await localInventory(testDb.database.db)).toEqual(providerInventory(sim));
 
+    const usageBefore = await runIdsOf(testDb.database.db, 'usage');
     clock.advance(14 * 60_000);
     expect((await opened.app.syncJobs!.tick()).scheduled).toBeNull();
     clock.advance(2 * 60_000);
     const scheduled = (await opened.app.syncJobs!.tick()).scheduled;
     expect(scheduled).toMatchObject({ kind: 'inventory', trigger: 'schedule' });
     expect((await waitFor(testDb.database, scheduled!.id, ended)).status).toBe('succeeded');
-    await waitForUsageToSettle(testDb.database);
+    await waitForItsUsage(testDb.database, usageBefore);
     await opened.close();
 
     // A restart with an inventory in place starts nothing by itself.
