@@ -3,6 +3,22 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 // Default tiers of `npm test`. The browser tier (tests/e2e) has its own config and command.
+
+/**
+ * Server-tier files that never open the portal's database: the provider's client and simulator,
+ * the contract against the provider's document, pure helpers, and the embedded database's own
+ * driver and lock. `npm run test:pg` (the server tier on PostgreSQL) leaves them out, as they
+ * would only run the same code a second time; `npm test` runs them.
+ */
+const DATABASE_FREE = [
+  'tests/server/contract/**',
+  'tests/server/provider-{client,client-creates,config,limiter,simulator}.test.ts',
+  'tests/server/simulator-{auth,controls,faults,fleet,paging}.test.ts',
+  'tests/server/{config,line-rows,pacer,tokens,totp,webhooks-sender}.test.ts',
+  'tests/server/terminal-sync-{config,provider}.test.ts',
+  'tests/server/{pglite-client,pglite-statements,database-lock}.test.ts',
+];
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -26,6 +42,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          exclude: process.env.SERVER_SUITE === 'database' ? DATABASE_FREE : [],
           // One migrated database image (or template database) per run, copied for each test database.
           globalSetup: ['tests/server/database-image.ts'],
           testTimeout: 30_000,

@@ -47,6 +47,18 @@ export type Pools = (path: string) => readonly unknown[] | undefined;
 
 // ---- The validator -------------------------------------------------------------------------
 
+/**
+ * Whether the string's code-point length is within [min, max]. A string of n UTF-16 units has
+ * between n/2 and n code points, so only a length near a bound is counted: the invalid samples of
+ * a large body (a CSV of up to a million characters) are that long.
+ */
+function lengthWithin(s: string, min: number, max: number): boolean {
+  if (s.length < min || Math.ceil(s.length / 2) > max) return false;
+  if (Math.ceil(s.length / 2) >= min && s.length <= max) return true;
+  const length = codePointLength(s);
+  return length >= min && length <= max;
+}
+
 /** Length as JSON Schema (and ajv) counts it: code points, a surrogate pair being one. */
 export const codePointLength = (s: string): number => {
   let n = 0;
@@ -137,9 +149,7 @@ export function conforms(schema: JsonSchema | boolean, value: unknown): boolean 
   if (schema.not && conforms(schema.not, value)) return false;
 
   if (typeof value === 'string') {
-    const length = codePointLength(value);
-    if (schema.minLength !== undefined && length < schema.minLength) return false;
-    if (schema.maxLength !== undefined && length > schema.maxLength) return false;
+    if (!lengthWithin(value, schema.minLength ?? 0, schema.maxLength ?? Infinity)) return false;
     if (schema.pattern !== undefined && !patternOf(schema.pattern).test(value)) return false;
     const format = schema.format ? FORMATS[schema.format] : undefined;
     if (format && !format(value)) return false;
