@@ -22,8 +22,12 @@ async function rows<T>(database: Database, query: ReturnType<typeof sql>): Promi
   return result.rows;
 }
 
-async function withDatabase(fn: (handle: TestDatabase) => Promise<void>) {
-  const handle = await createTestDatabase({ migrate: false });
+/**
+ * An empty database, or (`migrated`) a copy of the tier's migrated image: made by `migrate` over
+ * these same files, so the tests of what the migrations left behind need not run them again.
+ */
+async function withDatabase(fn: (handle: TestDatabase) => Promise<void>, { migrated = false } = {}) {
+  const handle = await createTestDatabase({ migrate: migrated });
   try {
     await fn(handle);
   } finally {
@@ -97,15 +101,13 @@ describe('migrations', () => {
 
   it('creates the pg_trgm extension', async () => {
     await withDatabase(async ({ database }) => {
-      await migrate(database);
       const ext = await rows<{ extname: string }>(database, sql`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`);
       expect(ext).toHaveLength(1);
-    });
+    }, { migrated: true });
   });
 
   it('matches the Drizzle schema: same tables, columns and nullability', async () => {
     await withDatabase(async ({ database }) => {
-      await migrate(database);
       const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable => is(value, PgTable));
       expect(tables.length).toBeGreaterThanOrEqual(5);
       for (const table of tables) {
@@ -119,12 +121,11 @@ describe('migrations', () => {
           .sort((x, y) => x.column_name.localeCompare(y.column_name));
         expect({ table: config.name, columns: actual }).toEqual({ table: config.name, columns: expected });
       }
-    });
+    }, { migrated: true });
   });
 
   it('gives terminals the sync storage settings of 0004: fastupdate on the trigram index, fillfactor 70, no sync_status index', async () => {
     await withDatabase(async ({ database }) => {
-      await migrate(database);
       const options = await rows<{ relname: string; reloptions: string[] | string | null }>(
         database,
         sql`SELECT relname, reloptions FROM pg_class WHERE relname IN ('terminals', 'terminals_search_trgm_idx', 'terminals_sync_status_idx') ORDER BY relname`,
@@ -152,17 +153,16 @@ describe('migrations', () => {
       expect(usageRows?.def).toContain(
         '(customer_id, service_line_number, user_terminal_id) INCLUDE (location, terminal_type, plan, active, condition, sync_status, data_cap_amount, data_cap_unit, line_active, cycle_start, cycle_end, priority_gb, standard_gb, cycle_limit_gb, status, allowance_gb)',
       );
-    });
+    }, { migrated: true });
   });
 
   it('enforces one live account per email, case-insensitively, and frees it on soft delete', async () => {
     await withDatabase(async ({ database }) => {
-      await migrate(database);
       await database.exec("INSERT INTO users (email, name) VALUES ('Ana@Example.com', 'Ana')");
       await expect(database.exec("INSERT INTO users (email, name) VALUES ('ana@example.COM', 'Ana 2')")).rejects.toThrow(/users_email_live_uq/);
       await database.exec("UPDATE users SET deleted_at = now() WHERE email = 'Ana@Example.com'");
       await database.exec("INSERT INTO users (email, name) VALUES ('ana@example.com', 'Ana again')");
       await expect(database.exec("INSERT INTO users (email, name, role) VALUES ('x@example.com', 'X', 'owner')")).rejects.toThrow(/users_role_check/);
-    });
+    }, { migrated: true });
   });
 });
