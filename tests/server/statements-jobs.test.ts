@@ -122,10 +122,10 @@ describe('the first billing run after a fresh start', () => {
       now: clock.now,
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       options: { pollingIntervalSeconds: 0.5 },
-      // Slower than the usage run the inventory run queues just before it.
+      // Outlasts the usage run the inventory run queues just before it: ends only once that has.
       afterStartupSync: async () => {
         events.push('step started');
-        await sleep(3_000);
+        await waitForLatest(fresh.database.db, 'usage', 60_000);
         events.push('step done');
       },
       billing: {
