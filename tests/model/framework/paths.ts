@@ -1,9 +1,9 @@
 // The paths a model's runs walk: xstate/graph's shortest path to every state, extended by every
 // enabled transition out of it, over the model's event fixtures, the invoked actors' answers and
 // the delayed events each state waits for.
-import { createActor, fromPromise, SimulatedClock, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type SnapshotFrom } from 'xstate';
+import { createActor, createEmptyActor, fromPromise, SimulatedClock, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type SnapshotFrom } from 'xstate';
 import { prng } from '../../../server/random';
-import { pathsCoveringEveryTransition, randomWalks, transitionGraph, type TransitionGraph, type TransitionPath } from './graph';
+import { eventKey, pathsCoveringEveryTransition, randomWalks, subgraph, toursThrough, transitionGraph, type TransitionGraph, type TransitionPath } from './graph';
 import { chartStates, chartTransitions, invokedSources, leafPaths, pendingDelays, transitionName } from './chart';
 import type { Exclusions, MachineModel, OpenedScreen } from './model';
 
@@ -28,15 +28,8 @@ export function modelEvents<M extends AnyStateMachine>(model: Pick<MachineModel<
   ];
 }
 
-function offeredEvents<M extends AnyStateMachine>(model: PathModel<M>, drivable?: Drivable) {
-  const events = modelEvents(model);
-  // For the UI run the graph itself walks only the user events the screen offers: it keeps one
-  // (shortest) path per state, so filtering its paths afterwards would drop every state whose
-  // shortest path goes through a step the screen does not offer, however else the screen gets there.
-  return drivable
-    ? (snapshot: SnapshotFrom<M>) => events(snapshot).filter((event) => event.type.startsWith('xstate.') || drivable(snapshot as AnyMachineSnapshot, event))
-    : events;
-}
+/** Whether the screen can take `event` in `snapshot`: the actors' answers and timers always, a user event when `drivable` says so. */
+const offered = (drivable: Drivable) => (snapshot: AnyMachineSnapshot, event: EventObject) => event.type.startsWith('xstate.') || drivable(snapshot, event);
 
 const graphs = new WeakMap<AnyStateMachine, Map<Drivable | undefined, Map<unknown, TransitionGraph<AnyMachineSnapshot>>>>();
 
@@ -51,8 +44,15 @@ function graphOf<M extends AnyStateMachine>(model: PathModel<M>, input: unknown,
   if (!byInput) byDrivable.set(drivable, (byInput = new Map()));
   let graph = byInput.get(input);
   if (!graph) {
-    // The graph walks the machine as the app starts it: with its input.
-    graph = transitionGraph(model.machine as AnyStateMachine, offeredEvents(model, drivable) as never, { input }) as TransitionGraph<AnyMachineSnapshot>;
+    // The graph walks the machine as the app starts it: with its input. For the UI run it walks only
+    // the user events the screen offers: it keeps one (shortest) path per state, so filtering its
+    // paths afterwards would drop every state whose shortest path goes through a step the screen
+    // does not offer, however else the screen gets there. That graph is the machine run's, cut down
+    // to what the screen offers (the transitions are the same; walking the machine again cost
+    // seconds on the larger models).
+    graph = drivable
+      ? subgraph(graphOf(model, input) as unknown as TransitionGraph<AnyMachineSnapshot>, offered(drivable))
+      : (transitionGraph(model.machine as AnyStateMachine, modelEvents(model) as never, { input }) as TransitionGraph<AnyMachineSnapshot>);
     byInput.set(input, graph);
   }
   return graph as unknown as TransitionGraph<SnapshotFrom<M>>;
@@ -114,6 +114,15 @@ function pathFootprint<M extends AnyStateMachine>(machine: M, path: ModelPath<M>
   return seen;
 }
 
+const values = new WeakMap<AnyMachineSnapshot, string>();
+
+/** A snapshot's state value as text, kept with the snapshot: the candidates share their prefixes' snapshots. */
+function valueKey(snapshot: AnyMachineSnapshot): string {
+  let value = values.get(snapshot);
+  if (value === undefined) values.set(snapshot, (value = JSON.stringify(snapshot.value)));
+  return value;
+}
+
 /**
  * The states and transitions a path goes through, read from the path's own snapshots (each step's
  * state value before and after its event, and the event itself): no replay, so it is cheap enough for the machine run's
@@ -129,9 +138,9 @@ function pathSteps<M extends AnyStateMachine>(machine: M, path: ModelPath<M>, st
   }
   seen.add(`state ${before}`);
   for (const step of path.steps) {
-    const after = JSON.stringify((step.state as AnyMachineSnapshot).value);
+    const after = valueKey(step.state as AnyMachineSnapshot);
     // The whole event, answers' outputs included: a guard that reads them picks another branch.
-    seen.add(`${before} --${JSON.stringify(step.event)}--> ${after}`);
+    seen.add(`${before} --${eventKey(step.event)}--> ${after}`);
     seen.add(`state ${after}`);
     before = after;
   }
@@ -189,6 +198,68 @@ export function coveringPaths<M extends AnyStateMachine>(model: PathModel<M>, dr
 }
 
 const unique = <T>(item: T, index: number, all: readonly T[]) => all.indexOf(item) === index;
+
+/**
+ * What one step covers, read as `pathFootprint` reads it but from the snapshot it leaves: the
+ * machine's own transition function, whose microsteps are reported to the scope's inspection. As
+ * the graph's walk, it starts no actor and runs no action.
+ */
+function stepFootprint(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: EventObject): string[] {
+  const seen = new Set<string>();
+  const reached = (next: AnyMachineSnapshot) => {
+    for (const leaf of leafPaths(next.value)) seen.add(`state ${leaf}`);
+  };
+  const self = createEmptyActor();
+  const scope = {
+    self,
+    id: '',
+    sessionId: 'footprint',
+    logger: () => {},
+    defer: () => {},
+    stopChild: () => {},
+    emit: () => {},
+    actionExecutor: () => {},
+    system: {
+      ...self.system,
+      _sendInspectionEvent: (inspected: InspectionEvent) => {
+        if (inspected.type !== '@xstate.microstep') return;
+        for (const definition of (inspected as unknown as { _transitions: Parameters<typeof transitionName>[0][] })._transitions) {
+          seen.add(transitionName(definition));
+          const source = definition.source as { type: string; path: string[] };
+          if (definition.eventType === '' && (source.type === 'atomic' || source.type === 'final')) seen.add(`state ${source.path.join('.')}`);
+        }
+        reached(inspected.snapshot as AnyMachineSnapshot);
+      },
+    },
+  };
+  reached((machine.transition as (s: unknown, e: EventObject, a: unknown) => AnyMachineSnapshot)(snapshot, event, scope));
+  return [...seen];
+}
+
+/**
+ * The UI run's paths: tours (`toursThrough`) over the graph of what the screen offers, through
+ * everything its covering set (`modelPaths`) reaches and takes, read as the coverage check reads
+ * it; each tour opens the screen once where the covering set opened it once per path. At most
+ * `maxSteps` a tour, unless one step alone lies further (its shortest way is then a tour of its own).
+ */
+export function screenTours<M extends AnyStateMachine, S extends OpenedScreen = OpenedScreen>(
+  model: Pick<MachineModel<M, S>, 'events' | 'actorResults' | 'machine' | 'input' | 'inputs' | 'ui' | 'exclude'>,
+  { maxSteps }: { maxSteps: number },
+): ModelPath<M>[] {
+  const drivable = model.ui?.drivable as Drivable | undefined;
+  const covering = modelPaths(model);
+  const inputs = modelInputs(model);
+  return inputs.flatMap((input, index) => {
+    const label = (description: string) => (inputs.length > 1 ? `[input ${index + 1}] ${description}` : description);
+    const ofInput = covering.filter((path) => path.input === input);
+    const targets = new Set(ofInput.flatMap((path) => [...pathFootprint(model.machine, path)]));
+    const atStart = [...pathFootprint(model.machine, { description: 'start', steps: [], input })];
+    // An input whose covering paths cover nothing past its start keeps its start.
+    if ([...targets].every((item) => atStart.includes(item))) return ofInput;
+    const covers = (from: SnapshotFrom<M>, event: EventObject) => stepFootprint(model.machine, from as AnyMachineSnapshot, event);
+    return toursThrough(graphOf(model, input, drivable), { targets, atStart, covers, maxSteps }).map((tour): ModelPath<M> => ({ ...tour, input, description: label(tour.description) }));
+  });
+}
 
 /**
  * Greedy set cover: each round the path that adds the most not yet covered (`paths` are shortest

@@ -9,7 +9,7 @@ import { deferredActors } from './graph';
 import { delayOf, invokedSources, leafPaths } from './chart';
 import { CoverageRecorder, type RunCoverage } from './coverage';
 import type { MachineModel, ModelSeam, OpenedScreen } from './model';
-import { allPaths, coveringPaths, modelPaths, modelSeed, sampledWalks, type ModelPath } from './paths';
+import { allPaths, coveringPaths, modelPaths, modelSeed, sampledWalks, screenTours, type ModelPath } from './paths';
 
 type Deferred = ReturnType<typeof deferredActors>;
 
@@ -97,22 +97,30 @@ async function runOnScreen<M extends AnyStateMachine, S extends OpenedScreen>(mo
     await waitForDom(() => expect(current(), `the screen never started ${model.machine.id}`).toBeDefined(), SETTLE);
     const initial = current()!.getSnapshot() as AnyMachineSnapshot;
     await waitForDom(() => assertStates(ui.states as never, initial, screen), SETTLE);
-    for (const step of path.steps) {
+    for (const [index, step] of path.steps.entries()) {
+      // A tour is long: say which of its steps went wrong.
+      const where = `step ${index + 1} of ${path.steps.length}, ${step.event.type}`;
       const actor = current()!;
       const before = actor.getSnapshot() as AnyMachineSnapshot;
       const delay = delayOf(model.machine, before, step.event);
       if (delay !== null) await act(async () => clock.increment(delay));
       else if (step.event.type.startsWith('xstate.')) {
         const settled = await act(async () => deferred.settle(step.event));
-        if (!settled) throw new Error(`${step.event.type} is not an actor answer the run can give`);
+        if (!settled) throw new Error(`${where}: not an actor answer the run can give`);
       } else {
         const cause = (ui.events as Record<string, (screen: S, event: EventObject) => Promise<void>>)[step.event.type];
-        if (!cause) throw new Error(`No user action causes ${step.event.type}`);
-        await cause(screen, step.event);
+        if (!cause) throw new Error(`${where}: no user action causes it`);
+        await cause(screen, step.event).catch((error: unknown) => {
+          if (error instanceof Error) error.message = `At ${where}: ${error.message}`;
+          throw error;
+        });
       }
       const expected = describeValue(step.state);
-      await waitForDom(() => expect(describeValue(current()!.getSnapshot()), `after ${step.event.type}`).toBe(expected), SETTLE);
-      await waitForDom(() => assertStates(ui.states as never, step.state as AnyMachineSnapshot, screen), SETTLE);
+      await waitForDom(() => expect(describeValue(current()!.getSnapshot()), `after ${where}`).toBe(expected), SETTLE);
+      await waitForDom(() => assertStates(ui.states as never, step.state as AnyMachineSnapshot, screen), SETTLE).catch((error: unknown) => {
+        if (error instanceof Error) error.message = `After ${where}: ${error.message}`;
+        throw error;
+      });
     }
   } finally {
     await screen.close();
@@ -132,19 +140,35 @@ const WALKS = {
   maxSteps: 12,
 };
 
+/**
+ * How long a UI tour may grow (`screenTours`). A shortest path per transition opens the screen
+ * afresh and walks its whole prefix again each time; tours cover the same states and transitions in
+ * a third fewer screen steps and a seventh of the openings (every screen step re-renders the page,
+ * which is most of the UI run's time). MODEL_TOUR_STEPS=0 walks the covering set's shortest paths
+ * one by one instead, to find which transition a failing tour broke on.
+ */
+const TOUR_STEPS = Number(process.env.MODEL_TOUR_STEPS ?? 40);
+
+/**
+ * A path's time limit: the config's for a short one, and 2 s a step for a long tour (a step of the
+ * customer-usage page took up to 0.9 s on two cores busy with another run beside it).
+ */
+const timeoutFor = (path: { steps: readonly unknown[] }) => Math.max(20_000, path.steps.length * 2_000);
+
 /** Declares the model's machine run and UI run, each path a test, each run closed by its coverage check. */
 export function modelSuite<M extends AnyStateMachine, S extends OpenedScreen>(model: MachineModel<M, S>): void {
   // Both runs walk a covering set: from the shortest path to every (state, context) and a
   // transition on, the fewest that still reach every state and take every chart transition; then a
-  // seeded sample of longer walks (the seed is in their names; MODEL_SEED replays a run). The full
-  // enumeration (every path on the machine) is MODEL_PATHS=full.
+  // seeded sample of longer walks (the seed is in their names; MODEL_SEED replays a run). The UI
+  // run covers what its covering set covers in tours (fewer, longer paths). The full enumeration
+  // (every path on the machine) is MODEL_PATHS=full.
   const seed = modelSeed();
   const machinePaths =
     process.env.MODEL_PATHS === 'full'
       ? allPaths(model)
       : [...coveringPaths(model), ...sampledWalks(model, { seed, count: WALKS.machine, maxSteps: WALKS.maxSteps })];
   const drivable = model.ui?.drivable as Parameters<typeof sampledWalks>[1]['drivable'];
-  const screenPaths = [...modelPaths(model), ...(model.ui ? sampledWalks(model, { seed, count: WALKS.ui, maxSteps: WALKS.maxSteps, drivable: drivable ?? (() => true) }) : [])];
+  const screenPaths = [...(TOUR_STEPS > 0 ? screenTours(model, { maxSteps: TOUR_STEPS }) : modelPaths(model)), ...(model.ui ? sampledWalks(model, { seed, count: WALKS.ui, maxSteps: WALKS.maxSteps, drivable: drivable ?? (() => true) }) : [])];
 
   describe(`${model.name}: machine run`, () => {
     const recorder = new CoverageRecorder(model.name, 'machine', model.machine, model.exclude?.machine);
@@ -163,10 +187,16 @@ export function modelSuite<M extends AnyStateMachine, S extends OpenedScreen>(mo
       it('has a UI model', () => expect.fail(`${model.name} has no UI model: add one or exclude its states and transitions with reasons`));
       return;
     }
-    it.each(screenPaths.map((path) => [path.description, path] as const))('%s', async (_name, path) => {
-      recorder.paths++;
-      await runOnScreen(model, path as ModelPath<M>, recorder);
-    });
+    for (const path of screenPaths) {
+      it(
+        path.description,
+        async () => {
+          recorder.paths++;
+          await runOnScreen(model, path as ModelPath<M>, recorder);
+        },
+        timeoutFor(path),
+      );
+    }
     it('reached every state and took every transition', () => expectComplete(recorder.result()));
   });
 }

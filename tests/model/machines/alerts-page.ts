@@ -13,10 +13,12 @@ import { acknowledgedAlert, alertList, envelope, offlineAlert, openAlert } from 
 const rows: AlertWire[] = [openAlert, offlineAlert];
 const table = () => within(screen.getByRole('table', { name: ALERT_MESSAGES.pageTitle }));
 const rowButton = (alert: AlertWire) => table().getByRole('button', { name: `Acknowledge ${alert.title}: ${targetText(alert)}` }) as HTMLButtonElement;
-// PrimeReact 10.9 names its row boxes "Row Selected <id>" whether ticked or not, and gives both the
-// box and its native input the checkbox role: the inputs are what a click ticks.
+// PrimeReact 10.9 names a row box "Row Selected <id>" or "Row Unselected <id>", and which one does
+// not follow the tick (a fresh page names every box "Selected"; after ticks and acknowledgements an
+// unticked box may read "Unselected"): the id is what finds a row's box. It gives both the box and
+// its native input the checkbox role: the inputs are what a click ticks.
 const inputOf = (name: string | RegExp) => table().getAllByRole('checkbox', { name }).find((el) => el.tagName === 'INPUT') as HTMLInputElement;
-const rowBox = (id: string) => inputOf(`Row Selected ${id}`);
+const rowBox = (id: string) => inputOf(new RegExp(`^Row (Un)?[Ss]elected ${id}$`));
 const headerBox = () => inputOf(/^All items/);
 const bulkButton = () => screen.getByRole('button', { name: /^Acknowledge \(\d+\)$/ }) as HTMLButtonElement;
 const dialog = () => within(screen.getByRole('dialog', { name: ACKNOWLEDGE_TITLE }));

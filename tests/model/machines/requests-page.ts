@@ -22,8 +22,12 @@ export const requestReviewUi: UiModel<typeof requestReviewMachine, PageScreen> =
     await screen.findByRole('button', { name: `Approve request of ${pending.customer.name} on ${pending.serviceLineNumber}` }, { timeout: 5000 });
     return page;
   },
-  // The decided row offers neither button.
-  drivable: (_snapshot, event) => !('request' in event) || (event as { request: { status: string } }).request.status === 'pending',
+  // The decided row offers neither button. Clearing an empty reason box (and typing nothing) fires
+  // no input event, so an empty reason can be given only over one the box holds.
+  drivable: (snapshot, event) => {
+    if (event.type === 'user.reason') return event.value !== '' || snapshot.context.reason !== '';
+    return !('request' in event) || event.request.status === 'pending';
+  },
   events: {
     'user.approve': async ({ user }) => user.click(rowButton('Approve')),
     'user.decline': async ({ user }) => user.click(rowButton('Decline')),

@@ -109,7 +109,12 @@ export const webhookEndpointModel = defineModel<typeof webhookEndpointMachine, P
   },
   ui: {
     open: (seam) => openWebhooksPage(seam, [endpoint]),
-    drivable: (snapshot, event) => event.type !== 'user.eventTypes' || toggled(snapshot.context.form.eventTypes, event.eventTypes) !== null,
+    drivable: (snapshot, event) => {
+      if (event.type === 'user.eventTypes') return toggled(snapshot.context.form.eventTypes, event.eventTypes) !== null;
+      // Clearing an empty box (and pasting nothing) fires no input event.
+      if (event.type === 'user.field') return event.value !== '' || snapshot.context.form[event.field] !== '';
+      return true;
+    },
     events: {
       'user.create': async ({ user }) => user.click(screen.getByRole('button', { name: T.addEndpoint })),
       'user.edit': async ({ user }, event) => user.click(rowButton('Edit', event.endpoint)),
