@@ -1,7 +1,7 @@
 // What the route components need from the composition root: the API, the session actor and the
 // inspector hook. The session actor is created before React renders (the router needs it in its
 // context for guards), so it is handed down here rather than created by `createActorContext`.
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorOptions, ActorRefFrom, AnyStateMachine, InspectionEvent, Observer } from 'xstate';
 import type { Api } from '../api';
@@ -55,7 +55,10 @@ export function useIsAdministrator(): boolean {
  */
 export function usePageActor<TLogic extends AnyStateMachine>(logic: TLogic, options: ActorOptions<TLogic> = {}): ActorRefFrom<TLogic> {
   const { inspect, seam } = useAppServices();
-  return useActorRef(seam ? seam.adapt(logic) : logic, {
+  // The seam's copy is made once per page: useActorRef starts from the first render's logic only
+  // (a page's `.provide(…)` is a new machine at every render), and adapting builds the machine again.
+  const [adapted] = useState(() => (seam ? seam.adapt(logic) : null));
+  return useActorRef(adapted ?? logic, {
     ...(inspect ? { inspect } : {}),
     ...(seam?.clock ? { clock: seam.clock } : {}),
     ...options,
