@@ -16,6 +16,7 @@ import { SetPasswordView } from '../../src/ui/set-password/SetPasswordView';
 import { customerProfile } from '../machines/fixtures';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import { renderStrict } from './render';
+import { fill } from './fill';
 
 /** The whole client at `path`, signed out, or signed in as the fixture customer. */
 function openApp(path: string, answers: Record<string, FakeAnswer>, signedInAs: CustomerProfile | null = null) {
@@ -43,13 +44,13 @@ describe('signing in as a customer with MFA on', () => {
         return { body: { success: true, message: 'Login successful', data: { customer: customerProfile, token: 'customer-token' } } };
       },
     });
-    await page.user.type(await screen.findByLabelText('Email'), customerProfile.email);
-    await page.user.type(screen.getByLabelText('Password', { selector: 'input' }), 'correct horse');
+    await fill(page.user, await screen.findByLabelText('Email'), customerProfile.email);
+    await fill(page.user, screen.getByLabelText('Password', { selector: 'input' }), 'correct horse');
     await page.user.click(screen.getByRole('button', { name: 'Login' }));
 
     const form = within(await screen.findByRole('form', { name: 'Multi-factor authentication' }));
     expect(screen.getByText(MFA_MESSAGES.codeRequired)).toBeTruthy();
-    await page.user.type(form.getByLabelText(MFA_MESSAGES.codeLabel), '123456');
+    await fill(page.user, form.getByLabelText(MFA_MESSAGES.codeLabel), '123456');
     await page.user.click(form.getByRole('button', { name: 'Verify' }));
 
     await waitFor(() => expect(page.history.location.pathname).toBe('/my'));
@@ -66,11 +67,11 @@ describe('signing in as a customer with MFA on', () => {
       'POST /api/v1/customers/auth/login': { body: { success: true, message: '', data: { mfaRequired: true, challenge: 'c' } } },
       'POST /api/v1/customers/auth/login/mfa': refusal(401, MFA_MESSAGES.usedBackupCode),
     });
-    await page.user.type(await screen.findByLabelText('Email'), customerProfile.email);
-    await page.user.type(screen.getByLabelText('Password', { selector: 'input' }), 'pw');
+    await fill(page.user, await screen.findByLabelText('Email'), customerProfile.email);
+    await fill(page.user, screen.getByLabelText('Password', { selector: 'input' }), 'pw');
     await page.user.click(screen.getByRole('button', { name: 'Login' }));
     const form = within(await screen.findByRole('form', { name: 'Multi-factor authentication' }));
-    await page.user.type(form.getByLabelText(MFA_MESSAGES.codeLabel), 'ABCD-EFGH');
+    await fill(page.user, form.getByLabelText(MFA_MESSAGES.codeLabel), 'ABCD-EFGH');
     await page.user.click(form.getByRole('button', { name: 'Verify' }));
     expect((await form.findByRole('alert')).textContent).toBe(MFA_MESSAGES.usedBackupCode);
     expect(page.history.location.pathname).toBe('/login');
@@ -94,7 +95,7 @@ describe('the forgot-password page', () => {
     const page = openApp('/forgot-password', {
       'POST /api/v1/auth/forgot-password': ({ body }) => (sent.push(body), { status: 202, body: { success: true, message: M.sent, data: {} } }),
     });
-    await page.user.type(await screen.findByLabelText(M.emailLabel), ' nobody@example.com ');
+    await fill(page.user, await screen.findByLabelText(M.emailLabel), ' nobody@example.com ');
     await page.user.click(screen.getByRole('button', { name: M.submit }));
     expect((await screen.findByRole('status')).textContent).toBe(M.sent);
     expect(sent).toEqual([{ email: 'nobody@example.com' }]);
@@ -107,12 +108,12 @@ describe('the forgot-password page', () => {
 
   it("checks the address before sending and shows the server's refusal (too many requests)", async () => {
     const page = openApp('/forgot-password', { 'POST /api/v1/auth/forgot-password': refusal(429, M.tooMany('15 minutes')) });
-    await page.user.type(await screen.findByLabelText(M.emailLabel), 'not-an-address');
+    await fill(page.user, await screen.findByLabelText(M.emailLabel), 'not-an-address');
     await page.user.click(screen.getByRole('button', { name: M.submit }));
     expect(screen.getByRole('alert').textContent).toBe(M.emailInvalid);
     expect(page.calls).not.toContain('POST /api/v1/auth/forgot-password');
     await page.user.clear(screen.getByLabelText(M.emailLabel));
-    await page.user.type(screen.getByLabelText(M.emailLabel), 'ana@example.com');
+    await fill(page.user, screen.getByLabelText(M.emailLabel), 'ana@example.com');
     await page.user.click(screen.getByRole('button', { name: M.submit }));
     expect((await screen.findByRole('alert')).textContent).toBe(M.tooMany('15 minutes'));
     expect((screen.getByLabelText(M.emailLabel) as HTMLInputElement).value).toBe('ana@example.com');
@@ -214,8 +215,8 @@ describe('the account page (/my/account, signed in as a customer)', () => {
     const form = within(await screen.findByRole('form', { name: 'Profile' }));
     const name = form.getByLabelText('Full Name');
     await page.user.clear(name);
-    await page.user.type(name, 'Nina Park-Lee');
-    await page.user.type(form.getByLabelText('Phone'), '+1 555 0101');
+    await fill(page.user, name, 'Nina Park-Lee');
+    await fill(page.user, form.getByLabelText('Phone'), '+1 555 0101');
     await page.user.click(form.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(page.app.session.getSnapshot().context.profile?.name).toBe('Nina Park-Lee'));
     expect(saved).toEqual([{ name: 'Nina Park-Lee', company: customerProfile.company, phone: '+1 555 0101', address: null }]);

@@ -12,6 +12,7 @@ import { ADDRESSES, KIT, NEW_LINE, PLANS, activationFixture } from '../fixtures/
 import { terminalRowWire } from '../fixtures/terminals-client';
 import { fleetHealth } from '../fixtures/terminals-ui';
 import { PAGE_CUSTOMER, PAGE_PATH, customerPageAnswers } from '../model/machines/customer-terminals-page';
+import { fill } from './fill';
 import { openSignedInAt } from './open-app';
 
 const rows = [terminalRowWire()];
@@ -57,11 +58,11 @@ function fakePortalApi({ profile = adminProfile, starts = [activationFixture()],
 
 const wizard = () => within(screen.getByRole('dialog', { name: T.header }));
 type Opened = ReturnType<typeof openSignedInAt>;
+/** Replaces what the wizard's field holds with `value`, pasted in one input (see fill.ts). */
 async function type(view: Opened, label: string, value: string) {
   const input = wizard().getByLabelText(label);
-  await view.user.click(input);
   await view.user.clear(input);
-  await view.user.type(input, value);
+  await fill(view.user, input, value);
 }
 const click = (view: Opened, name: string) => view.user.click(wizard().getByRole('button', { name }));
 

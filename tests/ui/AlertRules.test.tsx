@@ -10,6 +10,7 @@ import { adminProfile } from '../machines/fixtures';
 import { alertRules, envelope, lineOverride, refusal, ruleWire } from '../fixtures/alerts';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import { openSignedInAt } from './open-app';
+import { fill } from './fill';
 
 function openRules(answers: Record<string, FakeAnswer> = {}, profile: AdminUser = adminProfile) {
   const bodies: Array<[string, unknown]> = [];
@@ -53,12 +54,12 @@ describe('Alert rules page', () => {
     await screen.findByRole('form', { name: 'Data use rule' });
     const levels = card('Data use').getByLabelText('Usage levels (% of the plan)');
     await user.clear(levels);
-    await user.type(levels, '80, 80');
+    await fill(user, levels, '80, 80');
     await user.click(card('Data use').getByRole('button', { name: 'Save' }));
     expect(await card('Data use').findByText(ALERT_MESSAGES.levelsRepeated)).toBeTruthy();
     expect(bodies).toEqual([]);
     await user.clear(levels);
-    await user.type(levels, '75, 95');
+    await fill(user, levels, '75, 95');
     await user.click(card('Data use').getByLabelText('Also email the customer'));
     await user.click(card('Data use').getByRole('button', { name: 'Save' }));
     expect(await card('Data use').findByText(ALERT_MESSAGES.ruleSaved)).toBeTruthy();
@@ -89,9 +90,9 @@ describe('Alert rules page', () => {
     const form = within(await screen.findByRole('form', { name: 'Add an override of the Data use rule' }));
     await user.click(form.getByRole('button', { name: 'Add override' }));
     expect(await form.findByText(OVERRIDE_KEY_REQUIRED)).toBeTruthy();
-    await user.type(form.getByLabelText('Service line number'), 'AST-9');
+    await fill(user, form.getByLabelText('Service line number'), 'AST-9');
     await user.clear(form.getByLabelText('Usage levels (% of the plan)'));
-    await user.type(form.getByLabelText('Usage levels (% of the plan)'), '60');
+    await fill(user, form.getByLabelText('Usage levels (% of the plan)'), '60');
     await user.click(form.getByRole('button', { name: 'Add override' }));
     await waitFor(() => expect(bodies).toEqual([['override', { scope: 'line', key: 'AST-9', enabled: true, usageLevels: [60], threshold: null }]]));
     const reads = () => calls.filter((c) => c === 'GET /api/v1/alert-rules/usage/overrides').length;

@@ -8,6 +8,7 @@ import { BELL_PANEL_LABEL, VIEW_ALL_ALERTS } from '../../src/ui/shell/AlertBell'
 import { acknowledgedAlert, alertList, bellWire, envelope, offlineAlert, openAlert, refusal } from '../fixtures/alerts';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import { openSignedInAt } from './open-app';
+import { fill } from './fill';
 
 function openAlerts(path = '/alerts', answers: Record<string, FakeAnswer> = {}) {
   const bodies: Array<[string, unknown]> = [];
@@ -52,7 +53,7 @@ describe('Alerts page', () => {
     await user.click(await screen.findByRole('option', { name: 'Critical' }));
     await waitFor(() => expect(location()).toBe('/alerts?status=resolved&kind=offline&severity=critical'));
     await waitFor(() => expect(calls.some((c) => c.includes('severity=critical') && c.includes('status=resolved'))).toBe(true));
-    await user.type(screen.getByRole('searchbox', { name: 'Search alerts' }), 'AST');
+    await fill(user, screen.getByRole('searchbox', { name: 'Search alerts' }), 'AST');
     await waitFor(() => expect(location()).toContain('search=AST'));
   });
 

@@ -13,6 +13,7 @@ import { adminProfile } from '../machines/fixtures';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import { openSignedInAt } from './open-app';
 import { captureDownloads } from './downloads';
+import { fill } from './fill';
 
 const CUSTOMER_ID = '5d53f648-308d-4d2d-8c11-aaaaaaaaaaaa';
 const updated: AuditEntryWire = {
@@ -114,7 +115,7 @@ describe('Audit log page', () => {
     await screen.findByText('Customer changed');
     expect(listQueries.at(-1)).toEqual({ page: '1', limit: '25' });
 
-    await user.type(screen.getByRole('searchbox', { name: AUDIT_TEXTS.searchLabel }), 'ana');
+    await fill(user, screen.getByRole('searchbox', { name: AUDIT_TEXTS.searchLabel }), 'ana');
     await waitFor(() => expect(location()).toBe('/audit?actor=ana'));
     await waitFor(() => expect(listQueries.at(-1)).toMatchObject({ actor: 'ana' }));
 
@@ -123,12 +124,13 @@ describe('Audit log page', () => {
     await waitFor(() => expect(location()).toBe('/audit?actor=ana&kind=user'));
     await waitFor(() => expect(listQueries.at(-1)).toMatchObject({ actor: 'ana', actorKind: 'user' }));
 
-    await user.type(screen.getByLabelText(AUDIT_TEXTS.targetTypeLabel), 'customer');
-    await user.type(screen.getByLabelText(AUDIT_TEXTS.targetIdLabel), '5d53{Enter}');
+    await fill(user, screen.getByLabelText(AUDIT_TEXTS.targetTypeLabel), 'customer');
+    await fill(user, screen.getByLabelText(AUDIT_TEXTS.targetIdLabel), '5d53');
+    await user.keyboard('{Enter}');
     await waitFor(() => expect(location()).toBe('/audit?actor=ana&kind=user&targetType=customer&targetId=5d53'));
     await waitFor(() => expect(listQueries.at(-1)).toMatchObject({ targetType: 'customer', targetId: '5d53' }));
 
-    await user.type(screen.getByLabelText(AUDIT_TEXTS.fromLabel), '2026-03-01');
+    await fill(user, screen.getByLabelText(AUDIT_TEXTS.fromLabel), '2026-03-01');
     await waitFor(() => expect(location()).toContain('from=2026-03-01'));
     await waitFor(() => expect(listQueries.at(-1)).toMatchObject({ from: '2026-03-01', actor: 'ana', targetId: '5d53' }));
 

@@ -11,6 +11,7 @@ import { terminalRowWire } from '../fixtures/terminals-client';
 import { fleetHealth } from '../fixtures/terminals-ui';
 import { enteredDialog } from './dialogs';
 import { openSignedInAt } from './open-app';
+import { fill } from './fill';
 
 const LINE = 'AST-511274-31364-54';
 const END_OF_CYCLE = '2099-11-30T23:59:59.000Z';
@@ -145,7 +146,7 @@ describe('Terminal Details → Settings', () => {
     await user.clear(input);
     await user.click(rename.getByRole('button', { name: 'Save' }));
     expect(await rename.findByText(SERVICE_LINE_MESSAGES.nicknameRequired)).toBeTruthy();
-    await user.type(input, 'South yard');
+    await fill(user, input, 'South yard');
     await user.click(rename.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Rename Service Line' })).toBeNull());
     expect(field(panel(), 'Name')).toBe('South yard');
@@ -181,7 +182,7 @@ describe('Terminal Details → Settings', () => {
     expect(await form.findByText(SERVICE_LINE_MESSAGES.reasonRequired)).toBeTruthy();
     expect(form.getByText(SERVICE_LINE_MESSAGES.whenInvalid)).toBeTruthy();
     await user.click(form.getByLabelText('At the end of the billing cycle'));
-    await user.type(form.getByLabelText('Reason'), 'Customer moved to fibre');
+    await fill(user, form.getByLabelText('Reason'), 'Customer moved to fibre');
     await user.click(form.getByRole('button', { name: 'Continue' }));
     const confirm = dialog('Deactivate Service Line');
     expect(confirm.getByText('Northwind Shipping')).toBeTruthy();
@@ -205,7 +206,7 @@ describe('Terminal Details → Settings', () => {
     await user.click(panel().getByRole('button', { name: 'Deactivate Service Line' }));
     const form = dialog('Deactivate Service Line');
     await user.click(form.getByLabelText('Now'));
-    await user.type(form.getByLabelText('Reason'), 'Fraud');
+    await fill(user, form.getByLabelText('Reason'), 'Fraud');
     await user.click(form.getByRole('button', { name: 'Continue' }));
     await user.click(dialog('Deactivate Service Line').getByRole('button', { name: 'Deactivate' }));
     const refused = dialog('Deactivate Service Line');
@@ -228,12 +229,12 @@ describe('Terminal Details → Settings', () => {
     const input = move.getByLabelText('To Service Line');
     await user.click(move.getByRole('button', { name: 'Move Terminal' }));
     expect(await move.findByText(SERVICE_LINE_MESSAGES.targetRequired)).toBeTruthy();
-    await user.type(input, LINE.toLowerCase());
+    await fill(user, input, LINE.toLowerCase());
     await user.click(move.getByRole('button', { name: 'Move Terminal' }));
     expect(await move.findByText(SERVICE_LINE_MESSAGES.sameLine)).toBeTruthy();
     expect(bodies).toEqual([]);
     await user.clear(input);
-    await user.type(input, 'AST-600100-20020-11');
+    await fill(user, input, 'AST-600100-20020-11');
     await user.click(move.getByRole('button', { name: 'Move Terminal' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Move Terminal' })).toBeNull());
     expect(await screen.findByText(SERVICE_LINE_MESSAGES.terminalMoved)).toBeTruthy();

@@ -13,6 +13,7 @@ import { adminProfile } from '../machines/fixtures';
 import { CUSTOMER_ID, NEXT_MONTH, endedCustomerPrice, priceList, priceWire, runningCustomerPrice, upcomingPrice } from '../fixtures/prices';
 import { enteredDialog } from './dialogs';
 import { openSignedInAt } from './open-app';
+import { fill } from './fill';
 
 const customers = [
   { uuid: CUSTOMER_ID, email: 'billing@acme.example', name: 'Acme Maritime', company: 'Acme', isActive: true },
@@ -123,18 +124,18 @@ describe('Prices page', () => {
     expect((form.getByLabelText('Effective from') as HTMLInputElement).value).toBe(NEXT_MONTH);
 
     await user.clear(monthly);
-    await user.type(monthly, 'eighty');
+    await fill(user, monthly, 'eighty');
     await user.click(form.getByRole('button', { name: 'Save' }));
     expect(await form.findByText(PRICE_FORM_TEXTS.amountInvalid('Monthly price'))).toBeTruthy();
     await user.clear(monthly);
-    await user.type(monthly, '89.995');
+    await fill(user, monthly, '89.995');
     await user.click(form.getByRole('button', { name: 'Save' }));
     expect(await form.findByText('Monthly price: USD amounts have at most 2 decimals')).toBeTruthy();
     expect(monthly.getAttribute('aria-invalid')).toBe('true');
     expect(api.bodies.filter(([call]) => call === 'POST /api/v1/billing/prices')).toEqual([]);
 
     await user.clear(monthly);
-    await user.type(monthly, '89.99');
+    await fill(user, monthly, '89.99');
     await user.click(form.getByRole('button', { name: 'Save' }));
     expect(await form.findByText(BILLING_MESSAGES.priceExists)).toBeTruthy();
     const date = form.getByLabelText('Effective from') as HTMLInputElement;
@@ -142,7 +143,7 @@ describe('Prices page', () => {
 
     const listLoads = api.count('GET /api/v1/billing/prices');
     await user.clear(date);
-    await user.type(date, '2099-01-01');
+    await fill(user, date, '2099-01-01');
     await user.click(form.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: T.newPriceTitle })).toBeNull());
     expect(api.bodies.filter(([call]) => call === 'POST /api/v1/billing/prices').at(-1)).toEqual([
@@ -182,10 +183,10 @@ describe('Prices page', () => {
 
     await user.click(form.getByRole('combobox', { name: 'Customer' }));
     const search = await screen.findByPlaceholderText(CUSTOMER_SEARCH_TEXTS.search);
-    await user.type(search, 'corm');
+    await fill(user, search, 'corm');
     await waitFor(() => expect(api.calls).toContain('GET /api/v1/customers?page=1&limit=20&search=corm'));
     await user.click(await screen.findByRole('option', { name: 'Cormorant Air · ops@cormorant.example' }));
-    await user.type(form.getByLabelText('Discount %'), '12.5');
+    await fill(user, form.getByLabelText('Discount %'), '12.5');
     await user.click(form.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: T.newCustomerPriceTitle })).toBeNull());
     expect(api.bodies.find(([call]) => call === 'POST /api/v1/billing/customer-prices')?.[1]).toEqual({

@@ -5,6 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { adminProfile } from '../machines/fixtures';
 import { openSignedInAt } from './open-app';
 import { health, notFoundResponse, searchResponseFor, terminalsResponse } from '../fixtures/provider-console';
+import { fill } from './fill';
 
 const PATH = '/customers/starlink-simulator';
 
@@ -90,7 +91,7 @@ describe('the Starlink API Simulator page', () => {
 
     expect(searchButton().disabled).toBe(true);
     const input = screen.getByLabelText('Service line number');
-    await user.type(input, `  ${KNOWN_LINE} `);
+    await fill(user, input, `  ${KNOWN_LINE} `);
     expect(searchButton().disabled).toBe(false);
     await user.click(searchButton());
     const tabs = await screen.findByRole('tablist', { name: 'Search results' });
@@ -98,7 +99,8 @@ describe('the Starlink API Simulator page', () => {
     expect(screen.getAllByText('Harbour office').length).toBeGreaterThan(0);
 
     await user.clear(input);
-    await user.type(input, 'SL-00000-00000{Enter}');
+    await fill(user, input, 'SL-00000-00000');
+    await user.keyboard('{Enter}');
     expect(await screen.findByRole('heading', { name: 'Service Line Not Found' })).toBeTruthy();
     expect(screen.queryByRole('tablist', { name: 'Search results' })).toBeNull();
 
@@ -122,7 +124,7 @@ describe('the Starlink API Simulator page', () => {
 
   it('the search reads "Searching..." while it runs, and leaving the page cancels it', async () => {
     const { user, api, history } = openConsole({ holdSearches: true });
-    await user.type(await screen.findByLabelText('Service line number'), KNOWN_LINE);
+    await fill(user, await screen.findByLabelText('Service line number'), KNOWN_LINE);
     await user.click(searchButton());
     expect(searchButton().textContent).toContain('Searching...');
     expect(searchButton().disabled).toBe(true);

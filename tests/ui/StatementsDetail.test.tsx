@@ -12,6 +12,7 @@ import { adminProfile } from '../machines/fixtures';
 import { LINE, STATEMENT_CUSTOMER, adjustmentWire, closedStatement, draftStatement, envelope, refusalBody, yenStatement } from '../fixtures/statements';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import { openSignedInAt } from './open-app';
+import { fill } from './fill';
 
 function openStatement(statement: StatementWire, answers: Record<string, FakeAnswer> = {}, profile = adminProfile) {
   const api = fakePortalApi({ [`GET /api/v1/billing/statements/${statement.id}`]: { body: envelope(statement) }, ...answers }, profile);
@@ -124,7 +125,7 @@ describe('Add credit or charge', () => {
     await documentNamed('Statement ST-2026-02-000042');
     await user.click(screen.getByRole('button', { name: STATEMENT_TEXTS.addAdjustment }));
     const amount = dialog().getByLabelText(amountLabel('USD')) as HTMLInputElement;
-    await user.type(amount, '12.345');
+    await fill(user, amount, '12.345');
     await user.click(dialog().getByRole('button', { name: 'Save' }));
     expect(dialog().getByText('USD amounts have at most 2 decimals')).toBeTruthy();
     expect(dialog().getByText(ADJUSTMENT_MESSAGES.reasonRequired)).toBeTruthy();
@@ -132,15 +133,15 @@ describe('Add credit or charge', () => {
     expect(posted).toEqual([]);
 
     await user.clear(amount);
-    await user.type(amount, '12.50');
+    await fill(user, amount, '12.50');
     await user.click(dialog().getByLabelText(ADJUSTMENT_DIALOG_TEXTS.charge));
-    await user.type(dialog().getByLabelText(ADJUSTMENT_DIALOG_TEXTS.reason), 'Cable');
+    await fill(user, dialog().getByLabelText(ADJUSTMENT_DIALOG_TEXTS.reason), 'Cable');
     await user.click(dialog().getByRole('button', { name: 'Save' }));
     expect(await dialog().findByText('Say what the correction is for in a few more words')).toBeTruthy();
     expect(posted).toEqual([{ customerId: statement.customerId, currency: 'USD', direction: 'charge', amount: '12.50', reason: 'Cable', againstStatementId: statement.id }]);
 
     const before = reads();
-    await user.type(dialog().getByLabelText(ADJUSTMENT_DIALOG_TEXTS.reason), ': replacement cable sent on 3 March');
+    await fill(user, dialog().getByLabelText(ADJUSTMENT_DIALOG_TEXTS.reason), ': replacement cable sent on 3 March');
     await user.click(dialog().getByRole('button', { name: 'Save' }));
     expect((await screen.findAllByText(BILLING_MESSAGES.adjustmentSaved)).length).toBeGreaterThan(0);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: ADJUSTMENT_DIALOG_TEXTS.title })).toBeNull());
@@ -158,8 +159,8 @@ describe('Add credit or charge', () => {
     });
     await documentNamed('Statement ST-2026-02-000043');
     await user.click(screen.getByRole('button', { name: STATEMENT_TEXTS.addAdjustment }));
-    await user.type(dialog().getByLabelText(amountLabel('JPY')), '1500.5');
-    await user.type(dialog().getByLabelText(ADJUSTMENT_DIALOG_TEXTS.reason), 'Late activation');
+    await fill(user, dialog().getByLabelText(amountLabel('JPY')), '1500.5');
+    await fill(user, dialog().getByLabelText(ADJUSTMENT_DIALOG_TEXTS.reason), 'Late activation');
     await user.click(dialog().getByRole('button', { name: 'Save' }));
     expect(dialog().getByText('JPY amounts have at most 0 decimals')).toBeTruthy();
     expect(posted).toEqual([]);

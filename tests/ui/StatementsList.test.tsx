@@ -13,6 +13,7 @@ import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import { openSignedInAt } from './open-app';
 import { EXPORT_TEXTS } from '../../src/ui/common/ExportButton';
 import { captureDownloads } from './downloads';
+import { fill } from './fill';
 
 const CSV = 'statement_number,statement_status,cycle\r\nST-2026-02-000042,closed,2026-02\r\n';
 
@@ -98,7 +99,7 @@ describe('Statements page', () => {
     await waitFor(() => expect(location()).toBe(`/billing/statements?cycle=2026-01&status=closed&customer=${STATEMENT_CUSTOMER.uuid}`));
     await waitFor(() => expect(lastQuery(listQueries)).toMatchObject({ cycle: '2026-01', status: 'closed', customer: STATEMENT_CUSTOMER.uuid }));
 
-    await user.type(screen.getByRole('searchbox', { name: STATEMENTS_SEARCH_LABEL }), 'north');
+    await fill(user, screen.getByRole('searchbox', { name: STATEMENTS_SEARCH_LABEL }), 'north');
     await waitFor(() => expect(location()).toContain('search=north'));
     await waitFor(() => expect(lastQuery(listQueries)).toMatchObject({ search: 'north', status: 'closed', cycle: '2026-01' }));
 

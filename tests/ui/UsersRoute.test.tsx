@@ -7,6 +7,7 @@ import { MFA_MESSAGES } from '../../src/domain/mfa';
 import { SETTINGS_MESSAGES, USER_MESSAGES, type UserWire } from '../../src/domain/users';
 import { adminProfile } from '../machines/fixtures';
 import { openSignedInAt } from './open-app';
+import { fill } from './fill';
 
 function userWire(n: number, overrides: Partial<UserWire> = {}): UserWire {
   return {
@@ -121,14 +122,14 @@ describe('the users page', () => {
     await screen.findByText('Bea User', {}, { timeout: 5000 });
     await user.click(screen.getByRole('button', { name: 'Add User' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add User' });
-    await user.type(within(dialog).getByLabelText('Full Name'), 'Dora New');
-    await user.type(within(dialog).getByLabelText('Email Address'), 'person2@portal.example');
+    await fill(user, within(dialog).getByLabelText('Full Name'), 'Dora New');
+    await fill(user, within(dialog).getByLabelText('Email Address'), 'person2@portal.example');
     await user.click(within(dialog).getByRole('button', { name: 'Create User' }));
     expect(await within(dialog).findByText(USER_MESSAGES.duplicateEmail)).toBeTruthy();
 
     const email = within(dialog).getByLabelText('Email Address');
     await user.clear(email);
-    await user.type(email, 'dora@portal.example');
+    await fill(user, email, 'dora@portal.example');
     await user.click(within(dialog).getByRole('button', { name: 'Create User' }));
     expect(await screen.findByText('Dora New')).toBeTruthy();
     expect(api.bodies).toContainEqual(['POST /api/v1/users', { name: 'Dora New', email: 'dora@portal.example', role: 'user' }]);
@@ -143,7 +144,7 @@ describe('the users page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Block User' });
     await user.click(within(dialog).getByRole('button', { name: 'Block User' }));
     expect(await within(dialog).findByText(USER_MESSAGES.blockReasonRequired)).toBeTruthy();
-    await user.type(within(dialog).getByLabelText('Reason'), 'Left the company');
+    await fill(user, within(dialog).getByLabelText('Reason'), 'Left the company');
     await user.click(within(dialog).getByRole('button', { name: 'Block User' }));
     expect(await screen.findByText(USER_MESSAGES.blocked('Bea User'))).toBeTruthy();
     expect(api.bodies).toContainEqual(['POST /api/v1/users/00000000-0000-4000-9000-000000000002/block', { reason: 'Left the company' }]);
@@ -181,15 +182,15 @@ describe('the settings page', () => {
     await user.click(await screen.findByRole('tab', { name: 'Security' }, { timeout: 5000 }));
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText('Please fill in all password fields')).toBeTruthy();
-    await user.type(screen.getByLabelText('Current Password'), 'wrong-password');
-    await user.type(screen.getByLabelText('New Password'), 'new-password-1');
-    await user.type(screen.getByLabelText('Confirm New Password'), 'new-password-2');
+    await fill(user, screen.getByLabelText('Current Password'), 'wrong-password');
+    await fill(user, screen.getByLabelText('New Password'), 'new-password-1');
+    await fill(user, screen.getByLabelText('Confirm New Password'), 'new-password-2');
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText('New passwords do not match')).toBeTruthy();
     expect(api.calls.some((c) => c.startsWith('PUT /api/v1/users/change-password'))).toBe(false);
 
     await user.clear(screen.getByLabelText('Confirm New Password'));
-    await user.type(screen.getByLabelText('Confirm New Password'), 'new-password-1');
+    await fill(user, screen.getByLabelText('Confirm New Password'), 'new-password-1');
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText(SETTINGS_MESSAGES.wrongCurrentPassword)).toBeTruthy();
     expect(api.bodies).toContainEqual(['PUT /api/v1/users/change-password', { currentPassword: 'wrong-password', newPassword: 'new-password-1' }]);

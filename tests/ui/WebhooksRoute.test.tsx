@@ -10,6 +10,7 @@ import { adminProfile } from '../machines/fixtures';
 import { SECRET, deliveryWire, endpointWire, failingEndpoint, privateAddressMessage, replayedDelivery } from '../fixtures/webhooks';
 import { enteredDialog } from './dialogs';
 import { openSignedInAt } from './open-app';
+import { fill } from './fill';
 
 const NEW_ID = 'e0000000-0000-4000-8000-0000000000aa';
 
@@ -90,8 +91,8 @@ describe('Webhooks page', () => {
     const { user } = openSignedInAt('/alerts/webhooks', api.fetch);
     await user.click(await screen.findByRole('button', { name: WEBHOOK_TEXTS.addEndpoint }, { timeout: 5000 }));
     const form = within(await enteredDialog(WEBHOOK_TEXTS.addTitle));
-    await user.type(form.getByLabelText('URL'), 'https://receiver.example.com/in');
-    await user.type(form.getByLabelText('Description'), 'Receiver');
+    await fill(user, form.getByLabelText('URL'), 'https://receiver.example.com/in');
+    await fill(user, form.getByLabelText('Description'), 'Receiver');
     await user.click(form.getByLabelText('Alert opened'));
     await user.click(form.getByRole('button', { name: 'Save' }));
     const secret = within(await enteredDialog(WEBHOOK_TEXTS.secretTitle));
@@ -115,7 +116,7 @@ describe('Webhooks page', () => {
     const { user } = openSignedInAt('/alerts/webhooks', api.fetch);
     await user.click(await screen.findByRole('button', { name: WEBHOOK_TEXTS.addEndpoint }, { timeout: 5000 }));
     const form = within(await enteredDialog(WEBHOOK_TEXTS.addTitle));
-    await user.type(form.getByLabelText('URL'), 'https://intranet.example.com/hook');
+    await fill(user, form.getByLabelText('URL'), 'https://intranet.example.com/hook');
     await user.click(form.getByRole('button', { name: 'Save' }));
     const field = form.getByLabelText('URL');
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));

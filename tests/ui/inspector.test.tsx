@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AnyStateMachine, InspectionEvent } from 'xstate';
+import { fill } from './fill';
 
 const inspector = vi.hoisted(() => ({
   /** Times the mocked package was evaluated, i.e. really imported. */
@@ -57,8 +58,8 @@ describe('the XState inspector', () => {
     const { started } = await import('../../src/main');
     inspector.stops.push(await started);
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText('Email'), 'someone@example.com');
-    await user.type(screen.getByLabelText('Password', { selector: 'input' }), 'wrong password');
+    await fill(user, await screen.findByLabelText('Email'), 'someone@example.com');
+    await fill(user, screen.getByLabelText('Password', { selector: 'input' }), 'wrong password');
     await user.click(screen.getByRole('button', { name: 'Login' }));
 
     const { createBrowserInspector } = await import('@statelyai/inspect');

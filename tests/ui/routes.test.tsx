@@ -11,6 +11,7 @@ import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain
 import { summary } from '../fixtures/dashboard';
 import { adminProfile, customerProfile } from '../machines/fixtures';
 import { renderStrict } from './render';
+import { fill } from './fill';
 
 const myOverview: MyOverviewWire = {
   terminals: 2,
@@ -89,8 +90,8 @@ function startAt(path: string, options: FakeOptions = {}) {
 }
 
 async function fillLogin(user: ReturnType<typeof startAt>['user'], email: string, password: string) {
-  await user.type(await screen.findByLabelText('Email'), email);
-  await user.type(screen.getByLabelText('Password', { selector: 'input' }), password);
+  await fill(user, await screen.findByLabelText('Email'), email);
+  await fill(user, screen.getByLabelText('Password', { selector: 'input' }), password);
   await user.click(screen.getByRole('button', { name: 'Login' }));
 }
 
