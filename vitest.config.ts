@@ -22,10 +22,12 @@ const DATABASE_FREE = [
 export default defineConfig({
   plugins: [react()],
   test: {
-    // Vitest keeps one core free by default, which on CI's two cores means one file at a time; the
-    // tiers wait on the database and the DOM as much as on the CPU, so two workers finish in about
-    // two thirds of the time (5 min 20 s against 8 min for npm test).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Vitest keeps one core free by default, which on CI's two cores means one file at a time. The
+    // tiers wait as much as they compute (timers, the sync's provider calls, server processes a
+    // test starts, the DOM settling), so a third worker fills the cores the other two leave idle:
+    // npm test took 282 s with two workers and 258 s with three, back to back on two cores. (The
+    // PostgreSQL suite keeps two: its database server is busy on the same cores.)
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     // A worker runs file after file in one process: a fresh process per file cost every file the
     // imports (the server, React, PrimeReact) and PGlite's start again — 140 s of a 690 s run. The
     // files share nothing that outlives them: each opens and closes its own app, database and
