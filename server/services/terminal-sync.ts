@@ -58,6 +58,15 @@ export const TERMINAL_SYNC_MESSAGES = {
   usageFailed: 'Usage sync failed',
 } as const;
 
+/**
+ * One batch's transaction. An administrator's assignment can deadlock with it on PostgreSQL: it
+ * then runs again from its start, with the run's counts as they were before it.
+ */
+function countedTransaction(db: Db, counts: SyncCounts, work: (tx: Db) => Promise<void>): Promise<void> {
+  const before = { ...counts };
+  return transactionRetryingConflicts(db, work, { beforeRetry: () => Object.assign(counts, before) });
+}
+
 export const SYNC_DEFAULTS = {
   /** Terminals per apply transaction. */
   applyBatchSize: 1_000,
@@ -371,19 +380,12 @@ export function createTerminalSyncService(deps: {
     const batch = async (phase: { text: string; progress: number } | null, write: (tx: Db) => Promise<void>) => {
       applySignal.throwIfAborted();
       if (phase) report({ phase: phase.text, progress: phase.progress, counts: { ...counts } });
-      // An administrator's assignment can deadlock with a batch on PostgreSQL: the batch runs
-      // again from its start, with the counts as they were before it.
-      const before = { ...counts };
-      await transactionRetryingConflicts(
-        db,
-        async (tx) => {
-          await write(tx);
-          // Last, so the report written with the batch holds the batch's own counts.
-          if (phase) report({ counts: { ...counts } });
-          await tracker.checkpoint(tx);
-        },
-        { beforeRetry: () => Object.assign(counts, before) },
-      );
+      await countedTransaction(db, counts, async (tx) => {
+        await write(tx);
+        // Last, so the report written with the batch holds the batch's own counts.
+        if (phase) report({ counts: { ...counts } });
+        await tracker.checkpoint(tx);
+      });
     };
     const lane = async (work: () => Promise<void>) => {
       try {
@@ -541,9 +543,8 @@ export function createTerminalSyncService(deps: {
       missing += numbers.length - records.length;
       // Written in paced transactions (pacer.ts): one of 250 lines held the embedded database, and
       // every page waiting on it, for ~200 ms at 10,000 terminals. Each one checks the claim.
-      await inPacedSlices(usageWrites, rows, (part) => {
-        const before = { ...counts };
-        return transactionRetryingConflicts(db, async (tx) => {
+      await inPacedSlices(usageWrites, rows, (part) =>
+        countedTransaction(db, counts, async (tx) => {
           await inventory.upsertUsageCycles(part.flatMap((r) => r.cycles), at, tx);
           await inventory.upsertUsageDaily(part.flatMap((r) => r.daily), at, tx);
           await inventory.updateDataCaps(
@@ -555,8 +556,8 @@ export function createTerminalSyncService(deps: {
           else counts.updated += part.length;
           tracker.report({ counts: { ...counts }, providerCalls: providerCalls() });
           await tracker.checkpoint(tx);
-        }, { beforeRetry: () => Object.assign(counts, before) });
-      });
+        }),
+      );
     }
     // Each batch appended its change to every customer's days; one row a customer and day again.
     await repos.customerTerminals.foldDailyTotals();

@@ -1,4 +1,4 @@
-// The statements' job (issue 21) on the real queue: a demo database's first start syncs, hands its
+// The statements' job on the real queue: a demo database's first start syncs, hands its
 // lines to the demo customers, and only then bills — so February, closed on that first start
 // (its final usage came in with the first usage sync), holds the demo customers' lines, and March's
 // drafts are already what a refresh would write; a sync later on refreshes the drafts again; and

@@ -1,4 +1,4 @@
-// Alerts (issue 20): the rules and their overrides, the alerts, who subscribed and who has read
+// Alerts: the rules and their overrides, the alerts, who subscribed and who has read
 // them, and what the evaluation reads. The evaluation reads only the lines the triggers of 0016
 // marked (alert_dirty_lines) and writes its decisions in bulk: a usage sync of 100,000 lines is a
 // few statements per batch of lines, not a few per line.
