@@ -3,7 +3,7 @@
 // round. Proves that it starts cleanly every time (crash recovery, lock takeover, no migration
 // re-run), that every acknowledged write is in the database exactly as answered, and that every
 // write in flight at a kill is there whole or not at all. Embedded PGlite by default; PostgreSQL
-// when TEST_DATABASE_URL is set. CRASH_ROUNDS (default 2; `npm run test:long` runs 20) and CRASH_SEED change the run.
+// when TEST_DATABASE_URL is set. CRASH_ROUNDS (default 1: one kill, one recovery and the graceful close; `npm run test:long` runs 20) and CRASH_SEED change the run.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { CrashWriter, login, type Api, type RoundStats } from './crash/writer';
 import { migratedDataDir, seedDataDir } from './database-image';
 import { createScratchPostgres, TEST_DATABASE_URL, TEST_JWT_SECRET } from './helpers';
 
-const ROUNDS = Number(process.env.CRASH_ROUNDS || 2);
+const ROUNDS = Number(process.env.CRASH_ROUNDS || 1);
 const SEED = Number(process.env.CRASH_SEED || 9_004);
 const CLIENTS = 6;
 const ADMIN = { email: 'crash-admin@test.local', password: 'crash-admin-password-1' };

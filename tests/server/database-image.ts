@@ -50,12 +50,15 @@ export async function readImage(file: string): Promise<Blob> {
   return new ImageBytes(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
 }
 
-/** Changes with any migration file and with PGlite's version (an image is its data directory). */
+/** How the images are made: bumped when that changes, so no image of the old kind is reused. */
+const IMAGE_RECIPE = 2;
+
+/** Changes with any migration file, with PGlite's version (an image is its data directory) and with the recipe. */
 export async function imageKey(): Promise<string> {
   const files = await readMigrationFiles();
   const pglite = JSON.parse(await readFile(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string };
   return createHash('sha256')
-    .update(`${pglite.version}\n${files.map((file) => `${file.version}:${file.checksum}`).join('\n')}`)
+    .update(`${IMAGE_RECIPE}\n${pglite.version}\n${files.map((file) => `${file.version}:${file.checksum}`).join('\n')}`)
     .digest('hex')
     .slice(0, 16);
 }
@@ -82,6 +85,14 @@ export async function pgliteImageFile(kind: ImageKind): Promise<string> {
     try {
       await migrate(database);
       if (database.kind !== 'pglite') throw new Error('unreachable: memory:// is embedded');
+      // The portal works in the `postgres` database alone and never creates another, so the
+      // template databases initdb made are dead weight in every copy: without them an image is
+      // 28 MB instead of 43 and a test database starts with a third less work (600 fewer files
+      // unpacked). The migrations' own tests start from the empty cluster, templates and all.
+      await database.client.exec(`UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')`);
+      await database.client.exec('DROP DATABASE template0');
+      await database.client.exec('DROP DATABASE template1');
+      await database.client.exec('CHECKPOINT');
       image = await database.client.dumpDataDir('none');
     } finally {
       await database.close();

@@ -20,7 +20,10 @@ import { createTerminalSyncService, type SyncRunTracker } from '../../server/ser
 import { createClock, createTestDatabase, testConfig, type TestClock, type TestDatabase } from './helpers';
 import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts } from './terminal-sync-fixtures';
 
-const FLEET = 150;
+// Enough terminals for three apply batches of APPLY_BATCH and a few dozen lines of usage history:
+// each full sync here reads a year of usage per line, the larger part of a run's time.
+const FLEET = 60;
+const APPLY_BATCH = 20;
 
 let sim: RunningSimulator;
 let client: StarlinkClient;
@@ -129,15 +132,15 @@ function engineOn(database: Database, clock: TestClock, extra: Partial<Parameter
   });
 }
 
-/** Runs an inventory sync (batches of 50) whose worker dies in the third batch of terminals, before it commits. */
+/** Runs an inventory sync (batches of APPLY_BATCH) whose worker dies in the third batch of terminals, before it commits. */
 async function killMidApply(database: Database, clock: TestClock): Promise<SyncRunRow> {
   const repos = createRepositories(database.db);
   const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
   if (!inserted.ok) throw new Error('could not queue');
   const run = (await repos.syncRuns.claim(inserted.row.id, 'doomed-worker', clock.now()))!;
-  const engine = engineOn(database, clock, { options: { applyBatchSize: 50 } });
+  const engine = engineOn(database, clock, { options: { applyBatchSize: APPLY_BATCH } });
   // The worker dies in the third batch of terminals, before it commits: every checkpoint once
-  // a hundred terminals were counted fails, whichever lane it belongs to.
+  // two batches of terminals were counted fails, whichever lane it belongs to.
   let counted = 0;
   const tracker: SyncRunTracker = {
     run,
@@ -146,7 +149,7 @@ async function killMidApply(database: Database, clock: TestClock): Promise<SyncR
       if (update.counts) counted = update.counts.added + update.counts.updated + update.counts.unchanged + update.counts.failed;
     },
     async checkpoint(tx) {
-      if (counted > 100) throw new Error('worker killed');
+      if (counted > 2 * APPLY_BATCH) throw new Error('worker killed');
       await repos.syncRuns.beat(run.id, 'doomed-worker', clock.now(), {}, tx);
     },
   };
@@ -217,7 +220,7 @@ describe('a worker killed halfway through the apply', () => {
 
     // Two changes in the batches the run applies (1 and 2 of 3), two in the one it dies in.
     const ids = sim.fleet.userTerminalIds();
-    const moved = [ids[10]!, ids[60]!, ids[110]!, ids[120]!].filter((id) => {
+    const moved = [ids[3]!, ids[APPLY_BATCH + 3]!, ids[2 * APPLY_BATCH + 3]!, ids[2 * APPLY_BATCH + 8]!].filter((id) => {
       const line = sim.fleet.terminal(sim.fleet.terminalIndex(id)!).serviceLineNumber;
       return line !== null && line !== undefined && sim.fleet.detach(line, id).ok;
     });
@@ -229,12 +232,12 @@ describe('a worker killed halfway through the apply', () => {
     )) as unknown as { rows: { id: string }[] };
     // Only the changed rows of the committed batches were written; unchanged rows were not touched
     // (their bookkeeping moves in one statement at the end of a run).
-    expect(written.rows.map((r) => r.id)).toEqual([ids[10]!, ids[60]!].sort());
-    expect(await pendingIds(testDb.database)).toEqual([ids[110]!, ids[120]!].sort());
+    expect(written.rows.map((r) => r.id)).toEqual([ids[3]!, ids[APPLY_BATCH + 3]!].sort());
+    expect(await pendingIds(testDb.database)).toEqual([ids[2 * APPLY_BATCH + 3]!, ids[2 * APPLY_BATCH + 8]!].sort());
     expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: FLEET - 2, pending: 2 });
     // The pending rows still hold the old data: 'pending' is the truth about them.
     const stale = (await testDb.database.db.execute(
-      sql`SELECT count(*)::int AS n FROM terminals WHERE user_terminal_id IN (${ids[110]!}, ${ids[120]!}) AND service_line_number IS NOT NULL`,
+      sql`SELECT count(*)::int AS n FROM terminals WHERE user_terminal_id IN (${ids[2 * APPLY_BATCH + 3]!}, ${ids[2 * APPLY_BATCH + 8]!}) AND service_line_number IS NOT NULL`,
     )) as unknown as { rows: { n: number }[] };
     expect(Number(stale.rows[0]!.n)).toBe(2);
   });
@@ -279,7 +282,7 @@ describe('the usage writes', () => {
     expect((await syncOnce(opened, testDb.database)).status).toBe('succeeded');
     const synced = await usageSnapshot(testDb.database);
     const lines = new Set((synced.cycles as { service_line_number: string }[]).map((row) => row.service_line_number)).size;
-    expect(lines).toBeGreaterThan(100);
+    expect(lines).toBeGreaterThan(40);
     await opened.close();
 
     // The same usage read again into empty tables, by an engine whose every transaction takes 100 ms.
@@ -333,6 +336,11 @@ describe('the usage writes', () => {
 
 describe('the inventory writes', () => {
   it('go in transactions paced to their time, and rest after each only while a request waits', async () => {
+    // More terminals than the first transaction's 100, so the pace it learns shows in one run.
+    const PACED_FLEET = 150;
+    const paced = await startFleet({ seed: 'sync-pacing', terminals: PACED_FLEET });
+    open.push(paced);
+    const pacedClient = fastClient(paced);
     const testDb = await newDatabase();
     const clock = createClock(SYNC_TEST_TIME);
     const repos = createRepositories(testDb.database.db);
@@ -341,6 +349,7 @@ describe('the inventory writes', () => {
     const rests: number[] = [];
     let requestWaiting = false;
     const engine = engineOn(testDb.database, clock, {
+      provider: { kind: 'simulator', client: () => pacedClient },
       pacing: {
         monotonic: () => (ms += 100),
         restRatio: 1,
@@ -370,18 +379,18 @@ describe('the inventory writes', () => {
 
     // 100 terminals first; at 100 ms or more for 100 the pace is under 25, the floor.
     const first = await inventoryRun();
-    expect(first.outcome.counts.added).toBe(FLEET);
+    expect(first.outcome.counts.added).toBe(PACED_FLEET);
     expect(first.phases).toEqual(['Writing terminals (0 of 150 written)', 'Writing terminals (100 of 150 written)', 'Writing terminals (125 of 150 written)']);
     expect(rests).toEqual([]);
-    expect(await localInventory(testDb.database.db)).toEqual(providerInventory(sim));
+    expect(await localInventory(testDb.database.db)).toEqual(providerInventory(paced));
 
     // With a request waiting, every non-empty paced transaction (terminals, addresses, lines) is followed by a rest.
     requestWaiting = true;
     const second = await inventoryRun();
-    expect(second.outcome.counts.unchanged).toBe(FLEET);
+    expect(second.outcome.counts.unchanged).toBe(PACED_FLEET);
     // The pace learnt stays with the engine: 25 terminals a transaction.
-    expect(second.phases).toHaveLength(FLEET / 25);
-    expect(rests.length).toBeGreaterThanOrEqual(FLEET / 25);
+    expect(second.phases).toHaveLength(PACED_FLEET / 25);
+    expect(rests.length).toBeGreaterThanOrEqual(PACED_FLEET / 25);
     expect(rests.every((rest) => rest >= 100)).toBe(true);
   });
 });

@@ -11,7 +11,8 @@ import { createTestContext, type TestContext } from './helpers';
 import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
 const SEED = 'sync-suite';
-const FLEET = 200;
+// Two pages of the provider's terminal listing (100 a page), and every kind of line the checks name.
+const FLEET = 120;
 
 let sim: RunningSimulator;
 let client: StarlinkClient;
@@ -73,7 +74,7 @@ describe('starting a sync', () => {
     });
     const done = await waitForRun(ctx, admin, body.data.id);
     expect(done).toMatchObject({ status: 'succeeded', phase: 'Finished', progress: 100, message: null, counts: { added: FLEET, updated: 0, unchanged: 0, removed: 0, failed: 0 } });
-    // account, 1 page each of products, lines, addresses and terminals (2 for 200), 1 telemetry batch.
+    // account, 1 page each of products, lines, addresses and terminals (2 for 120), 1 telemetry batch.
     expect(done.providerCalls).toBeGreaterThanOrEqual(7);
     expect(done.startedAt).not.toBeNull();
     expect(done.finishedAt).not.toBeNull();
@@ -191,7 +192,7 @@ describe('running it again', () => {
 
     const back = await switchFleet(FLEET);
     const returned = await syncToEnd();
-    // The twenty beyond 200 were already removed with the other thirty.
+    // The twenty beyond FLEET were already removed with the other thirty.
     expect(returned.counts).toMatchObject({ added: 30, removed: 0, failed: 0, unchanged: FLEET - 30 });
     expect(await localInventory(db())).toEqual(providerInventory(back));
     expect(await syncStatusCounts(db())).toEqual({ synced: FLEET });
