@@ -10,7 +10,8 @@ import type { RunningSimulator } from '../../server/simulator';
 import { createTestContext, type TestContext } from './helpers';
 import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
-const FLEET = 300;
+// Two pages of each listing: shuffled pages and every kind of fault need more than one.
+const FLEET = 150;
 
 let sim: RunningSimulator;
 let client: StarlinkClient;
