@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, type SQL } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
@@ -91,65 +91,69 @@ describe('bootstrap', () => {
     expect(await countRows(handle, customers)).toBe(DEMO_CUSTOMER_TOTAL);
   });
 
-  it('gives one demo customer a generated password, shown once, with which they sign in as a customer', async () => {
-    const handle = await freshDatabase();
-    const result = await bootstrap({ database: handle.database, config: await testConfig({ SEED_DEMO: '1' }) });
-    expect(result.demoCustomer?.password).toMatch(/^[A-Za-z2-9]{16}$/);
-    const config = await testConfig();
-    const app = await buildApp({ config, database: handle.database, logger: false });
-    try {
-      const login = await app.inject({ method: 'POST', url: '/api/v1/customers/auth/login', payload: result.demoCustomer! });
-      expect(login.statusCode, login.body).toBe(200);
-      // Every other demo customer still holds the throwaway hash nobody knows.
-      const wrong = await app.inject({ method: 'POST', url: '/api/v1/customers/auth/login', payload: { email: result.demoCustomer!.email, password: 'not-it-at-all' } });
-      expect(wrong.statusCode).toBe(401);
-    } finally {
-      await app.close();
-    }
-    const rows = await handle.database.db.select().from(customers);
-    expect(new Set(rows.map((c) => c.passwordHash)).size).toBe(2);
-  });
-
-  it('seeds a varied demo world: roles, suspended, blocked with reasons, MFA, expiries', async () => {
-    const handle = await freshDatabase();
+  describe('the demo world', () => {
+    // One seeded database for the checks that only read it (a seed hashes passwords and writes
+    // hundreds of rows); the sign-in comes last, as it moves a customer's last login.
     const clock = createClock();
-    const now = clock.now();
-    await bootstrap({ database: handle.database, config: await testConfig({ SEED_DEMO: '1' }), now: clock.now });
-    const db = handle.database.db;
+    let seeded: TestDatabase;
+    let result: Awaited<ReturnType<typeof bootstrap>>;
+    beforeAll(async () => {
+      seeded = await createTestDatabase();
+      result = await bootstrap({ database: seeded.database, config: await testConfig({ SEED_DEMO: '1' }), now: clock.now });
+    });
+    afterAll(() => seeded?.drop());
 
-    const userRows = await db.select().from(users);
-    expect(userRows.filter((u) => u.role === 'admin').length).toBeGreaterThan(1);
-    expect(userRows.filter((u) => u.role === 'user').length).toBeGreaterThan(30);
-    expect(userRows.filter((u) => !u.isActive).length).toBeGreaterThanOrEqual(3);
-    expect(userRows.filter((u) => u.blockedEnabled && u.blockedReason).length).toBe(2);
-    expect(userRows.filter((u) => u.mfaEnabled).length).toBeGreaterThanOrEqual(5);
-    expect(new Set(userRows.map((u) => u.passwordHash)).size).toBe(2); // the admin's, and one shared throwaway
+    it('seeds a varied demo world: roles, suspended, blocked with reasons, MFA, expiries', async () => {
+      const now = clock.now();
+      const db = seeded.database.db;
 
-    const customerRows = await db.select().from(customers);
-    const expiringSoon = (d: Date | null) => !!d && d > now && d.getTime() - now.getTime() <= 30 * 86_400_000;
-    expect(customerRows.filter((c) => c.isActive && !c.blockedEnabled).length).toBeGreaterThan(10);
-    expect(customerRows.filter((c) => !c.isActive && !c.blockedEnabled).length).toBeGreaterThanOrEqual(3);
-    expect(customerRows.filter((c) => c.blockedEnabled && c.blockedReason).length).toBeGreaterThanOrEqual(2);
-    expect(customerRows.filter((c) => c.accountExpiresAt && c.accountExpiresAt <= now).length).toBeGreaterThanOrEqual(2);
-    expect(customerRows.filter((c) => expiringSoon(c.accountExpiresAt)).length).toBeGreaterThanOrEqual(2);
-    expect(customerRows.filter((c) => c.accountExpiresAt === null).length).toBeGreaterThanOrEqual(2);
-    expect(customerRows.filter((c) => c.mfaEnabled).length).toBeGreaterThanOrEqual(2);
-    expect(customerRows.filter((c) => c.lastLogin !== null).length).toBeGreaterThanOrEqual(2);
-    expect(customerRows.every((c) => c.company.length > 0 && c.email.endsWith('.example'))).toBe(true);
-  });
+      const userRows = await db.select().from(users);
+      expect(userRows.filter((u) => u.role === 'admin').length).toBeGreaterThan(1);
+      expect(userRows.filter((u) => u.role === 'user').length).toBeGreaterThan(30);
+      expect(userRows.filter((u) => !u.isActive).length).toBeGreaterThanOrEqual(3);
+      expect(userRows.filter((u) => u.blockedEnabled && u.blockedReason).length).toBe(2);
+      expect(userRows.filter((u) => u.mfaEnabled).length).toBeGreaterThanOrEqual(5);
+      expect(new Set(userRows.map((u) => u.passwordHash)).size).toBe(2); // the admin's, and one shared throwaway
 
-  it('seeds the same names on every fresh database', async () => {
-    const a = await freshDatabase();
-    const b = await freshDatabase();
-    const clock = createClock();
-    const config = await testConfig({ SEED_DEMO: '1' });
-    await bootstrap({ database: a.database, config, now: clock.now });
-    await bootstrap({ database: b.database, config, now: clock.now });
-    const names = async (h: TestDatabase) =>
-      (await h.database.db.select({ email: customers.email, expires: customers.accountExpiresAt }).from(customers).orderBy(customers.email)).map(
-        (r) => `${r.email} ${r.expires?.toISOString() ?? '-'}`,
-      );
-    expect(await names(a)).toEqual(await names(b));
+      const customerRows = await db.select().from(customers);
+      const expiringSoon = (d: Date | null) => !!d && d > now && d.getTime() - now.getTime() <= 30 * 86_400_000;
+      expect(customerRows.filter((c) => c.isActive && !c.blockedEnabled).length).toBeGreaterThan(10);
+      expect(customerRows.filter((c) => !c.isActive && !c.blockedEnabled).length).toBeGreaterThanOrEqual(3);
+      expect(customerRows.filter((c) => c.blockedEnabled && c.blockedReason).length).toBeGreaterThanOrEqual(2);
+      expect(customerRows.filter((c) => c.accountExpiresAt && c.accountExpiresAt <= now).length).toBeGreaterThanOrEqual(2);
+      expect(customerRows.filter((c) => expiringSoon(c.accountExpiresAt)).length).toBeGreaterThanOrEqual(2);
+      expect(customerRows.filter((c) => c.accountExpiresAt === null).length).toBeGreaterThanOrEqual(2);
+      expect(customerRows.filter((c) => c.mfaEnabled).length).toBeGreaterThanOrEqual(2);
+      expect(customerRows.filter((c) => c.lastLogin !== null).length).toBeGreaterThanOrEqual(2);
+      expect(customerRows.every((c) => c.company.length > 0 && c.email.endsWith('.example'))).toBe(true);
+    });
+
+    it('seeds the same names on every fresh database', async () => {
+      const other = await freshDatabase();
+      await bootstrap({ database: other.database, config: await testConfig({ SEED_DEMO: '1' }), now: clock.now });
+      const names = async (h: TestDatabase) =>
+        (await h.database.db.select({ email: customers.email, expires: customers.accountExpiresAt }).from(customers).orderBy(customers.email)).map(
+          (r) => `${r.email} ${r.expires?.toISOString() ?? '-'}`,
+        );
+      expect(await names(other)).toEqual(await names(seeded));
+    });
+
+    it('gives one demo customer a generated password, shown once, with which they sign in as a customer', async () => {
+      expect(result.demoCustomer?.password).toMatch(/^[A-Za-z2-9]{16}$/);
+      const config = await testConfig();
+      const app = await buildApp({ config, database: seeded.database, logger: false });
+      try {
+        const login = await app.inject({ method: 'POST', url: '/api/v1/customers/auth/login', payload: result.demoCustomer! });
+        expect(login.statusCode, login.body).toBe(200);
+        // Every other demo customer still holds the throwaway hash nobody knows.
+        const wrong = await app.inject({ method: 'POST', url: '/api/v1/customers/auth/login', payload: { email: result.demoCustomer!.email, password: 'not-it-at-all' } });
+        expect(wrong.statusCode).toBe(401);
+      } finally {
+        await app.close();
+      }
+      const rows = await seeded.database.db.select().from(customers);
+      expect(new Set(rows.map((c) => c.passwordHash)).size).toBe(2);
+    });
   });
 
   it('counts an ADMIN_* administrator among the 48 demo users', async () => {
