@@ -57,6 +57,12 @@ export interface Config {
   /** A running sync whose heartbeat is older than this is taken for dead (SYNC_STALE_AFTER). */
   syncStaleAfterMs: number;
   /**
+   * Billing cycles before the current one read the first time a line's usage is read
+   * (USAGE_HISTORY_CYCLES, 0–23): 11 by default, a year in all. Later runs read the last cycle and
+   * this one whatever it is.
+   */
+  usageHistoryCycles: number;
+  /**
    * The share (0.1–1) of the provider call budget background syncs may use (PROVIDER_SYNC_SHARE);
    * people's calls may use all of it and go first.
    */
@@ -99,6 +105,9 @@ const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
 export const DEFAULT_SYNC_INTERVAL = '15m';
 export const DEFAULT_SYNC_STALE_AFTER = '2m';
 export const DEFAULT_USAGE_SYNC_INTERVAL = '1h';
+export const DEFAULT_USAGE_HISTORY_CYCLES = 11;
+/** The provider answers at most this many earlier cycles in one usage query. */
+export const MAX_USAGE_HISTORY_CYCLES = 23;
 const SYNC_DURATION = /^(\d+)\s*(s|m|h|d)?$/;
 const SYNC_INTERVAL_MESSAGE = 'must be a duration of at least 1 minute like 15m, 1h, 900s or plain minutes, or 0/off to turn it off';
 const SYNC_STALE_MESSAGE = 'must be a duration from 30s to 1h like 2m, 90s or plain minutes';
@@ -172,6 +181,9 @@ const envSchema = z
         return typeof ms === 'number' && ms >= 30_000 && ms <= 3_600_000;
       }, SYNC_STALE_MESSAGE),
     ),
+    USAGE_HISTORY_CYCLES: optionalEnv(
+      wholeNumber(0, MAX_USAGE_HISTORY_CYCLES, `must be a whole number from 0 to ${MAX_USAGE_HISTORY_CYCLES}, the billing cycles before the current one a line's first usage read goes back`),
+    ),
     WORKERS: optionalEnv(wholeNumber(1, 64, 'must be a whole number from 1 to 64')),
     PROVIDER_SYNC_SHARE: optionalEnv(
       z
@@ -241,6 +253,7 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     syncIntervalMs: syncDurationMs(e.SYNC_INTERVAL ?? DEFAULT_SYNC_INTERVAL) ?? null,
     usageSyncIntervalMs: syncDurationMs(e.USAGE_SYNC_INTERVAL ?? DEFAULT_USAGE_SYNC_INTERVAL) ?? null,
     syncStaleAfterMs: syncDurationMs(e.SYNC_STALE_AFTER ?? DEFAULT_SYNC_STALE_AFTER) ?? 120_000,
+    usageHistoryCycles: e.USAGE_HISTORY_CYCLES ?? DEFAULT_USAGE_HISTORY_CYCLES,
     providerSyncShare: e.PROVIDER_SYNC_SHARE ?? DEFAULT_SYNC_SHARE,
     workers: e.WORKERS ?? 1,
     mfaEncryptionKey: e.MFA_ENCRYPTION_KEY ? decodeSecretBoxKey(e.MFA_ENCRYPTION_KEY) : null,

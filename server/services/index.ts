@@ -114,7 +114,17 @@ export function createServices(deps: {
   });
   const customerTerminals = createCustomerTerminalsService({ repos, audit, now, lineRows });
   const demoTerminals = createDemoTerminals({ repos, customerTerminals, audit, now });
-  const terminalSync = createTerminalSyncService({ db, repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, lineRows, pacing });
+  const terminalSync = createTerminalSyncService({
+    db,
+    repos,
+    audit,
+    now,
+    provider: deps.provider,
+    noProvider: NO_PROVIDER_MESSAGE,
+    lineRows,
+    pacing,
+    options: { usageHistoryCycles: config.usageHistoryCycles },
+  });
   const syncBudget = createSyncBudgetService({ repos, now, config, provider: deps.provider });
   const subscriptions = createSubscriptionsService({
     repos,

@@ -21,6 +21,7 @@
 import { setMaxListeners } from 'node:events';
 import type { SyncCounts, SyncJob, SyncJobKind, SyncQueue, SyncTrigger } from '../../src/domain/terminals';
 import type { Clock } from '../clock';
+import { DEFAULT_USAGE_HISTORY_CYCLES } from '../config';
 import type { Db } from '../db/client';
 import { transactionRetryingConflicts } from '../db/conflicts';
 import type { Repositories } from '../db/repositories';
@@ -80,8 +81,8 @@ export const SYNC_DEFAULTS = {
   pageConcurrency: 4,
   /** Service lines per data-usage query: one page of the provider's largest (250). */
   usageBatchSize: 250,
-  /** Cycles before the current one on a line's first usage read: a year in all. */
-  usageHistoryCycles: 11,
+  /** Cycles before the current one on a line's first usage read: a year in all (USAGE_HISTORY_CYCLES). */
+  usageHistoryCycles: DEFAULT_USAGE_HISTORY_CYCLES,
   /** Runs shown in the queue's history. */
   recentRuns: 20,
   /** Products, and every address, are read in full when the last full reading is older than this. */

@@ -61,9 +61,11 @@ function serverEnv(): Record<string, string> {
     LOG_LEVEL: 'warn',
     LOGIN_RATE_LIMIT: '1000',
     CLIENT_DIR: path.join(dataDir, 'no-client'),
-    // A small fleet keeps the first start's sync short; six clients share its lines.
+    // A small fleet and two cycles of usage history keep the first start's sync short; six clients
+    // share its lines.
     SIM_SEED: 'crash-safety',
     SIM_TERMINALS: '60',
+    USAGE_HISTORY_CYCLES: '2',
   };
 }
 

@@ -56,7 +56,7 @@ const fix = (kind: LeakKind, key: string, action: string, token = admin, note?: 
 beforeAll(async () => {
   sim = await startFleet({ terminals: 90 });
   provider = fastClient(sim);
-  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off' }, provider: { kind: 'simulator', client: () => provider } });
+  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off', USAGE_HISTORY_CYCLES: '2' }, provider: { kind: 'simulator', client: () => provider } });
   const created = await ctx.createAdmin({ name: 'Rita Reconciler' });
   admin = (await ctx.login('admin', created.email, created.password)).token!;
   const user = await ctx.createAdmin({ role: 'user' });

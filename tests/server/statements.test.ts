@@ -150,7 +150,7 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   second = await testDb.connectAgain();
   const client = fastClient(sim);
-  const config = await testConfig({ SYNC_INTERVAL: 'off' });
+  const config = await testConfig({ SYNC_INTERVAL: 'off', USAGE_HISTORY_CYCLES: '2' });
   const build = (database: Database) =>
     buildApp({ config, database, now: clock.now, logger: false, provider: { kind: 'simulator', client: () => client }, startSyncJobs: 'manual' });
   app = await build(testDb.database);

@@ -1,4 +1,4 @@
-// SYNC_INTERVAL and SYNC_STALE_AFTER: the accepted spellings, the off switch, and the start-up
+// SYNC_INTERVAL, SYNC_STALE_AFTER and USAGE_HISTORY_CYCLES: the accepted spellings, the off switch, and the start-up
 // error lines for anything else.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv, syncDurationMs } from '../../server/config';
@@ -50,5 +50,19 @@ describe('SYNC_STALE_AFTER', () => {
 
   it('shares one duration reader with SYNC_INTERVAL', () => {
     expect([syncDurationMs('15m'), syncDurationMs('off'), syncDurationMs('nope')]).toEqual([900_000, null, undefined]);
+  });
+});
+
+describe('USAGE_HISTORY_CYCLES', () => {
+  it('defaults to the 11 cycles before the current one (a year in all) and takes 0 to 23', () => {
+    expect(parseEnv({}).usageHistoryCycles).toBe(11);
+    expect(parseEnv({ USAGE_HISTORY_CYCLES: '0' }).usageHistoryCycles).toBe(0);
+    expect(parseEnv({ USAGE_HISTORY_CYCLES: '23' }).usageHistoryCycles).toBe(23);
+  });
+
+  it('refuses more cycles than one provider query answers, fractions and words', () => {
+    for (const value of ['24', '-1', '2.5', 'a year']) {
+      expect(() => parseEnv({ USAGE_HISTORY_CYCLES: value }), value).toThrow(/USAGE_HISTORY_CYCLES: must be a whole number from 0 to 23/);
+    }
   });
 });

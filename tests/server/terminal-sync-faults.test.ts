@@ -21,7 +21,7 @@ let admin: string;
 beforeAll(async () => {
   sim = await startFleet({ seed: 'sync-faults', terminals: FLEET });
   client = fastClient(sim, { maxRetries: 12 });
-  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off' }, provider: { kind: 'simulator', client: () => client } });
+  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off', USAGE_HISTORY_CYCLES: '2' }, provider: { kind: 'simulator', client: () => client } });
   await ctx.createAdmin({ email: 'faults.admin@example.com', password: 'Faults-Passw0rd' });
   admin = (await ctx.login('admin', 'faults.admin@example.com', 'Faults-Passw0rd')).token!;
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
     return fetch(input, init);
   };
   client = fastClient(sim, { fetch: recording });
-  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off' }, provider: { kind: 'simulator', client: () => client } });
+  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off', USAGE_HISTORY_CYCLES: '2' }, provider: { kind: 'simulator', client: () => client } });
   const created = await ctx.createAdmin();
   admin = (await ctx.login('admin', created.email, created.password)).token!;
 });

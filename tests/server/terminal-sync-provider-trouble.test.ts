@@ -68,7 +68,7 @@ beforeAll(async () => {
   // 10 burst 429s and 14 failures), no interleaving can exhaust it; what a spent budget does is
   // terminal-sync-faults' subject. The back-off is test-short: it changes when a retry goes only.
   client = fastClient(sim, { maxRetries: RETRIES, timeoutMs: PROVIDER_DEFAULTS.timeoutMs, fetch: watchedFetch });
-  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off' }, provider: { kind: 'simulator', client: () => client } });
+  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off', USAGE_HISTORY_CYCLES: '2' }, provider: { kind: 'simulator', client: () => client } });
   await ctx.createAdmin({ email: 'trouble.admin@example.com', password: 'Trouble-Passw0rd' });
   admin = (await ctx.login('admin', 'trouble.admin@example.com', 'Trouble-Passw0rd')).token!;
 });

@@ -20,10 +20,12 @@ import { createTerminalSyncService, type SyncRunTracker } from '../../server/ser
 import { createClock, createTestDatabase, testConfig, type TestClock, type TestDatabase } from './helpers';
 import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts } from './terminal-sync-fixtures';
 
-// Enough terminals for three apply batches of APPLY_BATCH and a few dozen lines of usage history:
-// each full sync here reads a year of usage per line, the larger part of a run's time.
+// Enough terminals for three apply batches of APPLY_BATCH and a few dozen lines of usage:
+// usage history was the larger part of a full sync here; these checks need two cycles of it.
 const FLEET = 60;
 const APPLY_BATCH = 20;
+/** Cycles before the current one a line's first usage read goes back (USAGE_HISTORY_CYCLES; a year by default). */
+const HISTORY = 2;
 
 let sim: RunningSimulator;
 let client: StarlinkClient;
@@ -52,7 +54,7 @@ async function newDatabase(restartable = false): Promise<TestDatabase> {
 
 /** An app over `database` with the background sync started, as a (re)started server has. */
 async function openApp(database: Database, clock: TestClock, options: { env?: Env; syncJobs?: SyncJobsOptions } = {}) {
-  const config = await testConfig({ SYNC_INTERVAL: 'off', ...options.env });
+  const config = await testConfig({ SYNC_INTERVAL: 'off', USAGE_HISTORY_CYCLES: String(HISTORY), ...options.env });
   const app = await buildApp({
     config,
     database,
@@ -129,6 +131,7 @@ function engineOn(database: Database, clock: TestClock, extra: Partial<Parameter
     noProvider: 'no provider',
     lineRows: createLineRowsRefresher({ repos }),
     ...extra,
+    options: { usageHistoryCycles: HISTORY, ...extra.options },
   });
 }
 
@@ -281,8 +284,12 @@ describe('the usage writes', () => {
     const opened = await openApp(testDb.database, clock);
     expect((await syncOnce(opened, testDb.database)).status).toBe('succeeded');
     const synced = await usageSnapshot(testDb.database);
-    const lines = new Set((synced.cycles as { service_line_number: string }[]).map((row) => row.service_line_number)).size;
+    const cyclesPerLine = new Map<string, number>();
+    for (const row of synced.cycles as { service_line_number: string }[]) cyclesPerLine.set(row.service_line_number, (cyclesPerLine.get(row.service_line_number) ?? 0) + 1);
+    const lines = cyclesPerLine.size;
     expect(lines).toBeGreaterThan(40);
+    // USAGE_HISTORY_CYCLES: a line's first read goes back that many cycles before the current one.
+    expect(Math.max(...cyclesPerLine.values())).toBe(HISTORY + 1);
     await opened.close();
 
     // The same usage read again into empty tables, by an engine whose every transaction takes 100 ms.
@@ -404,7 +411,7 @@ describe('one server over time: the sweeper, a lost claim, and no schedule', () 
   beforeAll(async () => {
     testDb = await createTestDatabase();
     clock = createClock(SYNC_TEST_TIME);
-    const config = await testConfig({ SYNC_INTERVAL: 'off', SYNC_STALE_AFTER: '2m' });
+    const config = await testConfig({ SYNC_INTERVAL: 'off', SYNC_STALE_AFTER: '2m', USAGE_HISTORY_CYCLES: String(HISTORY) });
     const app = await buildApp({ config, database: testDb.database, now: clock.now, logger: false, provider: { kind: 'simulator', client: () => client } });
     await app.ready();
     opened = { app, repos: createRepositories(testDb.database.db), close: () => app.close() };
