@@ -7,6 +7,14 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 const WEEK_MS = 7 * 86_400_000;
 
+// One formatter per locale, not one per call: a list writes this once a row at every render.
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+function relativeFormat(locale: string): Intl.RelativeTimeFormat {
+  let format = relativeFormats.get(locale);
+  if (!format) relativeFormats.set(locale, (format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })));
+  return format;
+}
+
 export function formatRelativeTime(iso: string, now: number, locale = 'en'): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return '';
@@ -14,7 +22,7 @@ export function formatRelativeTime(iso: string, now: number, locale = 'en'): str
   const abs = Math.abs(diff);
   if (abs < 45_000) return 'just now';
   if (abs >= WEEK_MS) return new Date(at).toLocaleString(locale);
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const format = relativeFormat(locale);
   for (const [unit, ms] of UNITS) {
     if (abs >= ms) return format.format(Math.round(diff / ms), unit);
   }

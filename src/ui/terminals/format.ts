@@ -67,12 +67,16 @@ export function relative(iso: string | null | undefined, now: number): string {
 /** A timestamp in local time; a dash when missing. */
 export const dateTime = formatDateTime;
 
+// One formatter for every call: `toLocaleDateString` builds a new one each time, and a table calls
+// this twice a row at every render.
+const CALENDAR_DAY = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+
 /** A calendar day ("2026-03-01") as "Mar 1, 2026", read in UTC so it never shifts a day. */
 export function calendarDay(value: string | null | undefined): string {
   if (!value) return DASH;
   const at = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(at)) return value;
-  return new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return CALENDAR_DAY.format(at);
 }
 
 /** "3d 4h", "2h 5m", "45m": how long a terminal has been up. */

@@ -30,11 +30,14 @@ export function StatementStatusTag({ status }: { status: StatementStatus }) {
 /** The statement's number, or "Draft" until it closes and gets one. */
 export const statementLabel = (statement: Pick<StatementSummaryWire, 'number'>) => statement.number ?? STATEMENT_TEXTS.draft;
 
+// One formatter for every call (`toLocaleDateString` builds one per call, twice a row in a list).
+const CALENDAR_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
 /** '2026-03-01' → "Mar 1, 2026" (a calendar day: no time zone shifts it). */
 export function formatDay(day: string | null): string {
   if (!day) return DASH;
   const ms = Date.parse(`${day.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(ms) ? day : new Date(ms).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  return Number.isNaN(ms) ? day : CALENDAR_DAY.format(ms);
 }
 
 /** "Mar 1, 2026 – Mar 31, 2026"; one day alone; a dash for none. */
