@@ -2,7 +2,7 @@
 // row menu): its assignTerminals actor with the API calls and the toast provided here.
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
-import { fromPromise } from 'xstate';
+import { fromPromise, type ActorRefFrom } from 'xstate';
 import { ASSIGNED_PREVIEW_SIZE, type AssignTerminalsResult } from '../domain/customer-terminals';
 import { assignTerminalsMachine, type AssignCustomer } from '../machines/assign-terminals';
 import { AssignTerminalsDialog } from '../ui/customer-terminals/AssignTerminalsDialog';
@@ -31,6 +31,14 @@ export function useAssignTerminalsDialog(options: { onAssigned: (result: AssignT
     }),
   );
 
+  return {
+    open: (target: AssignCustomer) => actor.send({ type: 'user.open', customer: target }),
+    // The dialog reads the actor itself: a key typed in it renders the dialog, not the page.
+    dialog: <AssignTerminals actor={actor} />,
+  };
+}
+
+function AssignTerminals({ actor }: { actor: ActorRefFrom<typeof assignTerminalsMachine> }) {
   const visible = useSelector(actor, (s) => s.hasTag('open'));
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const assignedLoading = useSelector(actor, (s) => s.hasTag('loadingAssigned'));
@@ -41,23 +49,20 @@ export function useAssignTerminalsDialog(options: { onAssigned: (result: AssignT
   const error = useSelector(actor, (s) => s.context.error);
   const result = useSelector(actor, (s) => s.context.result);
 
-  return {
-    open: (target: AssignCustomer) => actor.send({ type: 'user.open', customer: target }),
-    dialog: (
-      <AssignTerminalsDialog
-        visible={visible}
-        customer={customer}
-        assigned={assigned}
-        assignedTotal={assignedTotal}
-        assignedLoading={assignedLoading}
-        text={text}
-        error={error}
-        result={result}
-        busy={busy}
-        onText={(value) => actor.send({ type: 'user.input', value })}
-        onSubmit={() => actor.send({ type: 'user.submit' })}
-        onClose={() => actor.send({ type: 'user.close' })}
-      />
-    ),
-  };
+  return (
+    <AssignTerminalsDialog
+      visible={visible}
+      customer={customer}
+      assigned={assigned}
+      assignedTotal={assignedTotal}
+      assignedLoading={assignedLoading}
+      text={text}
+      error={error}
+      result={result}
+      busy={busy}
+      onText={(value) => actor.send({ type: 'user.input', value })}
+      onSubmit={() => actor.send({ type: 'user.submit' })}
+      onClose={() => actor.send({ type: 'user.close' })}
+    />
+  );
 }

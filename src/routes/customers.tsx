@@ -3,7 +3,7 @@
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
-import { fromPromise, type SnapshotFrom } from 'xstate';
+import { fromPromise, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { NetworkError } from '../api';
 import {
   CUSTOMER_MESSAGES,
@@ -195,15 +195,6 @@ export function CustomersRoute() {
   const statsData = useSelector(stats, (s) => s.context.data);
   const statsLoading = useSelector(stats, (s) => s.hasTag('loading'));
 
-  const createOpen = useSelector(create, (s) => s.hasTag('open'));
-  const createBusy = useSelector(create, (s) => s.hasTag('busy'));
-  const createForm = useSelector(create, (s) => s.context.form);
-  const createErrors = useSelector(create, (s) => s.context.errors);
-  const createFailure = useSelector(create, (s) => (s.matches('failed') ? s.context.failure : null));
-
-  const stage = useSelector(actions, actionStage);
-  const actionContext = useSelector(actions, (s) => s.context);
-
   const onAction = (action: CustomerRowAction, customer: CustomerListItem) => {
     switch (action) {
       case 'terminals':
@@ -255,32 +246,53 @@ export function CustomersRoute() {
         onAction={onAction}
         onNavigate={(url) => void router.navigate({ href: url })}
       />
-      <CustomerCreateDialog
-        visible={createOpen}
-        busy={createBusy}
-        form={createForm}
-        errors={createErrors}
-        failure={createFailure}
-        onField={(field, value) => create.send({ type: 'user.field', field, value })}
-        onExpiration={(days) => create.send({ type: 'user.expiration', days })}
-        onSubmit={() => create.send({ type: 'user.submit' })}
-        onCancel={() => create.send({ type: 'user.cancel' })}
-      />
-      <CustomerActionDialogs
-        step={actionStep(stage, actionContext)}
-        onClose={() => actions.send({ type: 'user.close' })}
-        onRetry={() => actions.send({ type: 'user.retry' })}
-        onField={(field, value) => actions.send({ type: 'user.field', field, value })}
-        onSubmit={() => actions.send({ type: 'user.submit' })}
-        onReason={(value) => actions.send({ type: 'user.reason', value })}
-        onEndLines={(value) => actions.send({ type: 'user.endLines', value })}
-        onConfirm={() => actions.send({ type: 'user.confirm' })}
-        onBack={() => actions.send({ type: 'user.back' })}
-        onDays={(days) => actions.send({ type: 'user.days', days })}
-        onExtend={() => actions.send({ type: 'user.extend' })}
-        onResendLink={() => actions.send({ type: 'user.resendLink' })}
-      />
+      <CreateCustomer create={create} />
+      <CustomerActions actions={actions} />
       {assign.dialog}
     </>
+  );
+}
+
+// The dialogs read their own actors: a key typed in one renders the dialog, not the page's table.
+
+function CreateCustomer({ create }: { create: ActorRefFrom<typeof customerCreateMachine> }) {
+  const open = useSelector(create, (s) => s.hasTag('open'));
+  const busy = useSelector(create, (s) => s.hasTag('busy'));
+  const form = useSelector(create, (s) => s.context.form);
+  const errors = useSelector(create, (s) => s.context.errors);
+  const failure = useSelector(create, (s) => (s.matches('failed') ? s.context.failure : null));
+  return (
+    <CustomerCreateDialog
+      visible={open}
+      busy={busy}
+      form={form}
+      errors={errors}
+      failure={failure}
+      onField={(field, value) => create.send({ type: 'user.field', field, value })}
+      onExpiration={(days) => create.send({ type: 'user.expiration', days })}
+      onSubmit={() => create.send({ type: 'user.submit' })}
+      onCancel={() => create.send({ type: 'user.cancel' })}
+    />
+  );
+}
+
+function CustomerActions({ actions }: { actions: ActorRefFrom<typeof customerActionsMachine> }) {
+  const stage = useSelector(actions, actionStage);
+  const context = useSelector(actions, (s) => s.context);
+  return (
+    <CustomerActionDialogs
+      step={actionStep(stage, context)}
+      onClose={() => actions.send({ type: 'user.close' })}
+      onRetry={() => actions.send({ type: 'user.retry' })}
+      onField={(field, value) => actions.send({ type: 'user.field', field, value })}
+      onSubmit={() => actions.send({ type: 'user.submit' })}
+      onReason={(value) => actions.send({ type: 'user.reason', value })}
+      onEndLines={(value) => actions.send({ type: 'user.endLines', value })}
+      onConfirm={() => actions.send({ type: 'user.confirm' })}
+      onBack={() => actions.send({ type: 'user.back' })}
+      onDays={(days) => actions.send({ type: 'user.days', days })}
+      onExtend={() => actions.send({ type: 'user.extend' })}
+      onResendLink={() => actions.send({ type: 'user.resendLink' })}
+    />
   );
 }

@@ -45,6 +45,8 @@ const notify = (id: string) => ({
   notifyFailure: (_: unknown, message: string) => void toast.error(message, { id }),
 });
 
+/** One empty list, so the dialogs see the same products until the price list loads. */
+const NO_PRODUCTS: readonly PriceProductWire[] = [];
 const productOptions = (products: readonly PriceProductWire[]) => products.map((p) => ({ label: `${p.name} (${p.productReferenceId})`, value: p.productReferenceId }));
 
 /** The currency a new price starts in: the product's, else the one the whole list uses, else USD. */
@@ -113,19 +115,9 @@ export function PricesRoute() {
   const rows = useSelector(customerPrices, (s) => s.context.data);
   const rowsError = useSelector(customerPrices, (s) => (s.matches('failed') ? s.context.error : null));
 
-  const priceEditing = useSelector(priceForm, (s) => s.matches('editing') || s.matches('saving'));
-  const priceWithdrawal = useSelector(priceForm, (s) => s.matches('withdrawal'));
   const priceBusy = useSelector(priceForm, (s) => s.hasTag('busy'));
-  const priceContext = useSelector(priceForm, (s) => s.context);
-
-  const customerEditing = useSelector(customerPriceForm, (s) => s.matches('editing') || s.matches('saving'));
-  const customerEnding = useSelector(customerPriceForm, (s) => s.matches('ending'));
   const customerBusy = useSelector(customerPriceForm, (s) => s.hasTag('busy'));
-  const customerContext = useSelector(customerPriceForm, (s) => s.context);
-
-  const products = list?.products ?? [];
-  const withdrawn: PriceWire | null = priceContext.price;
-  const ended = customerContext.row;
+  const products = list?.products ?? NO_PRODUCTS;
 
   return (
     <>
@@ -146,6 +138,22 @@ export function PricesRoute() {
         onEndCustomerPrice={(row) => customerPriceForm.send({ type: 'user.end', row })}
         onNavigate={(url) => void router.navigate({ href: url })}
       />
+      <PriceForm priceForm={priceForm} products={products} />
+      <CustomerPriceForm customerPriceForm={customerPriceForm} products={products} />
+    </>
+  );
+}
+
+// The dialogs read their own actors: a key typed in one renders the dialog, not the page's tables.
+
+function PriceForm({ priceForm, products }: { priceForm: ActorRefFrom<typeof priceFormMachine>; products: readonly PriceProductWire[] }) {
+  const priceEditing = useSelector(priceForm, (s) => s.matches('editing') || s.matches('saving'));
+  const priceWithdrawal = useSelector(priceForm, (s) => s.matches('withdrawal'));
+  const priceBusy = useSelector(priceForm, (s) => s.hasTag('busy'));
+  const priceContext = useSelector(priceForm, (s) => s.context);
+  const withdrawn: PriceWire | null = priceContext.price;
+  return (
+    <>
       <PriceDialog
         visible={priceEditing}
         form={priceContext.form}
@@ -167,6 +175,24 @@ export function PricesRoute() {
         onConfirm={() => priceForm.send({ type: 'user.confirm' })}
         onClose={() => priceForm.send({ type: 'user.cancel' })}
       />
+    </>
+  );
+}
+
+function CustomerPriceForm({
+  customerPriceForm,
+  products,
+}: {
+  customerPriceForm: ActorRefFrom<typeof customerPriceFormMachine>;
+  products: readonly PriceProductWire[];
+}) {
+  const customerEditing = useSelector(customerPriceForm, (s) => s.matches('editing') || s.matches('saving'));
+  const customerEnding = useSelector(customerPriceForm, (s) => s.matches('ending'));
+  const customerBusy = useSelector(customerPriceForm, (s) => s.hasTag('busy'));
+  const customerContext = useSelector(customerPriceForm, (s) => s.context);
+  const ended = customerContext.row;
+  return (
+    <>
       {customerEditing && <CustomerPriceDialogPanel form={customerPriceForm} products={products} busy={customerBusy} />}
       <ConfirmPriceChange
         visible={customerEnding}

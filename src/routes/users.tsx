@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
-import { fromPromise, type SnapshotFrom } from 'xstate';
+import { fromPromise, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { USERS_FETCH_LIMIT, type PortalUser, type UserStats } from '../domain/users';
 import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
 import { createListMachine, type ListLocation, type ListQuery } from '../machines/list';
@@ -157,10 +157,6 @@ export function UsersRoute() {
     list.send({ type: 'user.refresh' });
   }, [list, includeDeleted]);
   const statsData = useSelector(stats, (s) => s.context.data);
-  const formOpen = useSelector(form, (s) => s.hasTag('open'));
-  const formBusy = useSelector(form, (s) => s.hasTag('busy'));
-  const formContext = useSelector(form, (s) => s.context);
-  const step = useSelector(actions, actionStep);
   const togglingUuid = useSelector(actions, (s) => (s.matches('toggling') ? (s.context.user?.uuid ?? null) : null));
 
   const onAction = (action: UserRowAction, user: PortalUser) => {
@@ -194,24 +190,42 @@ export function UsersRoute() {
         onAction={onAction}
         onNavigate={(url) => void router.navigate({ href: url })}
       />
-      <UserFormDialog
-        visible={formOpen}
-        mode={formContext.mode}
-        form={formContext.form}
-        errors={formContext.errors}
-        failure={formContext.failure}
-        busy={formBusy}
-        onField={(field, value) => form.send({ type: 'user.field', field, value })}
-        onSubmit={() => form.send({ type: 'user.submit' })}
-        onCancel={() => form.send({ type: 'user.cancel' })}
-      />
-      <UserActionDialog
-        step={step}
-        onClose={() => actions.send({ type: 'user.close' })}
-        onReason={(value) => actions.send({ type: 'user.reason', value })}
-        onDays={(days) => actions.send({ type: 'user.days', days })}
-        onConfirm={() => actions.send({ type: 'user.confirm' })}
-      />
+      <UserForm form={form} />
+      <UserAction actions={actions} />
     </>
+  );
+}
+
+// The dialogs read their own actors: a key typed in one renders the dialog, not the page's table.
+
+function UserForm({ form }: { form: ActorRefFrom<typeof userFormMachine> }) {
+  const open = useSelector(form, (s) => s.hasTag('open'));
+  const busy = useSelector(form, (s) => s.hasTag('busy'));
+  const context = useSelector(form, (s) => s.context);
+  return (
+    <UserFormDialog
+      visible={open}
+      mode={context.mode}
+      form={context.form}
+      errors={context.errors}
+      failure={context.failure}
+      busy={busy}
+      onField={(field, value) => form.send({ type: 'user.field', field, value })}
+      onSubmit={() => form.send({ type: 'user.submit' })}
+      onCancel={() => form.send({ type: 'user.cancel' })}
+    />
+  );
+}
+
+function UserAction({ actions }: { actions: ActorRefFrom<typeof userActionsMachine> }) {
+  const step = useSelector(actions, actionStep);
+  return (
+    <UserActionDialog
+      step={step}
+      onClose={() => actions.send({ type: 'user.close' })}
+      onReason={(value) => actions.send({ type: 'user.reason', value })}
+      onDays={(days) => actions.send({ type: 'user.days', days })}
+      onConfirm={() => actions.send({ type: 'user.confirm' })}
+    />
   );
 }
