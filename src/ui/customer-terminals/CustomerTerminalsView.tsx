@@ -1,7 +1,7 @@
 // "Customer Terminal Usage" (spec section 2 "Customer terminal usage"): one customer's terminals
 // with their usage in the chosen month. Renders props and calls callbacks: the server searches,
 // filters, sorts and pages the table, and counts the summary cards.
-import { useId, type MouseEvent, type ReactNode } from 'react';
+import { memo, useId, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent, type DataTableSortEvent } from 'primereact/datatable';
 import { ProgressBar } from 'primereact/progressbar';
@@ -36,6 +36,7 @@ import { DailyUsageChart } from '../common/DailyUsageChart';
 import { ErrorCard } from '../common/ErrorCard';
 import { ExportButton } from '../common/ExportButton';
 import { useColumnFolding } from '../common/useColumnFolding';
+import { useStableCallback } from '../common/useStableCallback';
 import { PageHeader } from '../common/PageHeader';
 import { SearchFilterBar } from '../common/SearchFilterBar';
 import { CustomerDialog } from '../customers/CustomerDialog';
@@ -254,7 +255,13 @@ function UnassignButton({ record, onUnassign }: { record: TerminalUsageRecord; o
 
 // ---- Table ---------------------------------------------------------------------------------
 
-function UsageTable(props: CustomerTerminalsViewProps) {
+type UsageTableProps = Pick<CustomerTerminalsViewProps, 'records' | 'pagination' | 'sort' | 'refreshing' | 'onSort' | 'onPage' | 'onOpen' | 'onUnassign'> & {
+  /** Whether the customer has any terminal: which of the two empty messages the table shows. */
+  hasTerminals: boolean;
+};
+
+/** The page of rows; renders again only when what it shows changes, not at each key typed in the search. */
+const UsageTable = memo(function UsageTable(props: UsageTableProps) {
   const { pagination } = props;
   const limit = pagination?.limit ?? CUSTOMER_USAGE_PAGE_SIZE;
   const folding = useColumnFolding<TerminalUsageRecord>({ rowKey: (r) => r.terminalId, rowName: (r) => r.serviceLineNumber });
@@ -280,7 +287,7 @@ function UsageTable(props: CustomerTerminalsViewProps) {
       onRowClick={(event: DataTableRowClickEvent) => props.onOpen(event.data as TerminalUsageRecord)}
       rowClassName={() => 'usage-row'}
       loading={props.refreshing}
-      emptyMessage={(props.summary?.totalTerminals ?? 0) === 0 ? CUSTOMER_USAGE_MESSAGES.noTerminals : CUSTOMER_USAGE_MESSAGES.noMatches}
+      emptyMessage={props.hasTerminals ? CUSTOMER_USAGE_MESSAGES.noMatches : CUSTOMER_USAGE_MESSAGES.noTerminals}
       className="usage-table"
       pt={{ table: { 'aria-label': 'Customer terminals' } }}
       {...folding.table([
@@ -295,11 +302,15 @@ function UsageTable(props: CustomerTerminalsViewProps) {
       ])}
     />
   );
-}
+});
 
 function UsagePanel(props: CustomerTerminalsViewProps) {
   const titleId = useId();
   const busy = props.usageLoading || props.refreshing;
+  const onSort = useStableCallback(props.onSort);
+  const onPage = useStableCallback(props.onPage);
+  const onOpen = useStableCallback(props.onOpen);
+  const onUnassign = useStableCallback(props.onUnassign);
   return (
     <section className="list-card usage-list" aria-labelledby={titleId}>
       <div className="usage-list-head">
@@ -331,7 +342,17 @@ function UsagePanel(props: CustomerTerminalsViewProps) {
           <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {USAGE_LOADING_TEXT}
         </p>
       ) : (
-        <UsageTable {...props} />
+        <UsageTable
+          records={props.records}
+          pagination={props.pagination}
+          sort={props.sort}
+          refreshing={props.refreshing}
+          hasTerminals={(props.summary?.totalTerminals ?? 0) > 0}
+          onSort={onSort}
+          onPage={onPage}
+          onOpen={onOpen}
+          onUnassign={onUnassign}
+        />
       )}
     </section>
   );

@@ -1,4 +1,4 @@
-import { useId, useRef, type ReactNode, type SyntheticEvent } from 'react';
+import { memo, useId, useRef, type ReactNode, type SyntheticEvent } from 'react';
 import { Button } from 'primereact/button';
 import { DataTable, type DataTablePageEvent } from 'primereact/datatable';
 import { Menu } from 'primereact/menu';
@@ -9,6 +9,7 @@ import { SearchFilterBar } from '../common/SearchFilterBar';
 import { ErrorCard } from '../common/ErrorCard';
 import { ExportButton } from '../common/ExportButton';
 import { useColumnFolding } from '../common/useColumnFolding';
+import { useStableCallback } from '../common/useStableCallback';
 import { CUSTOMER_SEARCH_MAX_LENGTH,
   CUSTOMER_STATUS_FILTERS,
   customerDisplayName,
@@ -164,12 +165,55 @@ function Caption({ children }: { children: ReactNode }) {
   return <p className="customers-caption">{children}</p>;
 }
 
+interface CustomersTableProps {
+  rows: CustomerListItem[];
+  page: number;
+  pageSize: number;
+  total: number;
+  loading: boolean;
+  filtered: boolean;
+  onPageChange(page: number): void;
+  onAction: CustomersViewProps['onAction'];
+}
+
+/** The page of customers; renders again only when what it shows changes, not at each key typed above it. */
+const CustomersTable = memo(function CustomersTable(props: CustomersTableProps) {
+  const now = useNow();
+  const folding = useColumnFolding<CustomerListItem>({ rowKey: (c) => c.uuid, rowName: customerDisplayName });
+  const { rows } = props;
+  return (
+    <DataTable
+      value={rows}
+      dataKey="uuid"
+      lazy
+      paginator
+      first={(props.page - 1) * props.pageSize}
+      rows={props.pageSize}
+      totalRecords={props.total}
+      onPage={(event: DataTablePageEvent) => props.onPageChange((event.page ?? Math.floor(event.first / event.rows)) + 1)}
+      loading={props.loading}
+      emptyMessage={props.filtered ? 'No customers match the search or filter' : 'No customers yet'}
+      className="customers-table"
+      pt={{ table: { 'aria-label': 'Customers' } }}
+      {...folding.table([
+        { priority: 'always', header: 'Customer', body: (c) => <CustomerCell customer={c} /> },
+        { priority: 'fold', header: 'Contact', body: (c) => <ContactCell customer={c} /> },
+        { priority: 'always', header: 'Status', body: (c) => <StatusCell customer={c} /> },
+        { priority: 'fold', header: 'MFA', body: (c) => <MfaCell enabled={c.mfaEnabled} /> },
+        { priority: 'fold', header: 'Account Expires', body: (c) => <ExpiryCell accountExpiresAt={c.accountExpiresAt} now={now} /> },
+        { priority: 'fold', header: 'Last Login', body: (c) => formatDateTime(c.lastLogin, 'Never') },
+        { priority: 'always', header: 'Actions', body: (c) => <RowActions customer={c} onAction={props.onAction} />, className: 'customers-actions-cell' },
+      ])}
+    />
+  );
+});
+
 /** "Customer Management" (spec section 2 "Customers"). Renders props, calls callbacks. */
 export function CustomersView(props: CustomersViewProps) {
   const meta = PAGE_TITLES['/customers'];
-  const now = useNow();
-  const folding = useColumnFolding<CustomerListItem>({ rowKey: (c) => c.uuid, rowName: customerDisplayName });
   const { pagination, rows, stats } = props;
+  const onPageChange = useStableCallback(props.onPageChange);
+  const onAction = useStableCallback(props.onAction);
   const total = pagination?.total ?? null;
   const filtered = props.searchInput.trim() !== '' || props.status !== 'all';
 
@@ -221,28 +265,15 @@ export function CustomersView(props: CustomersViewProps) {
                 `Showing ${count(rows.length)} of ${count(total ?? rows.length)} customers`
               )}
             </Caption>
-            <DataTable
-              value={rows}
-              dataKey="uuid"
-              lazy
-              paginator
-              first={(props.page - 1) * props.pageSize}
-              rows={props.pageSize}
-              totalRecords={total ?? rows.length}
-              onPage={(event: DataTablePageEvent) => props.onPageChange((event.page ?? Math.floor(event.first / event.rows)) + 1)}
+            <CustomersTable
+              rows={rows}
+              page={props.page}
+              pageSize={props.pageSize}
+              total={total ?? rows.length}
               loading={props.loading}
-              emptyMessage={filtered ? 'No customers match the search or filter' : 'No customers yet'}
-              className="customers-table"
-              pt={{ table: { 'aria-label': 'Customers' } }}
-              {...folding.table([
-                { priority: 'always', header: 'Customer', body: (c) => <CustomerCell customer={c} /> },
-                { priority: 'fold', header: 'Contact', body: (c) => <ContactCell customer={c} /> },
-                { priority: 'always', header: 'Status', body: (c) => <StatusCell customer={c} /> },
-                { priority: 'fold', header: 'MFA', body: (c) => <MfaCell enabled={c.mfaEnabled} /> },
-                { priority: 'fold', header: 'Account Expires', body: (c) => <ExpiryCell accountExpiresAt={c.accountExpiresAt} now={now} /> },
-                { priority: 'fold', header: 'Last Login', body: (c) => formatDateTime(c.lastLogin, 'Never') },
-                { priority: 'always', header: 'Actions', body: (c) => <RowActions customer={c} onAction={props.onAction} />, className: 'customers-actions-cell' },
-              ])}
+              filtered={filtered}
+              onPageChange={onPageChange}
+              onAction={onAction}
             />
           </>
         )}

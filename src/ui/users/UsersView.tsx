@@ -1,5 +1,5 @@
 // "User Management" at /users (spec section 2 "Users", 4 "User status"). Renders props, calls callbacks.
-import { useId, useRef, type SyntheticEvent } from 'react';
+import { memo, useId, useRef, type SyntheticEvent } from 'react';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
 import { DataTable } from 'primereact/datatable';
@@ -9,6 +9,7 @@ import { Tag } from 'primereact/tag';
 import { ErrorCard } from '../common/ErrorCard';
 import { ExportButton } from '../common/ExportButton';
 import { useColumnFolding } from '../common/useColumnFolding';
+import { useStableCallback } from '../common/useStableCallback';
 import { PageHeader } from '../common/PageHeader';
 import { SearchFilterBar } from '../common/SearchFilterBar';
 import { StatCard } from '../common/StatCard';
@@ -194,13 +195,48 @@ function RowActions({ user, toggling, onAction }: { user: PortalUser; toggling: 
   );
 }
 
+interface UsersTableProps {
+  users: PortalUser[];
+  loading: boolean;
+  filtered: boolean;
+  togglingUuid: string | null;
+  onAction: UsersViewProps['onAction'];
+}
+
+/** The list of users; renders again only when what it shows changes, not at each key typed above it. */
+const UsersTable = memo(function UsersTable(props: UsersTableProps) {
+  const folding = useColumnFolding<PortalUser>({ rowKey: (u) => u.uuid, rowName: displayName });
+  return (
+    <DataTable
+      value={props.users}
+      dataKey="uuid"
+      // The Actions cell also reads togglingUuid, which PrimeReact's cell memo (row data only) misses.
+      cellMemo={false}
+      loading={props.loading}
+      emptyMessage={props.filtered ? 'No users match the search or filter' : 'No users yet'}
+      className="users-table"
+      rowClassName={(u: PortalUser) => (u.deletedAt ? 'users-row-deleted' : '')}
+      pt={{ table: { 'aria-label': 'Users' } }}
+      {...folding.table([
+        { priority: 'always', header: 'User', body: (u) => <UserCell user={u} /> },
+        { priority: 'fold', header: 'Role', body: (u) => <Tag value={u.role} severity={u.role === 'admin' ? 'info' : 'secondary'} rounded /> },
+        { priority: 'always', header: 'Status', body: (u) => <StatusCell user={u} /> },
+        { priority: 'fold', header: 'MFA', body: (u) => <Tag value={u.mfaEnabled ? 'Enabled' : 'Disabled'} severity={u.mfaEnabled ? 'success' : 'secondary'} rounded /> },
+        { priority: 'fold', header: 'Last Login', body: (u) => formatDateTime(u.lastLogin, 'Never') },
+        { priority: 'fold', header: 'Created', body: (u) => formatDateTime(u.createdAt) },
+        { priority: 'always', header: 'Actions', body: (u) => <RowActions user={u} toggling={props.togglingUuid === u.uuid} onAction={props.onAction} /> },
+      ])}
+    />
+  );
+});
+
 export function UsersView(props: UsersViewProps) {
   const meta = PAGE_TITLES['/users'];
   const { users, stats } = props;
   const total = props.total ?? (props.loading ? null : users.length);
   const filtered = props.searchInput.trim() !== '' || props.status !== 'all';
   const checkboxId = useId();
-  const folding = useColumnFolding<PortalUser>({ rowKey: (u) => u.uuid, rowName: displayName });
+  const onAction = useStableCallback(props.onAction);
 
   return (
     <div className="page users-page">
@@ -253,26 +289,7 @@ export function UsersView(props: UsersViewProps) {
             <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {USER_MESSAGES.loading}
           </p>
         ) : (
-          <DataTable
-            value={users}
-            dataKey="uuid"
-            // The Actions cell also reads togglingUuid, which PrimeReact's cell memo (row data only) misses.
-            cellMemo={false}
-            loading={props.loading}
-            emptyMessage={filtered ? 'No users match the search or filter' : 'No users yet'}
-            className="users-table"
-            rowClassName={(u: PortalUser) => (u.deletedAt ? 'users-row-deleted' : '')}
-            pt={{ table: { 'aria-label': 'Users' } }}
-            {...folding.table([
-              { priority: 'always', header: 'User', body: (u) => <UserCell user={u} /> },
-              { priority: 'fold', header: 'Role', body: (u) => <Tag value={u.role} severity={u.role === 'admin' ? 'info' : 'secondary'} rounded /> },
-              { priority: 'always', header: 'Status', body: (u) => <StatusCell user={u} /> },
-              { priority: 'fold', header: 'MFA', body: (u) => <Tag value={u.mfaEnabled ? 'Enabled' : 'Disabled'} severity={u.mfaEnabled ? 'success' : 'secondary'} rounded /> },
-              { priority: 'fold', header: 'Last Login', body: (u) => formatDateTime(u.lastLogin, 'Never') },
-              { priority: 'fold', header: 'Created', body: (u) => formatDateTime(u.createdAt) },
-              { priority: 'always', header: 'Actions', body: (u) => <RowActions user={u} toggling={props.togglingUuid === u.uuid} onAction={props.onAction} /> },
-            ])}
-          />
+          <UsersTable users={users} loading={props.loading} filtered={filtered} togglingUuid={props.togglingUuid} onAction={onAction} />
         )}
       </section>
     </div>
