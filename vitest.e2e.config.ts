@@ -14,5 +14,9 @@ export default defineConfig({
     // portal waits on its sync, its browser on the portal). Measured on two cores: one at a time
     // 717 s, two 509 s, three 725 s (the portals and browsers then contend).
     maxWorkers: 2,
+    // A worker runs its journey files one after another in one process, so they share its Chromium
+    // (harness.ts, sharedChromium) and the modules they import; each file still starts its own
+    // portal and works in browser contexts of its own.
+    isolate: false,
   },
 });

@@ -3,28 +3,24 @@
 // extends the customer and opens their terminals. Then a customer holding two lines of the
 // built-in simulator is blocked with the option to end their lines at the end of the cycle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { CUSTOMER_LINE_ENDING_MESSAGES } from '../../src/domain/customers';
-import { launchChromium, linkTokenFromOutbox, portalApi, signInAsAdminAt, startPortal, waitForUsageRun, type Portal } from './harness';
+import { linkTokenFromOutbox, portalApi, signInAsAdminAt, startPortal, useChromium, waitForUsageRun, type Portal } from './harness';
 
 let portal: Portal;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+// Each page in a context of its own; the file's contexts close after it.
+const chromium = useChromium();
 
 beforeAll(async () => {
   portal = await startPortal();
-  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
   await portal?.stop();
 });
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  contexts.push(context);
+  const context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
   return context.newPage();
 }
 

@@ -7,14 +7,14 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ASSIGN_MESSAGES, ASSIGN_REASONS, CUSTOMER_USAGE_MESSAGES } from '../../src/domain/customer-terminals';
 import { MFA_MESSAGES } from '../../src/domain/mfa';
 import { PROVIDER_BILLING_TEXTS } from '../../src/domain/provider-billing';
 import { SUBSCRIPTION_MESSAGES } from '../../src/domain/subscriptions';
 import { TERMINAL_MESSAGES } from '../../src/domain/terminals';
 import { totpCode } from '../../server/auth/totp';
-import { launchChromium, portalApi, startPortal, submitLogin, type Portal, waitForUsageRun } from './harness';
+import { portalApi, startPortal, submitLogin, type Portal, useChromium, waitForUsageRun } from './harness';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHOTS_DIR = resolve(ROOT, process.env.GUIDE_SCREENSHOTS_DIR || '.tmp/guide');
@@ -26,7 +26,7 @@ const LOADING = '.p-skeleton, .pi-spin, [aria-busy="true"], .p-datatable-loading
 const TOASTS = '[data-rht-toaster] [role="status"]';
 
 let portal: Portal;
-let browser: Browser;
+const chromium = useChromium();
 let context: BrowserContext;
 let page: Page;
 let inFlight = 0;
@@ -52,8 +52,7 @@ let mfaSecret = '';
 beforeAll(async () => {
   mkdirSync(SHOTS_DIR, { recursive: true });
   portal = await startPortal();
-  browser = await launchChromium();
-  context = await browser.newContext({
+  context = await chromium.browser.newContext({
     viewport: VIEWPORT,
     deviceScaleFactor: 1,
     locale: 'en-US',
@@ -69,7 +68,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close().catch(() => {});
-  await browser?.close();
   await portal?.stop();
 });
 

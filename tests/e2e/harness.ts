@@ -108,7 +108,40 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
-/** A test file's portal, its browser and one context in it, all live from `beforeAll` to `afterAll`. */
+let workerChromium: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium: launched by the first journey file the worker runs and shared by the files
+ * after it (the e2e config runs a worker's files in one process), each file in contexts of its own.
+ * A launch and the first page's renderer cost as much CPU as a short journey; a context costs
+ * little. It ends with the worker.
+ */
+export function sharedChromium(): Promise<Browser> {
+  workerChromium ??= launchChromium().then((browser) => {
+    browser.once('disconnected', () => (workerChromium = undefined));
+    return browser;
+  });
+  return workerChromium;
+}
+
+/**
+ * The shared Chromium for one test file: the contexts the file opens (and leaves open) are closed
+ * after it, so the next file in the worker starts from a browser with none of them.
+ */
+export function useChromium(): { browser: Browser } {
+  const handle = {} as { browser: Browser };
+  let before = new Set<BrowserContext>();
+  beforeAll(async () => {
+    handle.browser = await sharedChromium();
+    before = new Set(handle.browser.contexts());
+  });
+  afterAll(async () => {
+    await Promise.all(handle.browser?.contexts().filter((context) => !before.has(context)).map((context) => context.close().catch(() => {})) ?? []);
+  });
+  return handle;
+}
+
+/** A test file's portal, the worker's browser and one context in it, live from `beforeAll` to `afterAll`. */
 export interface BrowserSession {
   portal: Portal;
   browser: Browser;
@@ -118,21 +151,21 @@ export interface BrowserSession {
 }
 
 /**
- * Starts the portal with `env` and Chromium with one context before the file's tests, and stops
- * them after: every journey file's frame, so each says only what its portal needs.
+ * Starts the portal with `env` and a context of the shared Chromium before the file's tests, and
+ * stops the portal and closes the file's contexts after: every journey file's frame, so each says
+ * only what its portal needs.
  */
-export function useBrowserSession(env: Record<string, string> = {}, viewport = { width: 1440, height: 900 }): BrowserSession {
+export function useBrowserSession(env: Record<string, string> = {}, viewport = { width: 1440, height: 900 }, start: PortalStart = {}): BrowserSession {
+  const chromiumOfFile = useChromium();
   const session = {
     api: <T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}) => portalApi<T>(page, session.portal, path, init),
   } as BrowserSession;
   beforeAll(async () => {
-    session.portal = await startPortal(env);
-    session.browser = await launchChromium();
+    session.portal = await startPortal(env, start);
+    session.browser = chromiumOfFile.browser;
     session.context = await session.browser.newContext({ viewport });
   });
   afterAll(async () => {
-    await session.context?.close().catch(() => {});
-    await session.browser?.close();
     await session.portal?.stop();
   });
   return session;
