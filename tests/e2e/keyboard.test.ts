@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signInAsAdminAt, useBrowserSession } from './harness';
 
-const session = useBrowserSession({}, { width: 1366, height: 850 });
+// The journeys use the demo customers, not the inventory: no background syncs.
+const session = useBrowserSession({ SYNC_INTERVAL: 'off' }, { width: 1366, height: 850 });
 
 /** What has the focus: its role-ish description, whether it sits in an open dialog, and whether it shows. */
 async function focused(page: Page) {

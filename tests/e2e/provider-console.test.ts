@@ -1,28 +1,27 @@
 // The Starlink API Simulator page in Chromium against the real server and its built-in simulator.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, signInAsAdminAt, startPortal, type Portal } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { signInAsAdminAt, startPortal, useChromium, type Portal } from './harness';
 
 let portal: Portal;
-let browser: Browser;
+const chromium = useChromium();
 let context: BrowserContext;
 let page: Page;
 
 const MISSING = 'SL-E2E-MISSING-0000';
 
 beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchChromium();
+  // The page asks the provider (the built-in simulator) itself: no sync of the inventory needed.
+  portal = await startPortal({ SYNC_INTERVAL: 'off' });
 });
 
 afterAll(async () => {
-  await browser?.close();
   await portal?.stop();
 });
 
 beforeEach(async () => {
   await context?.close();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context = await chromium.browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
 });
 

@@ -1,26 +1,25 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, startPortal, submitLogin, type Portal } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startPortal, submitLogin, useChromium, type Portal } from './harness';
 
 let portal: Portal;
-let browser: Browser;
+const chromium = useChromium();
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  // The first install's path: initdb and every migration on an empty data directory.
-  portal = await startPortal({}, { emptyDataDir: true });
-  browser = await launchChromium();
+  // The first install's path: initdb and every migration on an empty data directory. The shell
+  // journeys need no inventory: no background syncs.
+  portal = await startPortal({ SYNC_INTERVAL: 'off' }, { emptyDataDir: true });
 });
 
 afterAll(async () => {
-  await browser?.close();
   await portal?.stop();
 });
 
 beforeEach(async () => {
   await context?.close();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  context = await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
 });
 
