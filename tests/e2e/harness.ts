@@ -148,6 +148,11 @@ export interface BrowserSession {
   context: BrowserContext;
   /** The portal's API as the page's signed-in admin (see `portalApi`). */
   api<T>(page: Page, path: string, init?: { method?: string; body?: unknown }): Promise<T>;
+  /**
+   * Closes `context` and opens a new one in its place: a journey that shares the file's portal with
+   * the journeys before it still begins signed out, in a browser of its own.
+   */
+  freshContext(): Promise<void>;
 }
 
 /**
@@ -159,6 +164,10 @@ export function useBrowserSession(env: Record<string, string> = {}, viewport = {
   const chromiumOfFile = useChromium();
   const session = {
     api: <T>(page: Page, path: string, init: { method?: string; body?: unknown } = {}) => portalApi<T>(page, session.portal, path, init),
+    async freshContext() {
+      await session.context?.close().catch(() => {});
+      session.context = await session.browser.newContext({ viewport });
+    },
   } as BrowserSession;
   beforeAll(async () => {
     session.portal = await startPortal(env, start);
