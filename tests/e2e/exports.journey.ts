@@ -28,6 +28,11 @@ export function exportsJourney(session: BrowserSession): void {
       await session.api(page, `/customers/${created[1]!.uuid}`, { method: 'PUT', body: { blocked_enabled: true, blocked_reason: 'E2E export' } });
 
       await page.getByRole('searchbox', { name: 'Search customers' }).fill(tag);
+      // The search goes out after a pause in typing; the status is chosen once its three rows show,
+      // as a person would (a choice made inside the pause once left the URL without the status on
+      // a busy machine).
+      await page.waitForURL(/search=Exportee/);
+      await page.getByText('Showing 3 of 3 customers').waitFor();
       await page.locator('.list-status').click();
       await page.getByRole('listbox').getByRole('option', { name: 'Pending', exact: true }).click();
       await page.waitForURL(/status=pending/);
