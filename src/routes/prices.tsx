@@ -1,4 +1,4 @@
-// Billing → Prices (/billing/prices, issue 21): the price list (a resource over GET
+// Billing → Prices (/billing/prices): the price list (a resource over GET
 // /billing/prices) and the customers' own prices (GET /billing/customer-prices), with the price
 // form machine (New price, Withdraw) and the customer price form machine (New customer price,
 // End) whose effects are provided here: the API calls and the toasts. The customer picker of the

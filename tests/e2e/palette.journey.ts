@@ -1,4 +1,4 @@
-// The command palette in Chromium against the real server (issue 22 part 5): Ctrl+K on /home, a
+// The command palette in Chromium against the real server: Ctrl+K on /home, a
 // part of a kit serial typed, Enter, and the terminal's page opens; all by keyboard.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SearchAnswerWire } from '../../src/domain/search';

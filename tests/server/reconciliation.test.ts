@@ -1,4 +1,4 @@
-// Reconciliation over HTTP against the real simulator (issue 21): the provider's invoices imported
+// Reconciliation over HTTP against the real simulator: the provider's invoices imported
 // once, to the minor unit, their status refreshed; the board of last cycle, once its statements
 // are closed and its invoice imported, lists each seeded leak with its amount — a line the
 // provider bills that nobody holds, a blocked customer's line, a negotiated price under the
