@@ -1,25 +1,32 @@
 // Every screen and the main dialogs of the portal under axe-core (WCAG 2 A and AA), in both
-// themes and at both sizes the issue names: a desktop at 1366 × 850 and a phone at 390 × 844.
-// The theme follows the browser's colour scheme. Each size is one pass; every screen is loaded
-// once in it and checked in both themes, the second after the browser's scheme changes (the
-// portal follows it live, as when the system switches at dusk). The theme a screen loads in
-// alternates, so both themes are met on a first load and after a switch. The customer area is
-// checked twice over: signed in as the demo customer, and through an administrator's read-only
-// preview of a customer.
+// themes and at two sizes: a desktop at 1366 × 850 and a phone at 390 × 844. The theme follows
+// the browser's colour scheme. Each size is one pass; every screen is loaded once in it and
+// checked against every rule in the theme it loaded in, then against the colour rules in the
+// other, after the browser's scheme changes (the portal follows it live, as when the system
+// switches at dusk; a switch changes the colours and nothing else). The theme a screen loads in
+// alternates, so each theme gets the full check on half the screens and the colour check on the
+// rest. The customer area is checked twice over: signed in as the demo customer, and through an
+// administrator's read-only preview of a customer. Each list page, loaded for that check, is
+// measured as well (layout.ts): on the desktop its table fits the card, on the phone it fits or
+// scrolls in a named region and a row's less important columns fold behind "More about …".
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { StatementListWire } from '../../src/domain/billing';
 import type { CustomerListData } from '../../src/domain/customers';
 import type { TerminalPageWire } from '../../src/domain/terminals';
+import { REQUEST_MESSAGES } from '../../src/domain/requests';
 import { axeViolations, describeViolations } from './axe';
+import { listLayoutProblems } from './layout';
 import { animationsSettled, submitLogin, useBrowserSession, waitForUsageRun, type Portal } from './harness';
 
-const session = useBrowserSession();
+// Plain http to localhost, for the webhook whose row the Webhooks list shows.
+const session = useBrowserSession({ WEBHOOK_ALLOW_HTTP_LOCALHOST: 'true' });
 
 const SIZES = [
   { name: 'desktop', width: 1366, height: 850 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
+type Size = (typeof SIZES)[number];
 type Theme = 'light' | 'dark';
 
 interface Screen {
@@ -33,6 +40,8 @@ interface Screen {
    * theme), so the screen is not loaded again for it.
    */
   open?: (page: Page) => Promise<void>;
+  /** A list page with rows: its table is measured too (layout.ts), and on the phone one row unfolds. */
+  list?: true;
 }
 
 const heading = (text: string | RegExp) => async (page: Page) => {
@@ -47,7 +56,7 @@ async function settle(page: Page) {
   await animationsSettled(page);
 }
 
-function adminScreens(ids: { customer: string; statement: string | null; terminal: string }): Screen[] {
+function adminScreens(ids: { customer: string; statement: string | null; terminal: string; bulkOperation: string }): Screen[] {
   const screens: Screen[] = [
     { name: 'home', path: '/home', ready: heading(/Home|Dashboard|Welcome/) },
     { name: 'command palette', path: '/home', ready: heading(/Home|Dashboard|Welcome/), open: async (p) => {
@@ -55,30 +64,30 @@ function adminScreens(ids: { customer: string; statement: string | null; termina
       await p.getByRole('combobox').first().fill('a');
       await p.getByRole('listbox').first().waitFor();
     } },
-    { name: 'customers', path: '/customers', ready: async (p) => p.getByText(/^Showing \d+ of \d+ customers$/).waitFor() },
+    { name: 'customers', path: '/customers', ready: async (p) => p.getByText(/^Showing \d+ of \d+ customers$/).waitFor(), list: true },
     { name: 'add customer dialog', path: '/customers', ready: async (p) => p.getByText(/^Showing \d+ of \d+ customers$/).waitFor(), open: async (p) => {
       await p.getByRole('button', { name: 'Add Customer' }).click();
       await p.getByRole('dialog').waitFor();
     } },
     { name: 'simulator', path: '/customers/starlink-simulator', ready: heading(/Simulator/i) },
-    { name: "customer's terminals", path: `/customer/terminals/${ids.customer}`, ready: async (p) => p.locator('main').waitFor() },
-    { name: 'terminals', path: '/terminals', ready: async (p) => p.locator('table').first().waitFor() },
+    { name: "customer's terminals", path: `/customer/terminals/${ids.customer}`, ready: async (p) => p.locator('main').waitFor(), list: true },
+    { name: 'terminals', path: '/terminals', ready: async (p) => p.locator('table').first().waitFor(), list: true },
     { name: 'terminal detail', path: `/terminals?terminal=${encodeURIComponent(ids.terminal)}`, ready: async (p) => p.locator('table').first().waitFor() },
-    { name: 'subscriptions', path: '/subscription', ready: async (p) => p.locator('table').first().waitFor() },
-    { name: 'provider billing', path: '/subscription/provider-billing', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'subscriptions', path: '/subscription', ready: async (p) => p.locator('table').first().waitFor(), list: true },
+    { name: 'provider billing', path: '/subscription/provider-billing', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'settings', path: '/settings', ready: async (p) => p.locator('main').waitFor() },
-    { name: 'users', path: '/users', ready: async (p) => p.locator('table').first().waitFor() },
+    { name: 'users', path: '/users', ready: async (p) => p.locator('table').first().waitFor(), list: true },
     { name: 'add user dialog', path: '/users', ready: async (p) => p.locator('table').first().waitFor(), open: async (p) => {
       await p.getByRole('button', { name: /Add User/i }).click();
       await p.getByRole('dialog').waitFor();
     } },
-    { name: 'requests', path: '/requests', ready: async (p) => p.locator('main').waitFor() },
-    { name: 'alerts', path: '/alerts', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'requests', path: '/requests', ready: async (p) => p.locator('main').waitFor(), list: true },
+    { name: 'alerts', path: '/alerts', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'alert rules', path: '/alerts/rules', ready: async (p) => p.locator('main').waitFor() },
-    { name: 'webhooks', path: '/alerts/webhooks', ready: async (p) => p.locator('main').waitFor() },
-    { name: 'statements', path: '/billing/statements', ready: async (p) => p.locator('main').waitFor() },
-    { name: 'prices', path: '/billing/prices', ready: async (p) => p.locator('main').waitFor() },
-    { name: 'reconciliation', path: '/billing/reconciliation', ready: async (p) => p.locator('main').waitFor() },
+    { name: 'webhooks', path: '/alerts/webhooks', ready: async (p) => p.locator('main').waitFor(), list: true },
+    { name: 'statements', path: '/billing/statements', ready: async (p) => p.locator('main').waitFor(), list: true },
+    { name: 'prices', path: '/billing/prices', ready: async (p) => p.locator('main').waitFor(), list: true },
+    { name: 'reconciliation', path: '/billing/reconciliation', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'customer preview', path: `/customers/${ids.customer}/preview`, ready: async (p) => p.locator('main').waitFor() },
     { name: 'customer preview terminals', path: `/customers/${ids.customer}/preview/terminals`, ready: async (p) => p.locator('main').waitFor() },
     { name: 'audit log', path: '/audit', ready: async (p) => p.locator('main').waitFor() },
@@ -88,6 +97,7 @@ function adminScreens(ids: { customer: string; statement: string | null; termina
       await p.getByRole('button', { name: 'Preview' }).click();
       await p.getByRole('table', { name: 'Preview of the rows' }).waitFor();
     } },
+    { name: 'bulk action results', path: `/bulk?operation=${ids.bulkOperation}`, ready: async (p) => p.locator('main table').first().waitFor(), list: true },
     { name: 'not found', path: '/no-such-page', ready: async (p) => p.locator('body').waitFor() },
   ];
   if (ids.statement) screens.push({ name: 'statement', path: `/billing/statements/${ids.statement}`, ready: async (p) => p.locator('main').waitFor() });
@@ -100,10 +110,12 @@ const SIGNED_OUT: Screen[] = [
   { name: 'set password (bad link)', path: '/set-password?token=not-a-token', ready: async (p) => p.locator('body').waitFor() },
 ];
 
+const CUSTOMER_LISTS = new Set(['/my/terminals', '/my/requests', '/my/alerts', '/my/statements']);
 const CUSTOMER_SCREENS: Screen[] = ['/my', '/my/terminals', '/my/requests', '/my/alerts', '/my/account', '/my/statements'].map((path) => ({
   name: `customer ${path}`,
   path,
   ready: async (p: Page) => p.locator('main').waitFor(),
+  ...(CUSTOMER_LISTS.has(path) ? { list: true as const } : {}),
 }));
 
 /** The browser's colour scheme becomes `theme`, and the page has put that theme's stylesheet in force. */
@@ -120,9 +132,10 @@ async function switchTheme(page: Page, theme: Theme): Promise<void> {
 
 /**
  * Loads the screen in the page's current theme (unless it is a dialog on the screen `previous`
- * left open), checks it, switches to the other theme and checks it again.
+ * left open), checks it, switches to the other theme and checks its colours again; a list's
+ * layout is measured last.
  */
-async function check(page: Page, portal: Portal, screen: Screen, loadedIn: { theme: Theme }, previous?: Screen): Promise<string[]> {
+async function check(page: Page, portal: Portal, size: Size, screen: Screen, loadedIn: { theme: Theme }, previous?: Screen): Promise<string[]> {
   const onPreviousScreen = screen.open && previous && !previous.open && previous.path === screen.path;
   if (!onPreviousScreen) {
     await page.goto(`${portal.url}${screen.path}`, { timeout: 60_000 });
@@ -140,9 +153,11 @@ async function check(page: Page, portal: Portal, screen: Screen, loadedIn: { the
       await switchTheme(page, theme);
       loadedIn.theme = theme;
     }
-    const violations = await axeViolations(page);
+    // The second theme's pass: the screen's structure passed (or failed) in the first.
+    const violations = await axeViolations(page, { colours: theme !== first });
     if (violations.length > 0) failures.push(`${screen.name} (${screen.path}, ${theme} theme):\n${describeViolations(violations)}`);
   }
+  if (screen.list) failures.push(...(await listLayoutProblems(page, screen.path, size.name)));
   return failures;
 }
 
@@ -155,14 +170,54 @@ function demoCustomer(portal: Portal): { email: string; password: string } {
   return { email: found, password };
 }
 
-async function newPage(browser: Browser, size: (typeof SIZES)[number], theme: Theme) {
+async function newPage(browser: Browser, size: Size, theme: Theme) {
   const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: theme });
   return { context, page: await context.newPage() };
 }
 
+/** The finished bulk action whose results list is checked. */
+let bulkOperation = '';
+
+/**
+ * Rows for the lists the demo data leaves empty, so each has one to measure and unfold: a webhook
+ * whose description wraps on a narrow screen, the demo customer's top-up request (asked for on
+ * their Requests page), and a finished bulk action with one row done and one skipped.
+ */
+async function addRows(browser: Browser, portal: Portal, admin: Page): Promise<void> {
+  const terminals = await session.api<TerminalPageWire>(admin, '/terminals?assigned=true&limit=1');
+  const customer = terminals.results[0]!.assigned_to!;
+  await session.api(admin, '/webhooks', { method: 'POST', body: { url: 'http://127.0.0.1:9/hooks', description: 'A receiver with a long description that wraps on a narrow screen' } });
+
+  const asCustomer = await browser.newContext({ viewport: { width: SIZES[0].width, height: SIZES[0].height } });
+  try {
+    const own = await asCustomer.newPage();
+    const login = demoCustomer(portal);
+    await own.goto(`${portal.url}/login`);
+    await submitLogin(own, login.email, login.password);
+    await own.waitForURL(/\/my$/);
+    await own.goto(`${portal.url}/my/requests`);
+    await own.getByRole('button', { name: REQUEST_MESSAGES.newRequest }).click();
+    const dialog = own.getByRole('dialog', { name: REQUEST_MESSAGES.newRequest });
+    await own.getByRole('combobox', { name: 'Service line' }).click();
+    await own.getByRole('listbox').getByRole('option').first().click();
+    await dialog.getByText('Top-up', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Send request' }).click();
+    await own.getByText(REQUEST_MESSAGES.created).first().waitFor();
+  } finally {
+    await asCustomer.close();
+  }
+
+  const { operation } = await session.api<{ operation: { id: string } }>(admin, '/bulk', { method: 'POST', body: { kind: 'extend', csv: `customer,days\n${customer},30\nnot-an-email,5` } });
+  for (let tries = 0; (await session.api<{ status: string }>(admin, `/bulk/${operation.id}`)).status !== 'done'; tries++) {
+    if (tries > 100) throw new Error('the bulk action did not finish');
+    await admin.waitForTimeout(100);
+  }
+  bulkOperation = operation.id;
+}
+
 // The two passes run side by side, each in its own browser context, once the portal's first
 // sync (and the usage run after it) is over: until then the embedded database is busy with it.
-describe.concurrent('accessibility (axe-core, WCAG 2 A and AA)', () => {
+describe.concurrent('accessibility (axe-core, WCAG 2 A and AA) and the lists\' layout', () => {
   beforeAll(async () => {
     const { context, page } = await newPage(session.browser, SIZES[0], 'light');
     try {
@@ -170,20 +225,21 @@ describe.concurrent('accessibility (axe-core, WCAG 2 A and AA)', () => {
       await submitLogin(page, session.portal.admin.email, session.portal.admin.password);
       await page.waitForURL('**/home');
       await waitForUsageRun(page, session.portal);
+      await addRows(session.browser, session.portal, page);
     } finally {
       await context.close();
     }
   }, 180_000);
 
   for (const size of SIZES) {
-    it(`every screen passes in both themes at ${size.width} × ${size.height}`, async () => {
+    it(`every screen passes in both themes at ${size.width} × ${size.height}, and every list fits (desktop) or folds (phone)`, async () => {
       const { portal, browser } = session;
       const failures: string[] = [];
       // The theme the next screen loads in: whichever the previous one ended in.
       const loadedIn: { theme: Theme } = { theme: 'light' };
       const { context, page } = await newPage(browser, size, loadedIn.theme);
       try {
-        for (const screen of SIGNED_OUT) failures.push(...(await check(page, portal, screen, loadedIn)));
+        for (const screen of SIGNED_OUT) failures.push(...(await check(page, portal, size, screen, loadedIn)));
         await page.goto(`${portal.url}/login`);
         await submitLogin(page, portal.admin.email, portal.admin.password);
         await page.waitForURL('**/home');
@@ -193,10 +249,15 @@ describe.concurrent('accessibility (axe-core, WCAG 2 A and AA)', () => {
         const terminal = terminals.results[0]!;
         const customers = await session.api<CustomerListData>(page, '/customers?page=1&limit=1');
         const statements = await session.api<StatementListWire>(page, '/billing/statements?page=1&limit=1').catch(() => null);
-        const ids = { customer: terminal.assigned_to ?? customers.customers[0]!.uuid, terminal: terminal.user_terminal_id, statement: statements?.items[0]?.id ?? null };
+        const ids = {
+          customer: terminal.assigned_to ?? customers.customers[0]!.uuid,
+          terminal: terminal.user_terminal_id,
+          statement: statements?.items[0]?.id ?? null,
+          bulkOperation,
+        };
         let previous: Screen | undefined;
         for (const screen of adminScreens(ids)) {
-          failures.push(...(await check(page, portal, screen, loadedIn, previous)));
+          failures.push(...(await check(page, portal, size, screen, loadedIn, previous)));
           previous = screen;
         }
       } finally {
@@ -208,7 +269,7 @@ describe.concurrent('accessibility (axe-core, WCAG 2 A and AA)', () => {
         await mine.page.goto(`${portal.url}/login`);
         await submitLogin(mine.page, customer.email, customer.password);
         await mine.page.waitForURL(/\/my$/);
-        for (const screen of CUSTOMER_SCREENS) failures.push(...(await check(mine.page, portal, screen, loadedIn)));
+        for (const screen of CUSTOMER_SCREENS) failures.push(...(await check(mine.page, portal, size, screen, loadedIn)));
       } finally {
         await mine.context.close();
       }
