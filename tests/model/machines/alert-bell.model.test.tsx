@@ -1,7 +1,7 @@
 // The admin shell's bell (alertBell machine): its generated paths walked on the machine and
 // through the /alerts page's top bar, the poll timer driven by the simulated clock, the tab's
 // visibility by the document's visibilitychange, and an acknowledgement on the page.
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import { ALERT_MESSAGES } from '../../../src/domain/alerts';
 import { alertBellMachine } from '../../../src/machines/alert-bell';
@@ -40,11 +40,15 @@ const ui: UiModel<typeof alertBellMachine, PageScreen> = {
   drivable: (_snapshot, event) => event.type !== 'bell.seen',
   events: {
     'user.open': async ({ user }) => {
-      // The panel toggles: a panel already open is closed first, so that the click opens it.
-      if (panelOpen()) await user.click(bellButton());
+      // The panel toggles: a panel already open is closed first, and gone, so that the click opens it.
+      if (panelOpen()) {
+        await user.click(bellButton());
+        await waitFor(() => expect(panelOpen()).toBe(false));
+      }
       await user.click(bellButton());
-      // Opening shows the newest alerts, whatever the marking does next.
-      await screen.findByRole('dialog', { name: BELL_PANEL_LABEL });
+      // The machine hears of the opening once the panel has finished showing (the overlay's onShow
+      // follows its enter transition); under load that is well after the panel is in the page.
+      await waitFor(() => expect(screen.getByRole('dialog', { name: BELL_PANEL_LABEL }).classList).toContain('p-overlaypanel-enter-done'));
       expect(within(screen.getByRole('dialog', { name: BELL_PANEL_LABEL })).getByText(openAlert.title)).toBeTruthy();
     },
     'page.hidden': async () => setVisibility('hidden'),
