@@ -179,11 +179,11 @@ describe('one provider call budget in the database', () => {
       if (!pausedUntil) await sleep(10);
     }
     expect(pausedUntil).not.toBeNull();
-    const asked = Date.now();
+    // B is asked while the pause is still ahead (however late a loaded machine noticed it)…
+    expect(Date.now()).toBeLessThan(pausedUntil!.getTime());
     await oneCall(b);
-    // B's call waited out A's pause, and started after it ended.
+    // …and its call waited out A's pause, and started after it ended.
     expect(Date.now()).toBeGreaterThanOrEqual(pausedUntil!.getTime() - 5);
-    expect(Date.now() - asked).toBeGreaterThan(500);
     await refusedCall;
     expect(refused).toBe(1);
     const starts = await recordedStarts();
