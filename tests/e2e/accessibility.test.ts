@@ -17,7 +17,7 @@ import type { TerminalPageWire } from '../../src/domain/terminals';
 import { REQUEST_MESSAGES } from '../../src/domain/requests';
 import { axeViolations, describeViolations } from './axe';
 import { listLayoutProblems } from './layout';
-import { animationsSettled, submitLogin, useBrowserSession, waitForUsageRun, type Portal } from './harness';
+import { animationsSettled, demoCustomer, submitLogin, useBrowserSession, waitForUsageRun, type Portal } from './harness';
 
 // Plain http to localhost, for the webhook whose row the Webhooks list shows.
 const session = useBrowserSession({ WEBHOOK_ALLOW_HTTP_LOCALHOST: 'true' });
@@ -159,15 +159,6 @@ async function check(page: Page, portal: Portal, size: Size, screen: Screen, loa
   }
   if (screen.list) failures.push(...(await listLayoutProblems(page, screen.path, size.name)));
   return failures;
-}
-
-function demoCustomer(portal: Portal): { email: string; password: string } {
-  const output = portal.output();
-  const email = /Email:\s+(\S+@\S+)/g;
-  const found = [...output.matchAll(email)].map((m) => m[1]!).find((address) => address !== portal.admin.email);
-  const password = [...output.matchAll(/Password:\s+(\S+)/g)].map((m) => m[1]!).find((p) => p !== portal.admin.password);
-  if (!found || !password) throw new Error(`No demo customer login in the start-up output:\n${output}`);
-  return { email: found, password };
 }
 
 async function newPage(browser: Browser, size: Size, theme: Theme) {

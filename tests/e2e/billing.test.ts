@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { cycleOf, LEAK_LABELS, shiftCycle, STATEMENT_CSV_COLUMNS, type LeakKind, type ReconciliationWire, type StatementListWire, type StatementSummaryWire } from '../../src/domain/billing';
 import { formatMoney } from '../../src/domain/money';
 import { statementsOfCsv } from '../fixtures/csv';
-import { signInAsAdminAt, submitLogin, useBrowserSession } from './harness';
+import { demoCustomer, signInAsAdminAt, submitLogin, useBrowserSession } from './harness';
 
 const session = useBrowserSession();
 
@@ -32,14 +32,6 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 }
 
 /** The demo customer the first start printed (email and password), to sign in as. */
-function demoCustomer(output: string): { email: string; password: string } {
-  const block = output.slice(output.indexOf('Demo customer who can sign in'));
-  const email = /Email:\s+(\S+)/.exec(block)?.[1];
-  const password = /Password:\s+(\S+)/.exec(block)?.[1];
-  if (!email || !password) throw new Error(`No demo customer in the start-up output:\n${output}`);
-  return { email, password };
-}
-
 /** Every statement of the cycle, through the API's pages. */
 async function allStatements(page: Page, cycle: string): Promise<{ items: StatementSummaryWire[]; totals: StatementListWire['totals'] }> {
   const items: StatementSummaryWire[] = [];
@@ -123,7 +115,7 @@ describe('billing in the browser', () => {
     await orphanTable.getByText(/disputed/i).first().waitFor();
 
     // The demo customer reads their own statement.
-    const customer = demoCustomer(portal.output());
+    const customer = demoCustomer(portal);
     const theirs = statements.find((s) => s.customerEmail === customer.email);
     expect(theirs, 'the demo customer holds lines, so the closed cycle has a statement of theirs').toBeDefined();
     const mine = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -194,6 +194,16 @@ export async function animationsSettled(page: Page, timeoutMs = 5_000): Promise<
   });
 }
 
+/** The demo customer's login, as the portal's first start printed it under its own heading. */
+export function demoCustomer(portal: Portal): { email: string; password: string } {
+  const output = portal.output();
+  const block = output.slice(output.indexOf('Demo customer who can sign in'));
+  const email = /Email:\s+(\S+)/.exec(block)?.[1];
+  const password = /Password:\s+(\S+)/.exec(block)?.[1];
+  if (!email || !password) throw new Error(`No demo customer in the start-up output:\n${output}`);
+  return { email, password };
+}
+
 /** Fills the login form on the current page and submits it. */
 export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
