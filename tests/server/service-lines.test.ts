@@ -132,6 +132,10 @@ describe('changing a line', () => {
 
   it("switches priority data, and passes the provider's cool-down refusal on in its words, writing nothing", async () => {
     const before = (await settingsOf(metered)).optedIn;
+    // Asking for what the line already has is refused before the provider is asked.
+    const same = await act('PUT', metered, 'priority-data', { optedIn: before });
+    expect(same.statusCode).toBe(409);
+    expect(same.json()).toMatchObject({ message: M.noChange });
     expect((await act('PUT', metered, 'priority-data', { optedIn: !before })).statusCode).toBe(200);
     const count = (await audits(metered)).length;
     const back = await act('PUT', metered, 'priority-data', { optedIn: before });
