@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ALERT_MESSAGES } from '../../src/domain/alerts';
 import type { AdminUser } from '../../src/domain/auth';
 import { OVERRIDE_KEY_REQUIRED } from '../../src/machines/alert-rule-form';
-import { ADMIN_ONLY_NOTE } from '../../src/ui/alerts/AlertRulesView';
+import { ADMIN_ONLY_NOTE, RULES_LOAD_FAILED } from '../../src/ui/alerts/AlertRulesView';
 import { adminProfile } from '../machines/fixtures';
 import { alertRules, envelope, lineOverride, refusal, ruleWire } from '../fixtures/alerts';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
@@ -64,6 +64,19 @@ describe('Alert rules page', () => {
     await user.click(card('Data use').getByRole('button', { name: 'Save' }));
     expect(await card('Data use').findByText(ALERT_MESSAGES.ruleSaved)).toBeTruthy();
     expect(bodies).toEqual([['usage', { enabled: true, usageLevels: [75, 95], threshold: null, notifyCustomer: true }]]);
+  });
+
+  it("says the rules could not be loaded, in the server's words, and Try Again loads them", async () => {
+    let asked = 0;
+    const { user } = openRules({
+      'GET /api/v1/alert-rules': () => (++asked === 1 ? { status: 503, body: refusal('The database is busy') } : { body: envelope(alertRules) }),
+    });
+    expect(await screen.findByText(RULES_LOAD_FAILED)).toBeTruthy();
+    expect(screen.getByText('The database is busy')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Data use rule' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Try Again' }));
+    await screen.findByRole('form', { name: 'Data use rule' });
+    expect(screen.queryByText(RULES_LOAD_FAILED)).toBeNull();
   });
 
   it("shows the server's refusal beside Save", async () => {
