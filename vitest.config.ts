@@ -70,10 +70,6 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['tests/ui/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/ui/setup.ts'],
-          // Rendering allocates many short-lived objects: a larger young generation collects them
-          // less often (the UI tier's CPU 86 → 82 s, measured three times each; the server tier
-          // gained nothing from it).
-          execArgv: ['--max-semi-space-size=64'],
           // Whole-client journeys render the router and several pages; on two busy cores (the server
           // tier runs beside them) they can pass 5 s without anything being wrong.
           testTimeout: 20_000,
