@@ -1,6 +1,5 @@
-// Billing in Chromium against the real server and its simulator (issue 21's journey, its "Done
-// when"): on a fresh start the billing job closes the cycle that just ended and imports the
-// provider's invoice for it; an admin opens that cycle's statements, exports the all-customers
+// Billing in Chromium against the real server and its simulator, end to end: on a fresh start
+// the billing job closes the cycle that just ended and imports the provider's invoice for it; an admin opens that cycle's statements, exports the all-customers
 // CSV and finds its totals equal to the statements', opens one statement and sees it print
 // without the portal around it; on the reconciliation board the margin is billed minus provider
 // cost and each leak the simulator and the demo seed is listed with its amount; the admin disputes
@@ -31,7 +30,6 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
   }
 }
 
-/** The demo customer the first start printed (email and password), to sign in as. */
 /** Every statement of the cycle, through the API's pages. */
 async function allStatements(page: Page, cycle: string): Promise<{ items: StatementSummaryWire[]; totals: StatementListWire['totals'] }> {
   const items: StatementSummaryWire[] = [];

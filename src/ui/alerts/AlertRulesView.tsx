@@ -1,4 +1,4 @@
-// Alert rules (issue 20, admin): one card per rule — Enabled, its usage levels or threshold, "Also
+// Alert rules (administrators): one card per rule — Enabled, its usage levels or threshold, "Also
 // email the customer", Save (administrators only), the admin's own "Email me" switch — and under a
 // line rule its overrides for one customer or line, with an add form and Remove. Renders props and
 // calls callbacks; each form's steps are the alert rule form machine's states.

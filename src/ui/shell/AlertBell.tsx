@@ -1,4 +1,4 @@
-// The bell in the admin shell's top bar (issue 20): the unread count on a badge, and a panel of the
+// The bell in the admin shell's top bar: the unread count on a badge, and a panel of the
 // newest unresolved alerts with a link to the Alerts page. Renders props and calls callbacks; the
 // count's polling and "seen" are the alert bell machine's.
 import { useRef } from 'react';
