@@ -1,10 +1,10 @@
-// Billing in Chromium against the real server and its simulator, end to end: on a fresh start
-// the billing job closes the cycle that just ended and imports the provider's invoice for it; an
-// admin opens that cycle's statements, exports the all-customers CSV and finds its totals equal to the statements', opens one statement and sees it print
-// without the portal around it; on the reconciliation board the margin is billed minus provider
-// cost and each leak the simulator and the demo seed is listed with its amount; the admin disputes
-// the invoice line for a line the inventory lacks; and the demo customer finds their statement in
-// their own area.
+// Billing in Chromium against the real server and its simulator, end to end: on a fresh start the
+// billing job closes the cycle that just ended and imports the provider's invoice for it; an admin
+// opens that cycle's statements, exports the all-customers CSV and finds its totals equal to the
+// statements', opens one statement and sees it print without the portal around it; on the
+// reconciliation board the margin is billed minus provider cost and each leak the simulator and the
+// demo seed is listed with its amount; the admin disputes the invoice line for a line the inventory
+// lacks; and the demo customer finds their statement in their own area.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
