@@ -192,6 +192,8 @@ export function createSyncJobs(deps: {
   }
 
   async function tick() {
+    // While a process of the previous release still runs beside this one, what it queues is moved here.
+    await queue.adoptLegacy().catch((error: unknown) => log.warn({ err: error }, "could not move the previous release's queued jobs"));
     await releaseAfterOtherProcess().catch((error: unknown) => log.warn({ err: error }, 'could not read the first-start sync run'));
     const sweep = await sweeper.sweep();
     const scheduled = await scheduler.tick();

@@ -1,5 +1,5 @@
 // The pg-boss lifecycle, typed by the contracts in ./contracts.ts. The jobs live in the same
-// database as everything else (schema `pgboss`):
+// database as everything else, in schema `job_queue` (JOB_QUEUE_SCHEMA):
 // - PostgreSQL: pg-boss uses the app's pool, so several server processes share one queue and
 //   pg-boss's own locking (SKIP LOCKED, advisory locks) hands each job to one of them.
 // - PGlite: one connection and no pool, so pg-boss gets a `db.executeSql` adapter (STACK-FACTS):
@@ -7,12 +7,18 @@
 //   statements flattened, and a ROLLBACK after an error so the one connection is never left in an
 //   aborted transaction; parameterised SQL through query(). One process means one worker per
 //   queue, so claims are serialised without relying on SKIP LOCKED.
+// A database written by a release on pg-boss 10 keeps that queue in schema `pgboss`, which pg-boss
+// 12 cannot migrate: start() and every tick move what waits there into this queue (./legacy-queue).
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import PgBoss from 'pg-boss';
+import { PgBoss, type Db } from 'pg-boss';
 import { PGLITE_DEFAULT_PARSERS, type Database } from '../db/client';
+import { createLegacyJobQueueRepository, LEGACY_QUEUE_SCHEMA, LEGACY_QUEUE_VERSION } from '../db/repositories/legacy-job-queue';
 import { QUEUES, type JobContracts, type QueueName, type ReceivedJob } from './contracts';
+
+/** Where pg-boss keeps the queue. */
+export const JOB_QUEUE_SCHEMA = 'job_queue';
 
 export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -44,13 +50,18 @@ export interface JobQueue {
   offWork(name: QueueName): Promise<void>;
   job(name: QueueName, id: string): Promise<JobInfo | null>;
   schedule<N extends QueueName>(name: N, cron: string, payload: JobContracts[N]): Promise<void>;
+  /**
+   * Moves what waits in the previous release's queue (pg-boss 10, schema `pgboss`) into this one:
+   * at start, and on every tick while a process of that release may still be queueing there.
+   */
+  adoptLegacy(): Promise<{ moved: number; schedules: number }>;
 }
 
 /**
  * pg-boss's executeSql over PGlite's single connection. The app's instance leaves timestamps as
  * text for Drizzle; pg-boss gets PGlite's own parsing of them (Date objects), as on node-postgres.
  */
-export function pgliteExecutor(client: PGlite): PgBoss.Db {
+export function pgliteExecutor(client: PGlite): Db {
   const options = { parsers: PGLITE_DEFAULT_PARSERS };
   return {
     async executeSql(text: string, values?: unknown[]) {
@@ -70,7 +81,7 @@ export function pgliteExecutor(client: PGlite): PgBoss.Db {
 }
 
 /** pg-boss's executeSql over the app's pool: the same connections, limits and settings. */
-export function poolExecutor(pool: pg.Pool): PgBoss.Db {
+export function poolExecutor(pool: pg.Pool): Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
       const result = (await pool.query(text, values)) as unknown as pg.QueryResult | pg.QueryResult[];
@@ -81,12 +92,12 @@ export function poolExecutor(pool: pg.Pool): PgBoss.Db {
 }
 
 /**
- * The executor, with the statements still running counted: pg-boss 10 marks a finished job done
- * without awaiting it (manager.js, `this.complete(...)` in onFetch), so its stop() can resolve
- * while that UPDATE is still on its way, and the database closed next would fail it (an unhandled
+ * The executor, with the statements still running counted: pg-boss's stop() can resolve while a
+ * statement it started is still on its way (pg-boss 10 marked a finished job done without awaiting
+ * it; a fetch in flight does the same), and the database closed next would fail it (an unhandled
  * rejection, seen in CI). stop() below waits for them.
  */
-export function settling(db: PgBoss.Db): PgBoss.Db & { settled(): Promise<void>; busy(): boolean } {
+export function settling(db: Db): Db & { settled(): Promise<void>; busy(): boolean } {
   const running = new Set<Promise<unknown>>();
   return {
     executeSql(text: string, values: unknown[]) {
@@ -105,27 +116,45 @@ export function settling(db: PgBoss.Db): PgBoss.Db & { settled(): Promise<void>;
   };
 }
 
-function executorFor(database: Database): PgBoss.Db {
+function executorFor(database: Database): Db {
   return database.kind === 'pglite' ? pgliteExecutor(database.client) : poolExecutor(database.client);
 }
 
 export function createJobQueue(deps: { database: Database; log: JobLog; options?: JobQueueOptions }): JobQueue {
   const pollingIntervalSeconds = Math.max(0.5, deps.options?.pollingIntervalSeconds ?? 2);
   const executor = settling(executorFor(deps.database));
-  const boss = new PgBoss({
-    db: executor,
-    // Job rows are bookkeeping (a run's story is in sync_runs): archive a day later, drop after a week.
-    archiveCompletedAfterSeconds: 86_400,
-    deleteAfterDays: 7,
-  });
+  const boss = new PgBoss({ db: executor, schema: JOB_QUEUE_SCHEMA, backend: deps.database.kind === 'pglite' ? 'pglite' : 'postgres' });
+  const legacy = createLegacyJobQueueRepository(deps.database.db);
+  let legacyVersionWarned = false;
   // An EventEmitter without an 'error' listener would crash the process on pg-boss's first hiccup.
   boss.on('error', (error) => deps.log.error({ err: error }, 'job queue error'));
   const workerIds = new Map<QueueName, string>();
   // Our handlers still running: pg-boss's stop() gives up on them after its timeout, yet each one
-  // goes on and, when it ends, pg-boss marks its job done without awaiting the statement — against
-  // a database the caller closes next. stop() waits for them (the sync workers end theirs at once).
+  // goes on and, when it ends, pg-boss marks its job done — against a database the caller closes
+  // next. stop() waits for them (the sync workers end theirs at once).
   const handling = new Set<Promise<void>>();
   const expireInSeconds = Math.round((deps.options?.syncExpireInHours ?? 4) * 3600);
+
+  async function adoptLegacy() {
+    const version = await legacy.version();
+    if (version === null) return { moved: 0, schedules: 0 };
+    if (version !== LEGACY_QUEUE_VERSION) {
+      if (!legacyVersionWarned) deps.log.warn({ schema: LEGACY_QUEUE_SCHEMA, version }, `a job queue of an unknown layout is in schema ${LEGACY_QUEUE_SCHEMA}; only pg-boss 10's (version ${LEGACY_QUEUE_VERSION}) is moved`);
+      legacyVersionWarned = true;
+      return { moved: 0, schedules: 0 };
+    }
+    const schedules = await legacy.copySchedules(JOB_QUEUE_SCHEMA, QUEUES);
+    const moved = await legacy.moveWaiting(JOB_QUEUE_SCHEMA, QUEUES);
+    if (moved.length + schedules > 0) {
+      deps.log.info({ moved: moved.length, schedules }, `moved the jobs waiting in the previous release's queue (schema ${LEGACY_QUEUE_SCHEMA})`);
+    }
+    // Workers already polling hear of them at once.
+    for (const name of new Set(moved.map((job) => job.name as QueueName))) {
+      const worker = workerIds.get(name);
+      if (worker) boss.notifyWorker(worker);
+    }
+    return { moved: moved.length, schedules };
+  }
 
   return {
     async start() {
@@ -134,17 +163,21 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
         // Sync jobs are not retried by pg-boss: a run that fails says why, and one whose worker died
         // is resumed by the sweeper (it watches the run's heartbeat, which pg-boss cannot see).
         await boss.createQueue(name, {
-          name,
           policy: 'standard',
           retryLimit: 0,
           // A bulk action of thousands of rows, each a provider call, may run past 15 minutes.
           expireInSeconds: name === 'terminal-sync' || name === 'usage-sync' ? expireInSeconds : name === 'bulk-run' ? 4 * 3600 : 900,
+          // Job rows are bookkeeping (a run's story is in sync_runs): a finished one goes after a week.
+          deleteAfterSeconds: 7 * 86_400,
         });
       }
+      await adoptLegacy();
     },
 
+    adoptLegacy,
+
     async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: (deps.options?.stopTimeoutSeconds ?? 10) * 1000 });
+      await boss.stop({ graceful: true, timeout: (deps.options?.stopTimeoutSeconds ?? 10) * 1000 });
       // A worker's fetch still on its way when stop() began brings its jobs afterwards (pg-boss
       // runs them even though the worker is stopping), and their completion follows the handler.
       // So: wait until a whole turn passes with no handler running and no statement in flight.
@@ -186,7 +219,7 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
     },
 
     async job(name, id) {
-      const found = await boss.getJobById(name, id);
+      const [found] = await boss.findJobs(name, { id });
       return found ? { state: found.state, startedOn: found.startedOn ?? null } : null;
     },
 

@@ -86,7 +86,7 @@ describe('a bulk plan change on the job queue', () => {
 
     // Ran by the queue, audited as the page's plan change under the starting request.
     const db = ctx.database.db;
-    const jobs = (await db.execute(sql`SELECT state FROM pgboss.job WHERE name = 'bulk-run' AND data->>'operationId' = ${id}`)) as unknown as { rows: { state: string }[] };
+    const jobs = (await db.execute(sql`SELECT state FROM job_queue.job WHERE name = 'bulk-run' AND data->>'operationId' = ${id}`)) as unknown as { rows: { state: string }[] };
     expect(jobs.rows.map((job) => job.state)).toContain('completed');
     const audited = (await db.execute(sql`
       SELECT a.target_id FROM audit_log a JOIN audit_log s ON s.request_id = a.request_id AND s.action = 'bulk.started' AND s.target_id = ${id}

@@ -116,7 +116,7 @@ describe("the job queue's stop() during a fetch", () => {
       await queue.stop();
       // The job the fetch brought was handled and marked done before stop() returned.
       expect(handled).toBe(1);
-      const done = (await testDb.database.db.execute(sql`SELECT state FROM pgboss.job WHERE id = ${id}`)) as unknown as { rows: { state: string }[] };
+      const done = (await testDb.database.db.execute(sql`SELECT state FROM job_queue.job WHERE id = ${id}`)) as unknown as { rows: { state: string }[] };
       expect(done.rows.map((row) => row.state)).toEqual(['completed']);
     });
   }, 60_000);

@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function billingSettled(ready: () => Promise<boolean>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [pending] = await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'billing-run' AND state IN ('created', 'retry', 'active')`);
+    const [pending] = await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM job_queue.job WHERE name = 'billing-run' AND state IN ('created', 'retry', 'active')`);
     if (Number(pending!.n) === 0 && (await ready())) return;
     if (Date.now() > deadline) throw new Error('the billing runs did not settle');
     await sleep(100);
