@@ -1,6 +1,8 @@
 // The only file that listens: config → database → migrations → bootstrap → app → listen → the
 // background sync, and a graceful close on SIGINT/SIGTERM (runs in progress go back to the queue).
 // With WORKERS=N it is the cluster's primary first (cluster.ts), then each worker runs it again.
+// First: an unsupported Node.js stops here, with the reason.
+import './runtime';
 import cluster from 'node:cluster';
 import { buildApp, SIMULATOR_PREFIX } from './app';
 import { runPrimary } from './cluster';

@@ -215,7 +215,8 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
 
     async offWork(name) {
       workerIds.delete(name);
-      await boss.offWork(name);
+      // Without waiting: the run in progress is the caller's to hand back (pg-boss 12 waits by default).
+      await boss.offWork(name, { wait: false });
     },
 
     async job(name, id) {

@@ -145,7 +145,7 @@ export function createServiceLinesService(deps: {
   async function view(line: ProviderServiceLine, context: LineContext, reads: ViewReads = EVERYTHING): Promise<ServiceLineSettingsWire> {
     const product = await repos.subscriptions.findLiveProduct(line.productReferenceId);
     const { blockProducts, topUpProduct } = planProducts(product);
-    let partialPeriods: ServiceLineSettingsWire['partialPeriods'] = [];
+    let partialPeriods: ServiceLineSettingsWire['partialPeriods'];
     let equipment: Pick<ServiceLineSettingsWire, 'terminals' | 'routerConfigs'>;
     try {
       [partialPeriods, equipment] = await Promise.all([

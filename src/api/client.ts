@@ -126,7 +126,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (response.status >= 400 || !isBlob) {
         // A refusal is the usual envelope, read from the bytes.
         const text = isBlob ? await blob.text() : '';
-        let body: unknown = null;
+        let body: unknown;
         try {
           body = JSON.parse(text);
         } catch {

@@ -33,7 +33,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 /** Every statement of the cycle, through the API's pages. */
 async function allStatements(page: Page, cycle: string): Promise<{ items: StatementSummaryWire[]; totals: StatementListWire['totals'] }> {
   const items: StatementSummaryWire[] = [];
-  let totals: StatementListWire['totals'] = [];
+  let totals: StatementListWire['totals'];
   for (let p = 1; ; p++) {
     const list = await session.api<StatementListWire>(page, `/billing/statements?cycle=${cycle}&page=${p}&limit=100`);
     items.push(...list.items);

@@ -2,7 +2,7 @@
 // the states reached and transitions taken, for the machine run and the UI run.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Reporter } from 'vitest/reporters';
+import type { Reporter } from 'vitest/node';
 import { COVERAGE_DIR, type RunCoverage } from './coverage';
 
 const ratio = (done: number, total: number, excluded: number) => {
