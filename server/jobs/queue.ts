@@ -8,7 +8,8 @@
 //   aborted transaction; parameterised SQL through query(). One process means one worker per
 //   queue, so claims are serialised without relying on SKIP LOCKED.
 // A database written by a release on pg-boss 10 keeps that queue in schema `pgboss`, which pg-boss
-// 12 cannot migrate: start() and every tick move what waits there into this queue (./legacy-queue).
+// 12 cannot migrate: start() and every tick move what waits there into this queue
+// (db/repositories/legacy-job-queue.ts).
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
@@ -139,7 +140,10 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
     const version = await legacy.version();
     if (version === null) return { moved: 0, schedules: 0 };
     if (version !== LEGACY_QUEUE_VERSION) {
-      if (!legacyVersionWarned) deps.log.warn({ schema: LEGACY_QUEUE_SCHEMA, version }, `a job queue of an unknown layout is in schema ${LEGACY_QUEUE_SCHEMA}; only pg-boss 10's (version ${LEGACY_QUEUE_VERSION}) is moved`);
+      if (!legacyVersionWarned) {
+        const why = `a job queue of an unknown layout is in schema ${LEGACY_QUEUE_SCHEMA}; only pg-boss 10's (version ${LEGACY_QUEUE_VERSION}) is moved`;
+        deps.log.warn({ schema: LEGACY_QUEUE_SCHEMA, version }, why);
+      }
       legacyVersionWarned = true;
       return { moved: 0, schedules: 0 };
     }

@@ -4,10 +4,8 @@
 // previous release wrote. What the old one queues is either worked by it or moved across by the
 // new one's tick; every job runs exactly once. Once the old one is gone, what it left waiting runs
 // on the new side. And a rollback works: the previous release's queue starts again where it was.
-import { execFileSync } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import PgBossV10 from 'pg-boss-v10';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +13,8 @@ import { openDatabase, type Database } from '../../server/db/client';
 import { rowsOf } from '../../server/db/repositories/results';
 import { createJobQueue, type JobQueue } from '../../server/jobs/queue';
 import { createScratchPostgres, TEST_DATABASE_URL } from './helpers';
+import { restorePostgresFixture } from './upgrade/restore';
 
-const FIXTURES = path.join(import.meta.dirname, 'upgrade/fixtures');
 const MIGRATIONS = path.join(import.meta.dirname, '../../server/db/migrations');
 const QUEUE = 'alerts-evaluate';
 const quiet = { info: () => {}, warn: () => {}, error: (...args: unknown[]) => console.error(...args) };
@@ -30,8 +28,7 @@ const old: PgBossV10[] = [];
 beforeAll(async () => {
   if (!TEST_DATABASE_URL) return;
   scratch = await createScratchPostgres('portal_rolling');
-  const dump = gunzipSync(await readFile(path.join(FIXTURES, 'postgres.sql.gz')));
-  execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', scratch.url, '-f', '-'], { input: dump, stdio: ['pipe', 'ignore', 'pipe'] });
+  await restorePostgresFixture(scratch.url);
   database = await openDatabase({ url: scratch.url });
 });
 
@@ -65,7 +62,8 @@ describe.skipIf(!TEST_DATABASE_URL)('a rolling restart from the previous release
     // release that changes none of them. One that does needs new fixtures and another look at it.
     const applied = rowsOf<{ n: number }>(await database!.db.execute(sql`SELECT count(*)::int AS n FROM schema_migrations`))[0]!.n;
     const shipped = (await readdir(MIGRATIONS)).filter((file) => file.endsWith('.sql')).length;
-    expect(shipped, 'a database migration since the previous release: check again whether old and new processes can share the database').toBe(applied);
+    const why = 'a database migration since the previous release: check again whether old and new processes can share the database';
+    expect(shipped, why).toBe(applied);
 
     const ran = new Map<string, string[]>();
     const record = (id: string, by: string) => ran.set(id, [...(ran.get(id) ?? []), by]);
@@ -92,9 +90,9 @@ describe.skipIf(!TEST_DATABASE_URL)('a rolling restart from the previous release
 
     // The old process keeps queueing while both run; the old and the new side each take some.
     const sent: string[] = [];
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 16; i++) {
       sent.push((await before.send(QUEUE, { reason: 'tick' }))!);
-      await sleep(15);
+      await sleep(30);
     }
     await until('every job sent during the overlap ran', () => sent.every((id) => ran.has(id)));
     expect([...ran.entries()].filter(([, by]) => by.length > 1), 'a job ran twice').toEqual([]);

@@ -4,11 +4,9 @@
 // signs in, the interrupted sync resumes and finishes, the jobs queued before the upgrade run
 // after it, the one due in 2040 keeps its time and waits, and the per-minute schedule is there.
 // Embedded PGlite by default; PostgreSQL, restored from its pg_dump, when TEST_DATABASE_URL is set.
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/client';
@@ -18,8 +16,8 @@ import { login } from './crash/writer';
 import { startServer, type ServerProcess } from './crash/server-process';
 import { createScratchPostgres, TEST_DATABASE_URL } from './helpers';
 import { FIXTURE_ADMIN, FIXTURE_JOBS, FIXTURE_JWT_SECRET } from './upgrade/fixture-facts';
+import { restorePostgresFixture, unpackPgliteFixture } from './upgrade/restore';
 
-const FIXTURES = path.join(import.meta.dirname, 'upgrade/fixtures');
 const on = TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
 
 let dataDir = '';
@@ -31,11 +29,9 @@ async function restoreFixture(): Promise<void> {
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-upgrade-'));
   if (TEST_DATABASE_URL) {
     scratch = await createScratchPostgres('portal_upgrade');
-    const dump = gunzipSync(await readFile(path.join(FIXTURES, 'postgres.sql.gz')));
-    execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', scratch.url, '-f', '-'], { input: dump, stdio: ['pipe', 'ignore', 'pipe'] });
+    await restorePostgresFixture(scratch.url);
   } else {
-    await mkdir(dataDir, { recursive: true });
-    execFileSync('tar', ['-xJf', path.join(FIXTURES, 'pglite.tar.xz'), '-C', dataDir]);
+    await unpackPgliteFixture(dataDir);
   }
 }
 
@@ -115,7 +111,10 @@ describe(`the upgrade from the previous release (${on})`, () => {
 
     const database = await open();
     try {
-      const [run] = await query<{ status: string; attempts: number }>(database, sql`SELECT status, attempts FROM sync_runs WHERE id = ${before.interruptedRunId}`);
+      const [run] = await query<{ status: string; attempts: number }>(
+        database,
+        sql`SELECT status, attempts FROM sync_runs WHERE id = ${before.interruptedRunId}`,
+      );
       expect(run).toEqual({ status: 'succeeded', attempts: 2 });
       const [counts] = await query<{ customers: number; terminals: number }>(
         database,
@@ -125,9 +124,11 @@ describe(`the upgrade from the previous release (${on})`, () => {
 
       // Each job the previous release queued is in today's queue, under its own id.
       const queue = sql.identifier(JOB_QUEUE_SCHEMA);
-      const jobs = await query<{ id: string; name: string; state: string; start_after: Date | string; keep_until: Date | string }>(
+      type JobRow = { id: string; name: string; state: string; start_after: Date | string; keep_until: Date | string };
+      const ids = `{${FIXTURE_JOBS.map((job) => job.id).join(',')}}`;
+      const jobs = await query<JobRow>(
         database,
-        sql`SELECT id::text, name, state::text, start_after, keep_until FROM ${queue}.job WHERE id::text = ANY(${`{${FIXTURE_JOBS.map((job) => job.id).join(',')}}`}::text[])`,
+        sql`SELECT id::text, name, state::text, start_after, keep_until FROM ${queue}.job WHERE id::text = ANY(${ids}::text[])`,
       );
       for (const job of FIXTURE_JOBS) {
         const found = jobs.find((row) => row.id === job.id);
@@ -143,9 +144,15 @@ describe(`the upgrade from the previous release (${on})`, () => {
         }
       }
       // Nothing is left waiting on the old side; the old queue itself stays, for a rollback.
-      const leftBehind = await query<{ n: number }>(database, sql`SELECT count(*)::int AS n FROM pgboss.job WHERE state IN ('created', 'retry')`);
+      const leftBehind = await query<{ n: number }>(
+        database,
+        sql`SELECT count(*)::int AS n FROM pgboss.job WHERE state IN ('created', 'retry')`,
+      );
       expect(leftBehind[0]!.n).toBe(0);
-      const schedules = await query<{ name: string; cron: string; timezone: string }>(database, sql`SELECT name, cron, timezone FROM ${queue}.schedule`);
+      const schedules = await query<{ name: string; cron: string; timezone: string }>(
+        database,
+        sql`SELECT name, cron, timezone FROM ${queue}.schedule`,
+      );
       expect(schedules).toEqual([{ name: 'sync-tick', cron: '* * * * *', timezone: 'UTC' }]);
     } finally {
       await database.close();

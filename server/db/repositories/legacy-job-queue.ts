@@ -37,8 +37,9 @@ export function createLegacyJobQueueRepository(db: Db): LegacyJobQueueRepository
   const legacy = sql.identifier(LEGACY_QUEUE_SCHEMA);
   return {
     async version() {
+      const [versionTable, jobTable] = [`${LEGACY_QUEUE_SCHEMA}.version`, `${LEGACY_QUEUE_SCHEMA}.job`];
       const found = rowsOf<{ present: boolean }>(
-        await db.execute(sql`SELECT to_regclass(${`${LEGACY_QUEUE_SCHEMA}.version`}) IS NOT NULL AND to_regclass(${`${LEGACY_QUEUE_SCHEMA}.job`}) IS NOT NULL AS present`),
+        await db.execute(sql`SELECT to_regclass(${versionTable}) IS NOT NULL AND to_regclass(${jobTable}) IS NOT NULL AS present`),
       );
       if (!found[0]?.present) return null;
       const [row] = rowsOf<{ version: number }>(await db.execute(sql`SELECT version::int AS version FROM ${legacy}.version`));
