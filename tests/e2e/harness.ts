@@ -79,8 +79,10 @@ export async function startPortal(env: Record<string, string> = {}, { emptyDataD
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The portal exited early (${child.exitCode}):\n${output}`);
     try {
+      // Ready once it answers and has said so: the line follows the job queue's start, which on a
+      // new database installs its schema after the server already listens.
       const response = await fetch(`${url}/api/v1/health`);
-      if (response.ok) break;
+      if (response.ok && /Portal ready at/.test(output)) break;
     } catch {
       // not listening yet
     }
