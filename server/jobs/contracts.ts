@@ -10,16 +10,16 @@ export interface JobContracts {
   'usage-sync': { runId: string };
   /** The per-minute tick (pg-boss cron): the sweeper, then the schedule. */
   'sync-tick': Record<string, never>;
-  /** Evaluates the alert rules over what changed (issue 20): after each sync, each tick, each rule change. */
+  /** Evaluates the alert rules over what changed: after each sync, each tick, each rule change. */
   'alerts-evaluate': { reason: 'sync' | 'tick' | 'rules' };
   /** Sends the webhook deliveries that are due (new events, retries whose back-off has passed). */
   'webhook-deliver': Record<string, never>;
   /**
-   * Billing (issue 21): closes the cycle that is due, then works the current cycle's drafts out
+   * Billing: closes the cycle that is due, then works the current cycle's drafts out
    * again; after each sync, each tick, each price change.
    */
   'billing-run': { reason: 'sync' | 'tick' | 'prices' };
-  /** Works a bulk action's pending rows (issue 22); sent when it starts, and again to resume it. */
+  /** Works a bulk action's pending rows; sent when it starts, and again to resume it. */
   'bulk-run': { operationId: string };
 }
 

@@ -31,18 +31,18 @@ export interface SyncJobsOptions extends JobQueueOptions {
   heartbeatMs?: number;
 }
 
-/** The alert work the queue runs besides the syncs (issue 20). */
+/** The alert work the queue runs besides the syncs: rule evaluation and webhook delivery. */
 export interface AlertJobHandlers {
   evaluate(): Promise<unknown>;
   deliverWebhooks(): Promise<unknown>;
 }
 
-/** The billing work the queue runs (issue 21): the due close, then the current cycle's drafts. */
+/** The billing work the queue runs: the due close, then the current cycle's drafts. */
 export interface BillingJobHandlers {
   run(reason: JobContracts['billing-run']['reason']): Promise<unknown>;
 }
 
-/** The bulk actions the queue runs (issue 22): one operation's rows, and those to resume. */
+/** The bulk actions the queue runs: one operation's rows, and those to resume. */
 export interface BulkJobHandlers {
   run(operationId: string, stopping: () => boolean): Promise<unknown>;
   resumable(): Promise<string[]>;

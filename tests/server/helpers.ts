@@ -340,3 +340,13 @@ export function thrownMessage(attempt: () => unknown): string {
     return (error as Error).message;
   }
 }
+
+/** Waits until `check` holds, looking every `everyMs`; fails naming `what` after `timeoutMs`. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, options: { timeoutMs?: number; everyMs?: number } = {}): Promise<void> {
+  const { timeoutMs = 30_000, everyMs = 10 } = options;
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

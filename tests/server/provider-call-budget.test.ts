@@ -11,7 +11,7 @@ import { createProviderCallBudgetRepository } from '../../server/db/repositories
 import type { StarlinkClient } from '../../server/provider';
 import { createProviderCallBudget, providerAccountKey, type ProviderCallBudgetOptions } from '../../server/services/provider-call-budget';
 import type { RunningSimulator } from '../../server/simulator';
-import { createTestDatabase, type TestDatabase } from './helpers';
+import { createTestDatabase, until, type TestDatabase } from './helpers';
 import { fastClient, startFleet } from './terminal-sync-fixtures';
 
 let sim: RunningSimulator;
@@ -77,14 +77,6 @@ function busiestWindow(times: number[], windowMs: number): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits (up to 10 s) until `check` holds: the tests wait for what they need, never for a guessed time. */
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met within 10 s');
-    await sleep(10);
-  }
-}
 /** One provider request, the account read afresh. */
 const oneCall = (client: StarlinkClient) => client.getAccount({ fresh: true });
 
@@ -113,7 +105,7 @@ describe('one provider call budget in the database', () => {
     const person = fastClient(sim, { limiter: budgetOn(second, { requestsPerMinute: 4 }) });
     const background = Promise.all(Array.from({ length: 10 }, () => oneCall(syncing)));
     // Four background calls fill the window; six wait for it to move on.
-    await until(async () => (await recordedStarts()).length === 4);
+    await until('four calls started', async () => (await recordedStarts()).length === 4, { timeoutMs: 10_000 });
     await oneCall(person);
     await background;
     const lanes = (await recordedStarts()).map((s) => s.lane);
@@ -125,7 +117,7 @@ describe('one provider call budget in the database', () => {
     const budget = budgetOn(testDb.database, { requestsPerMinute: 3 });
     const client = fastClient(sim, { limiter: budget });
     const background = Promise.all(Array.from({ length: 7 }, () => oneCall(client.background())));
-    await until(() => budget.waiting().sync === 4);
+    await until('four sync calls waiting', () => budget.waiting().sync === 4, { timeoutMs: 10_000 });
     expect(budget.waiting()).toEqual({ person: 0, sync: 4 });
     await oneCall(client);
     await background;
@@ -144,7 +136,7 @@ describe('one provider call budget in the database', () => {
       ...Array.from({ length: 7 }, () => oneCall(b.background())),
     ]);
     // The background calls have their share of the window; ten more wait for it to move on.
-    await until(async () => (await recordedStarts()).length === 5);
+    await until('five calls started', async () => (await recordedStarts()).length === 5, { timeoutMs: 10_000 });
     await Promise.all([...Array.from({ length: 3 }, () => oneCall(a)), ...Array.from({ length: 2 }, () => oneCall(b))]);
     await background;
     const starts = await recordedStarts();

@@ -16,20 +16,10 @@ import type { StarlinkClient } from '../../server/provider';
 import { createProviderCallBudget, providerAccountKey, type ProviderCallBudget } from '../../server/services/provider-call-budget';
 import type { RunningSimulator } from '../../server/simulator';
 import { insertSyncRun } from '../fixtures/terminals';
-import { createClock, createTestContext, createTestDatabase, testConfig, type TestContext, type TestDatabase } from './helpers';
+import { createClock, createTestContext, createTestDatabase, testConfig, until, type TestContext, type TestDatabase } from './helpers';
 import { SYNC_TEST_TIME, fastClient, startFleet } from './terminal-sync-fixtures';
 
 const MINUTE = 60_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits (up to 30 s, for loaded machines) until `check` holds. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met within 30 s');
-    await sleep(10);
-  }
-}
 
 describe('the schedule sized to the budget', () => {
   let testDb: TestDatabase;
@@ -182,14 +172,14 @@ describe('inventory and usage runs through the job queue', () => {
 
   it('runs a usage run asked for during an inventory run only once the inventory run has ended', async () => {
     const runs = createSyncRunsRepository(testDb.database.db);
-    await until(async () => (await runs.latest('inventory'))?.status === 'running');
+    await until('the inventory run is running', async () => (await runs.latest('inventory'))?.status === 'running');
     const inventory = await runs.latest('inventory');
     expect(inventory).toMatchObject({ trigger: 'startup', status: 'running' });
     const usage = await app.services.terminalSync.tryStart({ kind: 'usage', trigger: 'manual', requestedBy: null });
     expect(usage).not.toBeNull();
     /** What was running at each look, by kind. */
     const seenRunning: string[][] = [];
-    await until(async () => {
+    await until('every recent run ended', async () => {
       seenRunning.push((await runs.running()).map((r) => r.kind));
       return (await runs.recent(5)).every((r) => r.status === 'succeeded' || r.status === 'failed');
     });
@@ -252,7 +242,7 @@ describe('inventory and usage runs through the job queue', () => {
     // The other process's worker died with its run unfinished; here the run ends and the lane frees.
     await runs.finish(inventory.row.id, 'elsewhere', { status: 'succeeded', at: clock.now(), message: null });
     expect((await app.syncJobs!.tick()).sweep.reenqueued).toEqual([usage.row.id]);
-    await until(async () => ['succeeded', 'failed'].includes((await runs.findById(usage.row.id))?.status ?? ''));
+    await until('the usage run ended', async () => ['succeeded', 'failed'].includes((await runs.findById(usage.row.id))?.status ?? ''));
     expect(await runs.findById(usage.row.id)).toMatchObject({ status: 'succeeded' });
   });
 

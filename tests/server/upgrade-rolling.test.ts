@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/client';
 import { rowsOf } from '../../server/db/repositories/results';
 import { createJobQueue, type JobQueue } from '../../server/jobs/queue';
-import { createScratchPostgres, TEST_DATABASE_URL } from './helpers';
+import { createScratchPostgres, TEST_DATABASE_URL, until } from './helpers';
 import { restorePostgresFixture } from './upgrade/restore';
 
 const MIGRATIONS = path.join(import.meta.dirname, '../../server/db/migrations');
@@ -46,14 +46,6 @@ async function startOldProcess(): Promise<PgBossV10> {
   await boss.start();
   old.push(boss);
   return boss;
-}
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(50);
-  }
 }
 
 describe.skipIf(!TEST_DATABASE_URL)('a rolling restart from the previous release (PostgreSQL)', () => {
