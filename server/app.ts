@@ -20,6 +20,7 @@ import { createRepositories } from './db/repositories';
 import { TooManyRequestsError } from './errors';
 import { createSyncJobs, type SyncJobsOptions } from './jobs';
 import { API_PREFIX, registerAuth } from './plugins/auth';
+import { API_KEY_SECURITY_SCHEME, registerApiKeyRequests } from './plugins/api-keys';
 import { BODY_LIMIT_BYTES, frameworkErrors, registerErrorHandler, rejectUnstorableText, routeNotFound } from './plugins/error-handler';
 import { apiRoutes } from './routes';
 import { createServices } from './services';
@@ -143,7 +144,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     openapi: {
       openapi: '3.0.3',
       info: { title: 'Satellite admin portal API', version: '1.0.0' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, apiKey: API_KEY_SECURITY_SCHEME } },
     },
     transform: jsonSchemaTransform,
   });
@@ -172,6 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // So may a bulk action run without a job queue.
   app.addHook('onClose', () => services.bulk.settled());
   registerAuth(app, { auth: services.auth });
+  registerApiKeyRequests(app, { apiKeys: services.apiKeys, rateLimit: config.apiKeyRateLimit });
   await warmUpPasswords();
   // The provider's invoices are read after each sync, and otherwise at most hourly: a new one
   // comes once a month, after its cycle ended. Until the reseller has a price list there is no

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_API_KEY_RATE_LIMIT } from '../src/domain/api-keys';
 import { DEFAULT_SYNC_SHARE, SYNC_SHARE_RANGE } from '../src/domain/provider-budget';
 import { decodeSecretBoxKey, newSecretBoxKey } from './auth/secret-box';
 import { parseCidr } from './webhooks/address-guard';
@@ -30,6 +31,8 @@ export interface Config {
   loginRateLimit: number;
   /** Answers of "Route not found" per client IP per minute (probing unknown paths is throttled). */
   notFoundRateLimit: number;
+  /** Requests one API key may make per minute (API_KEY_RATE_LIMIT), in each server process. */
+  apiKeyRateLimit: number;
   logLevel: LogLevel;
   /** Absolute. The built SPA; served when it holds an index.html. */
   clientDir: string;
@@ -155,6 +158,7 @@ const envSchema = z
     SEED_DEMO: optionalEnv(envFlag),
     LOGIN_RATE_LIMIT: optionalEnv(wholeNumber(1, 100_000, 'must be a whole number from 1 to 100000')),
     NOT_FOUND_RATE_LIMIT: optionalEnv(wholeNumber(1, 100_000, 'must be a whole number from 1 to 100000')),
+    API_KEY_RATE_LIMIT: optionalEnv(wholeNumber(1, 100_000, 'must be a whole number from 1 to 100000')),
     LOG_LEVEL: optionalEnv(z.enum(LOG_LEVELS)),
     CLIENT_DIR: optionalEnv(z.string()),
     PUBLIC_URL: optionalEnv(z.url('must be an http(s) URL')),
@@ -244,6 +248,7 @@ export function parseEnv(env: Env, cwd: string = process.cwd()): Omit<Config, 'j
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     loginRateLimit: e.LOGIN_RATE_LIMIT ?? 30,
     notFoundRateLimit: e.NOT_FOUND_RATE_LIMIT ?? 120,
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT ?? DEFAULT_API_KEY_RATE_LIMIT,
     logLevel: e.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(cwd, e.CLIENT_DIR ?? 'dist/client'),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,

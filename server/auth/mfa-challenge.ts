@@ -15,12 +15,13 @@ const claimsSchema = z.object({
   sub: z.uuid(),
   typ: z.literal(MFA_CHALLENGE_TYPE),
   purpose: z.literal(PURPOSE),
-  acct: z.enum(['admin', 'customer']),
+  acct: z.enum(['admin', 'customer', 'member']),
 });
 
 export interface MfaChallengeClaims {
   sub: string;
-  account: 'admin' | 'customer';
+  /** Which account table `sub` is in: a customer organisation's member signs in as a customer. */
+  account: 'admin' | 'customer' | 'member';
 }
 
 export interface MfaChallengeService {

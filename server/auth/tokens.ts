@@ -6,15 +6,19 @@ import { hs256Key } from './hmac-key';
 
 export const TOKEN_ISSUER = 'satellite-admin-portal';
 
+/**
+ * `typ` 'member': a customer organisation's member (sub = the member's id), who signs in on the
+ * customer side and acts for their organisation.
+ */
 export interface TokenClaims {
   sub: string;
-  typ: UserType;
+  typ: UserType | 'member';
   role?: UserRole;
 }
 
 const claimsSchema = z.object({
   sub: z.uuid(),
-  typ: z.enum(['admin', 'customer']),
+  typ: z.enum(['admin', 'customer', 'member']),
   role: z.enum(['admin', 'user']).optional(),
 });
 

@@ -91,6 +91,8 @@ export const passwordSetupTokens = pgTable(
     /** 0007: a link belongs to a customer or (user_id) a portal user, never both. */
     customerId: uuid('customer_id').references(() => customers.id),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** 0022: a customer organisation's member's reset link; exactly one of the three owners is set. */
+    memberId: uuid('member_id').references(() => customerMembers.id, { onDelete: 'cascade' }),
     /** SHA-256 of the token, hex; the token itself is never stored. */
     tokenHash: text('token_hash').notNull(),
     expiresAt: ts('expires_at').notNull(),
@@ -104,6 +106,7 @@ export const passwordSetupTokens = pgTable(
     uniqueIndex('password_setup_tokens_hash_uq').on(t.tokenHash),
     index('password_setup_tokens_customer_idx').on(t.customerId, t.createdAt.desc()),
     index('password_setup_tokens_user_idx').on(t.userId, t.createdAt.desc()).where(sql`${t.userId} IS NOT NULL`),
+    index('password_setup_tokens_member_idx').on(t.memberId, t.createdAt.desc()).where(sql`${t.memberId} IS NOT NULL`),
   ],
 );
 
@@ -158,6 +161,8 @@ export const mfaBackupCodes = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    /** 0022: a customer organisation's member's code; exactly one of the three owners is set. */
+    memberId: uuid('member_id').references(() => customerMembers.id, { onDelete: 'cascade' }),
     /** HMAC-SHA-256 (server MFA key) of the normalised code, hex. */
     codeHash: text('code_hash').notNull(),
     usedAt: ts('used_at'),
@@ -166,6 +171,7 @@ export const mfaBackupCodes = pgTable(
   (t) => [
     uniqueIndex('mfa_backup_codes_user_uq').on(t.userId, t.codeHash).where(sql`${t.userId} IS NOT NULL`),
     uniqueIndex('mfa_backup_codes_customer_uq').on(t.customerId, t.codeHash).where(sql`${t.customerId} IS NOT NULL`),
+    uniqueIndex('mfa_backup_codes_member_uq').on(t.memberId, t.codeHash).where(sql`${t.memberId} IS NOT NULL`),
   ],
 );
 
@@ -190,7 +196,7 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    actorType: text('actor_type', { enum: ['user', 'customer', 'system', 'anonymous'] }).notNull(),
+    actorType: text('actor_type', { enum: ['user', 'customer', 'member', 'api_key', 'system', 'anonymous'] }).notNull(),
     actorId: uuid('actor_id'),
     action: text('action').notNull(),
     targetType: text('target_type'),
@@ -985,3 +991,115 @@ export const bulkOperationRows = pgTable(
 
 export type BulkOperationRow = typeof bulkOperations.$inferSelect;
 export type BulkOperationRowRow = typeof bulkOperationRows.$inferSelect;
+
+// ---- 0021: team roles ------------------------------------------------------------------------
+
+/** Built-in roles have a key and take their permissions from the code; custom roles keep theirs. */
+export const roles = pgTable(
+  'roles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    key: text('key').unique(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    permissions: text('permissions').array().notNull().default(sql`'{}'`),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('roles_name_uq').on(sql`lower(${t.name})`)],
+);
+export type RoleRow = typeof roles.$inferSelect;
+
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'restrict' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('user_roles_role_idx').on(t.roleId)],
+);
+
+// ---- 0022: customer organisations' members and invitations -------------------------------
+
+/**
+ * A customer organisation's person other than its original login (the customers row, its owner):
+ * the account columns, the organisation, a role, and the lines they are limited to (null: all).
+ */
+export const customerMembers = pgTable(
+  'customer_members',
+  {
+    ...accountColumns(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'manager', 'viewer'] }).notNull(),
+    serviceLines: text('service_lines').array(),
+  },
+  (t) => [
+    uniqueIndex('customer_members_email_live_uq').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} IS NULL`),
+    index('customer_members_customer_idx').on(t.customerId, t.createdAt),
+  ],
+);
+export type CustomerMemberRow = typeof customerMembers.$inferSelect;
+export type NewCustomerMemberRow = typeof customerMembers.$inferInsert;
+
+/** An emailed, single-use invitation into an organisation; the token is stored as its SHA-256. */
+export const customerInvitations = pgTable(
+  'customer_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: ['owner', 'manager', 'viewer'] }).notNull(),
+    serviceLines: text('service_lines').array(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    revokedAt: ts('revoked_at'),
+    invitedByType: text('invited_by_type', { enum: ['user', 'api_key', 'customer', 'member', 'system'] }).notNull(),
+    invitedById: uuid('invited_by_id'),
+    /** The member the invitation made, once accepted. */
+    memberId: uuid('member_id').references(() => customerMembers.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('customer_invitations_hash_uq').on(t.tokenHash), index('customer_invitations_customer_idx').on(t.customerId, t.createdAt.desc())],
+);
+export type CustomerInvitationRow = typeof customerInvitations.$inferSelect;
+
+// ---- 0023: API keys --------------------------------------------------------------------------
+
+/** A key for the reseller's own systems: stored as the SHA-256 of the whole key, with a prefix to tell keys apart. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'restrict' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at'),
+    /** Null: any address. */
+    allowedIps: text('allowed_ips').array(),
+    lastUsedAt: ts('last_used_at'),
+    lastUsedIp: text('last_used_ip'),
+    revokedAt: ts('revoked_at'),
+    revokedBy: uuid('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_uq').on(t.keyHash),
+    uniqueIndex('api_keys_name_uq').on(sql`lower(${t.name})`).where(sql`revoked_at IS NULL`),
+    index('api_keys_role_idx').on(t.roleId),
+  ],
+);
+export type ApiKeyRow = typeof apiKeys.$inferSelect;

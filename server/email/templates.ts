@@ -40,6 +40,28 @@ export function passwordSetupEmail(input: {
   };
 }
 
+/** An invitation into a customer organisation: the invitee chooses their name and password at the link. */
+export function invitationEmail(input: { name: string; company: string; inviter: string; role: string; link: string; expiresAt: Date; validDays: number }): ComposedEmail {
+  const expires = `${input.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const organisation = input.company || 'their organisation';
+  return {
+    subject: `You are invited to ${organisation} on the ${PRODUCT_NAME}`,
+    text: [
+      `Hello ${input.name},`,
+      '',
+      `${input.inviter} invites you to join ${organisation} on the ${PRODUCT_NAME} as ${input.role}.`,
+      'Accept the invitation and choose your password here:',
+      '',
+      input.link,
+      '',
+      `The link works once and expires in ${input.validDays} days (${expires}).`,
+      'If you did not expect this, ignore this email.',
+      '',
+      `- ${PRODUCT_NAME}`,
+    ].join('\n'),
+  };
+}
+
 /** A forgot-password link (issue 19): asked for on the sign-in page, valid for an hour. */
 export function passwordResetEmail(input: { name: string; link: string; expiresAt: Date; validMinutes: number }): ComposedEmail {
   const expires = `${input.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;

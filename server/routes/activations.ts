@@ -1,5 +1,5 @@
 // Activating a terminal (the "Add Terminal" wizard): start an activation, resume one that stopped
-// part-way, read one. Only the admin role activates; any portal user may read an activation.
+// part-way, read one. Activating needs lifecycle:manage; reading one, lifecycle:read.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ACTIVATION_MESSAGES as M, type ActivationWire } from '../../src/domain/activations';
 import { auditContext } from '../services/audit';
@@ -21,7 +21,7 @@ export const activationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/activations',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags,
         security,
@@ -39,7 +39,7 @@ export const activationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/activations/:id/resume',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags,
         security,
@@ -54,7 +54,7 @@ export const activationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/activations/addresses',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'lifecycle:read' },
       schema: {
         tags,
         security,
@@ -69,7 +69,7 @@ export const activationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/activations/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'lifecycle:read' },
       schema: { tags, security, summary: 'An activation and its steps', params: activationParamsSchema, response: { 200: successSchema(activationSchema), ...failures(400, 401, 403, 404) } },
     },
     async (request) => answer(await service().get(request.params.id)),

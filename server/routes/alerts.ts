@@ -1,10 +1,12 @@
-// Alerts (issue 20): the Alerts page and its bulk acknowledgement, the shell's bell, the rules
-// and their overrides (changed by administrators; any admin may subscribe to a rule's emails),
+// Alerts: the Alerts page and its bulk acknowledgement, the shell's bell, the rules
+// and their overrides (alerts:manage changes them and acknowledges; alerts:read reads them and
+// subscribes to a rule's emails),
 // "Evaluate now", and the customer's own alerts (/my/alerts, and the admin's read-only preview).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALERT_MESSAGES as M } from '../../src/domain/alerts';
 import { principalOf } from '../plugins/auth';
+import { customerScopeOf } from '../services/customer-scope';
 import { auditContext } from '../services/audit';
 import {
   acknowledgeBodySchema,
@@ -36,7 +38,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alerts',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'alerts:read' },
       schema: {
         tags,
         security,
@@ -54,20 +56,20 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/alerts/bell',
-    { config: { auth: 'admin' }, schema: { tags, security, summary: "The bell: unread and open counts and the newest unresolved alerts", response: { 200: successSchema(alertBellSchema), ...failures(401, 403) } } },
+    { config: { auth: 'alerts:read' }, schema: { tags, security, summary: "The bell: unread and open counts and the newest unresolved alerts", response: { 200: successSchema(alertBellSchema), ...failures(401, 403) } } },
     async (request) => ({ success: true as const, data: await service().bell(principalOf(request).id), message: 'Alert bell' }),
   );
 
   app.post(
     '/alerts/bell/seen',
-    { config: { auth: 'admin' }, schema: { tags, security, summary: 'Marks every alert opened so far as read for the signed-in user', response: { 200: successSchema(seenSchema), ...failures(401, 403) } } },
+    { config: { auth: 'alerts:read' }, schema: { tags, security, summary: 'Marks every alert opened so far as read for the signed-in user', response: { 200: successSchema(seenSchema), ...failures(401, 403) } } },
     async (request) => ({ success: true as const, data: await service().markSeen(principalOf(request).id), message: 'Alerts marked read' }),
   );
 
   app.post(
     '/alerts/acknowledge',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'alerts:manage' },
       schema: {
         tags,
         security,
@@ -85,7 +87,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alerts/evaluate',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: { tags, security, summary: 'Runs the alert evaluation now and answers its figures', response: { 200: successSchema(evaluationReportSchema), ...failures(401, 403) } },
     },
     async () => ({ success: true as const, data: await service().evaluate(), message: 'Alerts evaluated' }),
@@ -93,14 +95,14 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/alert-rules',
-    { config: { auth: 'admin' }, schema: { tags, security, summary: 'The alert rules, with whether the signed-in user gets their emails', response: { 200: successSchema(z.array(alertRuleSchema)), ...failures(401, 403) } } },
+    { config: { auth: 'alerts:read' }, schema: { tags, security, summary: 'The alert rules, with whether the signed-in user gets their emails', response: { 200: successSchema(z.array(alertRuleSchema)), ...failures(401, 403) } } },
     async (request) => ({ success: true as const, data: await service().rules(principalOf(request).id), message: 'Alert rules' }),
   );
 
   app.put(
     '/alert-rules/:kind',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: {
         tags,
         security,
@@ -116,7 +118,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/alert-rules/:kind/subscription',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'alerts:read' },
       schema: {
         tags,
         security,
@@ -135,7 +137,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert-rules/:kind/overrides',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'alerts:read' },
       schema: { tags, security, summary: "A rule's overrides for customers and lines", params: alertKindParamsSchema, response: { 200: successSchema(z.array(alertOverrideSchema)), ...failures(400, 401, 403) } },
     },
     async (request) => ({ success: true as const, data: await service().overrides(request.params.kind), message: 'Overrides' }),
@@ -144,7 +146,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/alert-rules/:kind/overrides',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: {
         tags,
         security,
@@ -160,7 +162,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/alert-rules/:kind/overrides/:scope/:key',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: { tags, security, summary: 'Removes an override', params: overrideParamsSchema, response: { 200: successSchema(z.null()), ...failures(400, 401, 403, 404) } },
     },
     async (request) => {
@@ -172,13 +174,13 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/my/alerts',
     { config: { auth: 'customer' }, schema: { tags: ['customer area'], security, summary: "The signed-in customer's alerts, unresolved first", response: { 200: successSchema(myAlertsSchema), ...failures(401, 403) } } },
-    async (request) => ({ success: true as const, data: await service().ofCustomer(principalOf(request).id), message: 'Your alerts' }),
+    async (request) => ({ success: true as const, data: await service().ofCustomer(customerScopeOf(principalOf(request))), message: 'Your alerts' }),
   );
 
   app.get(
     '/customers/:uuid/preview/alerts',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:read' },
       schema: { tags: ['customer preview'], security, summary: "A customer's alerts as they see them (read-only preview)", params: customerParams, response: { 200: successSchema(myAlertsSchema), ...failures(400, 401, 403, 404) } },
     },
     async (request) => ({ success: true as const, data: await app.services.customerPreview.alerts(request.params.uuid), message: 'Customer alerts' }),

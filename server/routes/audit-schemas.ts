@@ -1,4 +1,4 @@
-// Request and response schemas of the audit log routes (issue 22), the answers checked against
+// Request and response schemas of the audit log routes, the answers checked against
 // src/domain/audit.ts. `action` is one action or several, as `action=a&action=b` or `action=a,b`,
 // each one of AUDIT_ACTIONS; days are UTC `YYYY-MM-DD` with from ≤ to.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
-// The audit log (issue 22): every audited action by actor, action, target and day, and the same
-// filter as CSV. Administrators only: the log holds other administrators' actions too.
+// The audit log: every audited action by actor, action, target and day, and the same filter as
+// CSV. audit:read only: the log holds every other portal user's actions too.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUDIT_MESSAGES } from '../../src/domain/audit';
@@ -16,7 +16,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/audit',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'audit:read' },
       schema: {
         tags,
         security,
@@ -31,7 +31,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/audit/export.csv',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'audit:read' },
       schema: {
         tags,
         security,

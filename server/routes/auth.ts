@@ -62,7 +62,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/auth/me',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'staff' },
       schema: {
         tags: ['auth'],
         summary: 'The signed-in admin-portal user',

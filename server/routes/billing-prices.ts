@@ -1,6 +1,6 @@
-// Billing (issue 21): the price list and its history, the customers' own prices (negotiated
-// figures and discounts) and the corrections carried to a customer's next statement. Any portal
-// user reads them; only the admin role changes them.
+// Billing: the price list and its history, the customers' own prices (negotiated
+// figures and discounts) and the corrections carried to a customer's next statement: billing:read
+// reads them, billing:manage changes them.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BILLING_MESSAGES as M } from '../../src/domain/billing';
@@ -31,7 +31,7 @@ export const billingPriceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/billing/prices',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags,
         security,
@@ -45,7 +45,7 @@ export const billingPriceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/billing/prices',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: {
         tags,
         security,
@@ -63,7 +63,7 @@ export const billingPriceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/billing/prices/:id',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: {
         tags,
         security,
@@ -81,7 +81,7 @@ export const billingPriceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/billing/customer-prices',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags,
         security,
@@ -96,7 +96,7 @@ export const billingPriceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/billing/customer-prices',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: {
         tags,
         security,
@@ -114,7 +114,7 @@ export const billingPriceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/billing/customer-prices/:id/end',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: {
         tags,
         security,
@@ -133,7 +133,7 @@ export const billingPriceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/billing/adjustments',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags,
         security,
@@ -151,7 +151,7 @@ export const billingPriceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/billing/adjustments',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: {
         tags,
         security,
@@ -169,7 +169,7 @@ export const billingPriceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/billing/adjustments/:id',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: {
         tags,
         security,

@@ -1,4 +1,4 @@
-// Request and response schemas of the bulk action routes (issue 22), the answers checked against
+// Request and response schemas of the bulk action routes, the answers checked against
 // src/domain/bulk.ts. The CSV itself is read by the domain's parser in the service, which says what
 // is wrong with it row by row; here only its size and the action are checked.
 import { z } from 'zod';

@@ -1,8 +1,10 @@
-// Bulk actions (issue 22): preview an operator's CSV, start the run as a job, follow its progress
-// and read (or export) its per-row results. For every portal user, as the single-row actions are.
+// Bulk actions: preview an operator's CSV, start the run as a job, follow its progress and read
+// (or export) its per-row results. Running one needs bulk:manage and what the single-row action
+// it repeats needs (BULK_KIND_PERMISSION).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BULK_MESSAGES } from '../../src/domain/bulk';
+import { BULK_KIND_PERMISSION, BULK_MESSAGES } from '../../src/domain/bulk';
+import { requireAccess } from '../plugins/auth';
 import { auditContext } from '../services/audit';
 import { sendCsv } from './csv';
 import {
@@ -26,7 +28,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/bulk/preview',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'bulk:manage' },
       bodyLimit: BULK_BODY_LIMIT_BYTES,
       schema: {
         tags,
@@ -36,13 +38,16 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successSchema(bulkPreviewSchema), ...failures(400, 401, 403, 413) },
       },
     },
-    async (request) => ({ success: true as const, data: await service().preview(request.body.kind, request.body.csv), message: BULK_MESSAGES.previewed }),
+    async (request) => {
+      requireAccess(request, BULK_KIND_PERMISSION[request.body.kind]);
+      return { success: true as const, data: await service().preview(request.body.kind, request.body.csv), message: BULK_MESSAGES.previewed };
+    },
   );
 
   app.post(
     '/bulk',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'bulk:manage' },
       bodyLimit: BULK_BODY_LIMIT_BYTES,
       schema: {
         tags,
@@ -53,6 +58,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      requireAccess(request, BULK_KIND_PERMISSION[request.body.kind]);
       const { operation, message } = await service().start(request.body.kind, request.body.csv, auditContext(request));
       return reply.code(202).send({ success: true as const, data: { operation }, message });
     },
@@ -61,7 +67,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/bulk',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'bulk:read' },
       schema: { tags, security, summary: 'The latest bulk actions, newest first', response: { 200: successSchema(z.array(bulkOperationSchema)), ...failures(401, 403) } },
     },
     async () => ({ success: true as const, data: await service().list(), message: BULK_MESSAGES.listed }),
@@ -70,7 +76,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/bulk/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'bulk:read' },
       schema: { tags, security, summary: "A bulk action's progress", params: bulkParamsSchema, response: { 200: successSchema(bulkOperationSchema), ...failures(400, 401, 403, 404) } },
     },
     async (request) => ({ success: true as const, data: await service().get(request.params.id), message: BULK_MESSAGES.loaded }),
@@ -79,7 +85,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/bulk/:id/rows',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'bulk:read' },
       schema: {
         tags,
         security,
@@ -98,7 +104,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/bulk/:id/rows/export.csv',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'bulk:read' },
       schema: {
         tags,
         security,

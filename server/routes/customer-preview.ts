@@ -1,4 +1,4 @@
-// "View as customer" (issue 19): an administrator opens a read-only preview of a customer's own
+// "View as customer": a portal user with customers:read opens a read-only preview of a customer's own
 // area. The reads answer exactly what the customer's /my routes answer, for the customer named in
 // the path; there is no write here at all, so the preview cannot act for the customer.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -12,7 +12,7 @@ import { failures, successSchema } from './schemas';
 
 const tags = ['customer preview'];
 const security = [{ bearerAuth: [] }];
-const config = { auth: 'admin' as const };
+const config = { auth: 'customers:read' as const };
 
 export const PREVIEW_MESSAGES = {
   opened: 'Customer preview opened',

@@ -1,10 +1,12 @@
-// Customer requests (issue 19). The customer's routes (/my/requests…) take no customer id: they act
+// Customer requests. The customer's routes (/my/requests…) take no customer id: they act
 // on the token's own account, and another customer's lines and requests answer 404. The admins'
-// queue (/requests…) approves — the provider call runs then — or declines with a reason.
+// queue (/requests…, lifecycle:manage) approves — the provider call runs then — or declines with
+// a reason.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { REQUEST_MESSAGES as M } from '../../src/domain/requests';
-import { principalOf } from '../plugins/auth';
+import { grantorOf, principalOf } from '../plugins/auth';
 import { auditContext } from '../services/audit';
+import { customerScopeOf } from '../services/customer-scope';
 import { failures, successSchema } from './schemas';
 import {
   customerRequestSchema,
@@ -37,7 +39,7 @@ export const customerRequestRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successSchema(myRequestsSchema), ...failures(401, 403) },
       },
     },
-    async (request) => ({ success: true as const, data: await service().mine(principalOf(request).id), message: M.listed }),
+    async (request) => ({ success: true as const, data: await service().mine(customerScopeOf(principalOf(request))), message: M.listed }),
   );
 
   app.get(
@@ -52,7 +54,7 @@ export const customerRequestRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successSchema(requestOptionsSchema), ...failures(401, 403, 404, 409, 502, 503, 504) },
       },
     },
-    async (request) => ({ success: true as const, data: await service().options(principalOf(request).id, request.query.serviceLineNumber), message: M.options }),
+    async (request) => ({ success: true as const, data: await service().options(customerScopeOf(principalOf(request)), request.query.serviceLineNumber), message: M.options }),
   );
 
   app.post(
@@ -68,7 +70,7 @@ export const customerRequestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await service().create(principalOf(request).id, request.body, auditContext(request));
+      const created = await service().create(customerScopeOf(principalOf(request)), request.body, auditContext(request));
       return reply.code(201).send({ success: true as const, data: created, message: M.created });
     },
   );
@@ -85,13 +87,13 @@ export const customerRequestRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successSchema(customerRequestSchema), ...failures(401, 403, 404, 409) },
       },
     },
-    async (request) => ({ success: true as const, data: await service().cancel(principalOf(request).id, request.params.id, auditContext(request)), message: M.cancelled }),
+    async (request) => ({ success: true as const, data: await service().cancel(customerScopeOf(principalOf(request)), request.params.id, auditContext(request)), message: M.cancelled }),
   );
 
   app.get(
     '/requests',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'lifecycle:read' },
       schema: {
         tags: adminTags,
         security,
@@ -106,7 +108,7 @@ export const customerRequestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/requests/:id/approve',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags: adminTags,
         security,
@@ -116,10 +118,8 @@ export const customerRequestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      // The route admits only admin principals; the role decides whether a top-up may be bought.
-      const role = principal.type === 'admin' ? principal.role : 'user';
-      const data = await service().approve(request.params.id, { id: principal.id, role }, auditContext(request), { log: request.log });
+      // The route admits portal users with lifecycle:manage; what the request changes may need more.
+      const data = await service().approve(request.params.id, grantorOf(request), auditContext(request), { log: request.log });
       return { success: true as const, data, message: M.approved };
     },
   );
@@ -127,7 +127,7 @@ export const customerRequestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/requests/:id/decline',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags: adminTags,
         security,

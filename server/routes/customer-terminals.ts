@@ -35,7 +35,7 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/terminals/customers/assign-terminals',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:manage' },
       schema: {
         tags,
         security,
@@ -53,7 +53,7 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/terminals/customers/unassign-terminal',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:manage' },
       schema: {
         tags,
         security,
@@ -71,7 +71,7 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/customers/:customerUuid/terminals',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -89,7 +89,7 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/customers/:customerUuid/terminals/page',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -108,7 +108,7 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/customers/:customerUuid/usage',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -128,7 +128,7 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/customers/:customerUuid/usage/page',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -148,7 +148,7 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/customers/:customerUuid/usage/daily',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -167,7 +167,7 @@ export const customerTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/usage/service-line/:sl',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags: ['usage'],
         security,

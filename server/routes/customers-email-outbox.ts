@@ -1,5 +1,6 @@
 // GET /email-outbox: what the server has emailed (customers' password-setup links among it), so
-// administrators can see what was sent and whether it left. Admin only: it holds live links.
+// portal users with customers:manage can see what was sent and whether it left (manage, not read:
+// it holds live password links).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { outboxMessageSchema, outboxQuerySchema } from './customers-schemas';
@@ -9,7 +10,7 @@ export const emailOutboxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/email-outbox',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:manage' },
       schema: {
         tags: ['email'],
         security: [{ bearerAuth: [] }],

@@ -38,7 +38,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/customers',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:read' },
       schema: {
         tags,
         security,
@@ -57,7 +57,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/customers/stats',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:read' },
       schema: {
         tags,
         security,
@@ -74,7 +74,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/customers/:uuid',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:read' },
       schema: {
         tags,
         security,
@@ -92,7 +92,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/customers/:uuid/activity',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:read' },
       schema: {
         tags,
         security,
@@ -111,7 +111,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/customers',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:manage' },
       schema: {
         tags,
         security,
@@ -130,7 +130,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/customers/:uuid',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:manage' },
       schema: {
         tags,
         security,
@@ -142,7 +142,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       // Ending lines is a service-line write, the admin role's alone (as POST /service-lines/:n/deactivate).
-      if (request.body.end_lines_at_cycle_end === true) requireAccess(request, 'administrator');
+      if (request.body.end_lines_at_cycle_end === true) requireAccess(request, 'lifecycle:manage');
       const { customer, message, lineEndings } = await customers().update(request.params.uuid, request.body, { ...auditContext(request), log: request.log });
       return { success: true as const, data: { customer, lineEndings }, message };
     },
@@ -151,7 +151,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/customers/:uuid',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:manage' },
       schema: {
         tags,
         security,
@@ -169,7 +169,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/customers/:uuid/extend',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:manage' },
       schema: {
         tags,
         security,
@@ -190,7 +190,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/customers/:uuid/password-link',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:manage' },
       schema: {
         tags,
         security,

@@ -5,7 +5,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/dashboard/summary',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'staff' },
       schema: {
         tags: ['dashboard'],
         summary: 'Live figures and recent activity for the dashboard',

@@ -1,4 +1,4 @@
-// Forgot password (issue 19): POST /auth/forgot-password {email} → 202, the same answer whether
+// Forgot password: POST /auth/forgot-password {email} → 202, the same answer whether
 // or not an account has the address. Rate-limited per client address with its own small budget
 // (apart from the sign-in budget, so sign-ins do not use it up and it does not use theirs).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

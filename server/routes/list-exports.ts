@@ -1,4 +1,4 @@
-// The CSV export of each list page (issue 22): beside each list route, `export.csv` takes the same
+// The CSV export of each list page: beside each list route, `export.csv` takes the same
 // query without the paging, declares the same access, and streams every row the list's own read
 // gives for it (server/services/list-exports.ts). Each path is static, and find-my-way prefers a
 // static segment to a parameter, so `/customers/export.csv` never reaches `/customers/:uuid`.
@@ -25,7 +25,7 @@ export const listExportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/customers/export.csv',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'customers:read' },
       schema: {
         ...csv,
         tags: ['customers'],
@@ -44,7 +44,7 @@ export const listExportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/export.csv',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         ...csv,
         tags: ['terminals'],
@@ -63,7 +63,7 @@ export const listExportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/subscriptions/export.csv',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'subscriptions:read' },
       schema: {
         ...csv,
         tags: ['subscriptions'],
@@ -82,7 +82,7 @@ export const listExportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/users/export.csv',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'users:read' },
       schema: {
         ...csv,
         tags: ['users'],
@@ -101,7 +101,7 @@ export const listExportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/customers/:customerUuid/usage/export.csv',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         ...csv,
         tags: ['customer terminals'],
@@ -120,7 +120,7 @@ export const listExportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alerts/export.csv',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'alerts:read' },
       schema: {
         ...csv,
         tags: ['alerts'],

@@ -24,7 +24,7 @@ export const mfaLoginBodySchema = z.object({
 const requestContext = (request: { ip: string; id: unknown }) => ({ ip: request.ip, requestId: String(request.id) });
 
 /** The three routes for one kind of account: portal users under /auth/mfa, customers under /customers/mfa. */
-function mfaRoutesFor(base: '/auth/mfa' | '/customers/mfa', auth: 'admin' | 'customer', tags: string[]): FastifyPluginAsyncZod {
+function mfaRoutesFor(base: '/auth/mfa' | '/customers/mfa', auth: 'staff' | 'customer', tags: string[]): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       `${base}/setup`,
@@ -82,6 +82,6 @@ function mfaRoutesFor(base: '/auth/mfa' | '/customers/mfa', auth: 'admin' | 'cus
 }
 
 export const mfaRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(mfaRoutesFor('/auth/mfa', 'admin', ['auth']));
+  await app.register(mfaRoutesFor('/auth/mfa', 'staff', ['auth']));
   await app.register(mfaRoutesFor('/customers/mfa', 'customer', ['customer auth']));
 };

@@ -1,10 +1,11 @@
-// The customer area's terminals (issue 19): the overview, the list, a terminal's page, rename and
+// The customer area's terminals: the overview, the list, a terminal's page, rename and
 // reboot. Every route is `auth: 'customer'` and takes no customer id: it acts on the token's own
 // account (principalOf), so another customer's terminal ids answer 404 like unknown ones.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MY_AREA_MESSAGES as M } from '../../src/domain/my-area';
 import { principalOf } from '../plugins/auth';
 import { auditContext } from '../services/audit';
+import { customerScopeOf } from '../services/customer-scope';
 import {
   myOverviewSchema,
   myTerminalDetailSchema,
@@ -22,7 +23,8 @@ const security = [{ bearerAuth: [] }];
 
 export const myTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = () => app.services.myTerminals;
-  const me = (request: Parameters<typeof principalOf>[0]) => principalOf(request).id;
+  // The organisation, and for a member their role and lines (a limited member's other lines are 404s too).
+  const me = (request: Parameters<typeof principalOf>[0]) => customerScopeOf(principalOf(request));
 
   app.get(
     '/my/overview',

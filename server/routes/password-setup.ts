@@ -9,7 +9,7 @@ import { failures, inputText, successSchema } from './schemas';
 
 const tags = ['password setup'];
 
-// Since issue 19 a link may reset a forgotten password: the page words itself by `purpose`.
+// A link may also reset a forgotten password: the page words itself by `purpose`.
 const passwordLinkInfoSchema = passwordSetupInfoSchema.extend({ purpose: z.enum(['setup', 'reset']) }) satisfies z.ZodType<PasswordLinkInfo>;
 
 export const passwordSetupRoutes: FastifyPluginAsyncZod = async (app) => {

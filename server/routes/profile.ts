@@ -16,7 +16,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/users/profile',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'staff' },
       schema: {
         tags: ['users'],
         security,
@@ -34,7 +34,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/users/change-password',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'staff' },
       schema: {
         tags: ['users'],
         security,
@@ -62,7 +62,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const customer = await profile().updateCustomerProfile(principalOf(request).id, request.body, auditContext(request));
+      const customer = await profile().updateCustomerProfile(principalOf(request), request.body, auditContext(request));
       return { success: true as const, data: { customer }, message: SETTINGS_MESSAGES.profileUpdated };
     },
   );
@@ -80,7 +80,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const data = await profile().changeCustomerPassword(principalOf(request).id, request.body, auditContext(request));
+      const data = await profile().changeCustomerPassword(principalOf(request), request.body, auditContext(request));
       return { success: true as const, data, message: SETTINGS_MESSAGES.passwordChanged };
     },
   );

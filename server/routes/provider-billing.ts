@@ -14,7 +14,7 @@ export const providerBillingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/billing/provider',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags,
         security,
@@ -28,7 +28,7 @@ export const providerBillingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/billing/provider/invoices/:invoiceId',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags,
         security,

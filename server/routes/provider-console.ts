@@ -22,7 +22,7 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/starlink-simulator/search',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'provider:read' },
       schema: {
         tags,
         security,
@@ -44,7 +44,7 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/starlink-simulator/service-lines/:serviceLineNumber/details',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'provider:read' },
       schema: {
         tags,
         security,
@@ -62,7 +62,7 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/starlink-simulator/service-lines/:serviceLineNumber/usage',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'provider:read' },
       schema: {
         tags,
         security,
@@ -95,7 +95,7 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/starlink-simulator/user-terminals',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'provider:read' },
       schema: {
         tags,
         security,
@@ -112,7 +112,7 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/starlink-simulator/health',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'provider:read' },
       schema: {
         tags,
         security,

@@ -1,6 +1,6 @@
-// Reconciliation (issue 21): the board of a cycle — the provider's cost against what the
-// statements bill, and every leak with its fixes — read by any portal user; fixing a leak and
-// importing the provider's invoices are the administrators'.
+// Reconciliation: the board of a cycle — the provider's cost against what the statements bill,
+// and every leak with its fixes — read under billing:read; fixing a leak and importing the
+// provider's invoices need billing:manage.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BILLING_MESSAGES as M } from '../../src/domain/billing';
 import { auditContext } from '../services/audit';
@@ -16,7 +16,7 @@ export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/billing/reconciliation',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags,
         security,
@@ -31,7 +31,7 @@ export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/billing/reconciliation/fix',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: {
         tags,
         security,
@@ -46,7 +46,7 @@ export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/billing/invoices/import',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: {
         tags,
         security,

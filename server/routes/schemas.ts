@@ -2,6 +2,8 @@
 // serialisation drops anything unlisted, so a password hash or MFA secret cannot leak even if a
 // handler passed a whole row.
 import { z } from 'zod';
+import { BUILT_IN_ROLE_KEYS, PERMISSIONS, type Permission } from '../../src/domain/permissions';
+import { MEMBER_ROLES } from '../../src/domain/members';
 import type { AdminUser, CustomerProfile } from '../../src/domain/auth';
 import type { DashboardSummary } from '../../src/domain/dashboard';
 
@@ -38,7 +40,7 @@ export const INPUT_TEXT_TOO_LONG = `Text must be at most ${INPUT_TEXT_MAX} chara
 /** A request's text field: `z.string(params)` with the edge's cap. */
 export const inputText = (params?: Parameters<typeof z.string>[0]) => z.string(params).max(INPUT_TEXT_MAX, { error: INPUT_TEXT_TOO_LONG });
 
-const isoDate = z.string();
+export const isoDate = z.string();
 
 const accountShape = {
   uuid: z.uuid(),
@@ -56,12 +58,22 @@ const accountShape = {
   lastIp: z.string().nullable(),
 };
 
-export const adminUserSchema = z.object({ ...accountShape, role: z.enum(['admin', 'user']) });
+export const permissionSchema = z.enum(PERMISSIONS as [Permission, ...Permission[]]);
+export const roleRefSchema = z.object({ id: z.uuid(), key: z.enum(BUILT_IN_ROLE_KEYS).nullable(), name: z.string() });
+
+export const adminUserSchema = z.object({
+  ...accountShape,
+  role: z.enum(['admin', 'user']),
+  roles: z.array(roleRefSchema),
+  permissions: z.array(permissionSchema),
+});
 export const customerProfileSchema = z.object({
   ...accountShape,
   phone: z.string().nullable(),
   company: z.string(),
   address: z.string().nullable(),
+  organisationRole: z.enum(MEMBER_ROLES),
+  serviceLines: z.array(z.string()).nullable(),
 });
 
 export const dashboardSummarySchema = z.object({

@@ -1,5 +1,5 @@
-// The command palette's search (issue 22 part 5): customers, service lines, kit and dish serials,
-// and (for administrators only) portal users, for any signed-in portal user.
+// The command palette's search: customers, service lines, kit and dish serials and portal users,
+// for any signed-in portal user, each kind only for who may read it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SEARCH_MESSAGES } from '../../src/domain/search';
 import { principalOf } from '../plugins/auth';
@@ -10,7 +10,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/search',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'staff' },
       schema: {
         tags: ['search'],
         security: [{ bearerAuth: [] }],

@@ -1,6 +1,7 @@
-// A service line's settings and the lifecycle actions on it (Terminal Details → Settings). Any
-// portal user reads; only the admin role changes anything, and every change goes through the
-// provider before it is stored and audited.
+// A service line's settings and the lifecycle actions on it (Terminal Details → Settings). Reading
+// needs terminals:read; a line's own settings terminals:manage, and what costs money or ends
+// service (top-ups, data blocks, deactivation, moving terminals, reboots) lifecycle:manage. Every
+// change goes through the provider before it is stored and audited.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SERVICE_LINE_MESSAGES as M } from '../../src/domain/service-lines';
 import { auditContext } from '../services/audit';
@@ -31,7 +32,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/service-lines/:serviceLineNumber/settings',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -46,7 +47,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/service-lines/:serviceLineNumber/nickname',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'terminals:manage' },
       schema: { tags, security, summary: 'Rename a service line', params: serviceLineParamsSchema, body: nicknameBodySchema, response: { 200: successSchema(serviceLineSettingsSchema), ...writeFailures } },
     },
     async (request) => answer(await service().rename(request.params.serviceLineNumber, request.body.nickname, auditContext(request)), M.renamed),
@@ -55,7 +56,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/service-lines/:serviceLineNumber/public-ip',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'terminals:manage' },
       schema: { tags, security, summary: "Turn a service line's public IP on or off", params: serviceLineParamsSchema, body: publicIpBodySchema, response: { 200: successSchema(serviceLineSettingsSchema), ...writeFailures } },
     },
     async (request) => {
@@ -67,7 +68,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/service-lines/:serviceLineNumber/priority-data',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags,
         security,
@@ -86,7 +87,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/service-lines/:serviceLineNumber/recurring-blocks',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags,
         security,
@@ -102,7 +103,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/service-lines/:serviceLineNumber/top-up',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'lifecycle:manage' },
       schema: { tags, security, summary: 'Buy one-time top-up blocks for the current cycle', params: serviceLineParamsSchema, body: topUpBodySchema, response: { 200: successSchema(serviceLineSettingsSchema), ...writeFailures } },
     },
     async (request) => answer(await service().topUp(request.params.serviceLineNumber, request.body, auditContext(request)), M.toppedUp),
@@ -111,7 +112,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/service-lines/:serviceLineNumber/deactivate',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags,
         security,
@@ -130,7 +131,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/service-lines/:serviceLineNumber/terminals/:userTerminalId/move',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags,
         security,
@@ -149,7 +150,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/service-lines/:serviceLineNumber/terminals/:userTerminalId',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags,
         security,
@@ -167,7 +168,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/service-lines/:serviceLineNumber/routers/:routerId/reboot',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'lifecycle:manage' },
       schema: {
         tags,
         security,
@@ -182,7 +183,7 @@ export const serviceLineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/service-lines/:serviceLineNumber/routers/:routerId/config',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'terminals:manage' },
       schema: {
         tags,
         security,

@@ -1,10 +1,11 @@
-// Statements (issue 21): the statements pages and their CSV export (any portal user), "refresh
-// now" and closing an ended cycle (administrators), a customer's statements on their page, and the
+// Statements: the statements pages and their CSV export (billing:read), "refresh now" and closing
+// an ended cycle (billing:manage), a customer's statements on their page, and the
 // customer's own statements (/my/statements, and the admin's read-only preview of them).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditContext } from '../services/audit';
 import { principalOf } from '../plugins/auth';
+import { customerScopeOf } from '../services/customer-scope';
 import { sendCsv } from './csv';
 import { customerParamsSchema } from './customers-schemas';
 import { failures, successSchema } from './schemas';
@@ -38,7 +39,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/billing/statements',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags,
         security,
@@ -57,7 +58,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/billing/statements/export.csv',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags,
         security,
@@ -77,7 +78,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/billing/statements/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: { tags, security, summary: 'A statement with its lines', params: statementParamsSchema, response: { 200: successSchema(statementSchema), ...failures(401, 403, 404) } },
     },
     async (request) => ({ success: true as const, data: await service().get(request.params.id), message: R.one }),
@@ -86,7 +87,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/billing/statements/refresh',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: { tags, security, summary: "Works the current cycle's draft statements out again now", response: { 200: successSchema(refreshReportSchema), ...failures(401, 403) } },
     },
     async (request) => ({ success: true as const, data: await service().refreshNow(auditContext(request)), message: R.refreshed }),
@@ -95,7 +96,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/billing/cycles/:cycle/close',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'billing:manage' },
       schema: {
         tags,
         security,
@@ -113,7 +114,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/customers/:uuid/statements',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: { tags, security, summary: "A customer's statements, newest cycle first", params: customerParamsSchema, response: { 200: successSchema(z.array(statementSummarySchema)), ...failures(401, 403, 404) } },
     },
     async (request) => ({ success: true as const, data: await service().ofCustomer(request.params.uuid), message: R.listed }),
@@ -125,7 +126,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: 'customer' },
       schema: { tags: ['customer area'], security, summary: "The signed-in customer's statements, newest cycle first", response: { 200: successSchema(z.array(statementSummarySchema)), ...failures(401, 403) } },
     },
-    async (request) => ({ success: true as const, data: await service().mine(principalOf(request).id), message: R.mine }),
+    async (request) => ({ success: true as const, data: await service().mine(customerScopeOf(principalOf(request))), message: R.mine }),
   );
 
   app.get(
@@ -140,13 +141,13 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successSchema(statementSchema), ...failures(401, 403, 404) },
       },
     },
-    async (request) => ({ success: true as const, data: await service().mineOne(principalOf(request).id, request.params.id), message: R.one }),
+    async (request) => ({ success: true as const, data: await service().mineOne(customerScopeOf(principalOf(request)), request.params.id), message: R.one }),
   );
 
   app.get(
     '/customers/:uuid/preview/statements',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags: ['customer preview'],
         security,
@@ -161,7 +162,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/customers/:uuid/preview/statements/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'billing:read' },
       schema: {
         tags: ['customer preview'],
         security,

@@ -23,7 +23,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/subscriptions',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'subscriptions:read' },
       schema: {
         tags,
         security,
@@ -42,7 +42,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/subscriptions/plans',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'subscriptions:read' },
       schema: {
         tags,
         security,
@@ -59,7 +59,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/subscriptions/:serviceLineNumber/plan',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'subscriptions:manage' },
       schema: {
         tags,
         security,

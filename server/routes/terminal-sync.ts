@@ -18,7 +18,7 @@ export const terminalSyncRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/terminals/sync',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:manage' },
       schema: {
         tags,
         security,
@@ -35,7 +35,7 @@ export const terminalSyncRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/sync/job/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -53,7 +53,7 @@ export const terminalSyncRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/sync/queue',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -70,7 +70,7 @@ export const terminalSyncRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/sync/budget',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -88,7 +88,7 @@ export const terminalSyncRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/terminals/:id/refresh',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:manage' },
       schema: {
         tags,
         security,

@@ -32,7 +32,7 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -52,7 +52,7 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/available',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -71,7 +71,7 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/health',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -88,7 +88,7 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/sync/stats',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -105,7 +105,7 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/service-line/:sl/usage',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -126,7 +126,7 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/terminals/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:read' },
       schema: {
         tags,
         security,
@@ -144,7 +144,7 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/terminals/:id/assign',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:manage' },
       schema: {
         tags,
         security,
@@ -164,7 +164,7 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/terminals/:id/report-issue',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'terminals:manage' },
       schema: {
         tags,
         security,

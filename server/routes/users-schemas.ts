@@ -2,7 +2,7 @@
 // routes, checked against the domain types. Responses list their fields, so a row's password hash
 // or MFA secret cannot leak even if a handler passed a whole row.
 import { z } from 'zod';
-import { inputText, paginationSchema, exact, type Exact } from './schemas';
+import { inputText, paginationSchema, exact, type Exact, roleRefSchema } from './schemas';
 import {
   MAX_USER_EXTENSION_DAYS,
   MIN_USER_EXTENSION_DAYS,
@@ -43,12 +43,16 @@ export const userListQuerySchema = z.object({
 
 export const userParamsSchema = z.object({ uuid: z.guid({ error: USER_QUERY_MESSAGES.uuid }) });
 
+/** The roles a user is to hold: role ids, at least one (the service says so in the form's words). */
+const roleIdsSchema = z.array(z.guid({ error: 'role_ids must be role ids' }), { error: 'role_ids must be a list of role ids' }).max(20);
+
 /** Strings may be missing (they read as empty, so the form's "is required" message answers). */
 export const createUserBodySchema = z
   .object({
     name: inputText().optional(),
     email: inputText().optional(),
     role: inputText().optional(),
+    role_ids: roleIdsSchema.optional(),
     password: inputText().optional(),
   })
   .strict();
@@ -58,6 +62,7 @@ export const updateUserBodySchema = z
     name: inputText().optional(),
     email: inputText().optional(),
     role: z.enum(USER_ROLES, { error: USER_QUERY_MESSAGES.role }).optional(),
+    role_ids: roleIdsSchema.optional(),
     is_active: z.boolean().optional(),
   })
   .strict();
@@ -105,6 +110,7 @@ export const userWireSchema = z.object({
   locked_until: isoDate.nullable(),
   deleted_at: isoDate.nullable(),
   has_password: z.boolean(),
+  roles: z.array(roleRefSchema),
 });
 
 export const userListSchema = z.object({

@@ -1,7 +1,8 @@
-// Portal users for administrators (spec 7 "Users"): list, one user, create, edit, soft delete,
+// Portal users (spec 7 "Users"), users:read and users:manage: list, one user, create, edit, soft delete,
 // hard delete, restore, block, unblock, disable MFA, extend, reset login attempts.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { grantorOf } from '../plugins/auth';
 import { auditContext } from '../services/audit';
 import { USER_SERVER_MESSAGES } from '../services/users';
 import { linkContext } from './customers';
@@ -28,7 +29,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/users',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'users:read' },
       schema: {
         tags,
         security,
@@ -47,7 +48,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/users/:uuid',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'users:read' },
       schema: { tags, security, summary: 'One portal user (soft-deleted ones too)', params, response: { 200: userData, ...failures(401, 403, 404) } },
     },
     async (request) => {
@@ -59,7 +60,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/users',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'users:manage' },
       schema: {
         tags,
         security,
@@ -69,7 +70,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { user, message } = await users().create(request.body, linkContext(request));
+      const { user, message } = await users().create(request.body, linkContext(request), grantorOf(request));
       return reply.code(201).send({ success: true as const, data: { user }, message });
     },
   );
@@ -77,18 +78,18 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/users/:uuid',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'users:manage' },
       schema: {
         tags,
         security,
-        summary: 'Edit a user (name, email, role, is_active); self-suspension, admin suspension and removing the last administrator are refused',
+        summary: 'Edit a user (name, email, roles, is_active); granting what you do not hold, suspending an Owner and taking the last Owner\'s role are refused',
         params,
         body: updateUserBodySchema,
         response: { 200: userData, ...failures(401, 403, 404, 409) },
       },
     },
     async (request) => {
-      const { user, message } = await users().update(request.params.uuid, request.body, auditContext(request));
+      const { user, message } = await users().update(request.params.uuid, request.body, auditContext(request), grantorOf(request));
       return { success: true as const, data: { user }, message };
     },
   );
@@ -96,7 +97,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/users/:uuid',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'users:manage' },
       schema: { tags, security, summary: 'Soft-delete a user (restorable)', params, response: { 200: userData, ...failures(401, 403, 404, 409) } },
     },
     async (request) => {
@@ -108,7 +109,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/users/:uuid/hard-delete',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'users:manage' },
       schema: {
         tags,
         security,
@@ -130,7 +131,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   ) =>
     app.post(
       `/users/:uuid/${path}`,
-      { config: { auth: 'administrator' }, schema: { tags, security, summary, params, response: { 200: userData, ...failures(401, 403, 404, 409) } } },
+      { config: { auth: 'users:manage' }, schema: { tags, security, summary, params, response: { 200: userData, ...failures(401, 403, 404, 409) } } },
       async (request) => {
         const { user, message } = await run(request.params.uuid, auditContext(request));
         return { success: true as const, data: { user }, message };
@@ -145,7 +146,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/users/:uuid/block',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'users:manage' },
       schema: {
         tags,
         security,
@@ -164,7 +165,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/users/:uuid/extend-expiration',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'users:manage' },
       schema: {
         tags,
         security,

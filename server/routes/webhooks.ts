@@ -1,6 +1,5 @@
-// Signed webhooks (issue 20): the endpoints administrators register, their secrets (shown once),
-// a test event, and each endpoint's delivery log with replay. Any portal user may read them; only
-// the admin role changes them.
+// Signed webhooks: the endpoints the operators register, their secrets (shown once), a test event,
+// and each endpoint's delivery log with replay: alerts:read reads them, alerts:manage changes them.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WEBHOOK_MESSAGES as M } from '../../src/domain/webhooks';
@@ -27,7 +26,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/webhooks',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'alerts:read' },
       schema: {
         tags,
         security,
@@ -41,7 +40,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/webhooks',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: {
         tags,
         security,
@@ -59,7 +58,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/webhooks/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'alerts:read' },
       schema: {
         tags,
         security,
@@ -74,7 +73,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/webhooks/:id',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: {
         tags,
         security,
@@ -94,7 +93,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/webhooks/:id',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: {
         tags,
         security,
@@ -112,7 +111,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/webhooks/:id/secret',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: {
         tags,
         security,
@@ -127,7 +126,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/webhooks/:id/test',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: {
         tags,
         security,
@@ -142,7 +141,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/webhooks/:id/deliveries',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'alerts:read' },
       schema: {
         tags,
         security,
@@ -162,7 +161,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/webhooks/deliveries/:deliveryId/replay',
     {
-      config: { auth: 'administrator' },
+      config: { auth: 'alerts:manage' },
       schema: {
         tags,
         security,

@@ -8,6 +8,7 @@
 // The emails and webhook events of the alerts a batch opened are written in the same
 // transaction, so an alert never exists without its notices nor a notice without its alert; they
 // leave after the commit.
+import { scopeOf, type CustomerRef } from './customer-scope';
 import {
   ALERT_BELL_LATEST,
   ALERT_EMAIL_DIGEST_AFTER,
@@ -81,7 +82,7 @@ export interface AlertsService {
   overrides(kind: AlertKind): Promise<AlertOverrideWire[]>;
   putOverride(kind: AlertKind, payload: AlertOverridePayload, context: RequestContext & { userId: string }): Promise<AlertOverrideWire>;
   deleteOverride(kind: AlertKind, scope: 'customer' | 'line', key: string, context: RequestContext): Promise<void>;
-  ofCustomer(customerId: string): Promise<MyAlertsWire>;
+  ofCustomer(customer: CustomerRef): Promise<MyAlertsWire>;
   /** The job that runs the evaluation (attached by the app once the queue exists). */
   attachEvaluationRequester(request: () => void): void;
 }
@@ -437,8 +438,10 @@ export function createAlertsService(deps: {
       requestEvaluation();
     },
 
-    async ofCustomer(customerId) {
-      return { alerts: (await store.ofCustomer(customerId, MY_ALERTS_LIMIT)).map(toAlertWire) };
+    async ofCustomer(customer) {
+      // A member limited to some lines sees those lines' alerts only.
+      const { customerId, serviceLines } = scopeOf(customer);
+      return { alerts: (await store.ofCustomer(customerId, MY_ALERTS_LIMIT, undefined, serviceLines)).map(toAlertWire) };
     },
 
     attachEvaluationRequester(request) {

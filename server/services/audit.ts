@@ -4,8 +4,13 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import type { AuditRepository } from '../db/repositories/audit';
 import type { Clock } from '../clock';
+import type { Principal } from '../auth/principal';
 
-export type Actor = { type: 'user' | 'customer'; id: string } | { type: 'system' | 'anonymous' };
+/**
+ * Who did it. A customer organisation's member and an API key act under their own names
+ * (`member`: the member's id; `api_key`: the key's id, its name joined in the audit log).
+ */
+export type Actor = { type: 'user' | 'customer' | 'member' | 'api_key'; id: string } | { type: 'system' | 'anonymous' };
 
 export interface AuditEvent {
   actor: Actor;
@@ -65,9 +70,13 @@ export function auditSource({ actor, ip, requestId }: RequestContext): RequestCo
 
 /** Actor, IP and request id of a request, for `audit.record({ ...auditContext(request), ... })`. */
 export function auditContext(request: FastifyRequest): RequestContext {
-  const principal = request.principal;
-  const actor: Actor = principal
-    ? { type: principal.type === 'admin' ? 'user' : 'customer', id: principal.id }
-    : { type: 'anonymous' };
-  return { actor, ip: request.ip, requestId: String(request.id) };
+  return { actor: actorOf(request.principal), ip: request.ip, requestId: String(request.id) };
 }
+
+/** The audit actor a principal acts as. */
+export function actorOf(principal: Principal | null): Actor {
+  if (!principal) return { type: 'anonymous' };
+  if (principal.type === 'admin') return principal.apiKey ? { type: 'api_key', id: principal.apiKey.id } : { type: 'user', id: principal.id };
+  return principal.member ? { type: 'member', id: principal.member.id } : { type: 'customer', id: principal.id };
+}
+

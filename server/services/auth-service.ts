@@ -18,14 +18,16 @@ import type { TokenService } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { AccountLoginStore } from '../db/repositories/accounts';
+import type { MemberAccountRow } from '../db/repositories/customer-members';
 import type { Repositories } from '../db/repositories';
 import type { AccountRow, CustomerRow, UserRow } from '../db/schema';
 import { ForbiddenError, INVALID_TOKEN_MESSAGE, LockedError, UnauthorizedError } from '../errors';
 import { accountRefusal, type AccountRefusal } from './account-status';
 import type { AuditService } from './audit';
+import type { RolesService } from './roles';
 import type { MfaService } from './mfa';
 import { tokenPredatesPasswordChange } from './profile';
-import { toAdminUser, toCustomerProfile } from './profiles';
+import { toAdminUser, toCustomerProfile, toMemberProfile } from './profiles';
 
 export interface Credentials {
   email: string;
@@ -57,14 +59,18 @@ export interface AuthService {
   loginCustomerMfa(payload: MfaLoginPayload, context: LoginContext): Promise<CustomerLoginData>;
   /** The principal behind a bearer token, or null when the token or its account no longer holds. */
   authenticate(token: string): Promise<Principal | null>;
+  /** The principal behind an API key, or null (unknown, revoked, expired or from another address). */
+  authenticateApiKey(key: string, context: { ip: string }): Promise<Principal | null>;
   currentAdmin(principal: Principal): Promise<AdminUser>;
   currentCustomer(principal: Principal): Promise<CustomerProfile>;
 }
 
 interface AccountKind<Row extends AccountRow> {
   store: AccountLoginStore<Row>;
-  actorType: 'user' | 'customer';
+  actorType: 'user' | 'customer' | 'member';
   userType: 'admin' | 'customer';
+  /** The MFA challenge's account claim: a code step finishes only the kind its password step began. */
+  challengeAccount: 'admin' | 'customer' | 'member';
   successAction: string;
   failureAction: string;
   challengeAction: string;
@@ -84,13 +90,17 @@ export function createAuthService(deps: {
   mfa: MfaService;
   challenges: MfaChallengeService;
   now: Clock;
+  roles: Pick<RolesService, 'accessOfUser'>;
+  /** API keys are one more way in; until a key store is given, none holds. */
+  apiKeys?: { authenticate(key: string, context: { ip: string }): Promise<Principal | null> };
 }): AuthService {
-  const { db, repos, audit, tokens, mfa, challenges, now } = deps;
+  const { db, repos, audit, tokens, mfa, challenges, now, roles } = deps;
 
   const adminKind: AccountKind<UserRow> = {
     store: repos.users,
     actorType: 'user',
     userType: 'admin',
+    challengeAccount: 'admin',
     successAction: 'auth.login',
     failureAction: 'auth.login_failed',
     challengeAction: 'auth.mfa_challenge',
@@ -99,10 +109,29 @@ export function createAuthService(deps: {
     store: repos.customers,
     actorType: 'customer',
     userType: 'customer',
+    challengeAccount: 'customer',
     successAction: 'customer.login',
     failureAction: 'customer.login_failed',
     challengeAction: 'customer.mfa_challenge',
   };
+  // A customer organisation's member signs in on the customer side, under their own name (the
+  // actor and target say which member), with the same lockout and MFA as any account.
+  const memberKind: AccountKind<MemberAccountRow> = {
+    store: repos.customerMembers,
+    actorType: 'member',
+    userType: 'customer',
+    challengeAccount: 'member',
+    successAction: 'customer.login',
+    failureAction: 'customer.login_failed',
+    challengeAction: 'customer.mfa_challenge',
+  };
+
+  /** The customer sign-in finds one account per email: an organisation's own login, else a member. */
+  async function customerSideKind(email: string): Promise<AccountKind<CustomerRow> | AccountKind<MemberAccountRow>> {
+    const normalised = email.trim().toLowerCase();
+    if (await repos.customers.findByEmail(normalised)) return customerKind;
+    return (await repos.customerMembers.findByEmail(normalised)) ? memberKind : customerKind;
+  }
 
   const recordFailure = <Row extends AccountRow>(
     kind: AccountKind<Row>,
@@ -229,7 +258,7 @@ export function createAuthService(deps: {
     const account = await checkPassword(kind, credentials, context);
     if (!account.mfaEnabled) return { account: await completeLogin(kind, account, context) };
     // The failure count stays as it is: a right password must not reset the code guesses.
-    const challenge = await challenges.sign({ sub: account.id, account: kind.userType });
+    const challenge = await challenges.sign({ sub: account.id, account: kind.challengeAccount });
     await audit.record({
       actor: { type: 'anonymous' },
       action: kind.challengeAction,
@@ -249,7 +278,7 @@ export function createAuthService(deps: {
   async function codeStep<Row extends AccountRow>(kind: AccountKind<Row>, { challenge, code }: MfaLoginPayload, context: LoginContext): Promise<Row> {
     const at = now();
     const claims = await challenges.verify(challenge);
-    const account = claims?.account === kind.userType ? await kind.store.findLiveById(claims.sub) : null;
+    const account = claims?.account === kind.challengeAccount ? await kind.store.findLiveById(claims.sub) : null;
     if (!account || !account.mfaEnabled) {
       await recordFailure(kind, context, account?.email.toLowerCase() ?? 'an unknown account', 'mfa_challenge_invalid', account);
       throw new UnauthorizedError(MFA_MESSAGES.challengeExpired);
@@ -266,12 +295,16 @@ export function createAuthService(deps: {
   }
 
   const adminSession = async (user: UserRow): Promise<AdminLoginData> => ({
-    user: toAdminUser(user),
+    user: toAdminUser(user, await roles.accessOfUser(user.id)),
     token: await tokens.sign({ sub: user.id, typ: 'admin', role: user.role }),
   });
   const customerSession = async (customer: CustomerRow): Promise<CustomerLoginData> => ({
     customer: toCustomerProfile(customer),
     token: await tokens.sign({ sub: customer.id, typ: 'customer' }),
+  });
+  const memberSession = async (member: MemberAccountRow): Promise<CustomerLoginData> => ({
+    customer: toMemberProfile(member),
+    token: await tokens.sign({ sub: member.id, typ: 'member' }),
   });
 
   /** With `issuedAt` (a token's iat): null too when the password changed after the token was issued. */
@@ -294,27 +327,49 @@ export function createAuthService(deps: {
       return adminSession(await codeStep(adminKind, payload, context));
     },
     async loginCustomer(credentials, context) {
+      const kind = await customerSideKind(credentials.email);
+      if (kind === memberKind) {
+        const step = await passwordStep(memberKind, credentials, context);
+        return 'mfaRequired' in step ? step : memberSession(step.account);
+      }
       const step = await passwordStep(customerKind, credentials, context);
       return 'mfaRequired' in step ? step : customerSession(step.account);
     },
     async loginCustomerMfa(payload, context) {
+      // The challenge says whose code step this is; codeStep checks it again, with the kind.
+      const claims = await challenges.verify(payload.challenge);
+      if (claims?.account === 'member') return memberSession(await codeStep(memberKind, payload, context));
       return customerSession(await codeStep(customerKind, payload, context));
     },
     async authenticate(token) {
       const claims = await tokens.verify(token);
       if (!claims) return null;
+      if (claims.typ === 'member') {
+        // A member stands while both they and their organisation do (the session row combines the two).
+        const member = await repos.customerMembers.sessionOf(claims.sub);
+        if (!member || accountRefusal(member, now()) || tokenPredatesPasswordChange(member, claims.iat)) return null;
+        return { type: 'customer', id: member.customerId, member: { id: member.id, role: member.memberRole, serviceLines: member.serviceLines } };
+      }
       const account = await (claims.typ === 'admin' ? repos.users : repos.customers).sessionOf(claims.sub);
       if (!account || accountRefusal(account, now()) || tokenPredatesPasswordChange(account, claims.iat)) return null;
-      // The role comes from the row, so a demotion takes effect on the next request.
-      if (claims.typ === 'admin') return account.role ? { type: 'admin', id: account.id, role: account.role } : null;
-      return { type: 'customer', id: account.id };
+      // Permissions come from the roles held now, so a demotion takes effect on the next request.
+      if (claims.typ === 'admin') return { type: 'admin', id: account.id, permissions: (await roles.accessOfUser(account.id)).permissions, apiKey: null };
+      return { type: 'customer', id: account.id, member: null };
+    },
+    async authenticateApiKey(key, context) {
+      return deps.apiKeys ? deps.apiKeys.authenticate(key, context) : null;
     },
     async currentAdmin(principal) {
       const user = principal.type === 'admin' ? await liveAdmin(principal.id) : null;
       if (!user) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
-      return toAdminUser(user);
+      return toAdminUser(user, await roles.accessOfUser(user.id));
     },
     async currentCustomer(principal) {
+      if (principal.type === 'customer' && principal.member) {
+        const member = await repos.customerMembers.findLiveById(principal.member.id);
+        if (!member || accountRefusal(member, now())) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
+        return toMemberProfile(member);
+      }
       const customer = principal.type === 'customer' ? await liveCustomer(principal.id) : null;
       if (!customer) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
       return toCustomerProfile(customer);

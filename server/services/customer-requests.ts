@@ -1,4 +1,4 @@
-// Customer requests (issue 19): a customer asks for a plan change or a top-up on a line of theirs,
+// Customer requests: a customer asks for a plan change or a top-up on a line of theirs,
 // checked against the line as the provider has it now (active, not ending, what its plan sells,
 // the top-up blocks this cycle still allows); an admin approves it — the change runs through the
 // same services as the admin's own Change Plan and Top-up, with the admin's audit context — or
@@ -6,7 +6,7 @@
 //
 // Customer methods take the customer's id from the token and answer 404 for any line or request
 // that is not theirs, with the same message as an unknown one.
-import type { UserRole } from '../../src/domain/auth';
+import { allows, ROLE_MESSAGES, type Permission } from '../../src/domain/permissions';
 import {
   REQUEST_MESSAGES as M,
   describeAsked,
@@ -30,8 +30,8 @@ import type { QueueRow, RequestListRow } from '../db/repositories/customer-reque
 import type { StoredProduct } from '../db/repositories/subscriptions';
 import type { CustomerRequestRow } from '../db/schema';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, fieldError } from '../errors';
-import { ADMIN_ROLE_MESSAGE } from '../plugins/auth';
 import type { AuditService, RequestContext } from './audit';
+import { reachesLine, requireLineWriter, scopeOf, type CustomerRef, type CustomerScope } from './customer-scope';
 import type { EmailLogger, EmailSender, RecordedEmail } from './email';
 import type { ServiceLinesService } from './service-lines';
 import { planProducts } from './service-lines';
@@ -52,13 +52,13 @@ export interface QueueQuery {
 }
 
 export interface CustomerRequestsService {
-  mine(customerId: string): Promise<MyRequestsWire>;
-  options(customerId: string, serviceLineNumber: string): Promise<RequestOptionsWire>;
-  create(customerId: string, payload: NewRequestPayload, context: RequestContext): Promise<CustomerRequestWire>;
-  cancel(customerId: string, id: string, context: RequestContext): Promise<CustomerRequestWire>;
+  mine(customer: CustomerRef): Promise<MyRequestsWire>;
+  options(customer: CustomerRef, serviceLineNumber: string): Promise<RequestOptionsWire>;
+  create(customer: CustomerRef, payload: NewRequestPayload, context: RequestContext): Promise<CustomerRequestWire>;
+  cancel(customer: CustomerRef, id: string, context: RequestContext): Promise<CustomerRequestWire>;
   queue(query: QueueQuery): Promise<RequestQueueWire>;
   /** `mail.log`: where to log the customer's email when it cannot be sent (the request's log). */
-  approve(id: string, approver: { id: string; role: UserRole }, context: RequestContext, mail?: { log: EmailLogger }): Promise<QueuedRequestWire>;
+  approve(id: string, approver: { id: string; permissions: readonly Permission[] }, context: RequestContext, mail?: { log: EmailLogger }): Promise<QueuedRequestWire>;
   decline(id: string, approverId: string, reason: string, context: RequestContext, mail?: { log: EmailLogger }): Promise<QueuedRequestWire>;
 }
 
@@ -139,9 +139,13 @@ export function createCustomerRequestsService(deps: {
     return toQueued(row, await catalogue());
   }
 
-  /** The line as the provider has it now, when it is this customer's; 404 otherwise, as for an unknown line. */
-  async function lineOf(customerId: string, serviceLineNumber: string): Promise<ServiceLineSettingsWire> {
-    if (!(await store.holdsLine(customerId, serviceLineNumber))) throw new NotFoundError(M.lineNotFound);
+  /**
+   * The line as the provider has it now, when it is this customer's (and one of the member's lines,
+   * for a member limited to some); 404 otherwise, as for an unknown line.
+   */
+  async function lineOf(scope: CustomerScope, serviceLineNumber: string): Promise<ServiceLineSettingsWire> {
+    if (!reachesLine(scope, serviceLineNumber)) throw new NotFoundError(M.lineNotFound);
+    if (!(await store.holdsLine(scope.customerId, serviceLineNumber))) throw new NotFoundError(M.lineNotFound);
     return deps.serviceLines.settings(serviceLineNumber);
   }
 
@@ -179,13 +183,18 @@ export function createCustomerRequestsService(deps: {
   }
 
   return {
-    async mine(customerId) {
-      const [rows, lines, known] = await Promise.all([store.ofCustomer(customerId), store.linesOfCustomer(customerId), catalogue()]);
+    async mine(customer) {
+      const { customerId, serviceLines } = scopeOf(customer);
+      const [rows, lines, known] = await Promise.all([
+        store.ofCustomer(customerId, undefined, serviceLines),
+        store.linesOfCustomer(customerId, undefined, serviceLines),
+        catalogue(),
+      ]);
       return { requests: rows.map((row) => toWire(row, known)), lines };
     },
 
-    async options(customerId, serviceLineNumber) {
-      const settings = await lineOf(customerId, serviceLineNumber);
+    async options(customer, serviceLineNumber) {
+      const settings = await lineOf(scopeOf(customer), serviceLineNumber);
       requireOpen(settings);
       const plans = (await deps.subscriptions.plans()).filter((p) => p.productReferenceId !== settings.productReferenceId);
       return {
@@ -196,8 +205,11 @@ export function createCustomerRequestsService(deps: {
       };
     },
 
-    async create(customerId, payload, context) {
-      const settings = await lineOf(customerId, payload.serviceLineNumber);
+    async create(customer, payload, context) {
+      const scope = scopeOf(customer);
+      requireLineWriter(scope);
+      const { customerId } = scope;
+      const settings = await lineOf(scope, payload.serviceLineNumber);
       requireOpen(settings);
       if (payload.kind === 'plan_change') {
         if (payload.productId === settings.productReferenceId) throw new ConflictError(M.samePlan);
@@ -240,9 +252,12 @@ export function createCustomerRequestsService(deps: {
       return toWire(mine!, await catalogue());
     },
 
-    async cancel(customerId, id, context) {
+    async cancel(customer, id, context) {
+      const scope = scopeOf(customer);
+      requireLineWriter(scope);
+      const { customerId } = scope;
       const row = await store.findOfCustomer(id, customerId);
-      if (!row) throw new NotFoundError(M.requestNotFound);
+      if (!row || !reachesLine(scope, row.serviceLineNumber)) throw new NotFoundError(M.requestNotFound);
       if (row.status !== 'pending') throw new ConflictError(M.alreadyDecided(row.status));
       const done = await store.transaction(async (tx) => {
         if (!(await store.cancel(id, customerId, now(), staleBefore(), tx))) return false;
@@ -260,8 +275,10 @@ export function createCustomerRequestsService(deps: {
 
     async approve(id, approver, context, mail) {
       const row = await pendingOrRefuse(id);
-      // Buying a top-up is the admin role's (POST /service-lines/…/top-up); a request does not widen that.
-      if (row.kind === 'top_up' && approver.role !== 'admin') throw new ForbiddenError(ADMIN_ROLE_MESSAGE);
+      // Approving runs the change itself: it needs what the change's own route needs (a top-up is
+      // bought under lifecycle:manage, a plan change under subscriptions:manage); a request does not widen that.
+      const needed: Permission = row.kind === 'top_up' ? 'lifecycle:manage' : 'subscriptions:manage';
+      if (!allows(approver.permissions, needed)) throw new ForbiddenError(ROLE_MESSAGES.forbidden(needed));
       const claimedAt = now();
       const claimed = await store.claim(id, approver.id, claimedAt, staleBefore());
       if (!claimed) return undecidable(row);

@@ -12,6 +12,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
+import type { MemberAccountRow } from '../db/repositories/customer-members';
 import type { CustomerRow, NewUserRow, PasswordSetupTokenRow, UserRow } from '../db/schema';
 import { passwordSetupEmail } from '../email/templates';
 import { AppError, BadRequestError, NotFoundError, type FieldError } from '../errors';
@@ -72,8 +73,11 @@ export interface RecordedLinkEmail {
   url: string;
 }
 
-/** Whose link: a customer's, or a portal user's. */
-type LinkOwner = { kind: 'customer'; row: CustomerRow } | { kind: 'user'; row: UserRow };
+/**
+ * Whose link: a customer's, a portal user's, or a customer organisation member's (`member`: a
+ * reset link only; a customer account for the audit's action names, their own row the target).
+ */
+type LinkOwner = { kind: 'customer'; row: CustomerRow; member?: false } | { kind: 'customer'; row: MemberAccountRow; member: true } | { kind: 'user'; row: UserRow };
 
 export interface PasswordSetupService {
   /** Revokes the customer's unused links and stores a new one, inside the caller's transaction. */
@@ -127,6 +131,9 @@ export function createPasswordSetupService(deps: {
     if (row.userId) {
       const user = lock ? await repos.users.findByIdForUpdate(row.userId, tx) : await repos.users.findLiveById(row.userId, tx);
       owner = user && !user.deletedAt ? { kind: 'user', row: user } : null;
+    } else if (row.memberId) {
+      const member = lock ? await repos.customerMembers.findLiveByIdForUpdate(row.memberId, tx) : await repos.customerMembers.findLiveById(row.memberId, tx);
+      owner = member ? { kind: 'customer', row: member, member: true } : null;
     } else if (row.customerId) {
       const customer = lock ? await repos.customers.findLiveByIdForUpdate(row.customerId, tx) : await repos.customers.findLiveById(row.customerId, tx);
       owner = customer ? { kind: 'customer', row: customer } : null;
@@ -206,17 +213,24 @@ export function createPasswordSetupService(deps: {
         const reset = consumed.purpose === 'reset';
         const account = owner.row;
         const patch = { passwordHash, isActive: true, failedLoginAttempts: 0, lockedUntil: null, passwordChangedAt: at, updatedAt: at } satisfies Partial<NewUserRow>;
-        const updated = owner.kind === 'user' ? await repos.users.update(account.id, patch, tx) : await repos.customers.update(account.id, patch, tx);
+        const updated =
+          owner.kind === 'user'
+            ? await repos.users.update(account.id, patch, tx)
+            : owner.member
+              ? await repos.customerMembers.update(account.id, patch, tx)
+              : await repos.customers.update(account.id, patch, tx);
         if (!updated) throw new NotFoundError(CUSTOMER_MESSAGES.setupTokenInvalid);
         if (owner.kind === 'user') await repos.passwordSetupTokens.revokeUnusedForUser(account.id, at, tx);
+        else if (owner.member) await repos.passwordSetupTokens.revokeUnusedForMember(account.id, at, tx);
         else await repos.passwordSetupTokens.revokeUnused(account.id, at, tx);
+        const who = owner.kind === 'customer' && owner.member ? ('member' as const) : owner.kind;
         await audit.record(
           {
-            actor: { type: owner.kind, id: account.id },
+            actor: { type: who, id: account.id },
             ip: context.ip,
             requestId: context.requestId,
             action: reset ? `${owner.kind}.password_reset` : `${owner.kind}.password_set`,
-            targetType: owner.kind,
+            targetType: who,
             targetId: account.id,
             before: { email: account.email, isActive: account.isActive, hasPassword: account.passwordHash !== null },
             after: { email: updated.email, isActive: true, hasPassword: true, via: reset ? 'password_reset_link' : 'password_setup_link' },

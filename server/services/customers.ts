@@ -294,7 +294,10 @@ export function createCustomersService(deps: {
       const email = payload.email.trim().toLowerCase();
       const { row, mail } = await db.transaction(async (tx) => {
         const at = now();
-        if (await repos.customers.emailTaken(email, null, tx)) throw new ConflictError(CUSTOMER_MESSAGES.duplicateEmail);
+        // The customer sign-in finds one account per email: an organisation's member's is taken too.
+        if ((await repos.customers.emailTaken(email, null, tx)) || (await repos.customerMembers.memberEmailTaken(email, tx))) {
+          throw new ConflictError(CUSTOMER_MESSAGES.duplicateEmail);
+        }
         const created = await repos.customers.create(
           {
             email,
@@ -337,7 +340,8 @@ export function createCustomersService(deps: {
         const at = now();
         const current = await liveOr404(id, tx);
         Object.assign(patch, blockPatch(current, payload, blockedReason, at));
-        if (patch.email !== undefined && patch.email !== current.email && (await repos.customers.emailTaken(patch.email, id, tx))) {
+        const newEmail = patch.email !== undefined && patch.email !== current.email ? patch.email : null;
+        if (newEmail !== null && ((await repos.customers.emailTaken(newEmail, id, tx)) || (await repos.customerMembers.memberEmailTaken(newEmail, tx)))) {
           throw new ConflictError(CUSTOMER_MESSAGES.duplicateEmail);
         }
         const changes = Object.entries(patch).filter(([key, value]) => !sameValue(current[key as keyof CustomerRow], value));

@@ -11,8 +11,11 @@ import { createAuthService } from './auth-service';
 import { createMfaService } from './mfa';
 import { createMfaRepository } from '../db/repositories/mfa';
 import { createCustomersService } from './customers';
+import { createCustomerMembersService } from './customer-members';
 import { createProfileService } from './profile';
 import { createUsersService } from './users';
+import { createRolesService } from './roles';
+import { createApiKeysService } from './api-keys';
 import { createTerminalsService } from './terminals';
 import { createCustomerTerminalsService } from './customer-terminals';
 import { createMyTerminalsService } from './my-terminals';
@@ -79,7 +82,9 @@ export function createServices(deps: {
   // The MFA repository is built here, beside its only user, rather than in the shared repository set.
   const mfa = createMfaService({ db, repos, mfa: createMfaRepository(db), audit, box: createSecretBox(config.mfaEncryptionKey), now });
   const challenges = createMfaChallengeService({ secret: config.jwtSecret, now });
-  const auth = createAuthService({ db, repos, audit, tokens, mfa, challenges, now });
+  const roles = createRolesService({ db, repos, audit, now });
+  const apiKeys = createApiKeysService({ db, repos, audit, roles, now });
+  const auth = createAuthService({ db, repos, audit, tokens, mfa, challenges, now, roles, apiKeys });
   const consoleProvider = deps.provider ? createConsoleProvider(deps.provider) : null;
   const providerConsole = createProviderConsoleService({
     provider: () => {
@@ -101,8 +106,9 @@ export function createServices(deps: {
   const passwordSetup = createPasswordSetupService({ db, repos, audit, email, config, now });
   const passwordReset = createPasswordResetService({ db, repos, audit, email, config, now });
   const customers = createCustomersService({ db, repos, audit, passwordSetup, now, serviceLines: () => serviceLines });
-  const users = createUsersService({ db, repos, audit, passwordSetup, mfa, now });
-  const profile = createProfileService({ db, repos, audit, tokens, now });
+  const customerMembers = createCustomerMembersService({ db, repos, audit, email, config, now });
+  const users = createUsersService({ db, repos, audit, passwordSetup, mfa, now, roles });
+  const profile = createProfileService({ db, repos, audit, tokens, now, roles });
   const terminals = createTerminalsService({ db, repos, audit, now });
   // The app marks each request in it (app.ts); the background writers rest only while one waits.
   const demand = createDemand();
@@ -181,7 +187,10 @@ export function createServices(deps: {
     passwordSetup,
     passwordReset,
     customers,
+    customerMembers,
     users,
+    roles,
+    apiKeys,
     profile,
     terminals,
     customerTerminals,

@@ -69,8 +69,14 @@ export function createMfaService(deps: {
 
   /** The signed-in account and which table it is in. */
   async function currentAccount(principal: Principal): Promise<MfaAccount> {
-    const type: MfaAccountType = principal.type === 'admin' ? 'user' : 'customer';
-    const row = type === 'user' ? await repos.users.findLiveById(principal.id) : await repos.customers.findLiveById(principal.id);
+    // A customer organisation's member has MFA of their own, on their own row.
+    const type: MfaAccountType = principal.type === 'admin' ? 'user' : principal.member ? 'member' : 'customer';
+    const row =
+      principal.type === 'admin'
+        ? await repos.users.findLiveById(principal.id)
+        : principal.member
+          ? await repos.customerMembers.findLiveById(principal.member.id)
+          : await repos.customers.findLiveById(principal.id);
     if (!row) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
     return { type, row };
   }
@@ -99,7 +105,7 @@ export function createMfaService(deps: {
   }
 
   // Portal users' entries keep their names (`auth.mfa_enabled`); customers' read `customer.mfa_enabled`,
-  // beside `customer.login`.
+  // beside `customer.login`, and so do their members' (the actor and target say which member).
   const record = ({ type, row }: MfaAccount, action: string, context: MfaRequestContext, after: Record<string, unknown> = {}, tx?: Db) =>
     audit.record(
       {

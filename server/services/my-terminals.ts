@@ -2,8 +2,9 @@
 // month of daily usage, and the two actions a customer may take on a terminal — rename (the line's
 // nickname at the provider, through the service-lines service) and reboot (paced, audited).
 //
-// Every function takes the customer id; the routes pass the token's own, and the admin "View as
-// customer" preview may pass the customer it shows. A terminal is the customer's when it is a live
+// Every function takes the customer id or the signed-in person's scope; the routes pass the
+// token's own, and the admin "View as customer" preview may pass the customer it shows. A member
+// limited to some of the organisation's lines sees only terminals on those; a viewer reads only. A terminal is the customer's when it is a live
 // terminal assigned to them in the inventory; any other id — another customer's, an unassigned
 // one, an unknown one — is the same 404, so an answer never tells which.
 import {
@@ -30,6 +31,7 @@ import type { Repositories } from '../db/repositories';
 import type { OwnTerminalRow } from '../db/repositories/my-terminals';
 import { ConflictError, NotFoundError, ServiceUnavailableError, TooManyRequestsError, fieldError } from '../errors';
 import { auditSource, type AuditService, type RequestContext } from './audit';
+import { requireLineWriter, scopeOf, type CustomerRef, type CustomerScope } from './customer-scope';
 import type { ProviderAccess } from './console-provider';
 import { providerRefusal } from './provider-failures';
 import type { ServiceLinesService } from './service-lines';
@@ -39,12 +41,12 @@ import { capInGB, dataCapOf, dayOf, round2 } from './terminals';
 const MY_OVERVIEW_ALERTS = 20;
 
 export interface MyTerminalsService {
-  overview(customerId: string): Promise<MyOverviewWire>;
-  list(customerId: string): Promise<MyTerminalWire[]>;
+  overview(customer: CustomerRef): Promise<MyOverviewWire>;
+  list(customer: CustomerRef): Promise<MyTerminalWire[]>;
   /** `month` is `YYYY-MM` (the route checked the form); null is the current month. */
-  detail(customerId: string, terminalId: string, month: string | null): Promise<MyTerminalDetailWire>;
-  rename(customerId: string, terminalId: string, name: string, context: RequestContext): Promise<{ terminalId: string; nickname: string }>;
-  reboot(customerId: string, terminalId: string, context: RequestContext): Promise<RebootResultWire>;
+  detail(customer: CustomerRef, terminalId: string, month: string | null): Promise<MyTerminalDetailWire>;
+  rename(customer: CustomerRef, terminalId: string, name: string, context: RequestContext): Promise<{ terminalId: string; nickname: string }>;
+  reboot(customer: CustomerRef, terminalId: string, context: RequestContext): Promise<RebootResultWire>;
 }
 
 function usageOf(row: OwnTerminalRow): MyUsageFigures {
@@ -124,8 +126,8 @@ export function createMyTerminalsService(deps: {
     return { ...terminal, online: row.telemetryReadAt !== null && isOnline(terminal.telemetryAt, row.telemetryReadAt) };
   };
 
-  async function owned(customerId: string, terminalId: string, at: Date): Promise<OwnTerminalRow> {
-    const row = await repos.myTerminals.ownedBy(customerId, terminalId, dayOf(at));
+  async function owned({ customerId, serviceLines }: CustomerScope, terminalId: string, at: Date): Promise<OwnTerminalRow> {
+    const row = await repos.myTerminals.ownedBy(customerId, terminalId, dayOf(at), undefined, serviceLines);
     if (!row) throw new NotFoundError(M.notFound);
     return row;
   }
@@ -134,8 +136,8 @@ export function createMyTerminalsService(deps: {
    * The customer's stored alerts not yet resolved (issue 20), in the Overview's shape: a line's
    * alert points at the customer's terminal on that line.
    */
-  async function storedAlerts(customerId: string, list: readonly MyTerminalWire[]): Promise<MyAlertWire[]> {
-    const rows = await repos.alerts.ofCustomer(customerId, MY_OVERVIEW_ALERTS);
+  async function storedAlerts({ customerId, serviceLines }: CustomerScope, list: readonly MyTerminalWire[]): Promise<MyAlertWire[]> {
+    const rows = await repos.alerts.ofCustomer(customerId, MY_OVERVIEW_ALERTS, undefined, serviceLines);
     return rows
       .filter((row) => row.status !== 'resolved')
       .map((row) => ({
@@ -151,14 +153,15 @@ export function createMyTerminalsService(deps: {
   }
 
   return {
-    async overview(customerId) {
+    async overview(customer) {
+      const scope = scopeOf(customer);
       const at = now();
       const today = dayOf(at);
-      const rows = await repos.myTerminals.ofCustomer(customerId, today);
+      const rows = await repos.myTerminals.ofCustomer(scope.customerId, today, undefined, scope.serviceLines);
       const list = rows.map((row) => withOnline(row));
       const usedGB = round2(list.reduce((sum, t) => sum + t.usage.usedGB, 0));
       const planGB = round2(list.reduce((sum, t) => sum + t.usage.planGB, 0));
-      const alerts = [...(await storedAlerts(customerId, list)), ...hardwareAlerts(list)].sort(
+      const alerts = [...(await storedAlerts(scope, list)), ...hardwareAlerts(list)].sort(
         (a, b) => (a.severity === b.severity ? 0 : a.severity === 'critical' ? -1 : 1),
       );
       return {
@@ -177,13 +180,14 @@ export function createMyTerminalsService(deps: {
       };
     },
 
-    async list(customerId) {
+    async list(customer) {
+      const { customerId, serviceLines } = scopeOf(customer);
       const at = now();
-      const rows = await repos.myTerminals.ofCustomer(customerId, dayOf(at));
+      const rows = await repos.myTerminals.ofCustomer(customerId, dayOf(at), undefined, serviceLines);
       return rows.map((row) => withOnline(row));
     },
 
-    async detail(customerId, terminalId, month) {
+    async detail(customer, terminalId, month) {
       const at = now();
       const today = dayOf(at);
       const months = selectableMonths(at);
@@ -192,7 +196,7 @@ export function createMyTerminalsService(deps: {
         const message = M.monthOutOfRange(months.at(-1)!, months[0]!);
         throw fieldError('month', message);
       }
-      const row = await owned(customerId, terminalId, at);
+      const row = await owned(scopeOf(customer), terminalId, at);
       const terminal = withOnline(row);
       const [year, m] = shown.split('-').map(Number) as [number, number];
       const range = monthRange(year, m);
@@ -213,8 +217,10 @@ export function createMyTerminalsService(deps: {
       };
     },
 
-    async rename(customerId, terminalId, name, context) {
-      const row = await owned(customerId, terminalId, now());
+    async rename(customer, terminalId, name, context) {
+      const scope = scopeOf(customer);
+      requireLineWriter(scope);
+      const row = await owned(scope, terminalId, now());
       if (!row.serviceLineNumber) throw new ConflictError(M.noLine);
       // The service-lines service goes to the provider, stores the fresh line and audits the
       // change as `service_line.renamed`, with the customer as the actor.
@@ -222,9 +228,12 @@ export function createMyTerminalsService(deps: {
       return { terminalId, nickname: settings.nickname ?? name.trim() };
     },
 
-    async reboot(customerId, terminalId, context) {
+    async reboot(customer, terminalId, context) {
+      const scope = scopeOf(customer);
+      requireLineWriter(scope);
+      const { customerId } = scope;
       const at = now();
-      const terminal = withOnline(await owned(customerId, terminalId, at));
+      const terminal = withOnline(await owned(scope, terminalId, at));
       if (terminal.status !== 'Active') throw new ConflictError(M.rebootInactive);
       if (!terminal.online) throw new ConflictError(M.rebootOffline);
       const provider = client();

@@ -48,19 +48,26 @@ export function createPasswordResetService(deps: {
 
   /**
    * One account's link, in one transaction under the account's row lock (two requests at once
-   * cannot both pass the per-account pace): null when the account may not have one now.
+   * cannot both pass the per-account pace): null when the account may not have one now. A
+   * customer organisation's member (`member`) is a customer account for the audit's action names,
+   * with their own row as the target.
    */
-  async function issueFor(kind: ResetKind, found: AccountRow, context: LinkContext): Promise<{ mail: RecordedEmail; url: string } | null> {
+  async function issueFor(kind: ResetKind, found: AccountRow, context: LinkContext, member = false): Promise<{ mail: RecordedEmail; url: string } | null> {
     return db.transaction(async (tx) => {
       const at = now();
-      const row = kind === 'user' ? await repos.users.findByIdForUpdate(found.id, tx) : await repos.customers.findLiveByIdForUpdate(found.id, tx);
-      // Blocked, deactivated, expired or deleted: no link (a reset must not reopen a closed account).
+      const row = member
+        ? await repos.customerMembers.findLiveByIdForUpdate(found.id, tx)
+        : kind === 'user'
+          ? await repos.users.findByIdForUpdate(found.id, tx)
+          : await repos.customers.findLiveByIdForUpdate(found.id, tx);
+      // Blocked, deactivated, expired or deleted (a member's organisation too): no link (a reset must not reopen a closed account).
       if (!row || row.deletedAt || accountRefusal(row, at)) return null;
-      const owner = ownerOf(kind, row.id);
+      const owner: ResetOwner = member ? { memberId: row.id } : ownerOf(kind, row.id);
+      const targetType = member ? 'member' : kind;
       const last = await repos.passwordResets.lastIssuedAt(owner, tx);
       const paced = last !== null && at.getTime() - last.getTime() < RESET_EMAIL_INTERVAL_MINUTES * MINUTE_MS;
       if (paced) {
-        await audit.record({ ...auditOf(context), action: `${kind}.password_reset_paced`, targetType: kind, targetId: row.id, after: { email: row.email } }, tx);
+        await audit.record({ ...auditOf(context), action: `${kind}.password_reset_paced`, targetType, targetId: row.id, after: { email: row.email } }, tx);
         return null;
       }
       await repos.passwordResets.revokeUnused(owner, at, tx);
@@ -68,7 +75,7 @@ export function createPasswordResetService(deps: {
       const expiresAt = new Date(at.getTime() + RESET_LINK_VALID_MINUTES * MINUTE_MS);
       await repos.passwordResets.insert({ owner, tokenHash: hashSetupToken(token), expiresAt, createdAt: at }, tx);
       await audit.record(
-        { ...auditOf(context), action: `${kind}.password_reset_requested`, targetType: kind, targetId: row.id, after: { email: row.email, expiresAt: expiresAt.toISOString() } },
+        { ...auditOf(context), action: `${kind}.password_reset_requested`, targetType, targetId: row.id, after: { email: row.email, expiresAt: expiresAt.toISOString() } },
         tx,
       );
       // Never the request's Host: anyone may ask for a reset of anyone's account, and a link built
@@ -89,9 +96,9 @@ export function createPasswordResetService(deps: {
       if (problem) throw new BadRequestError(problem, { errors: [{ path: 'email', message: problem }] });
       const address = typed.trim().toLowerCase();
 
-      const [user, customer] = await Promise.all([repos.users.findByEmail(address), repos.customers.findByEmail(address)]);
+      const [user, customer, member] = await Promise.all([repos.users.findByEmail(address), repos.customers.findByEmail(address), repos.customerMembers.findByEmail(address)]);
       const accounts = [...(user ? [['user', user] as const] : []), ...(customer ? [['customer', customer] as const] : [])];
-      if (accounts.length === 0) {
+      if (accounts.length === 0 && !member) {
         // Kept like a failed sign-in: someone tried an address that has no account.
         await audit.record({ ...auditOf(context), action: 'auth.password_reset_unknown', targetType: null, targetId: null, after: { email: address } });
         return;
@@ -99,6 +106,11 @@ export function createPasswordResetService(deps: {
       const mails: { mail: RecordedEmail; url: string }[] = [];
       for (const [kind, row] of accounts) {
         const issued = await issueFor(kind, row, context);
+        if (issued) mails.push(issued);
+      }
+      // The customer sign-in finds an organisation's login first, then a member: so does the reset.
+      if (member && !customer) {
+        const issued = await issueFor('customer', member, context, true);
         if (issued) mails.push(issued);
       }
       // Sent after the answer: an SMTP round trip only for real accounts would tell them apart by time.

@@ -2,6 +2,7 @@
 // `/users/change-password`) and customers (`/customers/profile`, `/customers/change-password`).
 // A wrong current password counts toward the sign-in lockout like a failed sign-in, so a stolen
 // session token cannot be used to guess the password; a locked account cannot change it.
+import type { RolesService } from './roles';
 import { ACCOUNT_MESSAGES, LOCKOUT_MINUTES, MAX_FAILED_LOGINS, type AdminUser, type CustomerProfile } from '../../src/domain/auth';
 import { CUSTOMER_FIELD_LIMITS, CUSTOMER_MESSAGES } from '../../src/domain/customers';
 import { newPasswordProblem, PASSWORD_MESSAGES } from '../../src/domain/password';
@@ -18,11 +19,13 @@ import type { TokenService } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
-import type { AccountRow, CustomerRow, NewCustomerRow, UserRow } from '../db/schema';
+import type { AccountRow, CustomerRow, NewCustomerMemberRow, NewCustomerRow, UserRow } from '../db/schema';
 import { INVALID_TOKEN_MESSAGE, LockedError, UnauthorizedError, type FieldError } from '../errors';
 import { contactFieldsPatch, failValidation } from './account-fields';
 import type { AuditService, RequestContext } from './audit';
-import { toAdminUser, toCustomerProfile } from './profiles';
+import { toAdminUser, toCustomerProfile, toMemberProfile } from './profiles';
+import type { Principal } from '../auth/principal';
+import type { MemberAccountRow } from '../db/repositories/customer-members';
 
 /** The change-password body: the domain payload, plus the confirmation when the form sends it. */
 export type ChangePasswordInput = Partial<ChangePasswordPayload> & { confirmPassword?: string | undefined };
@@ -31,8 +34,9 @@ export interface ProfileService {
   updateUserProfile(userId: string, payload: ProfilePayload, context: RequestContext): Promise<AdminUser>;
   /** Answers a fresh token: tokens issued before the change are meant to stop working. */
   changeUserPassword(userId: string, input: ChangePasswordInput, context: RequestContext): Promise<{ user: AdminUser; token: string }>;
-  updateCustomerProfile(customerId: string, payload: CustomerProfilePayload, context: RequestContext): Promise<CustomerProfile>;
-  changeCustomerPassword(customerId: string, input: ChangePasswordInput, context: RequestContext): Promise<{ customer: CustomerProfile; token: string }>;
+  /** `who`: the organisation's own login by id, or the signed-in principal (a member changes their own row). */
+  updateCustomerProfile(who: CustomerAccount, payload: CustomerProfilePayload, context: RequestContext): Promise<CustomerProfile>;
+  changeCustomerPassword(who: CustomerAccount, input: ChangePasswordInput, context: RequestContext): Promise<{ customer: CustomerProfile; token: string }>;
 }
 
 /**
@@ -43,8 +47,14 @@ export function tokenPredatesPasswordChange(account: Pick<AccountRow, 'passwordC
   return account.passwordChangedAt !== null && issuedAtSeconds < Math.floor(account.passwordChangedAt.getTime() / 1000);
 }
 
+/** A customer organisation's own login (its id), or a customer-side principal, who may be a member. */
+export type CustomerAccount = string | Principal;
+
 interface AccountKind<Row extends AccountRow> {
+  /** The audit actions' prefix (`customer.password_changed`: members' too). */
   kind: 'user' | 'customer';
+  /** The audit target's type, when not `kind`: a member's changes target the member. */
+  target?: 'member';
   find(id: string, tx?: Db): Promise<Row | null>;
   update(id: string, patch: Partial<NewCustomerRow>, tx: Db): Promise<Row | null>;
   recordFailedLogin: Repositories['users']['recordFailedLogin'];
@@ -66,8 +76,15 @@ function passwordErrors(problem: string, input: ChangePasswordInput): FieldError
   return [{ path: problem === PASSWORD_MESSAGES.mismatch ? 'confirmPassword' : 'newPassword', message: problem }];
 }
 
-export function createProfileService(deps: { db: Db; repos: Repositories; audit: AuditService; tokens: TokenService; now: Clock }): ProfileService {
-  const { db, repos, audit, tokens, now } = deps;
+export function createProfileService(deps: {
+  db: Db;
+  repos: Repositories;
+  audit: AuditService;
+  tokens: TokenService;
+  now: Clock;
+  roles: Pick<RolesService, 'accessOfUser'>;
+}): ProfileService {
+  const { db, repos, audit, tokens, now, roles } = deps;
 
   const users: AccountKind<UserRow> = {
     kind: 'user',
@@ -81,6 +98,16 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
     update: (id, patch, tx) => repos.customers.update(id, patch, tx),
     recordFailedLogin: repos.customers.recordFailedLogin,
   };
+  // A member's name and password are their own row's; the organisation's details are its owner's.
+  const members: AccountKind<MemberAccountRow> = {
+    kind: 'customer',
+    target: 'member',
+    find: (id, tx) => repos.customerMembers.findLiveById(id, tx),
+    update: (id, patch, tx) => repos.customerMembers.update(id, patch as Partial<NewCustomerMemberRow>, tx),
+    recordFailedLogin: repos.customerMembers.recordFailedLogin,
+  };
+  const memberIdOf = (who: CustomerAccount) => (typeof who !== 'string' && who.type === 'customer' && who.member ? who.member.id : null);
+  const customerIdOf = (who: CustomerAccount) => (typeof who === 'string' ? who : who.id);
 
   async function updateProfile<Row extends AccountRow>(
     account: AccountKind<Row>,
@@ -97,7 +124,7 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
       if (!written) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
       const pick = (row: Row) => ({ email: row.email, ...Object.fromEntries(changed.map((k) => [k, row[k as keyof Row]])) });
       await audit.record(
-        { ...context, action: `${account.kind}.profile_updated`, targetType: account.kind, targetId: id, before: pick(current), after: pick(written) },
+        { ...context, action: `${account.kind}.profile_updated`, targetType: account.target ?? account.kind, targetId: id, before: pick(current), after: pick(written) },
         tx,
       );
       return written;
@@ -128,7 +155,7 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
           {
             ...context,
             action: `${account.kind}.password_change_failed`,
-            targetType: account.kind,
+            targetType: account.target ?? account.kind,
             targetId: id,
             after: { email: current.email, reason: 'wrong_current_password', locked: counters?.failedLoginAttempts === 0 },
           },
@@ -145,7 +172,7 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
       const written = await account.update(id, { passwordHash, passwordChangedAt: changedAt, failedLoginAttempts: 0, lockedUntil: null, updatedAt: changedAt }, tx);
       if (!written) throw new UnauthorizedError(INVALID_TOKEN_MESSAGE);
       await audit.record(
-        { ...context, action: `${account.kind}.password_changed`, targetType: account.kind, targetId: id, after: { email: written.email } },
+        { ...context, action: `${account.kind}.password_changed`, targetType: account.target ?? account.kind, targetId: id, after: { email: written.email } },
         tx,
       );
       return written;
@@ -156,16 +183,23 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
     async updateUserProfile(userId, payload, context) {
       const errors = nameErrors(payload.name);
       if (errors.length > 0) failValidation(errors);
-      return toAdminUser(await updateProfile(users, userId, { name: payload.name.trim() }, context));
+      const row = await updateProfile(users, userId, { name: payload.name.trim() }, context);
+      return toAdminUser(row, await roles.accessOfUser(row.id));
     },
 
     async changeUserPassword(userId, input, context) {
       const row = await changePassword(users, userId, input, context);
-      return { user: toAdminUser(row), token: await tokens.sign({ sub: row.id, typ: 'admin', role: row.role }) };
+      return { user: toAdminUser(row, await roles.accessOfUser(row.id)), token: await tokens.sign({ sub: row.id, typ: 'admin', role: row.role }) };
     },
 
-    async updateCustomerProfile(customerId, payload, context) {
+    async updateCustomerProfile(who, payload, context) {
+      const memberId = memberIdOf(who);
       const errors = nameErrors(payload.name);
+      if (memberId) {
+        if (errors.length > 0) failValidation(errors);
+        return toMemberProfile(await updateProfile(members, memberId, { name: payload.name.trim() }, context));
+      }
+      const customerId = customerIdOf(who);
       const patch: Partial<NewCustomerRow> = { name: (payload.name ?? '').trim() };
       const L = CUSTOMER_FIELD_LIMITS;
       if (payload.company !== undefined) {
@@ -179,8 +213,13 @@ export function createProfileService(deps: { db: Db; repos: Repositories; audit:
       return toCustomerProfile(await updateProfile(customers, customerId, patch, context));
     },
 
-    async changeCustomerPassword(customerId, input, context) {
-      const row = await changePassword(customers, customerId, input, context);
+    async changeCustomerPassword(who, input, context) {
+      const memberId = memberIdOf(who);
+      if (memberId) {
+        const member = await changePassword(members, memberId, input, context);
+        return { customer: toMemberProfile(member), token: await tokens.sign({ sub: member.id, typ: 'member' }) };
+      }
+      const row = await changePassword(customers, customerIdOf(who), input, context);
       return { customer: toCustomerProfile(row), token: await tokens.sign({ sub: row.id, typ: 'customer' }) };
     },
   };

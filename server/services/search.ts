@@ -1,7 +1,8 @@
-// The command palette's search (issue 22 part 5): customers, service lines, kit and dish serials,
-// and portal users for administrators, ranked as one list. Ranking: how the best field holds the
+// The command palette's search: customers, service lines, kit and dish serials and portal users,
+// each kind only for who may read it, ranked as one list. Ranking: how the best field holds the
 // term (whole, start, start of a word, anywhere: src/domain/search.ts matchRank), then trigram
 // similarity, then kind and label, so equal matches always come in the same order.
+import { allows, type Permission } from '../../src/domain/permissions';
 import type { Principal } from '../auth/principal';
 import { searchTerm } from '../db/repositories/customers';
 import type { SearchRepository } from '../db/repositories/search';
@@ -48,11 +49,12 @@ export function createSearchService(deps: { search: SearchRepository }) {
     async search(text: string, principal: Principal): Promise<SearchAnswerWire> {
       const query = searchTerm(text);
       if (!query) return { results: [] };
-      const seesUsers = principal.type === 'admin' && principal.role === 'admin';
+      // Each kind of result only for who may open it: the palette lists nothing the user cannot read.
+      const may = (permission: Permission) => principal.type === 'admin' && allows(principal.permissions, permission);
       const [customers, terminals, users] = await Promise.all([
-        repo.customers(query),
-        repo.terminals(query),
-        seesUsers ? repo.users(query) : Promise.resolve([]),
+        may('customers:read') ? repo.customers(query) : Promise.resolve([]),
+        may('terminals:read') ? repo.terminals(query) : Promise.resolve([]),
+        may('users:read') ? repo.users(query) : Promise.resolve([]),
       ]);
       const found: Ranked[] = [];
       for (const c of customers) {
@@ -70,7 +72,7 @@ export function createSearchService(deps: { search: SearchRepository }) {
       }
       for (const u of users) {
         const rank = bestMatchRank([u.name, u.email], query);
-        if (rank !== null) found.push({ result: { kind: 'user', id: u.email, label: u.name, detail: joined(u.email, u.role === 'admin' ? 'Administrator' : 'User') }, rank, similarity: u.similarity });
+        if (rank !== null) found.push({ result: { kind: 'user', id: u.email, label: u.name, detail: joined(u.email, u.role === 'admin' ? 'Owner' : 'User') }, rank, similarity: u.similarity });
       }
       found.sort(byRank);
       const perKind = new Map<string, number>();

@@ -12,6 +12,7 @@
 // applied, and the cycle is closed. A second close, here or in another process, finds the cycle
 // closed and does nothing. closeDue() closes the cycle that ended once its final usage is in and
 // the list has a price for it; the 'billing-run' job calls it, then refreshes the current cycle.
+import { requireWholeOrganisation, scopeOf, type CustomerRef } from './customer-scope';
 import {
   BILLING_MESSAGES as M,
   QUANTITY_UNITS,
@@ -100,8 +101,9 @@ export interface StatementsService {
   /** A customer's statements for the admin pages (404 for an unknown customer). */
   ofCustomer(customerId: string): Promise<StatementSummaryWire[]>;
   /** The signed-in customer's own statements, and one of them (404 when not theirs). */
-  mine(customerId: string): Promise<StatementSummaryWire[]>;
-  mineOne(customerId: string, id: string): Promise<StatementWire>;
+  /** Statements are the whole organisation's money: 403 for a member limited to some lines. */
+  mine(customer: CustomerRef): Promise<StatementSummaryWire[]>;
+  mineOne(customer: CustomerRef, id: string): Promise<StatementWire>;
   /** The admin's read-only preview of a customer's own statements (404 for an unknown customer). */
   preview(customerId: string): Promise<StatementSummaryWire[]>;
   previewOne(customerId: string, id: string): Promise<StatementWire>;
@@ -418,11 +420,17 @@ export function createStatementsService(deps: {
       return (await store.ofCustomer(customerId)).map(toSummaryWire);
     },
 
-    async mine(customerId) {
-      return (await store.ofCustomer(customerId)).map(toSummaryWire);
+    async mine(customer) {
+      const scope = scopeOf(customer);
+      requireWholeOrganisation(scope);
+      return (await store.ofCustomer(scope.customerId)).map(toSummaryWire);
     },
 
-    mineOne: (customerId, id) => one(id, customerId),
+    async mineOne(customer, id) {
+      const scope = scopeOf(customer);
+      requireWholeOrganisation(scope);
+      return one(id, scope.customerId);
+    },
 
     async preview(customerId) {
       await deps.customers.get(customerId);

@@ -8,6 +8,7 @@ import { MAX_PASSWORD_LENGTH, PASSWORD_MESSAGES } from '../../src/domain/passwor
 import {
   USER_FIELD_LIMITS,
   USER_MESSAGES,
+  USER_ROLES,
   validateUserForm,
   type CreateUserPayload,
   type UpdateUserPayload,
@@ -21,6 +22,8 @@ import type { Repositories } from '../db/repositories';
 import type { NewUserRow, UserRow } from '../db/schema';
 import { ConflictError, ForbiddenError, NotFoundError, type FieldError } from '../errors';
 import type { MfaService } from './mfa';
+import type { RoleRef } from '../../src/domain/permissions';
+import type { Grantor, RolesService } from './roles';
 import { auditSource, type AuditService, type RequestContext } from './audit';
 import { extendedExpiry, failValidation } from './account-fields';
 import type { LinkContext, PasswordSetupService } from './customers-password-setup';
@@ -43,7 +46,7 @@ export interface UserListParams {
 }
 
 /** Create input as received: strings may be missing (they then read as empty), role unchecked. */
-export type CreateUserInput = { [K in keyof CreateUserPayload]?: string | undefined };
+export type CreateUserInput = { [K in Exclude<keyof CreateUserPayload, 'role_ids'>]?: string | undefined } & { role_ids?: string[] | undefined };
 
 export interface UserChange {
   user: UserWire;
@@ -53,8 +56,8 @@ export interface UserChange {
 export interface UsersService {
   list(params: UserListParams): Promise<UserListWire>;
   get(id: string): Promise<UserWire>;
-  create(input: CreateUserInput, context: LinkContext): Promise<UserChange>;
-  update(id: string, payload: UpdateUserPayload, context: RequestContext): Promise<UserChange>;
+  create(input: CreateUserInput, context: LinkContext, grantor: Grantor): Promise<UserChange>;
+  update(id: string, payload: UpdateUserPayload, context: RequestContext, grantor: Grantor): Promise<UserChange>;
   remove(id: string, context: RequestContext): Promise<UserChange>;
   hardDelete(id: string, context: RequestContext): Promise<{ uuid: string; message: string }>;
   restore(id: string, context: RequestContext): Promise<UserChange>;
@@ -66,7 +69,7 @@ export interface UsersService {
 }
 
 /** Row → the users list's snake_case user. Only listed fields leave the server. */
-export function toUserWire(row: UserRow): UserWire {
+export function toUserWire(row: UserRow, roles: RoleRef[]): UserWire {
   return {
     uuid: row.id,
     name: row.name,
@@ -84,6 +87,7 @@ export function toUserWire(row: UserRow): UserWire {
     locked_until: isoOrNull(row.lockedUntil),
     deleted_at: isoOrNull(row.deletedAt),
     has_password: row.passwordHash !== null,
+    roles,
   };
 }
 
@@ -104,7 +108,7 @@ const AUDIT_KEYS = [
 ] as const satisfies readonly (keyof UserWire)[];
 
 function auditFields(row: UserRow): Record<string, unknown> {
-  const wire = toUserWire(row);
+  const wire = toUserWire(row, []);
   return Object.fromEntries(AUDIT_KEYS.map((k) => [k, wire[k]]));
 }
 
@@ -149,8 +153,24 @@ export function createUsersService(deps: {
   passwordSetup: PasswordSetupService;
   mfa: Pick<MfaService, 'reset'>;
   now: Clock;
+  roles: Pick<RolesService, 'assign' | 'grantNew' | 'legacyRoleIds'>;
 }): UsersService {
   const { db, repos, audit, passwordSetup, now } = deps;
+
+  /** Users as answered: each with the roles they hold. */
+  async function wires(rows: UserRow[], tx: Db = db): Promise<UserWire[]> {
+    const roles = await repos.roles.rolesOfUsers(rows.map((r) => r.id), tx);
+    return rows.map((row) => toUserWire(row, (roles.get(row.id) ?? []).map(({ id, key, name }) => ({ id, key, name }) as RoleRef)));
+  }
+  const wire = async (row: UserRow, tx: Db = db) => (await wires([row], tx))[0]!;
+
+  /** The roles asked for: role_ids, or the two-role form of earlier releases; [] when neither. */
+  async function requestedRoleIds(input: { role?: string | undefined; role_ids?: string[] | undefined }, tx: Db): Promise<string[] | undefined> {
+    if (input.role_ids !== undefined) return input.role_ids;
+    if (input.role === undefined || input.role === '') return undefined;
+    if (input.role !== 'admin' && input.role !== 'user') failValidation([{ path: 'role', message: USER_MESSAGES.roleInvalid }]);
+    return deps.roles.legacyRoleIds(input.role, tx);
+  }
 
   /**
    * Applies one change to a user in a transaction with its audit row. `state` is the state the
@@ -177,7 +197,7 @@ export function createUsersService(deps: {
       }
       const changes = Object.entries(patch).filter(([key, value]) => !sameValue(current[key as keyof UserRow], value));
       // Nothing changed: leave updated_at and the audit log alone.
-      if (changes.length === 0) return { user: toUserWire(current), message: message(current) };
+      if (changes.length === 0 && !extra?.roles) return { user: await wire(current, tx), message: message(current) };
       const written = await repos.users.update(id, { ...Object.fromEntries(changes), updatedAt: at }, tx);
       if (!written) throw new NotFoundError(USER_MESSAGES.notFound);
       if (written.email !== current.email || written.deletedAt) await repos.passwordSetupTokens.revokeUnusedForUser(id, at, tx);
@@ -186,7 +206,7 @@ export function createUsersService(deps: {
         { ...auditSource(context), action, targetType: 'user', targetId: id, before: diff.before, after: { ...diff.after, ...extra } },
         tx,
       );
-      return { user: toUserWire(written), message: message(written) };
+      return { user: await wire(written, tx), message: message(written) };
     });
   }
 
@@ -208,18 +228,23 @@ export function createUsersService(deps: {
         repos.users.stats(),
       ]);
       const total = counted ?? stats.total;
-      return { users: rows.map(toUserWire), pagination: paginationOf(total, page, limit), stats };
+      return { users: await wires(rows), pagination: paginationOf(total, page, limit), stats };
     },
 
     async get(id) {
       const row = await repos.users.findById(id);
       if (!row) throw new NotFoundError(USER_MESSAGES.notFound);
-      return toUserWire(row);
+      return wire(row);
     },
 
-    async create(input, context) {
-      const form = { name: input.name ?? '', email: input.email ?? '', role: input.role ?? '', password: input.password ?? '' };
+    async create(input, context, grantor) {
+      const form = { name: input.name ?? '', email: input.email ?? '', roleIds: input.role_ids ?? (input.role ? [input.role] : []), password: input.password ?? '' };
       const errors = fieldErrors(validateUserForm(form, 'create'));
+      // The two-role form of earlier releases: its role is checked in place of the roles.
+      if (input.role_ids === undefined && input.role && !(USER_ROLES as readonly string[]).includes(input.role)) {
+        const at = errors.findIndex((e) => e.path === 'password');
+        errors.splice(at < 0 ? errors.length : at, 0, { path: 'role', message: USER_MESSAGES.roleInvalid });
+      }
       if (form.password.length > MAX_PASSWORD_LENGTH) errors.push({ path: 'password', message: PASSWORD_MESSAGES.tooLong });
       if (errors.length > 0) failValidation(errors);
       const email = form.email.trim().toLowerCase();
@@ -230,11 +255,12 @@ export function createUsersService(deps: {
       const { row, mail } = await db.transaction(async (tx) => {
         const at = now();
         if (await repos.users.emailTaken(email, null, tx)) throw new ConflictError(USER_MESSAGES.duplicateEmail);
-        const created = await repos.users.insert(
+        const roleIds = (await requestedRoleIds(input, tx)) ?? [];
+        const inserted = await repos.users.insert(
           {
             email,
             name: form.name.trim(),
-            role: form.role as UserRow['role'],
+            role: 'user',
             passwordHash,
             // Without a password the user stays inactive until they choose one through the link.
             isActive: withPassword,
@@ -244,6 +270,8 @@ export function createUsersService(deps: {
           },
           tx,
         );
+        const granted = await deps.roles.grantNew(inserted.id, roleIds, grantor, tx);
+        const created = granted.badge === 'admin' ? ((await repos.users.update(inserted.id, { role: 'admin' }, tx)) ?? inserted) : inserted;
         const issued = withPassword ? null : await passwordSetup.issueForUser(created.id, tx);
         await audit.record(
           {
@@ -251,7 +279,7 @@ export function createUsersService(deps: {
             action: 'user.created',
             targetType: 'user',
             targetId: created.id,
-            after: { ...auditFields(created), ...(issued ? { passwordSetupExpiresAt: issued.expiresAt.toISOString() } : {}) },
+            after: { ...auditFields(created), roles: granted.names, ...(issued ? { passwordSetupExpiresAt: issued.expiresAt.toISOString() } : {}) },
           },
           tx,
         );
@@ -259,20 +287,23 @@ export function createUsersService(deps: {
         return { row: created, mail };
       });
 
-      if (!mail) return { user: toUserWire(row), message: USER_MESSAGES.created(row.email) };
+      if (!mail) return { user: await wire(row), message: USER_MESSAGES.created(row.email) };
       const message = await passwordSetup.deliverLink(mail, context, {
         sent: USER_MESSAGES.createdWithLink(row.email),
         failed: (error) => USER_SERVER_MESSAGES.createdEmailFailed(row.email, error),
       });
-      return { user: toUserWire(row), message };
+      return { user: await wire(row), message };
     },
 
-    async update(id, payload, context) {
+    async update(id, payload, context, grantor) {
       return change(id, context, liveGuarded, async (current, _at, tx) => {
-        const form = { name: payload.name ?? current.name, email: payload.email ?? current.email, role: payload.role ?? current.role };
+        const form = { name: payload.name ?? current.name, email: payload.email ?? current.email, roleIds: payload.role_ids ?? ['unchanged'] };
         const errors = fieldErrors(validateUserForm(form, 'edit'));
         if (errors.length > 0) failValidation(errors);
-        const patch: Partial<NewUserRow> = { name: form.name.trim(), email: form.email.trim().toLowerCase(), role: form.role as UserRow['role'] };
+        const patch: Partial<NewUserRow> = { name: form.name.trim(), email: form.email.trim().toLowerCase() };
+        const roleIds = await requestedRoleIds(payload, tx);
+        const roles = roleIds === undefined ? null : await deps.roles.assign(id, roleIds, grantor, tx);
+        if (roles) patch.role = roles.badge;
         if (payload.is_active !== undefined) patch.isActive = payload.is_active;
         const suspends = current.isActive && payload.is_active === false;
         if (suspends) refuseSelf(context, id);
@@ -281,6 +312,7 @@ export function createUsersService(deps: {
         const toggles = payload.is_active !== undefined && payload.is_active !== current.isActive;
         return {
           patch,
+          ...(roles ? { extra: { roles: { before: roles.before, after: roles.after } } } : {}),
           action: toggles ? (payload.is_active ? 'user.activated' : 'user.suspended') : 'user.updated',
           message: (after) => (toggles ? (after.isActive ? USER_MESSAGES.activated(after.name) : USER_MESSAGES.suspended(after.name)) : USER_MESSAGES.updated),
         };
@@ -360,7 +392,7 @@ export function createUsersService(deps: {
           },
           tx,
         );
-        return { user: toUserWire(written), message: USER_MESSAGES.mfaDisabled(written.name) };
+        return { user: await wire(written, tx), message: USER_MESSAGES.mfaDisabled(written.name) };
       });
     },
 

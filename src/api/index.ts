@@ -1,5 +1,6 @@
 import { createApiClient, type ApiClientOptions } from './client';
 import { createActivationsApi } from './activations';
+import { createApiKeysApi } from './api-keys';
 import { createAlertsApi } from './alerts';
 import { createAuditApi } from './audit';
 import { createAuthApi } from './auth';
@@ -8,6 +9,7 @@ import { createCustomersApi, createPasswordSetupApi } from './customers';
 import { createCustomerPreviewApi } from './customer-preview';
 import { createCustomerTerminalsApi } from './customer-terminals';
 import { createDashboardApi } from './dashboard';
+import { createMembersApi } from './members';
 import { createMfaApi } from './mfa';
 import { createMyAreaApi } from './my-area';
 import { createPricesApi } from './prices';
@@ -15,6 +17,7 @@ import { createProviderBillingApi } from './provider-billing';
 import { createProviderConsoleApi } from './provider-console';
 import { createReconciliationApi } from './reconciliation';
 import { createRequestsApi } from './requests';
+import { createRolesApi } from './roles';
 import { createServiceLinesApi } from './service-lines';
 import { createStatementsApi } from './statements';
 import { createSubscriptionsApi } from './subscriptions';
@@ -28,6 +31,7 @@ export function createApi(options: ApiClientOptions) {
   return {
     client,
     activations: createActivationsApi(client),
+    apiKeys: createApiKeysApi(client),
     alerts: createAlertsApi(client),
     audit: createAuditApi(client),
     auth: createAuthApi(client),
@@ -37,6 +41,7 @@ export function createApi(options: ApiClientOptions) {
     customerPreview: createCustomerPreviewApi(client),
     passwordSetup: createPasswordSetupApi(client),
     dashboard: createDashboardApi(client),
+    members: createMembersApi(client),
     mfa: createMfaApi(client),
     myArea: createMyAreaApi(client),
     prices: createPricesApi(client),
@@ -44,6 +49,7 @@ export function createApi(options: ApiClientOptions) {
     providerConsole: createProviderConsoleApi(client),
     reconciliation: createReconciliationApi(client),
     requests: createRequestsApi(client),
+    roles: createRolesApi(client),
     serviceLines: createServiceLinesApi(client),
     statements: createStatementsApi(client),
     subscriptions: createSubscriptionsApi(client),

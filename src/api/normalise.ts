@@ -1,5 +1,7 @@
 // Incoming profiles may be camelCase or snake_case (older servers); the app sees one camelCase shape.
+import { isMemberRole, type MemberRole } from '../domain/members';
 import type { AdminUser, CustomerProfile } from '../domain/auth';
+import { BUILT_IN_ROLE_KEYS, isPermission, withImplied, type BuiltInRoleKey, type RoleRef } from '../domain/permissions';
 
 export type Raw = Record<string, unknown>;
 
@@ -54,7 +56,21 @@ export function normaliseAdminUser(raw: unknown, now: () => string = isoNow): Ad
   const r = raw as Raw;
   const fields = accountFields(r, now);
   if (!fields.uuid || !fields.email) return null;
-  return { ...fields, role: r.role === 'admin' ? 'admin' : 'user' };
+  return { ...fields, role: r.role === 'admin' ? 'admin' : 'user', roles: roleRefsOf(r.roles), permissions: withImplied(listOf(r.permissions).filter(isPermission)) };
+}
+
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The roles a user's answer names; entries without an id or a name are skipped. */
+export function roleRefsOf(value: unknown): RoleRef[] {
+  return listOf(value).flatMap((raw): RoleRef[] => {
+    if (!isRecord(raw)) return [];
+    const id = text(raw.id);
+    const name = text(raw.name);
+    if (!id || !name) return [];
+    const key = (BUILT_IN_ROLE_KEYS as readonly unknown[]).includes(raw.key) ? (raw.key as BuiltInRoleKey) : null;
+    return [{ id, key, name }];
+  });
 }
 
 /** Spec section 3: a customer's createdAt and updatedAt default to the current time when missing. */
@@ -63,5 +79,9 @@ export function normaliseCustomerProfile(raw: unknown, now: () => string = isoNo
   const r = raw as Raw;
   const fields = accountFields(r, now);
   if (!fields.uuid || !fields.email) return null;
-  return { ...fields, phone: str(r.phone), company: str(r.company) ?? '', address: str(r.address) };
+  // A profile stored before organisations had members is its organisation's own login: the owner.
+  const organisationRole = isMemberRole(pick(r, 'organisationRole', 'organisation_role')) ? (pick(r, 'organisationRole', 'organisation_role') as MemberRole) : 'owner';
+  const lines = pick(r, 'serviceLines', 'service_lines');
+  const serviceLines = Array.isArray(lines) ? lines.filter((line): line is string => typeof line === 'string') : null;
+  return { ...fields, phone: str(r.phone), company: str(r.company) ?? '', address: str(r.address), organisationRole, serviceLines };
 }

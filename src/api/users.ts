@@ -4,7 +4,7 @@ import { mapResult, type ApiClient, type ApiResult, type Download } from './clie
 import { downloadCsv } from './csv';
 import { listExportFileName } from '../domain/list-exports';
 import { normalisePagination } from './customers';
-import { accountFields, bool, int, isRecord, pick, str, withSignal } from './normalise';
+import { accountFields, bool, int, isRecord, pick, roleRefsOf, str, withSignal } from './normalise';
 import type { Pagination } from '../domain/customers';
 import {
   USERS_FETCH_LIMIT,
@@ -45,6 +45,7 @@ export function normalisePortalUser(raw: unknown): PortalUser | null {
     deletedAt: str(pick(raw, 'deletedAt', 'deleted_at')),
     // Older servers do not say; a user they list has signed in with a password.
     hasPassword: bool(pick(raw, 'hasPassword', 'has_password'), true),
+    roles: roleRefsOf(raw.roles),
   };
 }
 

@@ -14,6 +14,9 @@ export const AUDIT_ACTION_LABELS = {
   'alert_override.delete': 'Alert override removed',
   'alert_override.save': 'Alert override saved',
   'alert_rule.update': 'Alert rule changed',
+  'api_key.created': 'API key created',
+  'api_key.request': 'API key call',
+  'api_key.revoked': 'API key revoked',
   'auth.login': 'Portal user signed in',
   'auth.login_failed': 'Portal user sign-in failed',
   'auth.mfa_challenge': 'Portal user asked for an MFA code',
@@ -64,6 +67,11 @@ export const AUDIT_ACTION_LABELS = {
   'customer_request.cancelled': 'Customer request cancelled',
   'customer_request.created': 'Customer request sent',
   'customer_request.declined': 'Customer request declined',
+  'member.invitation_revoked': 'Member invitation revoked',
+  'member.invited': 'Member invited',
+  'member.joined': 'Member joined',
+  'member.removed': 'Member removed',
+  'member.updated': 'Member changed',
   'router.config_assigned': 'Router configuration assigned',
   'router.rebooted': 'Router rebooted',
   'service_line.activated': 'Service line activated',
@@ -89,6 +97,9 @@ export const AUDIT_ACTION_LABELS = {
   'terminal.unassigned': 'Service line unassigned',
   'user.activated': 'Portal user activated',
   'user.blocked': 'Portal user blocked',
+  'role.created': 'Role created',
+  'role.deleted': 'Role deleted',
+  'role.updated': 'Role changed',
   'user.created': 'Portal user created',
   'user.deleted': 'Portal user deleted',
   'user.extended': 'Portal user account extended',
@@ -128,11 +139,13 @@ export function auditActionLabel(action: string): string {
 }
 
 /** Who acted, as the table stores it: a portal user, a customer, the system, or nobody signed in. */
-export const AUDIT_ACTOR_KINDS = ['user', 'customer', 'system', 'anonymous'] as const;
+export const AUDIT_ACTOR_KINDS = ['user', 'customer', 'member', 'api_key', 'system', 'anonymous'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 export const AUDIT_ACTOR_KIND_LABELS: Readonly<Record<AuditActorKind, string>> = {
   user: 'Portal user',
   customer: 'Customer',
+  member: "Customer's team member",
+  api_key: 'API key',
   system: 'System',
   anonymous: 'Not signed in',
 };

@@ -1,5 +1,8 @@
 // Who signs in, and the shapes the server answers with (spec section 3 and 7).
 
+import type { Permission, RoleRef } from './permissions';
+import type { MemberRole } from './members';
+
 export type UserType = 'admin' | 'customer';
 export type UserRole = 'admin' | 'user';
 
@@ -19,13 +22,20 @@ export interface AdminUser {
   updatedAt: string;
   lastLogin: string | null;
   lastIp: string | null;
+  /** The roles the user holds, and every permission they give (manage includes read). */
+  roles: RoleRef[];
+  permissions: Permission[];
 }
 
 /** Customer login profile: the admin fields plus phone, company, address (role is absent). */
-export interface CustomerProfile extends Omit<AdminUser, 'role'> {
+export interface CustomerProfile extends Omit<AdminUser, 'role' | 'roles' | 'permissions'> {
   phone: string | null;
   company: string;
   address: string | null;
+  /** The signed-in person's place in their organisation: the original login is its owner. */
+  organisationRole: MemberRole;
+  /** The service lines a limited member sees; null: all of the organisation's. */
+  serviceLines: string[] | null;
 }
 
 export type Profile = AdminUser | CustomerProfile;

@@ -1,14 +1,27 @@
-// Bulk actions (issue 22): one action applied to many rows of a pasted or uploaded CSV — assign
+// Bulk actions: one action applied to many rows of a pasted or uploaded CSV — assign
 // service lines to customers, block, unblock or extend customers, change plans. The file is read
 // here, on both sides: the page shows the problems as the operator types, the server reads the same
 // text again and never trusts the page's reading. Each row then runs through the single-row action
 // the portal already has, so a bulk row succeeds or fails exactly as the same action by hand would.
 import { CUSTOMER_FIELD_LIMITS, MAX_EXPIRATION_DAYS, MIN_EXPIRATION_DAYS, DEFAULT_EXTENSION_DAYS, isEmailAddress } from './customers';
 import { isServiceLineNumber } from './customer-terminals';
+import type { Permission } from './permissions';
 
 export const BULK_KINDS = ['assign', 'block', 'unblock', 'extend', 'change-plan'] as const;
 export type BulkKind = (typeof BULK_KINDS)[number];
 export const isBulkKind = (value: unknown): value is BulkKind => typeof value === 'string' && (BULK_KINDS as readonly string[]).includes(value);
+
+/**
+ * What each action needs besides bulk:manage: the permission of the single-row action it runs, so
+ * that a bulk action never does what its user could not do one row at a time.
+ */
+export const BULK_KIND_PERMISSION: Readonly<Record<BulkKind, Permission>> = {
+  assign: 'terminals:manage',
+  block: 'customers:manage',
+  unblock: 'customers:manage',
+  extend: 'customers:manage',
+  'change-plan': 'subscriptions:manage',
+};
 
 export const BULK_KIND_LABELS: Record<BulkKind, string> = {
   assign: 'Assign service lines',

@@ -1,5 +1,6 @@
 // The sidebar menu, its remembered open state, and the title and breadcrumb of every page
 // (spec section 2 "Route table", "Sidebar" and the screen headings; section 9 constants).
+import { allows, type Permission } from './permissions';
 
 export interface MenuItem {
   title: string;
@@ -7,8 +8,8 @@ export interface MenuItem {
   /** primeicons class names, e.g. "pi pi-home". */
   icon?: string;
   items?: MenuItem[];
-  /** Shown to administrators (portal users with the admin role) only. */
-  administratorOnly?: true;
+  /** What the user must hold to see the item (its page's read permission); none: everyone. */
+  permission?: Permission;
 }
 
 export const APP_TITLE = 'Admin Portal';
@@ -22,21 +23,21 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
     url: '/customers',
     icon: 'pi pi-users',
     items: [
-      { title: 'Customer Management', url: '/customers', icon: 'pi pi-briefcase' },
-      { title: 'Starlink API Simulator', url: '/customers/starlink-simulator', icon: 'pi pi-server' },
+      { title: 'Customer Management', url: '/customers', icon: 'pi pi-briefcase', permission: 'customers:read' },
+      { title: 'Starlink API Simulator', url: '/customers/starlink-simulator', icon: 'pi pi-server', permission: 'provider:read' },
     ],
   },
-  { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi' },
-  { title: 'Requests', url: '/requests', icon: 'pi pi-inbox' },
-  { title: 'Bulk actions', url: '/bulk', icon: 'pi pi-clone' },
+  { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi', permission: 'terminals:read' },
+  { title: 'Requests', url: '/requests', icon: 'pi pi-inbox', permission: 'lifecycle:read' },
+  { title: 'Bulk actions', url: '/bulk', icon: 'pi pi-clone', permission: 'bulk:read' },
   {
     title: 'Alerts',
     url: '/alerts',
     icon: 'pi pi-bell',
     items: [
-      { title: 'Alerts', url: '/alerts', icon: 'pi pi-bell' },
-      { title: 'Alert rules', url: '/alerts/rules', icon: 'pi pi-sliders-h' },
-      { title: 'Webhooks', url: '/alerts/webhooks', icon: 'pi pi-send' },
+      { title: 'Alerts', url: '/alerts', icon: 'pi pi-bell', permission: 'alerts:read' },
+      { title: 'Alert rules', url: '/alerts/rules', icon: 'pi pi-sliders-h', permission: 'alerts:read' },
+      { title: 'Webhooks', url: '/alerts/webhooks', icon: 'pi pi-send', permission: 'alerts:read' },
     ],
   },
   {
@@ -44,21 +45,66 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
     url: '/billing/statements',
     icon: 'pi pi-wallet',
     items: [
-      { title: 'Statements', url: '/billing/statements', icon: 'pi pi-file' },
-      { title: 'Prices', url: '/billing/prices', icon: 'pi pi-tags' },
-      { title: 'Reconciliation', url: '/billing/reconciliation', icon: 'pi pi-chart-bar' },
+      { title: 'Statements', url: '/billing/statements', icon: 'pi pi-file', permission: 'billing:read' },
+      { title: 'Prices', url: '/billing/prices', icon: 'pi pi-tags', permission: 'billing:read' },
+      { title: 'Reconciliation', url: '/billing/reconciliation', icon: 'pi pi-chart-bar', permission: 'billing:read' },
     ],
   },
-  { title: 'Users', url: '/users', icon: 'pi pi-user' },
-  { title: 'Audit log', url: '/audit', icon: 'pi pi-history', administratorOnly: true },
+  { title: 'Users', url: '/users', icon: 'pi pi-user', permission: 'users:read' },
+  { title: 'Roles', url: '/users/roles', icon: 'pi pi-id-card', permission: 'users:read' },
+  { title: 'API keys', url: '/users/api-keys', icon: 'pi pi-key', permission: 'users:read' },
+  { title: 'Audit log', url: '/audit', icon: 'pi pi-history', permission: 'audit:read' },
   { title: 'Settings', url: '/settings', icon: 'pi pi-cog' },
 ];
 
-/** The menu a portal user sees: the administrators' items only for an administrator. */
-export function menuFor(role: 'admin' | 'user', items: readonly MenuItem[] = SIDEBAR_MENU): MenuItem[] {
-  return items
-    .filter((item) => role === 'admin' || !item.administratorOnly)
-    .map((item) => (item.items ? { ...item, items: menuFor(role, item.items) } : item));
+/**
+ * The menu a portal user sees: the items their permissions reach. A group shows while any of its
+ * children does, and leads to the first of them (its own url may be a page the user cannot read).
+ */
+export function menuFor(permissions: readonly Permission[], items: readonly MenuItem[] = SIDEBAR_MENU): MenuItem[] {
+  return items.flatMap((item): MenuItem[] => {
+    if (item.permission && !allows(permissions, item.permission)) return [];
+    if (!item.items) return [item];
+    const children = menuFor(permissions, item.items);
+    if (children.length === 0) return [];
+    const url = children.some((child) => child.url === item.url) ? item.url : children[0]!.url;
+    return [{ ...item, url, items: children }];
+  });
+}
+
+/**
+ * What a page of the admin portal needs the user to hold; null for the pages every portal user
+ * opens (home, settings). The router shows "no permission" for the rest (routes/app-layout.tsx).
+ */
+export const PAGE_PERMISSIONS: Readonly<Record<Exclude<PagePath, `/my${string}`>, Permission | null>> = {
+  '/home': null,
+  '/settings': null,
+  '/customers': 'customers:read',
+  '/customers/starlink-simulator': 'provider:read',
+  '/customer/terminals/$customerUuid': 'customers:read',
+  '/terminals': 'terminals:read',
+  '/subscription': 'subscriptions:read',
+  '/subscription/provider-billing': 'billing:read',
+  '/users': 'users:read',
+  '/users/roles': 'users:read',
+  '/users/api-keys': 'users:read',
+  '/requests': 'lifecycle:read',
+  '/alerts': 'alerts:read',
+  '/alerts/rules': 'alerts:read',
+  '/alerts/webhooks': 'alerts:read',
+  '/billing/statements': 'billing:read',
+  '/billing/statements/$statementId': 'billing:read',
+  '/billing/prices': 'billing:read',
+  '/billing/reconciliation': 'billing:read',
+  '/audit': 'audit:read',
+  '/bulk': 'bulk:read',
+};
+
+/** The permission the page at a concrete path needs; null for open pages and paths outside the admin table. */
+export function pagePermission(path: string): Permission | null {
+  const match = matchPagePath(path);
+  if (!match || match.startsWith('/my')) return null;
+  return PAGE_PERMISSIONS[match as keyof typeof PAGE_PERMISSIONS];
 }
 
 // ---- The customer area (issue 19): its own frame under /my ----
@@ -168,6 +214,8 @@ export type PagePath =
   | '/subscription/provider-billing'
   | '/settings'
   | '/users'
+  | '/users/roles'
+  | '/users/api-keys'
   | '/requests'
   | '/alerts'
   | '/alerts/rules'
@@ -210,6 +258,8 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   '/settings': { title: 'Settings', breadcrumb: [{ label: 'Settings' }] },
   // The spec's users page links "Dashboard" to /dashboard, which the router sends on to /home.
   '/users': { title: 'User Management', breadcrumb: [{ label: 'Dashboard', url: '/dashboard' }, { label: 'Users' }] },
+  '/users/roles': { title: 'Roles and permissions', breadcrumb: [home, { label: 'Users', url: '/users' }, { label: 'Roles' }] },
+  '/users/api-keys': { title: 'API keys', breadcrumb: [home, { label: 'Users', url: '/users' }, { label: 'API keys' }] },
   '/requests': { title: 'Customer Requests', breadcrumb: [home, { label: 'Requests' }] },
   '/alerts': { title: 'Alerts', breadcrumb: [home, { label: 'Alerts' }] },
   '/alerts/rules': { title: 'Alert rules', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Alert rules' }] },

@@ -2,6 +2,7 @@
 // each answer, how a text matches a term (shared by the server's ranking and the page matching),
 // and the portal's own pages, matched here from the sidebar menu without asking the server.
 import { SIDEBAR_MENU, type MenuItem } from './navigation';
+import { allows, type Permission } from './permissions';
 
 export const SEARCH_KINDS = ['customer', 'serviceLine', 'kit', 'dish', 'user'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -106,6 +107,23 @@ export function searchResultUrl(result: Pick<SearchResultWire, 'kind' | 'id'>): 
       return `/users?search=${searchValue(result.id)}`;
   }
 }
+
+/** What the page an answer opens needs: a portal user sees only the answers they may open. */
+export const SEARCH_KIND_PERMISSIONS: Readonly<Record<SearchKind, Permission>> = {
+  customer: 'customers:read',
+  serviceLine: 'terminals:read',
+  kit: 'terminals:read',
+  dish: 'terminals:read',
+  user: 'users:read',
+};
+
+/** The kinds of answer the permissions let a user open. */
+export const searchKindsFor = (permissions: readonly Permission[]): SearchKind[] =>
+  SEARCH_KINDS.filter((kind) => allows(permissions, SEARCH_KIND_PERMISSIONS[kind]));
+
+/** The answers the user may open; the server leaves the others out too, this holds to it. */
+export const openableResults = (results: readonly SearchResultWire[], permissions: readonly Permission[]): SearchResultWire[] =>
+  results.filter((result) => allows(permissions, SEARCH_KIND_PERMISSIONS[result.kind]));
 
 // ---- Pages ----
 

@@ -3,6 +3,7 @@
 // "Settings", 3 "User in the users list", 4 "User status", 5, 7 "Users", 8 "Users and settings").
 // Shared by the server (answers, validation) and the client.
 import type { UserRole } from './auth';
+import type { RoleRef } from './permissions';
 import { isEmailAddress } from './customers';
 
 // ---- Limits --------------------------------------------------------------------------------
@@ -42,6 +43,8 @@ export interface UserWire {
   deleted_at: string | null;
   /** False until the user has chosen a password (created with a setup link). */
   has_password: boolean;
+  /** The roles the user holds (role above is the Owner badge: 'admin' when one of them is Owner). */
+  roles: RoleRef[];
 }
 
 /** Figures of the three stat cards, over every live user (not only the page). */
@@ -77,6 +80,8 @@ export interface PortalUser {
   lockedUntil: string | null;
   deletedAt: string | null;
   hasPassword: boolean;
+  /** The roles the user holds; `role` stays the Owner badge. */
+  roles: RoleRef[];
 }
 
 // ---- Status (spec 4 "User status") ---------------------------------------------------------
@@ -98,7 +103,10 @@ export const canToggleActive = (u: Pick<PortalUser, 'role'>) => u.role !== 'admi
 export interface CreateUserPayload {
   name: string;
   email: string;
-  role: UserRole;
+  /** The two-role form of earlier releases: admin = Owner, user = Admin (read-only). */
+  role?: UserRole;
+  /** The roles to hold; wins over `role`. No wider than the creator's own permissions. */
+  role_ids?: string[];
   password?: string;
 }
 
@@ -107,6 +115,7 @@ export interface UpdateUserPayload {
   name?: string;
   email?: string;
   role?: UserRole;
+  role_ids?: string[];
   is_active?: boolean;
 }
 
@@ -128,10 +137,13 @@ export interface CustomerProfilePayload extends ProfilePayload {
   address?: string | null;
 }
 
-export type UserFormField = 'name' | 'email' | 'role' | 'password';
+export type UserFormField = 'name' | 'email' | 'roles' | 'password';
 
 /** Add User / Edit dialogs: the first problem of each field (password only when given). */
-export function validateUserForm(form: { name: string; email: string; role: string; password?: string }, mode: 'create' | 'edit'): Partial<Record<UserFormField, string>> {
+export function validateUserForm(
+  form: { name: string; email: string; roleIds: readonly string[]; password?: string },
+  mode: 'create' | 'edit',
+): Partial<Record<UserFormField, string>> {
   const errors: Partial<Record<UserFormField, string>> = {};
   const name = form.name.trim();
   const email = form.email.trim();
@@ -139,7 +151,7 @@ export function validateUserForm(form: { name: string; email: string; role: stri
   else if (name.length > USER_FIELD_LIMITS.name) errors.name = USER_MESSAGES.nameTooLong;
   if (!email) errors.email = USER_MESSAGES.emailRequired;
   else if (!isEmailAddress(email) || email.length > USER_FIELD_LIMITS.email) errors.email = USER_MESSAGES.emailInvalid;
-  if (!(USER_ROLES as readonly string[]).includes(form.role)) errors.role = USER_MESSAGES.roleInvalid;
+  if (form.roleIds.length === 0) errors.roles = USER_MESSAGES.rolesRequired;
   if (mode === 'create' && form.password !== undefined && form.password !== '' && form.password.length < 8) errors.password = USER_MESSAGES.passwordTooShort;
   return errors;
 }
@@ -157,12 +169,13 @@ export const USER_MESSAGES = {
   emailRequired: 'Email address is required',
   emailInvalid: 'Please enter a valid email address',
   roleInvalid: 'Choose a role: admin or user',
+  rolesRequired: 'Choose at least one role',
   passwordTooShort: 'Password must be at least 8 characters long',
   duplicateEmail: 'A user with this email address already exists',
   notFound: 'User not found',
   selfRefused: 'You cannot suspend, block or delete your own account',
-  lastAdminRefused: 'The last active administrator cannot be suspended, blocked, demoted or deleted',
-  adminSuspendRefused: 'Administrators cannot be suspended from the users page',
+  lastAdminRefused: 'The last active Owner cannot be suspended, blocked, lose the Owner role or be deleted',
+  adminSuspendRefused: 'Owners cannot be suspended from the users page',
   blockReasonRequired: 'A reason is required to block a user',
   created: (email: string) => `User ${email} created`,
   createdWithLink: (email: string) => `User ${email} created. A password setup link was sent to ${email}`,

@@ -10,7 +10,7 @@
  *   subscription.idle       the switch shows `subscribed`
  *   subscription.switching  the switch waits while the server records the choice  (tag: switching)
  *
- * Only an administrator may save (`canEdit`, from the session; the server refuses the rest too);
+ * Only alerts:manage may save (`canEdit`, from the session; the server refuses the rest too);
  * any admin may flip their own subscription. A saved override tells the page (`saved`), which
  * reloads the rule's overrides.
  */

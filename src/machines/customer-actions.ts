@@ -11,7 +11,7 @@
  *   settings.extending     "Extending..."                                                      (tag: busy)
  *   settings.resending     "Sending..."                                                        (tag: busy)
  *   blocking.reason        "Block Customer": the reason (required, at most 500 characters), and for
- *                          the admin role (input `canEndLines`) the option to also end their lines
+ *                          lifecycle:manage (input `canEndLines`) the option to also end their lines
  *   blocking.confirming    "Block {name}?" with the reason (and the option, if taken), Back and Block Customer
  *   blocking.submitting    "Blocking..."                                                       (tag: busy)
  *   unblocking.confirming  "Unblock {name}?"
@@ -67,7 +67,7 @@ export interface BlockRequest {
 
 export interface CustomerActionsInput {
   /**
-   * Whether the block dialog offers to end the customer's lines: the admin role only, as the
+   * Whether the block dialog offers to end the customer's lines: lifecycle:manage only, as the
    * server refuses the option to anyone else (ending a line is theirs alone).
    */
   canEndLines: boolean;
@@ -385,7 +385,7 @@ export const customerActionsMachine = customerActionsSetup.createMachine({
         reason: {
           on: {
             'user.reason': { actions: { type: 'storeReason', params: ({ event }) => event.value } },
-            // Offered to the admin role only: for anyone else the option does not exist.
+            // Offered with lifecycle:manage only: for anyone else the option does not exist.
             'user.endLines': { guard: 'canEndLines', actions: { type: 'storeEndLines', params: ({ event }) => event.value } },
             'user.submit': [{ guard: 'isReasonValid', target: 'confirming' }, { actions: 'storeReasonError' }],
             'user.close': '#customerActions.closed',

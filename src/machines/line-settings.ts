@@ -1,10 +1,10 @@
 /**
  * Terminal Details → Settings: one service line's settings as the provider holds them, and the
- * changes an administrator may make to it, one at a time, each a dialog step.
+ * changes the user's permissions allow, one at a time, each a dialog step.
  *
  *   loading                    the settings are asked for                             (tag: loading)
  *   failed                     why they could not be loaded (`loadError`); Try Again
- *   loaded.idle                the settings; the action buttons an administrator is offered
+ *   loaded.idle                the settings; the action buttons the user's permissions offer
  *   loaded.renaming.editing    "Rename Service Line": the nickname (required, at most 100)
  *   loaded.renaming.submitting                                                        (tag: busy)
  *   loaded.publicIp.confirming "Enable / Disable Public IP?"
@@ -30,8 +30,11 @@
  *   loaded.routerConfig.editing     "Router Configuration": one of the account's, or the default
  *   loaded.routerConfig.submitting                                                    (tag: busy)
  *
- * The actions are offered only when the input's `canEdit` says the user is an administrator, and
- * each only when the line takes it (an active line; blocks on a Priority plan; a top-up while the
+ * The actions are offered by the user's permissions, as the server holds them: the line's own
+ * configuration (rename, public IP, a router's configuration) to `canEdit` (terminals:manage), and
+ * what changes its service or its bill (priority data, blocks, top-up, deactivation, moving or
+ * removing a terminal, a router's reboot) to `canOperate` (lifecycle:manage); and each only when
+ * the line takes it (an active line; blocks on a Priority plan; a top-up while the
  * cycle has blocks left; a deactivation unless the line is already set to end; a move or removal
  * for a terminal on the active line; a router's reboot or configuration for a router behind one of
  * the line's terminals). Every change is a
@@ -60,8 +63,10 @@ import { submittingStates } from './submit';
 
 export interface LineSettingsInput {
   serviceLineNumber: string;
-  /** An administrator: the actions are offered. Anyone else sees the settings only. */
+  /** May change the line's configuration (terminals:manage). */
   canEdit: boolean;
+  /** May change the line's service and bill (lifecycle:manage). */
+  canOperate: boolean;
 }
 
 export type SettingsOutcome = LoadOutcome<ServiceLineSettingsWire>;
@@ -70,6 +75,7 @@ export type DeactivationErrors = Partial<Record<'when' | 'reason', string>>;
 export interface LineSettingsContext {
   serviceLineNumber: string;
   canEdit: boolean;
+  canOperate: boolean;
   settings: ServiceLineSettingsWire | null;
   loadError: string | null;
   /** Rename. */
@@ -157,7 +163,9 @@ const routersOf = (settings: ServiceLineSettingsWire | null) => settings?.termin
 export const currentBlocksOf = (settings: ServiceLineSettingsWire) => settings.nextRecurringBlocks ?? settings.recurringBlocks;
 
 const isWhole = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
-const changeable = (c: LineSettingsContext) => c.canEdit && c.settings !== null && c.settings.active;
+const live = (c: LineSettingsContext) => c.settings !== null && c.settings.active;
+const changeable = (c: LineSettingsContext) => c.canEdit && live(c);
+const operable = (c: LineSettingsContext) => c.canOperate && live(c);
 
 const lineSettingsSetup = setup({
   types: {
@@ -236,16 +244,18 @@ const lineSettingsSetup = setup({
     isLoaded: (_, outcome: SettingsOutcome) => outcome.ok,
     isDone: (_, outcome: SettingsOutcome) => outcome.ok,
     canChange: ({ context }) => changeable(context),
-    takesBlocks: ({ context }) => changeable(context) && context.settings!.planKind === 'blocks' && context.settings!.blockProducts.length > 0,
-    takesTopUp: ({ context }) => changeable(context) && context.settings!.topUpProduct !== null && context.settings!.topUpBlocksLeft > 0,
-    canDeactivate: ({ context }) => changeable(context) && context.settings!.endDate === null,
+    canOperate: ({ context }) => operable(context),
+    takesBlocks: ({ context }) => operable(context) && context.settings!.planKind === 'blocks' && context.settings!.blockProducts.length > 0,
+    takesTopUp: ({ context }) => operable(context) && context.settings!.topUpProduct !== null && context.settings!.topUpBlocksLeft > 0,
+    canDeactivate: ({ context }) => operable(context) && context.settings!.endDate === null,
     isNicknameValid: ({ context }) => nicknameProblem(context.nickname) === null,
     isSoldBlock: ({ context }, productId: string) => context.settings?.blockProducts.some((p) => p.productId === productId) ?? false,
     isBlockCount: (_, count: number) => isWhole(count, 1, MAX_RECURRING_BLOCKS),
     isTopUpCount: ({ context }, count: number) => isWhole(count, 1, context.settings?.topUpBlocksLeft ?? 0),
     isDeactivationValid: ({ context }) => Object.keys(deactivationProblems(context)).length === 0,
-    hasTerminal: ({ context }, deviceId: string) => changeable(context) && context.settings!.terminals.some((t) => t.deviceId === deviceId),
+    hasTerminal: ({ context }, deviceId: string) => operable(context) && context.settings!.terminals.some((t) => t.deviceId === deviceId),
     hasRouter: ({ context }, routerId: string) => context.canEdit && routersOf(context.settings).some((r) => r.routerId === routerId),
+    hasRouterToReboot: ({ context }, routerId: string) => context.canOperate && routersOf(context.settings).some((r) => r.routerId === routerId),
     isTargetValid: ({ context }) => moveTargetProblem(context.target, context.serviceLineNumber) === null,
     isConfigChoice: ({ context }, configId: string) => configId === '' || (context.settings?.routerConfigs.some((c) => c.configId === configId) ?? false),
     isConfigChange: ({ context }) => (routersOf(context.settings).find((r) => r.routerId === context.routerId)?.configId ?? '') !== context.configId,
@@ -262,6 +272,7 @@ export const lineSettingsMachine = lineSettingsSetup.createMachine({
   context: ({ input }) => ({
     serviceLineNumber: input.serviceLineNumber,
     canEdit: input.canEdit,
+    canOperate: input.canOperate,
     settings: null,
     loadError: null,
     ...FORMS,
@@ -295,7 +306,7 @@ export const lineSettingsMachine = lineSettingsSetup.createMachine({
           on: {
             'user.rename': { guard: 'canChange', target: 'renaming', actions: 'openRename' },
             'user.togglePublicIp': { guard: 'canChange', target: 'publicIp' },
-            'user.togglePriority': { guard: 'canChange', target: 'priority' },
+            'user.togglePriority': { guard: 'canOperate', target: 'priority' },
             'user.editBlocks': { guard: 'takesBlocks', target: 'blocks', actions: 'openBlocks' },
             'user.topUp': { guard: 'takesTopUp', target: 'topUp', actions: 'resetForms' },
             'user.deactivate': { guard: 'canDeactivate', target: 'deactivating', actions: 'resetForms' },
@@ -310,7 +321,7 @@ export const lineSettingsMachine = lineSettingsSetup.createMachine({
               actions: { type: 'openForTerminal', params: ({ event }) => event.deviceId },
             },
             'user.rebootRouter': {
-              guard: { type: 'hasRouter', params: ({ event }) => event.routerId },
+              guard: { type: 'hasRouterToReboot', params: ({ event }) => event.routerId },
               target: 'routerReboot',
               actions: { type: 'openForRouter', params: ({ event }) => event.routerId },
             },

@@ -2,16 +2,16 @@
  * The users page's "Add User" and "Edit User" dialogs (spec sections 2 "Users", 5, 8 "Users").
  *
  *   closed      no dialog (never opened, cancelled, or saved: the list reloads)
- *   editing     the form: name, email, role, and in Add User an optional password (left empty,
- *               the user is emailed a setup link); a field's error clears when it is edited,
- *               a failure that is no field's sits above the form                     (tag: open)
+ *   editing     the form: name, email, the roles held (one or more, from GET /roles), and in Add
+ *               User an optional password (left empty, the user is emailed a setup link); a
+ *               field's error clears when it is edited, a failure that is no field's (granting
+ *               what the editor does not hold) sits above the form                   (tag: open)
  *   submitting  "Saving..."; Cancel and the close icon are disabled                 (tags: open, busy)
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { FieldErrors } from '../domain/customers';
 import {
   USER_MESSAGES,
-  USER_ROLES,
   validateUserForm,
   type CreateUserPayload,
   type PortalUser,
@@ -34,8 +34,8 @@ export type SaveOutcome<T> = Extract<LoadOutcome<T>, { ok: true }> | SaveRefusal
 export interface UserFormValues {
   name: string;
   email: string;
-  /** As picked; validateUserForm holds it to `admin | user`. */
-  role: string;
+  /** The ids of the roles to hold, as picked; at least one. */
+  roleIds: readonly string[];
   /** Add User only: empty means "email a password setup link". */
   password: string;
 }
@@ -57,7 +57,8 @@ export interface UserFormContext {
 export type UserFormEvent =
   | { type: 'user.create' }
   | { type: 'user.edit'; user: PortalUser }
-  | { type: 'user.field'; field: UserFormField; value: string }
+  | { type: 'user.field'; field: Exclude<UserFormField, 'roles'>; value: string }
+  | { type: 'user.roles'; roleIds: readonly string[] }
   | { type: 'user.submit' }
   | { type: 'user.cancel' };
 
@@ -66,20 +67,21 @@ export interface UpdateUserInput {
   payload: UpdateUserPayload;
 }
 
-export const EMPTY_USER_FORM: UserFormValues = { name: '', email: '', role: 'user', password: '' };
-const FIELDS: readonly UserFormField[] = ['name', 'email', 'role', 'password'];
-
-const roleOf = (form: UserFormValues) => USER_ROLES.find((role) => role === form.role) ?? 'user';
+export const EMPTY_USER_FORM: UserFormValues = { name: '', email: '', roleIds: [], password: '' };
+// The server names the roles field `role_ids` (read as roleIds): its problems sit under Roles.
+const FIELDS = ['name', 'email', 'roleIds', 'password'] as const;
 
 function createPayload(form: UserFormValues): CreateUserPayload {
-  const payload: CreateUserPayload = { name: form.name.trim(), email: form.email.trim(), role: roleOf(form) };
+  const payload: CreateUserPayload = { name: form.name.trim(), email: form.email.trim(), role_ids: [...form.roleIds] };
   return form.password ? { ...payload, password: form.password } : payload;
 }
 
-const updatePayload = (form: UserFormValues): UpdateUserPayload => ({ name: form.name.trim(), email: form.email.trim(), role: roleOf(form) });
+const updatePayload = (form: UserFormValues): UpdateUserPayload => ({ name: form.name.trim(), email: form.email.trim(), role_ids: [...form.roleIds] });
 
-const refusalErrors = (result: SaveRefusal) =>
-  serverFieldErrors({ ...result, status: result.status ?? 0 }, FIELDS, USER_MESSAGES.duplicateEmail);
+function refusalErrors(result: SaveRefusal): FieldErrors<UserFormField> {
+  const { roleIds, ...errors } = serverFieldErrors({ ...result, status: result.status ?? 0 }, FIELDS, USER_MESSAGES.duplicateEmail);
+  return roleIds ? { ...errors, roles: roleIds } : errors;
+}
 const refusalText = (mode: UserFormMode, message: string | null) => failureText(mode === 'create' ? 'create user' : 'update user', message);
 
 function savedText(context: UserFormContext, user: PortalUser): string {
@@ -139,13 +141,18 @@ export const userFormMachine = setup({
     openEdit: assign((_, user: PortalUser) => ({
       mode: 'edit' as const,
       uuid: user.uuid,
-      form: { name: user.name, email: user.email, role: user.role, password: '' },
+      form: { name: user.name, email: user.email, roleIds: user.roles.map((role) => role.id), password: '' },
       errors: {},
       failure: null,
     })),
-    storeField: assign(({ context }, { field, value }: { field: UserFormField; value: string }) => ({
+    storeField: assign(({ context }, { field, value }: { field: Exclude<UserFormField, 'roles'>; value: string }) => ({
       form: { ...context.form, [field]: value },
       errors: { ...context.errors, [field]: undefined },
+      failure: null,
+    })),
+    storeRoles: assign(({ context }, roleIds: readonly string[]) => ({
+      form: { ...context.form, roleIds },
+      errors: { ...context.errors, roles: undefined },
       failure: null,
     })),
     storeClientErrors: assign(({ context }) => ({ errors: validateUserForm(context.form, context.mode) })),
@@ -181,6 +188,7 @@ export const userFormMachine = setup({
       tags: ['open'],
       on: {
         'user.field': { actions: { type: 'storeField', params: ({ event }) => event } },
+        'user.roles': { actions: { type: 'storeRoles', params: ({ event }) => event.roleIds } },
         'user.submit': [{ guard: 'isValid', target: 'submitting' }, { actions: 'storeClientErrors' }],
         'user.cancel': 'closed',
       },

@@ -1,7 +1,7 @@
 // Alert rules (/alerts/rules, admin): the rules (GET /alert-rules), each card an alert rule form
 // machine whose effects are provided here (PUT the rule, PUT the admin's own subscription), and
 // under each line rule its overrides (GET …/overrides), an add form (the same machine, saving an
-// override) and Remove. Only administrators may change rules; the session knows the role.
+// override) and Remove. Only those who manage alerts may change rules; the session knows.
 import { useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -11,7 +11,7 @@ import { alertRuleFormMachine } from '../machines/alert-rule-form';
 import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { AlertRulesView, OverridesPanel, RuleCard } from '../ui/alerts/AlertRulesView';
 import { outcome } from './outcome';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 const rulesMachine = createResourceMachine<AlertRuleWire[]>('alertRules');
 const overridesMachine = createResourceMachine<AlertOverrideWire[]>('alertOverrides');
@@ -20,7 +20,7 @@ const isLineRule = (rule: AlertRuleWire) => (LINE_ALERT_KINDS as readonly string
 
 export function AlertRulesRoute() {
   const { api } = useAppServices();
-  const canEdit = useIsAdministrator();
+  const canEdit = useCan('alerts:manage');
   const rules = usePageActor(rulesMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.alerts.rules(signal))) } }));
   const data = useSelector(rules, (s) => s.context.data);
   const error = useSelector(rules, (s) => (s.matches('failed') ? s.context.error : null));

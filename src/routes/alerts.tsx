@@ -19,7 +19,7 @@ import { validateAlertsSearch, type AlertsSearch } from '../ui/alerts/search';
 import { useAlertsChanged } from './app-layout';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
-import { useAppServices, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 const alertsListMachine = createListMachine<AlertWire, AlertStatusFilter>({
   id: 'alertsList',
@@ -30,6 +30,8 @@ const routeApi = getRouteApi('/app/alerts');
 const locationOf = (search: AlertsSearch): ListLocation<AlertStatusFilter> => ({ page: search.page ?? 1, search: search.search ?? '', status: search.status ?? 'active' });
 
 export function AlertsRoute() {
+  // Acknowledging is a change to the alert; a reader sees the list only.
+  const canAcknowledge = useCan('alerts:manage');
   const { api } = useAppServices();
   const router = useRouter();
   const alertsChanged = useAlertsChanged();
@@ -134,6 +136,7 @@ export function AlertsRoute() {
         exporting={csv.exporting}
         onExport={() => void csv.exportCsv()}
         onSelect={(next) => acknowledge.send({ type: 'user.select', ids: next })}
+        canAcknowledge={canAcknowledge}
         onAcknowledge={(alert) => acknowledge.send({ type: 'user.acknowledge', id: alert.id })}
         onAcknowledgeSelected={() => acknowledge.send({ type: 'user.acknowledgeSelected' })}
         onDismissReport={() => acknowledge.send({ type: 'user.dismiss' })}

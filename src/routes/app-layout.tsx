@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, type MutableRefObject } from 'react';
 import { Outlet, useRouter, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
@@ -7,8 +7,10 @@ import { AlertBell } from '../ui/shell/AlertBell';
 import { AppShell } from '../ui/shell/AppShell';
 import { CommandPaletteLauncher } from './command-palette';
 import { outcome } from './outcome';
-import { menuFor } from '../domain/navigation';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { menuFor, pageMeta } from '../domain/navigation';
+import { NoPermission } from '../ui/common/NoPermission';
+import { mayOpenPage } from './guards';
+import { useAppServices, useCan, usePageActor, usePermissions } from './services';
 
 /** What a page tells the shell when it changed alerts (an acknowledgement): the bell reads again. */
 const AlertsChangedContext = createContext<() => void>(() => {});
@@ -16,15 +18,47 @@ export const useAlertsChanged = () => useContext(AlertsChangedContext);
 
 /** The admin portal's signed-in frame: sidebar, top bar, and the page (customers never get here: guards.ts). */
 export function AppLayout() {
-  const { api, session } = useAppServices();
+  const { session } = useAppServices();
   const router = useRouter();
   const name = useSelector(session, (s) => s.context.profile?.name ?? '');
   const email = useSelector(session, (s) => s.context.profile?.email ?? '');
   const currentPath = useRouterState({ select: (s) => s.location.pathname });
-  // Administrator-only pages (the audit log) are not offered to the other portal users.
-  const administrator = useIsAdministrator();
-  const menu = useMemo(() => ({ items: menuFor(administrator ? 'admin' : 'user') }), [administrator]);
+  // The menu offers the pages the user's roles let them read; a page opened by its address
+  // anyway says so instead of showing the server's refusals.
+  const permissions = usePermissions();
+  const menu = useMemo(() => ({ items: menuFor(permissions) }), [permissions]);
+  const mayOpen = mayOpenPage(permissions, currentPath);
 
+  // The bell reads alerts: a user whose roles do not include them has none (the server refuses it).
+  const readsAlerts = useCan('alerts:read');
+  const bellChanged = useRef<(() => void) | null>(null);
+  const alertsChanged = useMemo(() => () => bellChanged.current?.(), []);
+
+  return (
+    <AppShell
+      user={{ name, email }}
+      menu={menu}
+      currentPath={currentPath}
+      onNavigate={(url) => void router.navigate({ href: url })}
+      onLogout={() => session.send({ type: 'session.logout' })}
+      topBar={
+        <>
+          <CommandPaletteLauncher />
+          {readsAlerts && <ShellBell changedRef={bellChanged} />}
+        </>
+      }
+    >
+      <AlertsChangedContext.Provider value={alertsChanged}>
+        {mayOpen ? <Outlet /> : <NoPermission meta={pageMeta(currentPath)} onNavigate={(url) => void router.navigate({ href: url })} />}
+      </AlertsChangedContext.Provider>
+    </AppShell>
+  );
+}
+
+/** The top bar's bell: its actor reads while the tab is visible, and again when a page changed alerts. */
+function ShellBell({ changedRef }: { changedRef: MutableRefObject<(() => void) | null> }) {
+  const { api } = useAppServices();
+  const router = useRouter();
   const bell = usePageActor(
     alertBellMachine.provide({
       actors: {
@@ -38,29 +72,13 @@ export function AppLayout() {
     const follow = () => bell.send({ type: document.visibilityState === 'hidden' ? 'page.hidden' : 'page.visible' });
     follow();
     document.addEventListener('visibilitychange', follow);
-    return () => document.removeEventListener('visibilitychange', follow);
-  }, [bell]);
+    changedRef.current = () => bell.send({ type: 'alerts.changed' });
+    return () => {
+      document.removeEventListener('visibilitychange', follow);
+      changedRef.current = null;
+    };
+  }, [bell, changedRef]);
   const unread = useSelector(bell, (s) => s.context.bell?.unread ?? 0);
   const latest = useSelector(bell, (s) => s.context.bell?.latest ?? null);
-  const alertsChanged = useMemo(() => () => bell.send({ type: 'alerts.changed' }), [bell]);
-
-  return (
-    <AppShell
-      user={{ name, email }}
-      menu={menu}
-      currentPath={currentPath}
-      onNavigate={(url) => void router.navigate({ href: url })}
-      onLogout={() => session.send({ type: 'session.logout' })}
-      topBar={
-        <>
-          <CommandPaletteLauncher />
-          <AlertBell unread={unread} latest={latest} onOpen={() => bell.send({ type: 'user.open' })} onNavigate={(url) => void router.navigate({ href: url })} />
-        </>
-      }
-    >
-      <AlertsChangedContext.Provider value={alertsChanged}>
-        <Outlet />
-      </AlertsChangedContext.Provider>
-    </AppShell>
-  );
+  return <AlertBell unread={unread} latest={latest} onOpen={() => bell.send({ type: 'user.open' })} onNavigate={(url) => void router.navigate({ href: url })} />;
 }

@@ -1,4 +1,4 @@
-// Audit log (/audit, administrators): a list machine over GET /audit whose search is the actor and
+// Audit log (/audit, for those who read it: audit:read): a list machine over GET /audit whose search is the actor and
 // whose status is the kind of actor; actions, target and days are in the URL too but not in the
 // list machine's query: the load reads them from the address and a change of them loads the list
 // again, as the alerts page does with kind and severity. The open entry is URL state (`entry`), so

@@ -19,7 +19,7 @@ import { BULK_TEXTS } from '../ui/bulk/parts';
 import { useCsvExport } from '../ui/common/ExportButton';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
-import { useAppServices, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 const routeApi = getRouteApi('/app/bulk');
 
@@ -34,6 +34,8 @@ const STEPS: readonly BulkStep[] = ['editing', 'previewing', 'previewFailed', 'p
 const stepOf = (snapshot: SnapshotFrom<BulkActionMachine>): BulkStep => STEPS.find((step) => snapshot.matches(step)) ?? 'editing';
 
 export function BulkRoute() {
+  // Starting a bulk action is bulk:manage; a reader follows the recent ones.
+  const canStart = useCan('bulk:manage');
   const { api } = useAppServices();
   const router = useRouter();
   const search = routeApi.useSearch();
@@ -91,6 +93,7 @@ export function BulkRoute() {
   return (
     <BulkActionsView
       step={step}
+      canStart={canStart}
       editor={{
         kind,
         csv,

@@ -7,11 +7,11 @@ import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { createSearchApi } from '../api/search';
 import { menuFor } from '../domain/navigation';
-import { menuPages, paletteOptions } from '../domain/search';
+import { menuPages, openableResults, paletteOptions } from '../domain/search';
 import { commandPaletteMachine } from '../machines/command-palette';
 import { CommandPalette, CommandPaletteButton, type PaletteStatus } from '../ui/palette/CommandPalette';
 import { outcome } from './outcome';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, usePageActor, usePermissions } from './services';
 
 /** Ctrl+K, or Cmd+K on a Mac, with no other modifier. */
 export const isPaletteShortcut = (event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>) =>
@@ -24,13 +24,18 @@ export function CommandPaletteLauncher() {
   const { api } = useAppServices();
   const router = useRouter();
   const search = useMemo(() => createSearchApi(api.client), [api]);
-  const administrator = useIsAdministrator();
-  // The pages of the menu the user sees (the administrators' own only for them); read when the
-  // frame mounts, as a role changes only across a new sign-in.
-  const pages = menuPages(menuFor(administrator ? 'admin' : 'user'));
+  const permissions = usePermissions();
+  // The pages of the menu the user sees (those their roles let them read); read when the frame
+  // mounts, as roles change only across a new sign-in.
+  const pages = menuPages(menuFor(permissions));
   const palette = usePageActor(
     commandPaletteMachine.provide({
-      actors: { search: fromPromise(({ input, signal }) => outcome(() => search.search(input.query, signal))) },
+      actors: {
+        search: fromPromise(async ({ input, signal }) => {
+          const answer = await outcome(() => search.search(input.query, signal));
+          return answer.ok ? { ...answer, data: openableResults(answer.data, permissions) } : answer;
+        }),
+      },
       actions: { openOption: (_, url) => void router.navigate({ href: url }) },
     }),
     { input: { pages } },

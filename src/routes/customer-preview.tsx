@@ -14,7 +14,8 @@ import { MyShell } from '../ui/my/MyShell';
 import { PreviewBanner } from '../ui/my/PreviewBanner';
 import { MyAreaSourceContext, myPathOf, previewHref, useMyAreaSource, type MyAreaSource } from './my/source';
 import { outcome } from './outcome';
-import { useAppServices, usePageActor } from './services';
+import { NoPermission } from '../ui/common/NoPermission';
+import { useAppServices, useCan, usePageActor } from './services';
 
 export const customerPreviewMachine = createResourceMachine<CustomerListItem>('customerPreview');
 
@@ -22,6 +23,10 @@ export const PREVIEW_MESSAGES = { openFailed: 'Could not open the customer previ
 
 export function CustomerPreviewLayout() {
   const { customerUuid = '' } = useParams({ strict: false });
+  const router = useRouter();
+  // The preview reads the customer's area through routes that need customers:read.
+  const mayPreview = useCan('customers:read');
+  if (!mayPreview) return <NoPermission meta={null} onNavigate={(url) => void router.navigate({ href: url })} />;
   // Another customer's preview is another preview: it opens (and is audited) afresh.
   return <Preview key={customerUuid} customerUuid={customerUuid} />;
 }

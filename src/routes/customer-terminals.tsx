@@ -16,9 +16,10 @@ import { CustomerTerminalsView } from '../ui/customer-terminals/CustomerTerminal
 import { ActivationWizardPanel } from './activation-wizard-panel';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { CustomerStatementsSection } from './statements';
+import { CustomerMembersSection } from './team';
 import { outcome } from './outcome';
 import { validateCustomerTerminalsSearch, type CustomerTerminalsSearch } from './search-params';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 import { placeholderTerminal, TerminalDetailPanel } from './terminal-detail-panel';
 
 const routeApi = getRouteApi('/app/customer/terminals/$customerUuid');
@@ -142,8 +143,11 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
   const assign = useAssignTerminalsDialog({ onAssigned: () => page.send({ type: 'terminals.changed' }) });
 
   const customer = useSelector(page, (s) => s.context.customer);
-  // "Add Terminal": the activation wizard for this customer, an administrator's.
-  const isAdministrator = useIsAdministrator();
+  // "Add Terminal": the activation wizard for this customer, for those who manage the lifecycle.
+  const canActivate = useCan('lifecycle:manage');
+  const canAssign = useCan('terminals:manage');
+  const readsBilling = useCan('billing:read');
+  const managesCustomers = useCan('customers:manage');
   const [adding, setAdding] = useState(false);
   const closeWizard = useCallback(() => setAdding(false), []);
   const customerLoading = useSelector(page, (s) => s.hasTag('loadingCustomer'));
@@ -198,6 +202,7 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         onRefresh={() => page.send({ type: 'user.refresh' })}
         exporting={csv.exporting}
         onExport={() => void csv.exportCsv()}
+        canAssign={canAssign}
         onAssign={() => customer && assign.open(customer)}
         onOpen={(record) => navigateTo({ ...currentSearch(), terminal: record.terminalId })}
         onUnassign={(serviceLineNumber) => page.send({ type: 'user.unassign', serviceLineNumber })}
@@ -205,10 +210,12 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         onCancelUnassign={() => page.send({ type: 'user.cancel' })}
         onRetry={() => page.send({ type: 'user.retry' })}
         onNavigate={(url) => void router.navigate({ href: url })}
-        {...(isAdministrator ? { onAddTerminal: () => setAdding(true) } : {})}
+        {...(canActivate ? { onAddTerminal: () => setAdding(true) } : {})}
       />
       {/* The customer's statements (issue 21), once the customer is known. */}
-      {customer && <CustomerStatementsSection customerUuid={customerUuid} />}
+      {customer && readsBilling && <CustomerStatementsSection customerUuid={customerUuid} />}
+      {/* The customer organisation's people: its own login, its members and their invitations. */}
+      {customer && <CustomerMembersSection customerUuid={customerUuid} canManage={managesCustomers} />}
       {assign.dialog}
       {adding && customer && (
         <ActivationWizardPanel

@@ -1,5 +1,6 @@
 // The customers page: the list (page, search and status in the URL), the stat cards, the
 // "Add New Customer" flow and the row actions, each a machine whose effects are provided here.
+import { useMemo } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -20,12 +21,12 @@ import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { CustomerActionDialogs, type CustomerActionStep } from '../ui/customers/CustomerActionDialogs';
 import { CustomerCreateDialog } from '../ui/customers/CustomerCreateDialog';
 import { useCsvExport } from '../ui/common/ExportButton';
-import { CustomersView, type CustomerRowAction } from '../ui/customers/CustomersView';
+import { CUSTOMER_ROW_ACTIONS, CustomersView, type CustomerRowAction } from '../ui/customers/CustomersView';
 import { ToastMessage } from '../ui/customers/ToastMessage';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 import { validateCustomersSearch, type CustomersSearch } from './search-params';
 
 export { validateCustomersSearch, type CustomersSearch } from './search-params';
@@ -101,8 +102,22 @@ export function CustomersRoute() {
   const router = useRouter();
   const search = routeApi.useSearch();
   const location = locationOf(search);
-  // Ending a blocked customer's lines is the admin role's alone (the server refuses anyone else).
-  const canEndLines = useIsAdministrator();
+  // Ending a blocked customer's lines is a lifecycle change (the server holds the block to it too).
+  const canEndLines = useCan('lifecycle:manage');
+  const canManage = useCan('customers:manage');
+  const canAssign = useCan('terminals:manage');
+  const canReadTerminals = useCan('terminals:read');
+  // The row actions the user's roles allow, each the permission of the server route it calls.
+  const rowActions = useMemo(
+    () =>
+      CUSTOMER_ROW_ACTIONS.filter((action) => {
+        if (action === 'edit' || action === 'settings' || action === 'block' || action === 'unblock') return canManage;
+        if (action === 'assign') return canAssign;
+        if (action === 'terminals') return canReadTerminals;
+        return true;
+      }),
+    [canManage, canAssign, canReadTerminals],
+  );
 
   const list = usePageActor(
     customersListMachine.provide({
@@ -242,7 +257,8 @@ export function CustomersRoute() {
         onRetry={() => list.send({ type: 'user.retry' })}
         exporting={csv.exporting}
         onExport={() => void csv.exportCsv()}
-        onAddCustomer={() => create.send({ type: 'user.open' })}
+        {...(canManage ? { onAddCustomer: () => create.send({ type: 'user.open' }) } : {})}
+        rowActions={rowActions}
         onAction={onAction}
         onNavigate={(url) => void router.navigate({ href: url })}
       />

@@ -5,7 +5,8 @@
 import { redirect, type ParsedLocation } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
 import { signedInTarget } from '../domain/login';
-import { homeOf } from '../domain/navigation';
+import { homeOf, pagePermission } from '../domain/navigation';
+import { allows, type Permission } from '../domain/permissions';
 import type { SessionActor } from './services';
 
 export interface RouterContext {
@@ -34,13 +35,13 @@ export async function requireSignedIn(options: { context: RouterContext; locatio
 }
 
 /**
- * Pages for administrators alone (the audit log), below the admin frame whose guard already ran: a
- * portal user without the admin role goes home instead (the server refuses them the data anyway).
+ * Whether the user may open the admin page at a path: a page they may not read renders "You do not
+ * have permission to view this page" in the frame (app-layout.tsx) rather than a redirect, so that
+ * a shared link says why it shows nothing. The server refuses the page's data anyway.
  */
-export async function requireAdministrator({ context }: { context: RouterContext }) {
-  const snapshot = await settledSession(context.session);
-  const profile = snapshot.context.profile;
-  if (!(profile && 'role' in profile && profile.role === 'admin')) throw redirect({ href: homeOf('admin'), replace: true });
+export function mayOpenPage(permissions: readonly Permission[], path: string): boolean {
+  const needed = pagePermission(path);
+  return needed === null || allows(permissions, needed);
 }
 
 /** The customer area's paths (/my/…): signed out → /login; a portal user → their home. */

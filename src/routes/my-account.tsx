@@ -52,6 +52,8 @@ export function MyAccountRoute() {
         errors,
         failure,
         busy,
+        // A member's own row has a name only; the company, phone and address are the organisation's owner's.
+        ...(profile.organisationRole !== 'owner' || profile.serviceLines !== null ? { fields: ['name'] as const } : {}),
         onField: (field, value) => editor.send({ type: 'user.field', field, value }),
         onSubmit: () => editor.send({ type: 'user.submit' }),
       }}

@@ -3,7 +3,7 @@
 // form machine (New price, Withdraw) and the customer price form machine (New customer price,
 // End) whose effects are provided here: the API calls and the toasts. The customer picker of the
 // customer price dialog is a list actor over the customers API, started while the dialog is open.
-// Only administrators change prices; the session knows the role.
+// Only those who manage billing change prices; the session knows their permissions.
 import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -19,7 +19,7 @@ import { ConfirmPriceChange, PriceDialog } from '../ui/billing/prices/PriceDialo
 import { PRICES_TEXTS as T, figureCurrency, productName } from '../ui/billing/prices/parts';
 import { PricesView } from '../ui/billing/prices/PricesView';
 import { outcome } from './outcome';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 const priceListMachine = createResourceMachine<PriceListWire>('priceList');
 const customerPricesMachine = createResourceMachine<CustomerPriceWire[]>('customerPrices');
@@ -80,7 +80,7 @@ const newCustomerPriceForm = (list: PriceListWire | null): CustomerPriceFormValu
 export function PricesRoute() {
   const { api } = useAppServices();
   const router = useRouter();
-  const canChange = useIsAdministrator();
+  const canChange = useCan('billing:manage');
   const { today } = days();
 
   const prices = usePageActor(priceListMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.prices.list(signal))) } }));

@@ -15,7 +15,7 @@ import { ConfirmFixDialog } from '../ui/billing/reconciliation/ConfirmFixDialog'
 import { RECONCILIATION_TEXTS as T, currentCycle, leakId } from '../ui/billing/reconciliation/parts';
 import { ReconciliationView } from '../ui/billing/reconciliation/ReconciliationView';
 import { outcome } from './outcome';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 const routeApi = getRouteApi('/app/billing/reconciliation');
 
@@ -37,7 +37,7 @@ function withFixes(board: ReconciliationWire | null, fixed: Readonly<Record<stri
 function ReconciliationBoard({ cycle, current }: { cycle: string; current: string }) {
   const { api } = useAppServices();
   const router = useRouter();
-  const canChange = useIsAdministrator();
+  const canChange = useCan('billing:manage');
   const [importing, setImporting] = useState(false);
   const [fixed, setFixed] = useState<Readonly<Record<string, LeakWire>>>({});
 

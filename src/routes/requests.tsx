@@ -12,7 +12,7 @@ import { RequestsView } from '../ui/requests/RequestsView';
 import { ReviewDialog } from '../ui/requests/ReviewDialog';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
-import { useAppServices, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 const queueMachine = createListMachine<QueuedRequestWire, RequestStatusFilter>({
   id: 'requestQueue',
@@ -20,6 +20,8 @@ const queueMachine = createListMachine<QueuedRequestWire, RequestStatusFilter>({
 });
 
 export function RequestsRoute() {
+  // Approve and Decline are lifecycle changes; a reader sees the queue only.
+  const canDecide = useCan('lifecycle:manage');
   const { api } = useAppServices();
   const [location, setLocation] = useState<ListLocation<RequestStatusFilter>>({ page: 1, search: '', status: 'pending' });
   const [counts, setCounts] = useState<RequestCounts | null>(null);
@@ -74,6 +76,7 @@ export function RequestsRoute() {
         loading={loading}
         error={error}
         busy={busy}
+        readOnly={!canDecide}
         onStatus={(status) => list.send({ type: 'user.status', status })}
         onPage={(page) => list.send({ type: 'user.page', page })}
         onRetry={() => list.send({ type: 'user.retry' })}

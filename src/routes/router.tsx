@@ -24,7 +24,7 @@ import { ToastArea } from '../ui/common/ToastArea';
 import { AppLayout } from './app-layout';
 import { LoginRoute } from './login';
 import { validateCustomersSearch, validateCustomerTerminalsSearch, validateSetPasswordSearch, validateSubscriptionsSearch, validateTerminalsSearch, validateUsersSearch } from './search-params';
-import { redirectIfSignedIn, requireAdministrator, requireCustomer, requireSignedIn, type RouterContext } from './guards';
+import { redirectIfSignedIn, requireCustomer, requireSignedIn, type RouterContext } from './guards';
 import { MyLayout } from './my/layout';
 import { validateMyTerminalSearch } from './my/search';
 import { validateAlertsSearch } from '../ui/alerts/search';
@@ -80,6 +80,13 @@ const setPasswordRoute = createRoute({
   path: '/set-password',
   validateSearch: validateSetPasswordSearch,
   component: lazyRouteComponent(() => import('./set-password'), 'SetPasswordRoute'),
+});
+
+/** Public: the link an invited member of a customer organisation gets by email. No guard either way. */
+const invitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/invitation/$token',
+  component: lazyRouteComponent(() => import('./invitation'), 'InvitationRoute'),
 });
 
 /** Everything behind sign-in hangs off this pathless layout: the guard runs once for all of it. */
@@ -171,6 +178,20 @@ const usersRoute = createRoute({
   component: lazyRouteComponent(() => import('./users'), 'UsersRoute'),
 });
 
+/** The roles and what each allows, beside the users who hold them. */
+const rolesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/users/roles',
+  component: lazyRouteComponent(() => import('./roles'), 'RolesRoute'),
+});
+
+/** The API keys of the reseller's own systems: made (shown once), listed by prefix, revoked. */
+const apiKeysRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/users/api-keys',
+  component: lazyRouteComponent(() => import('./api-keys'), 'ApiKeysRoute'),
+});
+
 /** The admins' queue of customer requests (plan changes, top-ups). */
 const requestsRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -235,12 +256,11 @@ const reconciliationRoute = createRoute({
   component: lazyRouteComponent(() => import('./reconciliation'), 'ReconciliationRoute'),
 });
 
-/** Every audited action (issue 22), administrators only; its filters, page and open entry in the URL. */
+/** Every audited action (issue 22), for those who may read it; its filters, page and open entry in the URL. */
 const auditRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/audit',
   validateSearch: validateAuditSearch,
-  beforeLoad: requireAdministrator,
   component: lazyRouteComponent(() => import('./audit'), 'AuditRoute'),
 });
 
@@ -319,6 +339,13 @@ const myStatementRoute = createRoute({
   getParentRoute: () => myRoute,
   path: '/statements/$statementId',
   component: lazyRouteComponent(() => import('./my/statements'), 'MyStatementRoute'),
+});
+
+/** The organisation's team, for its owners (the server refuses the others). */
+const myTeamRoute = createRoute({
+  getParentRoute: () => myRoute,
+  path: '/team',
+  component: lazyRouteComponent(() => import('./team'), 'MyTeamRoute'),
 });
 
 /** Unknown paths under /my: the customer area's home. */
@@ -405,7 +432,8 @@ export const routeTree = rootRoute.addChildren([
   loginRoute,
   forgotPasswordRoute,
   setPasswordRoute,
-  myRoute.addChildren([myOverviewRoute, myTerminalsRoute, myTerminalRoute, myRequestsRoute, myAlertsRoute, myStatementsRoute, myStatementRoute, myAccountRoute, myUnknownRoute]),
+  invitationRoute,
+  myRoute.addChildren([myOverviewRoute, myTerminalsRoute, myTerminalRoute, myRequestsRoute, myAlertsRoute, myStatementsRoute, myStatementRoute, myAccountRoute, myTeamRoute, myUnknownRoute]),
   previewRoute.addChildren([previewOverviewRoute, previewTerminalsRoute, previewTerminalRoute, previewRequestsRoute, previewAlertsRoute, previewStatementsRoute, previewStatementRoute, previewAccountRoute, previewUnknownRoute]),
   appRoute.addChildren([
     indexRoute,
@@ -419,6 +447,8 @@ export const routeTree = rootRoute.addChildren([
     providerBillingRoute,
     settingsRoute,
     usersRoute,
+    rolesRoute,
+    apiKeysRoute,
     requestsRoute,
     alertsRoute,
     alertRulesRoute,

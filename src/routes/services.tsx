@@ -5,6 +5,8 @@ import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorOptions, ActorRefFrom, AnyStateMachine, InspectionEvent, Observer } from 'xstate';
 import type { Api } from '../api';
+import type { Profile } from '../domain/auth';
+import { allows, type Permission } from '../domain/permissions';
 import type { sessionMachine } from '../machines/session';
 
 export type SessionActor = ActorRefFrom<typeof sessionMachine>;
@@ -39,14 +41,31 @@ export function useAppServices(): AppServices {
   return services;
 }
 
+const NO_PERMISSIONS: readonly Permission[] = [];
+
 /**
- * Whether the signed-in portal user has the admin role: the writes only they may make (activate,
- * change a line, end a blocked customer's lines) are offered to them alone; the server refuses
- * everyone else as well.
+ * What the session's profile lets the signed-in portal user do. A customer holds none; a profile
+ * stored by an earlier release (no permissions yet) holds none until /auth/me answers the new one.
  */
-export function useIsAdministrator(): boolean {
+export function permissionsOf(context: { userType: string | null; profile: Profile | null }): readonly Permission[] {
+  const profile = context.profile;
+  if (context.userType !== 'admin' || !profile || !('permissions' in profile) || !Array.isArray(profile.permissions)) return NO_PERMISSIONS;
+  return profile.permissions;
+}
+
+/** Every permission the signed-in user holds (manage includes read); the same array until it changes. */
+export function usePermissions(): readonly Permission[] {
   const { session } = useAppServices();
-  return useSelector(session, (s) => s.context.userType === 'admin' && s.context.profile !== null && 'role' in s.context.profile && s.context.profile.role === 'admin');
+  return useSelector(session, (s) => permissionsOf(s.context));
+}
+
+/**
+ * Whether the signed-in user may do what `permission` allows: the UI offers a page, a button or a
+ * row action only to those the server would let through (it refuses everyone else as well).
+ */
+export function useCan(permission: Permission): boolean {
+  const { session } = useAppServices();
+  return useSelector(session, (s) => allows(permissionsOf(s.context), permission));
 }
 
 /**

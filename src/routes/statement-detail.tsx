@@ -1,5 +1,5 @@
 // One statement (/billing/statements/{id}, admin): a resource machine over GET
-// /billing/statements/{id}, the printable document, and for administrators "Add credit or charge"
+// /billing/statements/{id}, the printable document, and for those who manage billing "Add credit or charge"
 // (the adjustment form machine, whose effects are provided here: the API call, the toasts, and
 // reading the statement again once a correction is saved).
 import { getRouteApi, useRouter } from '@tanstack/react-router';
@@ -15,7 +15,7 @@ import { AdjustmentDialog } from '../ui/billing/statements/AdjustmentDialog';
 import { StatementView } from '../ui/billing/statements/StatementView';
 import { NavLink } from '../ui/common/NavLink';
 import { outcome } from './outcome';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 import { monthLabel } from '../domain/my-area';
 
 export const statementMachine = createResourceMachine<StatementWire>('statement');
@@ -33,7 +33,7 @@ const statementName = (statement: StatementWire) => statement.number ?? `the ${m
 function StatementDetailPage({ statementId }: { statementId: string }) {
   const { api } = useAppServices();
   const router = useRouter();
-  const isAdministrator = useIsAdministrator();
+  const canAdjust = useCan('billing:manage');
   const page = usePageActor(statementMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.statements.get(statementId, signal))) } }));
   const form = usePageActor(
     adjustmentFormMachine.provide({
@@ -75,11 +75,11 @@ function StatementDetailPage({ statementId }: { statementId: string }) {
       onRetry={() => page.send({ type: 'user.retry' })}
       onNavigate={navigate}
       onPrint={() => window.print()}
-      {...(isAdministrator && statement
+      {...(canAdjust && statement
         ? { onAddAdjustment: () => form.send({ type: 'user.open', target: { statementId: statement.id, customerId: statement.customerId, currency: statement.currency } }) }
         : {})}
     >
-      {isAdministrator && statement && (
+      {canAdjust && statement && (
         <AdjustmentDialog
           visible={formVisible}
           busy={formBusy}

@@ -22,7 +22,7 @@ import { useCsvExport } from '../ui/common/ExportButton';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { validateSubscriptionsSearch, type SubscriptionsSearch } from './search-params';
-import { useAppServices, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 const subscriptionsListMachine = createListMachine<SubscriptionWire, SubscriptionPlanFilter>({
   id: 'subscriptions',
@@ -43,6 +43,8 @@ function dialogStep(s: SnapshotFrom<typeof subscriptionPlanMachine>): ChangePlan
 }
 
 export function SubscriptionsRoute() {
+  const canChangePlan = useCan('subscriptions:manage');
+  const readsBilling = useCan('billing:read');
   const { api } = useAppServices();
   const router = useRouter();
   const search = routeApi.useSearch();
@@ -157,7 +159,8 @@ export function SubscriptionsRoute() {
         onRefresh={refreshAll}
         exporting={csv.exporting}
         onExport={() => void csv.exportCsv()}
-        onChangePlan={(subscription) => plan.send({ type: 'user.open', subscription })}
+        showProviderBilling={readsBilling}
+        {...(canChangePlan ? { onChangePlan: (subscription: SubscriptionWire) => plan.send({ type: 'user.open', subscription }) } : {})}
         onNavigate={(url) => void router.navigate({ href: url })}
       />
       <ChangePlanDialog

@@ -12,7 +12,7 @@ import { TerminalDetailDialog, type TerminalDetailTab } from '../ui/terminals/Te
 import { SettingsTab, type LineSettingsOffered, type LineSettingsStep } from '../ui/terminals/detail/SettingsTab';
 import { useNow } from '../ui/common/useNow';
 import { outcome } from './outcome';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 /** A record to show while a deep-linked terminal's details load: only its id (and what the caller knows) is known. */
 export function placeholderTerminal(known: Pick<TerminalListItem, 'userTerminalId'> & Partial<TerminalListItem>): TerminalListItem {
@@ -71,6 +71,7 @@ export function TerminalDetailPanel(props: {
   const refreshing = useSelector(detail, (s) => s.hasTag('refreshing'));
   const reporting = useSelector(detail, (s) => s.hasTag('reporting'));
   const notice = useSelector(detail, (s) => s.context.notice);
+  const canAct = useCan('terminals:manage');
 
   return (
     <TerminalDetailDialog
@@ -86,6 +87,7 @@ export function TerminalDetailPanel(props: {
       months={months}
       month={month}
       onMonth={(value) => detail.send({ type: 'user.selectMonth', value })}
+      canAct={canAct}
       refreshing={refreshing}
       onRefresh={() => detail.send({ type: 'user.refresh' })}
       onReportIssue={(note) => detail.send({ type: 'user.reportIssue', note })}
@@ -122,6 +124,8 @@ function stepOf(s: LineSettingsSnapshot): LineSettingsStep {
   return { kind: 'none' };
 }
 
+const firstRouter = (s: LineSettingsSnapshot) => s.context.settings?.terminals.flatMap((t) => t.routers)[0]?.routerId ?? '';
+
 /** The actions the chart takes from here: what the view offers. */
 const offeredOf = (s: LineSettingsSnapshot): LineSettingsOffered => ({
   rename: s.can({ type: 'user.rename' }),
@@ -132,7 +136,8 @@ const offeredOf = (s: LineSettingsSnapshot): LineSettingsOffered => ({
   deactivate: s.can({ type: 'user.deactivate' }),
   // Per terminal and per router the chart asks the same of each: the first stands for them all.
   terminals: s.can({ type: 'user.move', deviceId: s.context.settings?.terminals[0]?.deviceId ?? '' }),
-  routers: s.can({ type: 'user.rebootRouter', routerId: s.context.settings?.terminals.flatMap((t) => t.routers)[0]?.routerId ?? '' }),
+  routers: s.can({ type: 'user.rebootRouter', routerId: firstRouter(s) }),
+  routerConfig: s.can({ type: 'user.routerConfig', routerId: firstRouter(s) }),
 });
 
 const sameOffer = (a: LineSettingsOffered, b: LineSettingsOffered) => (Object.keys(a) as (keyof LineSettingsOffered)[]).every((k) => a[k] === b[k]);
@@ -142,8 +147,10 @@ const sameStep = (a: LineSettingsStep, b: LineSettingsStep) => JSON.stringify(a)
 export function LineSettingsPanel({ serviceLineNumber }: { serviceLineNumber: string }) {
   const { api } = useAppServices();
   const now = useNow();
-  // Changes are for administrators (the server says so too): anyone else sees the settings only.
-  const canEdit = useIsAdministrator();
+  // What the user's roles allow (the server holds each change to the same): the line's
+  // configuration with terminals:manage, its service and bill with lifecycle:manage.
+  const canEdit = useCan('terminals:manage');
+  const canOperate = useCan('lifecycle:manage');
   const lines = api.serviceLines;
   const notify = {
     notifySuccess: (_: unknown, message: string) => void toast.success(message, { id: 'line-settings' }),
@@ -170,7 +177,7 @@ export function LineSettingsPanel({ serviceLineNumber }: { serviceLineNumber: st
       },
       actions: notify,
     }),
-    { input: { serviceLineNumber, canEdit } },
+    { input: { serviceLineNumber, canEdit, canOperate } },
   );
   const settings = useSelector(actor, (s) => (s.matches('loaded') ? s.context.settings : null));
   const loading = useSelector(actor, (s) => s.hasTag('loading'));

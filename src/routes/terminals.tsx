@@ -27,7 +27,7 @@ import { useListState } from './list-state';
 import { placeholderTerminal, TerminalDetailPanel } from './terminal-detail-panel';
 import { outcome } from './outcome';
 import { validateTerminalsSearch, type TerminalsSearch } from './search-params';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 export function locationOf(search: TerminalsSearch): ListLocation<TerminalStatusFilter> {
   return { page: search.page ?? 1, search: search.search ?? '', status: search.status ?? 'all' };
@@ -143,8 +143,9 @@ export function TerminalsRoute() {
   };
   const closeTerminal = () => navigateTo({ ...currentSearch(), terminal: undefined });
 
-  // "Add Terminal": the activation wizard, an administrator's; a finished activation refreshes the page.
-  const isAdministrator = useIsAdministrator();
+  // "Add Terminal": the activation wizard, for those who manage the lifecycle; a finished activation refreshes the page.
+  const canActivate = useCan('lifecycle:manage');
+  const canSync = useCan('terminals:manage');
   const [adding, setAdding] = useState(false);
   const closeWizard = useCallback(() => setAdding(false), []);
 
@@ -180,12 +181,12 @@ export function TerminalsRoute() {
         onRefresh={reloadAll}
         exporting={csv.exporting}
         onExport={() => void csv.exportCsv()}
-        onSync={() => sync.send({ type: 'user.sync' })}
+        {...(canSync ? { onSync: () => sync.send({ type: 'user.sync' }) } : {})}
         onDismissNotice={() => sync.send({ type: 'user.dismissNotice' })}
         onOpen={openTerminal}
         onNavigate={(url) => void router.navigate({ href: url })}
         now={now}
-        {...(isAdministrator ? { onAddTerminal: () => setAdding(true) } : {})}
+        {...(canActivate ? { onAddTerminal: () => setAdding(true) } : {})}
       />
       {adding && <ActivationWizardPanel customer={null} onClosed={closeWizard} onActivated={reloadAll} />}
       {basic && (

@@ -1,31 +1,38 @@
 // The users page (/users): the list (search, status and "show deleted" in the URL), the three stat
 // cards, the Add User / Edit dialog and the per-row actions, each a machine whose effects are
 // provided here. The page asks the server for one page of 100 users (spec 9).
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { USERS_FETCH_LIMIT, type PortalUser, type UserStats } from '../domain/users';
+import { allows, type Permission, type RoleWire } from '../domain/permissions';
 import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
 import { createListMachine, type ListLocation, type ListQuery } from '../machines/list';
 import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { userActionsMachine, type UserActionInput } from '../machines/user-actions';
 import { userFormMachine } from '../machines/user-form';
-import { UserActionDialog, UserFormDialog, type UserActionStep } from '../ui/users/UserDialogs';
+import { UserActionDialog, UserFormDialog, type UserActionStep, type UserRoleOption } from '../ui/users/UserDialogs';
 import { UsersView, type UserRowAction, type UserStatusFilter } from '../ui/users/UsersView';
 import { useCsvExport } from '../ui/common/ExportButton';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { validateUsersSearch, type UsersSearch } from './search-params';
-import { useAppServices, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor, usePermissions } from './services';
 import type { Api } from '../api';
+import { createRolesActors } from '../api/roles-actors';
 
 const usersListMachine = createListMachine<PortalUser, UserStatusFilter>({
   id: 'users',
   defaultQuery: { page: 1, limit: USERS_FETCH_LIMIT, search: '', status: 'all' },
 });
 const userStatsMachine = createResourceMachine<UserStats>('userStats');
+const userRolesMachine = createResourceMachine<RoleWire[]>('userRoles');
+
+/** The roles the dialog offers, each grantable when the editor holds all it gives. */
+const roleOptions = (roles: readonly RoleWire[], held: readonly Permission[]): UserRoleOption[] =>
+  roles.map((role) => ({ id: role.id, name: role.name, description: role.description, grantable: role.permissions.every((p) => allows(held, p)) }));
 const routeApi = getRouteApi('/app/users');
 
 const locationOf = (search: UsersSearch): ListLocation<UserStatusFilter> => ({ page: 1, search: search.search ?? '', status: search.status ?? 'all' });
@@ -66,6 +73,8 @@ function runAction(api: Api, { kind, uuid, reason, days }: UserActionInput, sign
 
 export function UsersRoute() {
   const { api } = useAppServices();
+  // Reading the list is users:read; every change on it is users:manage.
+  const canManage = useCan('users:manage');
   const router = useRouter();
   const search = routeApi.useSearch();
   const location = locationOf(search);
@@ -137,6 +146,9 @@ export function UsersRoute() {
       actions: { ...notify, userSaved: () => refreshAll() },
     }),
   );
+  // The roles the dialog offers (GET /roles, users:read like the page): read once with the page.
+  const rolesActors = useMemo(() => createRolesActors(api.roles), [api]);
+  const roles = usePageActor(userRolesMachine.provide({ actors: { load: rolesActors.loadRoles } }));
   const actions = usePageActor(
     userActionsMachine.provide({
       actors: {
@@ -186,11 +198,12 @@ export function UsersRoute() {
         exporting={csv.exporting}
         onExport={() => void csv.exportCsv()}
         onRetry={() => list.send({ type: 'user.retry' })}
-        onAddUser={() => form.send({ type: 'user.create' })}
+        {...(canManage ? { onAddUser: () => form.send({ type: 'user.create' }) } : {})}
+        canManage={canManage}
         onAction={onAction}
         onNavigate={(url) => void router.navigate({ href: url })}
       />
-      <UserForm form={form} />
+      <UserForm form={form} roles={roles} />
       <UserAction actions={actions} />
     </>
   );
@@ -198,10 +211,14 @@ export function UsersRoute() {
 
 // The dialogs read their own actors: a key typed in one renders the dialog, not the page's table.
 
-function UserForm({ form }: { form: ActorRefFrom<typeof userFormMachine> }) {
+function UserForm({ form, roles }: { form: ActorRefFrom<typeof userFormMachine>; roles: ActorRefFrom<typeof userRolesMachine> }) {
   const open = useSelector(form, (s) => s.hasTag('open'));
   const busy = useSelector(form, (s) => s.hasTag('busy'));
   const context = useSelector(form, (s) => s.context);
+  const held = usePermissions();
+  const list = useSelector(roles, (s) => s.context.data);
+  const rolesError = useSelector(roles, (s) => (s.matches('failed') ? s.context.error : null));
+  const options = useMemo(() => (list ? roleOptions(list, held) : null), [list, held]);
   return (
     <UserFormDialog
       visible={open}
@@ -210,7 +227,10 @@ function UserForm({ form }: { form: ActorRefFrom<typeof userFormMachine> }) {
       errors={context.errors}
       failure={context.failure}
       busy={busy}
+      roles={options}
+      rolesError={rolesError}
       onField={(field, value) => form.send({ type: 'user.field', field, value })}
+      onRoles={(roleIds) => form.send({ type: 'user.roles', roleIds })}
       onSubmit={() => form.send({ type: 'user.submit' })}
       onCancel={() => form.send({ type: 'user.cancel' })}
     />

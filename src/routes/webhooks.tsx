@@ -20,7 +20,7 @@ import { SecretDialog, type CopyState } from '../ui/webhooks/SecretDialog';
 import { WebhooksView, type WebhookRowAction } from '../ui/webhooks/WebhooksView';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
-import { useAppServices, useIsAdministrator, usePageActor } from './services';
+import { useAppServices, useCan, usePageActor } from './services';
 
 const routeApi = getRouteApi('/app/alerts/webhooks');
 
@@ -68,7 +68,7 @@ export function WebhooksRoute() {
   const { api } = useAppServices();
   const router = useRouter();
   const search = routeApi.useSearch();
-  const canChange = useIsAdministrator();
+  const canChange = useCan('alerts:manage');
   // Bumped whenever an action may have added a delivery: the open log reloads.
   const [logVersion, setLogVersion] = useState(0);
 

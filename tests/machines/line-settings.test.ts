@@ -63,10 +63,19 @@ describe('line settings machine: loading', () => {
 });
 
 describe('line settings machine: who may change what', () => {
-  it('offers nothing to a user who is not an administrator', async () => {
-    const { actor } = startLineSettings({}, { canEdit: false });
+  it('offers nothing to a user whose roles change neither terminals nor the lifecycle', async () => {
+    const { actor } = startLineSettings({}, { canEdit: false, canOperate: false });
     const snapshot = await loaded(actor);
     for (const event of [rename, togglePublicIp, togglePriority, editBlocks, topUp, deactivate]) expect(snapshot.can(event)).toBe(false);
+  });
+
+  it('offers the configuration alone to terminals:manage, and service changes alone to lifecycle:manage', async () => {
+    const configure = await loaded(startLineSettings({}, { canEdit: true, canOperate: false }).actor);
+    for (const event of [rename, togglePublicIp, routerConfig(ROUTER)]) expect(configure.can(event)).toBe(true);
+    for (const event of [togglePriority, editBlocks, topUp, deactivate, move(DEVICE), remove(DEVICE), rebootRouter(ROUTER)]) expect(configure.can(event)).toBe(false);
+    const operate = await loaded(startLineSettings({}, { canEdit: false, canOperate: true }).actor);
+    for (const event of [rename, togglePublicIp, routerConfig(ROUTER)]) expect(operate.can(event)).toBe(false);
+    for (const event of [togglePriority, editBlocks, topUp, deactivate, move(DEVICE), remove(DEVICE), rebootRouter(ROUTER)]) expect(operate.can(event)).toBe(true);
   });
 
   it('offers every action to an administrator on an active Priority line', async () => {
@@ -346,7 +355,7 @@ describe('line settings machine: terminals and routers', () => {
   });
 
   it('offers no terminal or router change to a user who is not an administrator, and no terminal change on an inactive line', async () => {
-    const reader = startLineSettings({}, { canEdit: false });
+    const reader = startLineSettings({}, { canEdit: false, canOperate: false });
     const s = await loaded(reader.actor);
     expect(s.can(move(DEVICE))).toBe(false);
     expect(s.can(rebootRouter(ROUTER))).toBe(false);

@@ -3,24 +3,24 @@ import { waitFor } from 'xstate';
 import { EMPTY_USER_FORM } from '../../src/machines/user-form';
 import { USER_MESSAGES } from '../../src/domain/users';
 import { portalUserFixture } from '../fixtures/portal-users';
-import { cancel, create, created, edit, existing, field, refusal, startForm, submit } from './starters/user-form';
+import { OWNER_ROLE, READER_ROLE, cancel, create, created, edit, existing, field, refusal, roles, startForm, submit } from './starters/user-form';
 
 function fillNewUser(actor: ReturnType<typeof startForm>['actor'], password = '') {
   actor.send(create);
   actor.send(field('name', ' Lia Souza '));
   actor.send(field('email', ' lia.souza@example.com '));
-  actor.send(field('role', 'admin'));
+  actor.send(roles([OWNER_ROLE]));
   if (password) actor.send(field('password', password));
 }
 
 describe('user form machine: Add User', () => {
-  it('opens an empty form with the user role', () => {
+  it('opens an empty form holding no role yet', () => {
     const { actor } = startForm();
     expect(actor.getSnapshot().hasTag('open')).toBe(false);
     actor.send(create);
     expect(actor.getSnapshot().hasTag('open')).toBe(true);
     expect(actor.getSnapshot().context).toMatchObject({ mode: 'create', uuid: null, form: EMPTY_USER_FORM, errors: {}, failure: null });
-    expect(EMPTY_USER_FORM.role).toBe('user');
+    expect(EMPTY_USER_FORM.roleIds).toEqual([]);
   });
 
   it('the client rules put each problem on its field without a call, and editing a field clears its error', () => {
@@ -33,10 +33,12 @@ describe('user form machine: Add User', () => {
     expect(actor.getSnapshot().context.errors).toEqual({
       name: USER_MESSAGES.nameRequired,
       email: USER_MESSAGES.emailInvalid,
+      roles: USER_MESSAGES.rolesRequired,
       password: USER_MESSAGES.passwordTooShort,
     });
     actor.send(field('name', 'Lia'));
-    expect(actor.getSnapshot().context.errors).toEqual({ email: USER_MESSAGES.emailInvalid, password: USER_MESSAGES.passwordTooShort, name: undefined });
+    actor.send(roles([READER_ROLE]));
+    expect(actor.getSnapshot().context.errors).toEqual({ email: USER_MESSAGES.emailInvalid, password: USER_MESSAGES.passwordTooShort, name: undefined, roles: undefined });
     expect(called('createUser')).toHaveLength(0);
   });
 
@@ -46,7 +48,7 @@ describe('user form machine: Add User', () => {
     actor.send(submit);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     await waitFor(actor, (s) => s.matches('closed'));
-    expect(called('createUser').map((c) => c.input)).toEqual([{ name: 'Lia Souza', email: 'lia.souza@example.com', role: 'admin' }]);
+    expect(called('createUser').map((c) => c.input)).toEqual([{ name: 'Lia Souza', email: 'lia.souza@example.com', role_ids: [OWNER_ROLE] }]);
     expect(notifySuccess).toHaveBeenCalledExactlyOnceWith(USER_MESSAGES.createdWithLink(created.email));
     expect(userSaved).toHaveBeenCalledExactlyOnceWith(created);
   });
@@ -56,7 +58,7 @@ describe('user form machine: Add User', () => {
     fillNewUser(actor, 'a long password');
     actor.send(submit);
     await waitFor(actor, (s) => s.matches('closed'));
-    expect(called('createUser')[0]!.input).toEqual({ name: 'Lia Souza', email: 'lia.souza@example.com', role: 'admin', password: 'a long password' });
+    expect(called('createUser')[0]!.input).toEqual({ name: 'Lia Souza', email: 'lia.souza@example.com', role_ids: [OWNER_ROLE], password: 'a long password' });
     expect(notifySuccess).toHaveBeenCalledExactlyOnceWith(USER_MESSAGES.created(created.email));
   });
 
@@ -69,6 +71,15 @@ describe('user form machine: Add User', () => {
     expect(snapshot.context.failure).toBeNull();
     expect(notifyFailure).toHaveBeenCalledExactlyOnceWith(`Failed to create user: ${USER_MESSAGES.duplicateEmail}`);
     expect(userSaved).not.toHaveBeenCalled();
+  });
+
+  it("a 400 naming role_ids lands under Roles, and choosing a role clears it", async () => {
+    const { actor } = startForm({ create: [refusal(400, 'Validation failed', [{ path: 'body.role_ids', message: 'Unknown role' }])] });
+    fillNewUser(actor);
+    actor.send(submit);
+    expect((await waitFor(actor, (s) => s.matches('editing'))).context.errors).toEqual({ roles: 'Unknown role' });
+    actor.send(roles([READER_ROLE]));
+    expect(actor.getSnapshot().context.errors.roles).toBeUndefined();
   });
 
   it("a 400's field errors land on their fields", async () => {
@@ -112,18 +123,18 @@ describe('user form machine: Edit', () => {
     expect(actor.getSnapshot().context).toMatchObject({
       mode: 'edit',
       uuid: existing.uuid,
-      form: { name: existing.name, email: existing.email, role: existing.role, password: '' },
+      form: { name: existing.name, email: existing.email, roleIds: [READER_ROLE], password: '' },
     });
   });
 
-  it('saves name, email and role to that user and says it was updated', async () => {
+  it('saves name, email and roles to that user and says it was updated', async () => {
     const { actor, called, notifySuccess, userSaved } = startForm();
     actor.send(edit());
     actor.send(field('name', 'Rui M. Costa '));
     actor.send(submit);
     await waitFor(actor, (s) => s.matches('closed'));
     expect(called('updateUser').map((c) => c.input)).toEqual([
-      { uuid: existing.uuid, payload: { name: 'Rui M. Costa', email: existing.email, role: 'user' } },
+      { uuid: existing.uuid, payload: { name: 'Rui M. Costa', email: existing.email, role_ids: [READER_ROLE] } },
     ]);
     expect(called('createUser')).toHaveLength(0);
     expect(notifySuccess).toHaveBeenCalledExactlyOnceWith(USER_MESSAGES.updated);
@@ -133,7 +144,7 @@ describe('user form machine: Edit', () => {
   it('a refused update names the update in its message', async () => {
     const { actor, notifyFailure } = startForm({ update: [refusal(403, USER_MESSAGES.lastAdminRefused)] });
     actor.send(edit(portalUserFixture({ role: 'admin' })));
-    actor.send(field('role', 'user'));
+    actor.send(roles([READER_ROLE]));
     actor.send(submit);
     await waitFor(actor, (s) => s.matches('editing'));
     expect(notifyFailure).toHaveBeenCalledExactlyOnceWith(`Failed to update user: ${USER_MESSAGES.lastAdminRefused}`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtInRole } from '../../src/domain/permissions';
 import { ACCOUNT_MESSAGES } from '../../src/domain/auth';
 import { buildApp } from '../../server/app';
 import { auditContext } from '../../server/services/audit';
@@ -128,10 +129,10 @@ describe('route access declarations', () => {
         app.inject({ method: 'GET', url: '/api/v1/test/whoami', headers: token ? { authorization: `Bearer ${token}` } : {} });
 
       const asAdmin = (await call(admin.token)).json();
-      expect(asAdmin.principal).toEqual({ type: 'admin', id: admin.id, role: 'admin' });
+      expect(asAdmin.principal).toEqual({ type: 'admin', id: admin.id, permissions: builtInRole('owner').permissions, apiKey: null });
       expect(asAdmin.audit).toMatchObject({ actor: { type: 'user', id: admin.id }, ip: '127.0.0.1' });
       const asCustomer = (await call(customer.token)).json();
-      expect(asCustomer.principal).toEqual({ type: 'customer', id: customer.id });
+      expect(asCustomer.principal).toEqual({ type: 'customer', id: customer.id, member: null });
       expect(asCustomer.audit.actor).toEqual({ type: 'customer', id: customer.id });
       expect((await call()).statusCode).toBe(401);
     } finally {

@@ -161,7 +161,10 @@ describe('what each reader sees', () => {
     const resolvedOne = open.find((a) => a.status === 'resolved')!;
     const openOne = open.find((a) => a.status === 'open')!;
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const response = await ctx.request({ method: 'POST', url: '/api/v1/alerts/acknowledge', token: tokens.viewer, payload: { ids: [openOne.id, resolvedOne.id, unknown] } });
+    // Acknowledging changes what everyone sees: a read-only role may not (alerts:manage).
+    const readOnly = await ctx.request({ method: 'POST', url: '/api/v1/alerts/acknowledge', token: tokens.viewer, payload: { ids: [openOne.id] } });
+    expect(readOnly.statusCode).toBe(403);
+    const response = await ctx.request({ method: 'POST', url: '/api/v1/alerts/acknowledge', token: tokens.admin, payload: { ids: [openOne.id, resolvedOne.id, unknown] } });
     expect(response.statusCode).toBe(200);
     expect(data<AcknowledgeResultWire>(response)).toEqual({ acknowledged: [openOne.id], unchanged: [resolvedOne.id], notFound: [unknown] });
     const again = await ctx.request({ method: 'GET', url: '/api/v1/alerts?status=acknowledged', token: tokens.admin });

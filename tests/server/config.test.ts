@@ -29,6 +29,7 @@ describe('configuration', () => {
       seedDemo: true,
       loginRateLimit: 30,
       notFoundRateLimit: 120,
+      apiKeyRateLimit: 600,
       logLevel: 'info',
       clientDir: '/srv/portal/dist/client',
       publicUrl: null,

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomerUpdateData } from '../../src/domain/customers';
 import { DEACTIVATION_REASON_MAX_LENGTH } from '../../src/domain/service-lines';
-import { ADMIN_ROLE_MESSAGE } from '../../server/plugins/auth';
+import { permissionMessage } from '../../server/plugins/auth';
 import { CUSTOMER_SERVER_MESSAGES, blockedLineReason } from '../../server/services/customers';
 import type { RunningSimulator } from '../../server/simulator';
 import { idOf, insertProduct, insertServiceLines, insertTerminals, terminalRow } from '../fixtures/terminals';
@@ -52,7 +52,10 @@ beforeAll(async () => {
   });
   const created = await ctx.createAdmin();
   admin = (await ctx.login('admin', created.email, created.password)).token!;
+  // Sales: manages customers, but ending service is lifecycle:manage, which they do not hold.
+  const sales = await ctx.app.repos.roles.insert({ name: 'Sales', description: '', permissions: ['customers:manage'], at: ctx.clock.now() });
   const user = await ctx.createAdmin({ role: 'user' });
+  await ctx.app.repos.roles.setUserRoles(user.id, [sales.id]);
   reader = (await ctx.login('admin', user.email, user.password)).token!;
   const db = ctx.database.db;
   for (const product of sim.fleet.products()) {
@@ -198,10 +201,10 @@ describe('who may ask, and with what', () => {
     expect(providerEnd(linesOf.plain[0]!)).toBeNull();
   });
 
-  it('refuses the flag to a user-role portal user (403, nothing blocked), who may still block alone', async () => {
+  it('refuses the flag to a portal user who manages customers but not their lines (403, nothing blocked), who may still block alone', async () => {
     const res = await block(customers.plain, { blocked_enabled: true, blocked_reason: 'Abuse', end_lines_at_cycle_end: true }, reader);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ success: false, message: ADMIN_ROLE_MESSAGE });
+    expect(res.json()).toMatchObject({ success: false, message: permissionMessage('lifecycle:manage') });
     expect(await isBlocked(customers.plain)).toBe(false);
     expect(providerEnd(linesOf.plain[0]!)).toBeNull();
 

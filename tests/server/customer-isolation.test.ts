@@ -8,11 +8,15 @@
 //   - a blocked or expired customer's still-valid token is refused at once on every one of them;
 // and the admin "View as customer" preview: it answers exactly what the customer's own routes
 // answer, opening it is audited, and it is closed to customers and to unknown customers.
+// Within one organisation, a member limited to some of its lines gets the same treatment for the
+// organisation's other lines: 404 (or 403 where their role reaches no further), nothing of them
+// in any answer, nothing written.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, customerRequests, customers } from '../../server/db/schema';
+import { auditLog, customerInvitations, customerMembers, customerRequests, customers } from '../../server/db/schema';
 import { insertServiceLines, insertTelemetry, insertTerminals, insertUsageCycles, terminalRow } from '../fixtures/terminals';
 import { createChecksum, type Checksum } from './fuzz/checksum';
+import { hashPassword } from '../../server/auth/passwords';
 import { createTestContext, type TestContext } from './helpers';
 
 const NOW = '2026-03-18T10:30:00.000Z';
@@ -25,9 +29,17 @@ let anaEmail = '';
 let anaRequest = '';
 
 const ANA = { terminal: 'UT-ISO-ANA-0001', line: 'AST-ISO-ANA-01', kit: 'KIT-ISO-ANA-0001' };
+/** Ana's second line, the only one her site manager Max may see. */
+const ANA_SITE = { terminal: 'UT-ISO-ANA-0002', line: 'AST-ISO-ANA-02', kit: 'KIT-ISO-ANA-0002' };
+const MEMBER_PASSWORD = 'Max-Site-Passw0rd!';
+let anaMember = '';
+let anaInvitation = '';
+let maxToken = '';
 const BEA = { terminal: 'UT-ISO-BEA-0001', line: 'AST-ISO-BEA-01', kit: 'KIT-ISO-BEA-0001' };
 /** What must never appear in an answer to Bea. */
-const anaMarks = () => [ANA.terminal, ANA.line, ANA.kit, ids.ana, anaEmail, anaRequest, 'Ana Cabin'];
+const anaMarks = () => [ANA.terminal, ANA.line, ANA.kit, ids.ana, anaEmail, anaRequest, 'Ana Cabin', anaMember, anaInvitation, 'max.site@iso.test'];
+/** What Max, limited to Ana's second line, must never see of her first. */
+const firstLineMarks = () => [ANA.terminal, ANA.line, ANA.kit, anaRequest, 'Ana Cabin'];
 
 beforeAll(async () => {
   ctx = await createTestContext({ now: NOW });
@@ -44,10 +56,12 @@ beforeAll(async () => {
 
   await insertServiceLines(db, [
     { serviceLineNumber: ANA.line, nickname: 'Ana Cabin' },
+    { serviceLineNumber: ANA_SITE.line, nickname: 'Ana Site' },
     { serviceLineNumber: BEA.line, nickname: 'Bea Barn' },
   ]);
   await insertTerminals(db, [
     terminalRow({ userTerminalId: ANA.terminal, kitSerialNumber: ANA.kit, serviceLineNumber: ANA.line, assignedCustomerId: ids.ana }),
+    terminalRow({ userTerminalId: ANA_SITE.terminal, kitSerialNumber: ANA_SITE.kit, serviceLineNumber: ANA_SITE.line, assignedCustomerId: ids.ana }),
     terminalRow({ userTerminalId: BEA.terminal, kitSerialNumber: BEA.kit, serviceLineNumber: BEA.line, assignedCustomerId: ids.bea }),
   ]);
   await insertTelemetry(db, [
@@ -63,6 +77,18 @@ beforeAll(async () => {
     .values({ customerId: ids.ana, serviceLineNumber: ANA.line, kind: 'top_up', productId: 'TOPUP-ANA', blockCount: 1 })
     .returning({ id: customerRequests.id });
   anaRequest = request!.id;
+  // Ana's team: Max, a site manager on her second line, and an invitation still waiting.
+  const [member] = await db
+    .insert(customerMembers)
+    .values({ customerId: ids.ana, role: 'manager', serviceLines: [ANA_SITE.line], email: 'max.site@iso.test', name: 'Max Site', passwordHash: await hashPassword(MEMBER_PASSWORD) })
+    .returning({ id: customerMembers.id });
+  anaMember = member!.id;
+  const [invitation] = await db
+    .insert(customerInvitations)
+    .values({ customerId: ids.ana, email: 'ivy.invited@iso.test', name: 'Ivy Invited', role: 'viewer', tokenHash: 'a'.repeat(64), createdAt: new Date(NOW), expiresAt: new Date('2026-03-25T00:00:00.000Z'), invitedByType: 'customer', invitedById: ids.ana })
+    .returning({ id: customerInvitations.id });
+  anaInvitation = invitation!.id;
+  maxToken = (await ctx.login('customer', 'max.site@iso.test', MEMBER_PASSWORD)).token!;
   checksum = await createChecksum(db);
 }, 60_000);
 
@@ -105,13 +131,22 @@ const CROSS: Record<string, () => Attempt> = {
   'GET /api/v1/my/statements': () => ({ url: `/api/v1/my/statements?customerId=${ids.ana}&customer=${ids.ana}`, expect: 'own' }),
   // No statement of Ana's exists in this world: her id stands for one (tests/server/statements.test.ts tries her real ones).
   'GET /api/v1/my/statements/:id': () => ({ url: `/api/v1/my/statements/${ids.ana}`, expect: 404 }),
+  'GET /api/v1/my/team': () => ({ url: `/api/v1/my/team?customerId=${ids.ana}`, expect: 'own' }),
+  'POST /api/v1/my/team/invitations': () => ({
+    url: '/api/v1/my/team/invitations',
+    body: { email: 'bea.invitee@iso.test', name: 'Bea Invitee', role: 'viewer', serviceLines: null, customerId: ids.ana },
+    expect: 'own',
+  }),
+  'DELETE /api/v1/my/team/invitations/:id': () => ({ url: `/api/v1/my/team/invitations/${anaInvitation}`, expect: 404 }),
+  'PATCH /api/v1/my/team/members/:id': () => ({ url: `/api/v1/my/team/members/${anaMember}`, body: { role: 'owner' }, expect: 404 }),
+  'DELETE /api/v1/my/team/members/:id': () => ({ url: `/api/v1/my/team/members/${anaMember}`, expect: 404 }),
 };
 
 function customerRoutes(): string[] {
   return [...ctx.app.routeAccess].filter(([, access]) => access === 'customer').map(([route]) => route).sort();
 }
 
-const methodOf = (route: string) => route.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
+const methodOf = (route: string) => route.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 describe('customer routes take no customer id and never reach another customer', () => {
   it('every route a customer token opens has an isolation case here', () => {
@@ -165,6 +200,43 @@ describe('customer routes take no customer id and never reach another customer',
     const token = (await ctx.login('customer', carol.email, carol.password)).token!;
     expect((await ctx.request({ method: 'GET', url: '/api/v1/my/overview', token })).statusCode).toBe(200);
     await ctx.database.db.update(customers).set(change).where(eq(customers.id, carol.id));
+    for (const route of customerRoutes()) {
+      const attempt = CROSS[route]!();
+      const response = await ctx.request({ method: methodOf(route), url: attempt.url, token, ...(attempt.body ? { payload: attempt.body } : {}) });
+      expect(response.statusCode, route).toBe(401);
+    }
+  });
+});
+
+describe("a member limited to some of the organisation's lines never reaches the others", () => {
+  it("Max's attempts at Ana's first line, its terminal and its request are 404 (or 403 where his role stops), carry nothing of that line, and write nothing", async () => {
+    const own = await ctx.request({ method: 'GET', url: '/api/v1/my/terminals', token: maxToken });
+    expect(own.json().data.map((t: { terminalId: string }) => t.terminalId)).toEqual([ANA_SITE.terminal]);
+    for (const route of customerRoutes()) {
+      const attempt = CROSS[route]!();
+      await checksum.rebase();
+      const before = await checksum.take();
+      const response = await ctx.request({ method: methodOf(route), url: attempt.url, token: maxToken, ...(attempt.body ? { payload: attempt.body } : {}) });
+      if (attempt.expect === 404) {
+        // Statements are organisation-wide and the team is the owners': a limited manager is refused both outright.
+        expect([403, 404], `${route}: ${response.body}`).toContain(response.statusCode);
+        const after = await checksum.take();
+        expect(Object.entries(after.parts).filter(([part, value]) => before.parts[part] !== value).map(([part]) => part), route).toEqual([]);
+      } else {
+        expect(response.statusCode, `${route}: ${response.body}`).toBeLessThan(500);
+      }
+      for (const mark of firstLineMarks()) expect(response.body.includes(mark), `${route} answered with the other line's ${mark}: ${response.body.slice(0, 300)}`).toBe(false);
+    }
+    const [request] = await ctx.database.db.select().from(customerRequests).where(eq(customerRequests.id, anaRequest));
+    expect(request!.status).toBe('pending');
+  });
+
+  it("a member whose organisation is blocked is refused at once on every customer route", async () => {
+    const dan = await ctx.createCustomer({ name: 'Dan Later', isActive: true });
+    await ctx.database.db.insert(customerMembers).values({ customerId: dan.id, role: 'owner', email: 'dan.member@iso.test', name: 'Dan Member', passwordHash: await hashPassword(MEMBER_PASSWORD) });
+    const token = (await ctx.login('customer', 'dan.member@iso.test', MEMBER_PASSWORD)).token!;
+    expect((await ctx.request({ method: 'GET', url: '/api/v1/my/team', token })).statusCode).toBe(200);
+    await ctx.database.db.update(customers).set({ blockedEnabled: true, blockedReason: 'Payment overdue' }).where(eq(customers.id, dan.id));
     for (const route of customerRoutes()) {
       const attempt = CROSS[route]!();
       const response = await ctx.request({ method: methodOf(route), url: attempt.url, token, ...(attempt.body ? { payload: attempt.body } : {}) });

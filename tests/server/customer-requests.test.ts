@@ -3,6 +3,7 @@
 // the provider call exactly once (also when two admins press Approve together) and a provider
 // refusal leaves the request pending; a decline needs a reason; the customer sees each state; and
 // another customer's lines and request ids answer 404 on every customer route.
+import { permissionMessage } from '../../server/plugins/auth';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -283,11 +284,11 @@ describe('an admin decides', () => {
     expect(calls.changeServiceLineProduct).toBe(before + 1);
   });
 
-  it('lets only the admin role approve a top-up (buying one is theirs), and 404s an unknown request', async () => {
+  it('lets only who may buy a top-up approve one (lifecycle:manage), and 404s an unknown request', async () => {
     const sent = await ask({ serviceLineNumber: topUpLine, kind: 'top_up', productId: 'DATA-TOPUP-50GB', count: 1 });
     const id = (sent.json() as { data: CustomerRequestWire }).data.id;
     const before = calls.topUpServiceLine;
-    await refused(() => approve(id, reader), 403, 'Only portal users with the admin role can do this.');
+    await refused(() => approve(id, reader), 403, permissionMessage('lifecycle:manage'));
     expect(calls.topUpServiceLine).toBe(before);
     await refused(() => approve('00000000-0000-4000-8000-000000000000'), 404, M.requestNotFound);
     await refused(() => approve('not-a-uuid'), 400, /Validation failed|UUID/);

@@ -1,5 +1,6 @@
 // A fresh app over a real database per test file: in-memory PGlite by default, or a new database
 // on the PostgreSQL server in TEST_DATABASE_URL (created here, dropped by close()).
+import type { BuiltInRoleKey } from '../../src/domain/permissions';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -187,7 +188,11 @@ export interface TestContext {
   database: Database;
   config: Config;
   clock: TestClock;
-  createAdmin(overrides?: AccountOverrides<NewUserRow>): Promise<CreatedAccount<UserRow>>;
+  /**
+   * A portal user. `role: 'admin'` (the default) holds Owner, `role: 'user'` Admin (read-only), as
+   * an upgrade maps them; `roles` names the built-in roles to hold instead.
+   */
+  createAdmin(overrides?: AccountOverrides<NewUserRow> & { roles?: BuiltInRoleKey[] }): Promise<CreatedAccount<UserRow>>;
   createCustomer(overrides?: AccountOverrides<NewCustomerRow>): Promise<CreatedAccount<CustomerRow>>;
   login(kind: 'admin' | 'customer', email: string, password: string, options?: { ip?: string }): Promise<LoginResponse>;
   /** Injects a request, with `token` as the bearer token when given. */
@@ -218,7 +223,7 @@ const LEAK_MARKERS: readonly (string | RegExp)[] = [
   TEST_JWT_SECRET,
   // The provider's client secret the simulator-backed tests sign in with.
   DEMO_CREDENTIALS.clientSecret,
-  /"(password_?hash|mfa_?secret|mfa_?pending_?secret|code_?hash)"/i,
+  /"(password_?hash|mfa_?secret|mfa_?pending_?secret|code_?hash|key_?hash)"/i,
   /v1:[A-Za-z0-9_-]{8,}:[A-Za-z0-9_-]{8,}:[A-Za-z0-9_-]{8,}/,
 ];
 
@@ -275,7 +280,7 @@ export async function createTestContext(
     config,
     clock,
     async createAdmin(overrides = {}) {
-      const { password, ...row } = overrides;
+      const { password, roles: roleKeys, ...row } = overrides;
       const pw = await credentials(password);
       const at = clock.now();
       const created = await repos.users.insert({
@@ -285,8 +290,13 @@ export async function createTestContext(
         passwordHash: pw.hash,
         createdAt: at,
         updatedAt: at,
+        ...(roleKeys ? { role: roleKeys.includes('owner') ? ('admin' as const) : ('user' as const) } : {}),
         ...row,
       });
+      if (roleKeys) {
+        const held = await Promise.all(roleKeys.map((key) => repos.roles.findByKey(key)));
+        await repos.roles.setUserRoles(created.id, held.map((r) => r!.id));
+      }
       return { id: created.id, email: created.email, password: pw.plain, row: created };
     },
     async createCustomer(overrides = {}) {

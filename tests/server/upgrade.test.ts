@@ -1,7 +1,7 @@
 // The upgrade from the previous release, on a database that release really wrote (upgrade/fixtures:
 // its own server, killed halfway through an inventory sync, and its own queue given three jobs).
 // Today's server starts on it as an operator would, and the portal carries on: the administrator
-// signs in, the interrupted sync resumes and finishes, the jobs queued before the upgrade run
+// signs in (an Owner now, as every administrator of the two-role days), the interrupted sync resumes and finishes, the jobs queued before the upgrade run
 // after it, the one due in 2040 keeps its time and waits, and the per-minute schedule is there.
 // Embedded PGlite by default; PostgreSQL, restored from its pg_dump, when TEST_DATABASE_URL is set.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -121,6 +121,17 @@ describe(`the upgrade from the previous release (${on})`, () => {
         sql`SELECT (SELECT count(*)::int FROM customers) AS customers, (SELECT count(*)::int FROM terminals) AS terminals`,
       );
       expect(counts).toEqual({ customers: before.customers, terminals: before.terminals });
+
+      // Nobody's access changed: every administrator of the two-role days is an Owner, every
+      // other portal user a read-only Admin, and each holds that one role only.
+      const held = await query<{ role: string; keys: string[] }>(
+        database,
+        sql`SELECT u.role, array_agg(r.key ORDER BY r.key) AS keys FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id GROUP BY u.id, u.role`,
+      );
+      const [everyone] = await query<{ users: number }>(database, sql`SELECT count(*)::int AS users FROM users`);
+      expect(held).toHaveLength(everyone!.users);
+      for (const user of held) expect(user.keys).toEqual([user.role === 'admin' ? 'owner' : 'admin_read_only']);
+      expect(held.filter((user) => user.role === 'admin').length).toBeGreaterThan(0);
 
       // Each job the previous release queued is in today's queue, under its own id.
       const queue = sql.identifier(JOB_QUEUE_SCHEMA);

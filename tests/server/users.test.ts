@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mfaBackupCodes } from '../../server/db/schema';
 import { ACCOUNT_MESSAGES } from '../../src/domain/auth';
 import { USER_MESSAGES, type UserWire } from '../../src/domain/users';
-import { ADMIN_ROLE_MESSAGE } from '../../server/plugins/auth';
+import { permissionMessage } from '../../server/plugins/auth';
+import { ROLE_MESSAGES } from '../../src/domain/permissions';
 import { USER_SERVER_MESSAGES } from '../../server/services/users';
 import { createTestContext, type TestContext } from './helpers';
 
@@ -249,9 +250,13 @@ describe('the last active administrator', () => {
       const req = (token: string, method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
         solo.request({ method, url: `/api/v1${url}`, ...(payload ? { payload } : {}), token });
 
-      // Only admins manage users, so the last active one can only be reached by itself.
+      // Only Owners can take the Owner role (nobody grants or takes what they do not hold), so the
+      // last active one can only be reached by itself: keeping the right to manage users, it is
+      // the last-Owner lock that refuses; without it, taking away one's own user management.
       const own = await as(only);
-      await expectRefused(await req(own, 'PUT', `/users/${only.id}`, { role: 'user' }), 409, USER_MESSAGES.lastAdminRefused);
+      const userManagement = (await solo.app.repos.roles.findByKey('user_management'))!.id;
+      await expectRefused(await req(own, 'PUT', `/users/${only.id}`, { role_ids: [userManagement] }), 409, USER_MESSAGES.lastAdminRefused);
+      await expectRefused(await req(own, 'PUT', `/users/${only.id}`, { role: 'user' }), 403, ROLE_MESSAGES.selfLockout);
       await expectRefused(await req(own, 'POST', `/users/${only.id}/block`, { reason: 'Testing' }), 403, USER_MESSAGES.selfRefused);
       await expectRefused(await req(own, 'DELETE', `/users/${only.id}`), 403, USER_MESSAGES.selfRefused);
       expect(await solo.app.repos.users.findById(only.id)).toMatchObject({ role: 'admin', blockedEnabled: false, deletedAt: null });
@@ -375,12 +380,12 @@ describe('who may call the users endpoints', () => {
     await expectRefused(await call('POST', '/users', { name: 'X', email: uniqueEmail(), role: 'user' }, customerToken), 403, ACCOUNT_MESSAGES.adminsOnly);
   });
 
-  it("refuses a portal user without the admin role: a 'user' cannot list, create or promote users, itself included", async () => {
+  it("refuses a portal user without user management: a read-only Admin cannot list, create or promote users, itself included", async () => {
     const plain = await ctx.createAdmin({ role: 'user', name: 'Plain User' });
     const plainToken = (await ctx.login('admin', plain.email, plain.password)).token as string;
-    await expectRefused(await call('GET', '/users', undefined, plainToken), 403, ADMIN_ROLE_MESSAGE);
-    await expectRefused(await call('POST', '/users', { name: 'X', email: uniqueEmail(), role: 'admin' }, plainToken), 403, ADMIN_ROLE_MESSAGE);
-    await expectRefused(await call('PUT', `/users/${plain.id}`, { role: 'admin' }, plainToken), 403, ADMIN_ROLE_MESSAGE);
+    await expectRefused(await call('GET', '/users', undefined, plainToken), 403, permissionMessage('users:read'));
+    await expectRefused(await call('POST', '/users', { name: 'X', email: uniqueEmail(), role: 'admin' }, plainToken), 403, permissionMessage('users:manage'));
+    await expectRefused(await call('PUT', `/users/${plain.id}`, { role: 'admin' }, plainToken), 403, permissionMessage('users:manage'));
     expect((await rowOf(plain.id))?.role).toBe('user');
     // Their own profile and password stay theirs to change.
     expect((await call('PUT', '/users/profile', { name: 'Plain Person' }, plainToken)).statusCode).toBe(200);

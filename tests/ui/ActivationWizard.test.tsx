@@ -7,7 +7,7 @@ import type { AdminUser } from '../../src/domain/auth';
 import { ACTIVATION_MESSAGES, type ActivationWire } from '../../src/domain/activations';
 import { ACTIVATION_WIZARD_MESSAGES } from '../../src/machines/activation-wizard';
 import { ACTIVATION_WIZARD_TEXTS as T, ADDRESS_FIELD_LABELS, productLabel } from '../../src/ui/terminals/ActivationWizard';
-import { adminProfile } from '../machines/fixtures';
+import { adminProfile, profileWithRoles } from '../machines/fixtures';
 import { ADDRESSES, KIT, NEW_LINE, PLANS, activationFixture } from '../fixtures/activations';
 import { terminalRowWire } from '../fixtures/terminals-client';
 import { fleetHealth } from '../fixtures/terminals-ui';
@@ -191,8 +191,9 @@ describe('Add Terminal: the activation wizard', () => {
     expect(api.calls.some((c) => c.startsWith('POST'))).toBe(false);
   });
 
-  it('is not offered to a portal user who is not an administrator', async () => {
-    const user = { ...adminProfile, role: 'user' as const };
+  it('is not offered to a portal user whose roles do not manage the lifecycle', async () => {
+    // Support changes terminals (sync, assign) but not the lifecycle.
+    const user = profileWithRoles('support');
     const view = openSignedInAt('/terminals', fakePortalApi({ profile: user }).fetch, { profile: user });
     expect(await screen.findByRole('button', { name: 'Sync from the provider' }, { timeout: 5000 })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Add Terminal' })).toBeNull();

@@ -6,7 +6,7 @@ import { ALERT_MESSAGES } from '../../src/domain/alerts';
 import type { AdminUser } from '../../src/domain/auth';
 import { OVERRIDE_KEY_REQUIRED } from '../../src/machines/alert-rule-form';
 import { ADMIN_ONLY_NOTE, RULES_LOAD_FAILED } from '../../src/ui/alerts/AlertRulesView';
-import { adminProfile } from '../machines/fixtures';
+import { adminProfile, userProfile } from '../machines/fixtures';
 import { alertRules, envelope, lineOverride, refusal, ruleWire } from '../fixtures/alerts';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import { openSignedInAt } from './open-app';
@@ -87,7 +87,7 @@ describe('Alert rules page', () => {
   });
 
   it('a portal user without the admin role sees the rules read-only but may flip their own emails', async () => {
-    const { user, bodies } = openRules({}, { ...adminProfile, role: 'user' });
+    const { user, bodies } = openRules({}, userProfile);
     await screen.findByRole('form', { name: 'Data use rule' });
     expect(screen.getByText(ADMIN_ONLY_NOTE)).toBeTruthy();
     expect((card('Data use').getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);

@@ -8,7 +8,7 @@ import { BULK_MESSAGES, type BulkOperationWire } from '../../src/domain/bulk';
 import { formatDateTime } from '../../src/ui/common/format';
 import { EXPORT_TEXTS } from '../../src/ui/common/ExportButton';
 import { BULK_TEXTS as T } from '../../src/ui/bulk/parts';
-import { adminProfile } from '../machines/fixtures';
+import { adminProfile, profileWithRoles } from '../machines/fixtures';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import {
   ASSIGN_CSV,
@@ -198,8 +198,8 @@ describe('Bulk actions page', () => {
     expect(await screen.findByLabelText(T.csvLabel)).toBeTruthy();
   });
 
-  it('is in the menu after Requests for a portal user without the admin role, who may use it', async () => {
-    const { user } = openBulk('/bulk', { profile: { ...adminProfile, role: 'user' } });
+  it('is in the menu after Requests for a Technical user, who may use it', async () => {
+    const { user } = openBulk('/bulk', { profile: profileWithRoles('technical') });
     await screen.findByRole('heading', { name: T.editorTitle });
     const links = screen.getAllByRole('link').map((link) => link.textContent?.trim());
     expect(links.indexOf('Bulk actions')).toBe(links.indexOf('Requests') + 1);

@@ -6,7 +6,7 @@ import { menuFor } from '../../src/domain/navigation';
 import { menuPages, type SearchResultWire } from '../../src/domain/search';
 import { PALETTE_BUTTON_LABEL, PALETTE_INPUT_LABEL, PALETTE_TITLE } from '../../src/ui/palette/CommandPalette';
 import { summary } from '../fixtures/dashboard';
-import { adminProfile, customerProfile } from '../machines/fixtures';
+import { adminProfile, customerProfile, profileWithRoles, userProfile } from '../machines/fixtures';
 import { fakePortalApi } from '../model/framework/screen';
 import { openSignedInAt } from './open-app';
 
@@ -99,12 +99,12 @@ describe('the command palette', () => {
   });
 
   it('lists, before anything is typed, the pages of the menu the user sees', async () => {
-    for (const profile of [adminProfile, { ...adminProfile, role: 'user' as const }]) {
+    for (const profile of [adminProfile, userProfile, profileWithRoles('billing')]) {
       const { user, unmount } = openHome(profile);
       await screen.findByRole('button', { name: PALETTE_BUTTON_LABEL });
       await openWithShortcut(user);
       const titles = within(screen.getByRole('listbox')).getAllByRole('option').map((o) => o.querySelector('.command-palette-label')?.textContent);
-      expect(titles).toEqual(menuPages(menuFor(profile.role)).map((p) => p.title));
+      expect(titles).toEqual(menuPages(menuFor(profile.permissions)).map((p) => p.title));
       unmount();
     }
   });

@@ -6,7 +6,7 @@ import { CUSTOMER_LINE_ENDING_MESSAGES, CUSTOMER_MESSAGES, type CustomerLineEndi
 import { assignedPageOf, assignedTerminal } from '../fixtures/customer-terminals-client';
 import type { AdminUser } from '../../src/domain/auth';
 import { formatDate } from '../../src/ui/customers/format';
-import { adminProfile } from '../machines/fixtures';
+import { adminProfile, profileWith } from '../machines/fixtures';
 import { locationOf, searchOf, validateCustomersSearch } from '../../src/routes/customers';
 import { fill } from './fill';
 import { openSignedInAt } from './open-app';
@@ -434,8 +434,8 @@ describe('the customers page: row actions', () => {
     ]);
   });
 
-  it('a portal user without the admin role may block, but is not offered to end the lines', async () => {
-    const { user, api } = openCustomers('/customers', { count: 2, profile: { ...adminProfile, role: 'user' } });
+  it('a portal user who manages customers but not the lifecycle may block, but is not offered to end the lines', async () => {
+    const { user, api } = openCustomers('/customers', { count: 2, profile: profileWith(['customers:manage', 'terminals:read']) });
     await openRowAction(user, 'Nina Park', 'Block Customer');
     const block = await dialog('Block Customer');
     await fill(user, within(block).getByLabelText('Reason'), 'Chargeback');

@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { AdminUser } from '../../src/domain/auth';
 import { SERVICE_LINE_MESSAGES, endsOnLabel, type ServiceLineSettingsWire } from '../../src/domain/service-lines';
-import { adminProfile } from '../machines/fixtures';
+import { adminProfile, profileWithRoles, userProfile } from '../machines/fixtures';
+import { LINE_SETTINGS_TEXTS } from '../../src/ui/terminals/detail/SettingsTab';
 import { lineSettingsFixture } from '../fixtures/service-lines';
 import { terminalRowWire } from '../fixtures/terminals-client';
 import { fleetHealth } from '../fixtures/terminals-ui';
@@ -276,12 +277,34 @@ describe('Terminal Details → Settings', () => {
     expect(bodies).toEqual([['PUT /api/v1/service-lines/AST-511274-31364-54/routers/Router-010000000001/config', { configId: 'rc-guest-wifi' }]]);
   });
 
-  it('is read-only for a user who is not an administrator: the settings, no action', async () => {
-    const { panel } = await openSettings({ profile: { ...adminProfile, role: 'user' } });
+  it("a Billing user's session sees Statements in the menu, and the line's settings without Deactivate or any change", async () => {
+    const { panel, user } = await openSettings({ profile: profileWithRoles('billing') });
+    const menu = within(screen.getByRole('navigation', { name: 'Main navigation' }));
+    expect(menu.queryByRole('button', { name: 'Alerts' })).toBeNull();
+    await user.click(menu.getByRole('button', { name: 'Billing' }));
+    expect(menu.getByRole('link', { name: 'Statements' })).toBeTruthy();
+    const p = panel();
+    expect(field(p, 'Name')).toBe('North yard');
+    expect(p.queryByRole('button', { name: 'Deactivate Service Line' })).toBeNull();
+    expect(p.queryAllByRole('button')).toEqual([]);
+  });
+
+  it('Support (terminals:manage, no lifecycle) may rename the line and configure routers, not deactivate, top up or reboot', async () => {
+    const { panel } = await openSettings({ profile: profileWithRoles('support') });
+    const p = panel();
+    expect(p.getByRole('button', { name: 'Rename' })).toBeTruthy();
+    expect(p.getByRole('button', { name: 'Enable Public IP' })).toBeTruthy();
+    for (const name of ['Deactivate Service Line', 'Buy Top-Up', 'Turn On Priority Data', 'Change Recurring Blocks']) expect(p.queryByRole('button', { name })).toBeNull();
+    expect(p.queryByRole('button', { name: /^Reboot router/ })).toBeNull();
+    expect(p.getAllByRole('button', { name: /^Configure router/ }).length).toBeGreaterThan(0);
+  });
+
+  it('is read-only for a user whose roles change neither terminals nor the lifecycle: the settings, no action', async () => {
+    const { panel } = await openSettings({ profile: userProfile });
     const p = panel();
     expect(field(p, 'Name')).toBe('North yard');
     expect(field(p, 'Left This Cycle')).toBe('9 blocks');
     expect(p.queryAllByRole('button')).toEqual([]);
-    expect(p.getByText('Only administrators can change a service line.')).toBeTruthy();
+    expect(p.getByText(LINE_SETTINGS_TEXTS.readOnly)).toBeTruthy();
   });
 });

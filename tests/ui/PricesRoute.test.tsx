@@ -9,7 +9,7 @@ import { CUSTOMER_PRICE_TEXTS } from '../../src/machines/customer-price-form';
 import { PRICE_FORM_TEXTS } from '../../src/machines/price-form';
 import { CUSTOMER_SEARCH_TEXTS } from '../../src/ui/billing/prices/CustomerPriceDialog';
 import { PRICES_TEXTS as T } from '../../src/ui/billing/prices/parts';
-import { adminProfile } from '../machines/fixtures';
+import { adminProfile, userProfile } from '../machines/fixtures';
 import { CUSTOMER_ID, NEXT_MONTH, endedCustomerPrice, priceList, priceWire, runningCustomerPrice, upcomingPrice } from '../fixtures/prices';
 import { enteredDialog } from './dialogs';
 import { openSignedInAt } from './open-app';
@@ -212,7 +212,7 @@ describe('Prices page', () => {
   });
 
   it('a portal user who is not an administrator reads every price and is offered no change', async () => {
-    const reader: AdminUser = { ...adminProfile, role: 'user' };
+    const reader: AdminUser = userProfile;
     const api = fakePortalApi(reader);
     openSignedInAt('/billing/prices', api.fetch, { profile: reader });
     await table(T.historyTable);

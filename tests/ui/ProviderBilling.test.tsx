@@ -9,7 +9,7 @@ import type { AdminUser } from '../../src/domain/auth';
 import { PROVIDER_BILLING_MESSAGES, PROVIDER_BILLING_TEXTS as T } from '../../src/domain/provider-billing';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { AppRoot } from '../../src/routes/AppRoot';
-import { adminProfile, customerProfile } from '../machines/fixtures';
+import { adminProfile, customerProfile, userProfile } from '../machines/fixtures';
 import { HELD_LINE, HELD_TERMINAL, NEWEST, OLDER, STRAY_LINE, billingFixture, invoiceFixture } from '../fixtures/provider-billing';
 import { subscriptionPage } from '../fixtures/subscriptions-client';
 import { terminalRowWire } from '../fixtures/terminals-client';
@@ -243,7 +243,7 @@ describe('the Provider Billing page', () => {
 
   it('a portal user who is not an administrator reads it too: the page guards customers, not roles', async () => {
     // The server lets any portal user read it (tests/server/authorization-matrix.ts: 'admin').
-    const { user } = openBilling({ profile: { ...adminProfile, role: 'user' } });
+    const { user } = openBilling({ profile: userProfile });
     const table = await invoicesTable();
     expect(amountDue().textContent).toContain('1234.50 USD');
     await user.click(within(invoiceRow(table, NEWEST)).getByRole('button', { name: `${T.view} ${NEWEST}` }));

@@ -8,7 +8,7 @@ import { FIX_LABELS, LEAK_KINDS, LEAK_LABELS, cycleOf, shiftCycle, type FixActio
 import { LEAK_FIX_TEXTS } from '../../src/machines/leak-fix';
 import { KEEP_LINE } from '../../src/ui/billing/reconciliation/ConfirmFixDialog';
 import { RECONCILIATION_TEXTS as T } from '../../src/ui/billing/reconciliation/parts';
-import { adminProfile } from '../machines/fixtures';
+import { adminProfile, userProfile } from '../machines/fixtures';
 import { CYCLE, boardWire, byKind, fixButtonName, handledLeak, smallUnassignedLeak, topUpLeak, unassignedLeak } from '../fixtures/reconciliation';
 import { enteredDialog } from './dialogs';
 import { openSignedInAt } from './open-app';
@@ -142,7 +142,7 @@ describe('Reconciliation board', () => {
   });
 
   it('a portal user who is not an administrator reads the board and is offered neither fixes nor the import', async () => {
-    const reader: AdminUser = { ...adminProfile, role: 'user' };
+    const reader: AdminUser = userProfile;
     const api = boardApi(reader);
     openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch, { profile: reader });
     await section('unassigned');

@@ -8,7 +8,7 @@ import { BILLING_MESSAGES, type AdjustmentBody, type StatementWire } from '../..
 import { ADJUSTMENT_MESSAGES } from '../../src/machines/adjustment-form';
 import { ADJUSTMENT_DIALOG_TEXTS, amountLabel } from '../../src/ui/billing/statements/AdjustmentDialog';
 import { STATEMENT_TEXTS } from '../../src/ui/billing/statements/parts';
-import { adminProfile } from '../machines/fixtures';
+import { adminProfile, userProfile } from '../machines/fixtures';
 import { LINE, STATEMENT_CUSTOMER, adjustmentWire, closedStatement, draftStatement, envelope, refusalBody, yenStatement } from '../fixtures/statements';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import { openSignedInAt } from './open-app';
@@ -167,7 +167,7 @@ describe('Add credit or charge', () => {
   });
 
   it('is not offered to a portal user who is not an administrator', async () => {
-    openStatement(closedStatement(), {}, { ...adminProfile, role: 'user' });
+    openStatement(closedStatement(), {}, userProfile);
     await documentNamed('Statement ST-2026-02-000042');
     expect(screen.getByRole('button', { name: STATEMENT_TEXTS.print })).toBeTruthy();
     expect(screen.queryByRole('button', { name: STATEMENT_TEXTS.addAdjustment })).toBeNull();

@@ -7,19 +7,27 @@ import {
   type UserActionStep,
   type UserConfirmAction,
   type UserFormDialogProps,
+  type UserRoleOption,
 } from '../../src/ui/users/UserDialogs';
 import { renderStrict } from './render';
 import { portalUserFixture } from '../fixtures/portal-users';
 
+const ROLES: UserRoleOption[] = [
+  { id: 'r-owner', name: 'Owner', description: 'Everything', grantable: true },
+  { id: 'r-billing', name: 'Billing', description: 'Statements and prices', grantable: true },
+  { id: 'r-night', name: 'Night shift', description: 'Alerts overnight', grantable: false },
+];
+
 const person = portalUserFixture({ name: 'Rui Costa', email: 'rui.costa@example.com', blockedReason: 'Left the company' });
 
 function renderForm(props: Partial<UserFormDialogProps> = {}) {
-  const callbacks = { onField: vi.fn(), onSubmit: vi.fn(), onCancel: vi.fn() };
+  const callbacks = { onField: vi.fn(), onRoles: vi.fn(), onSubmit: vi.fn(), onCancel: vi.fn() };
   const { user } = renderStrict(
     <UserFormDialog
       visible
       mode="create"
-      form={{ name: '', email: '', role: 'user', password: '' }}
+      form={{ name: '', email: '', roleIds: [], password: '' }}
+      roles={ROLES}
       errors={{}}
       failure={null}
       busy={false}
@@ -37,39 +45,45 @@ function renderAction(step: UserActionStep) {
 }
 
 describe('UserFormDialog', () => {
-  it('asks for name, email, role and an optional initial password with the setup-link note in Add User', () => {
+  it('asks for name, email, roles and an optional initial password with the setup-link note in Add User', () => {
     renderForm();
     const dialog = screen.getByRole('dialog', { name: 'Add User' });
     expect(within(dialog).getByLabelText('Full Name')).toBeTruthy();
     expect(within(dialog).getByLabelText('Email Address')).toBeTruthy();
-    expect((within(dialog).getByLabelText('Role') as HTMLInputElement).value).toBe('User');
+    expect(within(dialog).getByRole('group', { name: 'Roles' })).toBeTruthy();
+    expect(within(dialog).getAllByRole('checkbox').map((box) => (box as HTMLInputElement).checked)).toEqual([false, false, false]);
+    // A role the editor could not grant is not offered.
+    expect((within(dialog).getByRole('checkbox', { name: 'Night shift' }) as HTMLInputElement).disabled).toBe(true);
+    expect(within(dialog).getByRole('checkbox', { name: 'Billing' }).getAttribute('aria-describedby')).toBeTruthy();
     expect(within(dialog).getByLabelText('Initial Password (optional)')).toBeTruthy();
     expect(within(dialog).getByText(SETUP_LINK_NOTE)).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Create User' })).toBeTruthy();
   });
 
   it('offers no password in Edit User and shows the values it is given', () => {
-    renderForm({ mode: 'edit', form: { name: 'Rui Costa', email: 'rui.costa@example.com', role: 'admin', password: '' } });
+    renderForm({ mode: 'edit', form: { name: 'Rui Costa', email: 'rui.costa@example.com', roleIds: ['r-owner', 'r-night'], password: '' } });
     const dialog = screen.getByRole('dialog', { name: 'Edit User' });
     expect((within(dialog).getByLabelText('Full Name') as HTMLInputElement).value).toBe('Rui Costa');
     expect(within(dialog).queryByLabelText('Initial Password (optional)')).toBeNull();
-    expect((within(dialog).getByLabelText('Role') as HTMLInputElement).value).toBe('Admin');
+    expect((within(dialog).getByRole('checkbox', { name: 'Owner' }) as HTMLInputElement).checked).toBe(true);
+    // Held already: it stays checked and may be taken away, though it could not be given.
+    const night = within(dialog).getByRole('checkbox', { name: 'Night shift' }) as HTMLInputElement;
+    expect([night.checked, night.disabled]).toEqual([true, false]);
     expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeTruthy();
   });
 
   it('hands each typed field back and submits on Create User', async () => {
-    const { user, onField, onSubmit } = renderForm();
+    const { user, onField, onRoles, onSubmit } = renderForm();
     await user.type(screen.getByLabelText('Full Name'), 'R');
     await user.type(screen.getByLabelText('Email Address'), 'r');
     await user.type(screen.getByLabelText('Initial Password (optional)'), 'p');
-    await user.click(screen.getByLabelText('Role').closest('.p-dropdown')!);
-    await user.click(await screen.findByRole('option', { name: 'Admin' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Billing' }));
     expect(onField.mock.calls).toEqual([
       ['name', 'R'],
       ['email', 'r'],
       ['password', 'p'],
-      ['role', 'admin'],
     ]);
+    expect(onRoles.mock.calls).toEqual([[['r-billing']]]);
     await user.click(screen.getByRole('button', { name: 'Create User' }));
     expect(onSubmit).toHaveBeenCalledTimes(1);
   });

@@ -6,6 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { MFA_MESSAGES } from '../../src/domain/mfa';
 import { SETTINGS_MESSAGES, USER_MESSAGES, type UserWire } from '../../src/domain/users';
 import { adminProfile } from '../machines/fixtures';
+import { builtInRoleFixture, builtInRoleFixtures, roleRefOf } from '../fixtures/roles';
 import { openSignedInAt } from './open-app';
 import { fill } from './fill';
 
@@ -27,6 +28,7 @@ function userWire(n: number, overrides: Partial<UserWire> = {}): UserWire {
     locked_until: null,
     deleted_at: null,
     has_password: true,
+    roles: [roleRefOf(builtInRoleFixture(overrides.role === 'admin' ? 'owner' : 'admin_read_only'))],
     ...overrides,
   };
 }
@@ -56,6 +58,7 @@ function fakePortalApi() {
     if (new Headers(init?.headers).get('authorization') !== 'Bearer admin-token') return fail(401, 'Invalid or expired token');
 
     if (call === 'GET /api/v1/auth/me') return ok({ user: adminProfile });
+    if (call === 'GET /api/v1/roles') return ok({ roles: builtInRoleFixtures });
     if (call === 'GET /api/v1/users') {
       const active = url.searchParams.get('is_active');
       const shown = users.filter((u) => active === null || String(u.is_active) === active);
@@ -63,7 +66,8 @@ function fakePortalApi() {
     }
     if (call === 'POST /api/v1/users') {
       if (users.some((u) => u.email === body.email)) return fail(409, USER_MESSAGES.duplicateEmail);
-      const created = userWire(users.length + 1, { name: body.name, email: body.email, role: body.role, is_active: false, has_password: false });
+      const held = builtInRoleFixtures.filter((role) => body.role_ids.includes(role.id));
+      const created = userWire(users.length + 1, { name: body.name, email: body.email, roles: held.map(roleRefOf), is_active: false, has_password: false });
       users.unshift(created);
       return ok({ user: created }, USER_MESSAGES.createdWithLink(body.email), 201);
     }
@@ -125,6 +129,11 @@ describe('the users page', () => {
     await fill(user, within(dialog).getByLabelText('Full Name'), 'Dora New');
     await fill(user, within(dialog).getByLabelText('Email Address'), 'person2@portal.example');
     await user.click(within(dialog).getByRole('button', { name: 'Create User' }));
+    // Nothing is sent before a role is chosen.
+    expect(await within(dialog).findByText(USER_MESSAGES.rolesRequired)).toBeTruthy();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Billing' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Technical (read-only)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create User' }));
     expect(await within(dialog).findByText(USER_MESSAGES.duplicateEmail)).toBeTruthy();
 
     const email = within(dialog).getByLabelText('Email Address');
@@ -132,7 +141,11 @@ describe('the users page', () => {
     await fill(user, email, 'dora@portal.example');
     await user.click(within(dialog).getByRole('button', { name: 'Create User' }));
     expect(await screen.findByText('Dora New')).toBeTruthy();
-    expect(api.bodies).toContainEqual(['POST /api/v1/users', { name: 'Dora New', email: 'dora@portal.example', role: 'user' }]);
+    expect(api.bodies).toContainEqual(['POST /api/v1/users', { name: 'Dora New', email: 'dora@portal.example', role_ids: ['role-billing', 'role-technical_read_only'] }]);
+    // The list names the roles each user holds.
+    expect(within(row('Dora New')).getByText('Billing')).toBeTruthy();
+    expect(within(row('Dora New')).getByText('Technical (read-only)')).toBeTruthy();
+    expect(within(row('Ana Admin')).getByText('Owner')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add User' })).toBeNull());
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { UsersView, type UsersViewProps } from '../../src/ui/users/UsersView';
 import { USER_MESSAGES, type PortalUser } from '../../src/domain/users';
 import { formatDateTime } from '../../src/ui/common/format';
@@ -97,22 +97,34 @@ describe('UsersView: page frame', () => {
 });
 
 describe('UsersView: table', () => {
-  it('has the columns User, Role, Status, MFA, Last Login, Created and Actions', () => {
+  it('has the columns User, Roles, Status, MFA, Last Login, Created and Actions', () => {
     renderView();
     const headers = within(screen.getByRole('table', { name: 'Users' })).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['User', 'Role', 'Status', 'MFA', 'Last Login', 'Created', 'Actions']);
+    expect(headers).toEqual(['User', 'Roles', 'Status', 'MFA', 'Last Login', 'Created', 'Actions']);
   });
 
-  it('shows each user with name, email, ID, role badge, MFA and dates', () => {
+  it('offers no Add User and no row actions to a reader of the users (canManage false)', () => {
+    renderView({ canManage: false, onAddUser: undefined });
+    const headers = within(screen.getByRole('table', { name: 'Users' })).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).not.toContain('Actions');
+    expect(screen.queryByRole('button', { name: 'Add User' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Edit / })).toBeNull();
+  });
+
+  it('shows each user with name, email, ID, the badges of their roles, MFA and dates', () => {
     renderView();
     const row = within(rowOf('Ada Admin'));
     expect(row.getByText('ada@example.com')).toBeTruthy();
     expect(row.getByText('ID: u-admin')).toBeTruthy();
-    expect(row.getByText('admin')).toBeTruthy();
+    expect(row.getByText('Owner')).toBeTruthy();
     expect(row.getByText('Enabled')).toBeTruthy();
     expect(row.getByText(formatDateTime(rows[0]!.createdAt))).toBeTruthy();
-    expect(within(rowOf('Bo Blocked')).getByText('user')).toBeTruthy();
+    expect(within(rowOf('Bo Blocked')).getByText('Admin (read-only)')).toBeTruthy();
     expect(within(rowOf('Bo Blocked')).getByText('Never')).toBeTruthy();
+    // A server of the two-role days names no roles: the old badge stands for them.
+    cleanup();
+    renderView({ users: [{ ...rows[0]!, roles: [] }] });
+    expect(within(rowOf('Ada Admin')).getByText('admin')).toBeTruthy();
   });
 
   it('shows Blocked with the reason, Active and Inactive statuses', () => {

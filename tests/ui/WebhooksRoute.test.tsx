@@ -6,7 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { AdminUser } from '../../src/domain/auth';
 import { WEBHOOK_MESSAGES, type WebhookDeliveryWire, type WebhookEndpointWire } from '../../src/domain/webhooks';
 import { WEBHOOK_TEXTS } from '../../src/ui/webhooks/parts';
-import { adminProfile } from '../machines/fixtures';
+import { adminProfile, userProfile } from '../machines/fixtures';
 import { SECRET, deliveryWire, endpointWire, failingEndpoint, privateAddressMessage, replayedDelivery } from '../fixtures/webhooks';
 import { enteredDialog } from './dialogs';
 import { openSignedInAt } from './open-app';
@@ -148,7 +148,7 @@ describe('Webhooks page', () => {
   });
 
   it('a portal user who is not an administrator reads everything, and every change is disabled with the reason', async () => {
-    const reader: AdminUser = { ...adminProfile, role: 'user' };
+    const reader: AdminUser = userProfile;
     const api = fakePortalApi([endpointWire(), failingEndpoint], reader);
     const { user } = openSignedInAt('/alerts/webhooks', api.fetch, { profile: reader });
     const rows = await table();

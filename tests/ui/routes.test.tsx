@@ -9,7 +9,7 @@ import type { AdminUser } from '../../src/domain/auth';
 import type { MyOverviewWire } from '../../src/domain/my-area';
 import { SESSION_STORAGE_KEY, serialisePersistedSession } from '../../src/domain/session';
 import { summary } from '../fixtures/dashboard';
-import { adminProfile, customerProfile } from '../machines/fixtures';
+import { adminProfile, customerProfile, profileWithRoles } from '../machines/fixtures';
 import { renderStrict } from './render';
 import { fill } from './fill';
 
@@ -119,15 +119,15 @@ describe('routes, guards and the session', () => {
     }
   });
 
-  it("offers the Audit log in the sidebar to administrators only (it holds the other administrators' actions)", async () => {
-    for (const [role, offered] of [['admin', true], ['user', false]] as const) {
+  it('offers the Audit log and Users in the sidebar to those whose roles read them: an Owner, not the business Admin', async () => {
+    for (const [admin, offered] of [[adminProfile, true], [profileWithRoles('admin'), false]] as const) {
       localStorage.clear();
-      const admin = { ...adminProfile, role };
       storeSession('admin-token', 'admin', admin);
       const { unmount } = startAt('/home', { admin });
       const sidebar = await screen.findByRole('navigation', { name: 'Main navigation' });
-      expect(await within(sidebar).findByText('Users')).toBeTruthy();
+      expect(await within(sidebar).findByText('Terminals')).toBeTruthy();
       expect(within(sidebar).queryByText('Audit log') !== null).toBe(offered);
+      expect(within(sidebar).queryByText('Users') !== null).toBe(offered);
       unmount();
     }
   });

@@ -86,6 +86,11 @@ describe('normalisers', () => {
     expect(normaliseAdminUser({ uuid: 'u', email: 'e@x', role: 'admin', mfa_enabled: true })).toMatchObject({ role: 'admin', mfaEnabled: true });
     expect(normaliseAdminUser({ uuid: 'u', email: 'e@x', role: 'root' })?.role).toBe('user');
     expect(normaliseAdminUser({ email: 'e@x' })).toBeNull();
+    // The session profile's roles and permissions: unknown permissions dropped, manage implying read.
+    expect(
+      normaliseAdminUser({ uuid: 'u', email: 'e@x', roles: [{ id: 'r', key: 'billing', name: 'Billing' }], permissions: ['billing:manage', 'root:all'] }),
+    ).toMatchObject({ roles: [{ id: 'r', key: 'billing', name: 'Billing' }], permissions: ['billing:read', 'billing:manage'] });
+    expect(normaliseAdminUser({ uuid: 'u', email: 'e@x' })).toMatchObject({ roles: [], permissions: [] });
     expect(normaliseCustomerProfile('nope')).toBeNull();
     expect(normaliseCustomerProfile({ uuid: 'c', email: 'e@x', createdAt: '2020-01-01' }, () => 'NOW')).toMatchObject({
       company: '',

@@ -16,12 +16,14 @@ import {
   isItemActive,
   matchPagePath,
   menuFor,
+  pagePermission,
   normalizePath,
   pageMeta,
   parseSidebarCookie,
   sidebarCookie,
   type MenuItem,
 } from '../../src/domain/navigation';
+import { builtInRole, type Permission } from '../../src/domain/permissions';
 
 const customers = SIDEBAR_MENU.find((item) => item.title === 'Customers') as MenuItem;
 const home = SIDEBAR_MENU.find((item) => item.title === 'Home') as MenuItem;
@@ -32,7 +34,7 @@ describe('the sidebar menu', () => {
     expect(HOME_URL).toBe('/home');
   });
 
-  it('lists Home, Customers, Terminals, Requests, Bulk actions, Alerts, Billing, Users, Audit log and Settings in that order with their urls', () => {
+  it('lists Home, Customers, Terminals, Requests, Bulk actions, Alerts, Billing, Users, Roles, API keys, Audit log and Settings in that order with their urls', () => {
     expect(SIDEBAR_MENU.map((item) => [item.title, item.url])).toEqual([
       ['Home', '/home'],
       ['Customers', '/customers'],
@@ -42,19 +44,52 @@ describe('the sidebar menu', () => {
       ['Alerts', '/alerts'],
       ['Billing', '/billing/statements'],
       ['Users', '/users'],
+      ['Roles', '/users/roles'],
+      ['API keys', '/users/api-keys'],
       ['Audit log', '/audit'],
       ['Settings', '/settings'],
     ]);
   });
 
-  it('shows the Audit log (pi pi-history) to administrators only', () => {
+  it('shows each item to those whose permissions read its page; Home and Settings to everyone', () => {
+    const titles = (permissions: readonly Permission[]) => menuFor(permissions).map((item) => [item.title, ...(item.items ?? []).map((child) => child.title)].join(' > '));
+    expect(menuFor(builtInRole('owner').permissions)).toEqual(SIDEBAR_MENU);
+    expect(titles([])).toEqual(['Home', 'Settings']);
+    expect(titles(builtInRole('billing').permissions)).toEqual([
+      'Home',
+      'Customers > Customer Management',
+      'Terminals',
+      'Requests',
+      'Billing > Statements > Prices > Reconciliation',
+      'Settings',
+    ]);
+    expect(titles(builtInRole('user_management_read_only').permissions)).toEqual(['Home', 'Users', 'Roles', 'API keys', 'Audit log', 'Settings']);
+    // Manage includes read.
+    expect(titles(['alerts:manage'])).toEqual(['Home', 'Alerts > Alerts > Alert rules > Webhooks', 'Settings']);
+  });
+
+  it('shows a group while any child shows, leading to the first child the user may open', () => {
+    expect(menuFor(['provider:read']).find((item) => item.title === 'Customers')).toMatchObject({
+      url: '/customers/starlink-simulator',
+      items: [{ title: 'Starlink API Simulator' }],
+    });
     const audit = SIDEBAR_MENU.find((item) => item.url === '/audit') as MenuItem;
-    expect(audit).toMatchObject({ title: 'Audit log', icon: 'pi pi-history', administratorOnly: true });
-    expect(menuFor('admin').map((item) => item.title)).toContain('Audit log');
-    expect(menuFor('user').map((item) => item.title)).not.toContain('Audit log');
-    // Everything else is the same for both roles, groups and their children included.
-    expect(menuFor('user')).toEqual(SIDEBAR_MENU.filter((item) => item !== audit));
-    expect(menuFor('user', [{ title: 'G', url: '/g', items: [audit, home] }])).toEqual([{ title: 'G', url: '/g', items: [home] }]);
+    expect(audit).toMatchObject({ title: 'Audit log', icon: 'pi pi-history', permission: 'audit:read' });
+    expect(menuFor([], [{ title: 'G', url: '/g', items: [audit, home] }])).toEqual([{ title: 'G', url: '/home', items: [home] }]);
+    expect(menuFor([], [{ title: 'G', url: '/g', items: [audit] }])).toEqual([]);
+  });
+
+  it('names the permission each admin page needs; open pages and paths outside the table need none', () => {
+    expect(pagePermission('/billing/statements/abc')).toBe('billing:read');
+    expect(pagePermission('/users/roles')).toBe('users:read');
+    expect(pagePermission('/audit?page=2')).toBe('audit:read');
+    expect(pagePermission('/customer/terminals/u-1')).toBe('customers:read');
+    expect(pagePermission('/home')).toBeNull();
+    expect(pagePermission('/settings')).toBeNull();
+    expect(pagePermission('/my/terminals')).toBeNull();
+    expect(pagePermission('/nowhere')).toBeNull();
+    // Every item of the menu asks for what its page needs.
+    for (const item of SIDEBAR_MENU.flatMap((i) => i.items ?? [i])) expect(item.permission ?? null).toBe(pagePermission(item.url));
   });
 
   it('nests Customer Management and the Starlink API Simulator under Customers', () => {
@@ -180,6 +215,8 @@ describe('page titles and breadcrumbs', () => {
         '/subscription/provider-billing',
         '/settings',
         '/users',
+        '/users/roles',
+        '/users/api-keys',
         '/requests',
         '/alerts',
         '/alerts/rules',

@@ -5,17 +5,20 @@ import {
   matchPages,
   matchRank,
   menuPages,
+  openableResults,
   optionKey,
   optionUrl,
   PAGE_MATCHES_MAX,
   PALETTE_PAGES,
   paletteOptions,
+  searchKindsFor,
   searchQuery,
   searchResultUrl,
   SEARCH_QUERY_MAX_LENGTH,
   type SearchResultWire,
 } from '../../src/domain/search';
 import { validateTerminalsSearch, validateUsersSearch } from '../../src/routes/search-params';
+import { builtInRole } from '../../src/domain/permissions';
 
 const kit: SearchResultWire = { kind: 'kit', id: 'UT10000001', label: 'KIT4A1B2C01', detail: 'Terminal UT10000001' };
 
@@ -101,5 +104,20 @@ describe('the palette list', () => {
     expect(searchQuery('  kit ')).toBe('kit');
     expect(searchQuery('   ')).toBeNull();
     expect(searchQuery('x'.repeat(SEARCH_QUERY_MAX_LENGTH + 5))).toHaveLength(SEARCH_QUERY_MAX_LENGTH);
+  });
+});
+
+describe('the answers a user may open', () => {
+  const answers: SearchResultWire[] = [
+    { kind: 'customer', id: 'c-1', label: 'Acme', detail: '' },
+    { kind: 'kit', id: 't-1', label: 'KIT1', detail: '' },
+    { kind: 'user', id: 'ana@example.com', label: 'Ana', detail: '' },
+  ];
+
+  it('keeps each answer whose page the permissions read, and drops the rest', () => {
+    expect(openableResults(answers, builtInRole('owner').permissions)).toEqual(answers);
+    expect(openableResults(answers, builtInRole('billing').permissions).map((r) => r.kind)).toEqual(['customer', 'kit']);
+    expect(openableResults(answers, builtInRole('user_management').permissions).map((r) => r.kind)).toEqual(['user']);
+    expect(searchKindsFor(['terminals:manage'])).toEqual(['serviceLine', 'kit', 'dish']);
   });
 });

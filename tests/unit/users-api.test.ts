@@ -26,6 +26,7 @@ const camel = {
   lockedUntil: user.lockedUntil,
   deletedAt: user.deletedAt,
   hasPassword: user.hasPassword,
+  roles: user.roles,
 };
 
 describe('normalisePortalUser', () => {
@@ -42,7 +43,15 @@ describe('normalisePortalUser', () => {
 
   it('leaves missing dates missing and reads an unknown role as user', () => {
     const read = normalisePortalUser({ uuid: 'u-1', email: 'a@b.example', role: 'root' });
-    expect(read).toMatchObject({ role: 'user', createdAt: null, updatedAt: null, failedLoginAttempts: 0, deletedAt: null });
+    expect(read).toMatchObject({ role: 'user', createdAt: null, updatedAt: null, failedLoginAttempts: 0, deletedAt: null, roles: [] });
+  });
+
+  it('reads the roles a user holds, skipping entries it cannot name', () => {
+    const roles = [{ id: 'r-1', key: 'billing', name: 'Billing' }, { id: 'r-2', key: 'nope', name: 'Night shift' }, { id: 'r-3' }, 'x'];
+    expect(normalisePortalUser({ ...wire, roles })?.roles).toEqual([
+      { id: 'r-1', key: 'billing', name: 'Billing' },
+      { id: 'r-2', key: null, name: 'Night shift' },
+    ]);
   });
 });
 

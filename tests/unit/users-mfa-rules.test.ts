@@ -21,7 +21,7 @@ describe('canToggleActive', () => {
 });
 
 describe('validateUserForm', () => {
-  const valid = { name: 'Lia Souza', email: 'lia.souza@example.com', role: 'user' };
+  const valid = { name: 'Lia Souza', email: 'lia.souza@example.com', roleIds: ['role-admin_read_only'] };
 
   it('a complete form has no problems, with or without a password', () => {
     expect(validateUserForm(valid, 'create')).toEqual({});
@@ -45,9 +45,9 @@ describe('validateUserForm', () => {
     expect(validateUserForm({ ...valid, email }, 'create')).toEqual({ email: USER_MESSAGES.emailInvalid });
   });
 
-  it('a role other than admin or user is refused', () => {
-    expect(validateUserForm({ ...valid, role: 'owner' }, 'create')).toEqual({ role: USER_MESSAGES.roleInvalid });
-    expect(validateUserForm({ ...valid, role: 'admin' }, 'create')).toEqual({});
+  it('at least one role is required; several are fine', () => {
+    expect(validateUserForm({ ...valid, roleIds: [] }, 'create')).toEqual({ roles: USER_MESSAGES.rolesRequired });
+    expect(validateUserForm({ ...valid, roleIds: ['role-billing', 'role-technical'] }, 'edit')).toEqual({});
   });
 
   it('a short password is refused when creating and ignored when editing', () => {

@@ -6,6 +6,7 @@ import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { AlertFigures, AlertKind, AlertStatus } from '../../../src/domain/alerts';
 import type { Db } from '../client';
 import { alertOverrides, alertReads, alertRules, alerts, alertSubscriptions, customers, users, type AlertOverrideRow, type AlertRow, type AlertRuleRow } from '../schema';
+import { onLines } from './my-terminals';
 import { rowsOf } from './results';
 
 export type AlertsRepository = ReturnType<typeof createAlertsRepository>;
@@ -289,14 +290,14 @@ export function createAlertsRepository(db: Db) {
       return rows.map(toListRow);
     },
 
-    /** The customer's alerts: unresolved first, then the newest resolved ones. */
-    async ofCustomer(customerId: string, limit: number, tx: Db = db): Promise<AlertListRow[]> {
+    /** The customer's alerts (on `lines`, when a member is limited to some): unresolved first, then the newest resolved ones. */
+    async ofCustomer(customerId: string, limit: number, tx: Db = db, lines: readonly string[] | null = null): Promise<AlertListRow[]> {
       const rows = await tx
         .select(listColumns)
         .from(a)
         .leftJoin(customers, eq(customers.id, a.customerId))
         .leftJoin(users, eq(users.id, a.acknowledgedBy))
-        .where(eq(a.customerId, customerId))
+        .where(and(eq(a.customerId, customerId), onLines(a.serviceLineNumber, lines)))
         .orderBy(sql`(${a.status} = 'resolved')`, desc(a.openedAt))
         .limit(limit);
       return rows.map(toListRow);

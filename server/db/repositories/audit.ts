@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
-import { auditLog, customers, users, type AuditRow, type NewAuditRow } from '../schema';
+import { apiKeys, auditLog, customerMembers, customers, users, type AuditRow, type NewAuditRow } from '../schema';
 import { escapeLike, searchTerm } from './customers';
 
 export interface AuditEntryWithActor {
@@ -56,6 +56,9 @@ function logWhere(filter: AuditLogFilter): SQL | undefined {
         contains(sql`${users.name}`, actor),
         contains(sql`${customers.email}`, actor),
         contains(sql`${customers.name}`, actor),
+        contains(sql`${apiKeys.name}`, actor),
+        contains(sql`${customerMembers.email}`, actor),
+        contains(sql`${customerMembers.name}`, actor),
       ),
     );
   }
@@ -98,6 +101,8 @@ export function createAuditRepository(db: Db) {
           actorId: auditLog.actorId,
           userName: users.name,
           customerName: customers.name,
+          apiKeyName: apiKeys.name,
+          memberName: customerMembers.name,
           targetType: auditLog.targetType,
           targetId: auditLog.targetId,
           before: auditLog.before,
@@ -107,6 +112,9 @@ export function createAuditRepository(db: Db) {
         .from(auditLog)
         .leftJoin(users, and(eq(auditLog.actorType, 'user'), eq(users.id, auditLog.actorId)))
         .leftJoin(customers, and(eq(auditLog.actorType, 'customer'), eq(customers.id, auditLog.actorId)))
+        .leftJoin(apiKeys, and(eq(auditLog.actorType, 'api_key'), eq(apiKeys.id, auditLog.actorId)))
+        // A customer organisation's member acts under their own name (removed members' too).
+        .leftJoin(customerMembers, and(eq(auditLog.actorType, 'member'), eq(customerMembers.id, auditLog.actorId)))
         .where(
           about
             ? or(
@@ -117,7 +125,7 @@ export function createAuditRepository(db: Db) {
         )
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
         .limit(limit);
-      return rows.map(({ userName, customerName, ...row }) => ({ ...row, actorName: userName ?? customerName ?? null }));
+      return rows.map(({ userName, customerName, apiKeyName, memberName, ...row }) => ({ ...row, actorName: userName ?? customerName ?? apiKeyName ?? memberName ?? null }));
     },
     /**
      * The audit log page: newest first (ties by id), with the actor's current name and email.
@@ -137,6 +145,9 @@ export function createAuditRepository(db: Db) {
           userEmail: users.email,
           customerName: customers.name,
           customerEmail: customers.email,
+          apiKeyName: apiKeys.name,
+          memberName: customerMembers.name,
+          memberEmail: customerMembers.email,
           targetType: a.targetType,
           targetId: a.targetId,
           before: a.before,
@@ -148,14 +159,17 @@ export function createAuditRepository(db: Db) {
         .from(a)
         .leftJoin(users, and(eq(a.actorType, 'user'), eq(users.id, a.actorId)))
         .leftJoin(customers, and(eq(a.actorType, 'customer'), eq(customers.id, a.actorId)))
+        // An API key's calls carry its name.
+        .leftJoin(apiKeys, and(eq(a.actorType, 'api_key'), eq(apiKeys.id, a.actorId)))
+        .leftJoin(customerMembers, and(eq(a.actorType, 'member'), eq(customerMembers.id, a.actorId)))
         .where(and(logWhere(filter), after))
         .orderBy(desc(a.createdAt), desc(a.id))
         .limit(page.limit)
         .offset(page.offset ?? 0);
-      return rows.map(({ userName, userEmail, customerName, customerEmail, ...row }) => ({
+      return rows.map(({ userName, userEmail, customerName, customerEmail, apiKeyName, memberName, memberEmail, ...row }) => ({
         ...row,
-        actorName: userName ?? customerName ?? null,
-        actorEmail: userEmail ?? customerEmail ?? null,
+        actorName: userName ?? customerName ?? apiKeyName ?? memberName ?? null,
+        actorEmail: userEmail ?? customerEmail ?? memberEmail ?? null,
       }));
     },
     async countLog(filter: AuditLogFilter, tx: Db = db): Promise<number> {
@@ -165,6 +179,9 @@ export function createAuditRepository(db: Db) {
         .from(a)
         .leftJoin(users, and(eq(a.actorType, 'user'), eq(users.id, a.actorId)))
         .leftJoin(customers, and(eq(a.actorType, 'customer'), eq(customers.id, a.actorId)))
+        // An API key's calls carry its name.
+        .leftJoin(apiKeys, and(eq(a.actorType, 'api_key'), eq(apiKeys.id, a.actorId)))
+        .leftJoin(customerMembers, and(eq(a.actorType, 'member'), eq(customerMembers.id, a.actorId)))
         .where(logWhere(filter));
       return Number(row?.n ?? 0);
     },

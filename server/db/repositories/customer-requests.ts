@@ -13,6 +13,7 @@ import { and, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { RequestStatus, RequestStatusFilter } from '../../../src/domain/requests';
 import type { Db } from '../client';
 import { customerRequests, customers, serviceLines, terminals, users, type CustomerRequestRow } from '../schema';
+import { onLines } from './my-terminals';
 import { isUniqueViolation } from './unique-violation';
 
 const ONE_PENDING = 'customer_requests_one_pending_uq';
@@ -72,12 +73,12 @@ export function createCustomerRequestsRepository(db: Db) {
       return row ?? null;
     },
 
-    /** The customer's requests, newest first. */
-    async ofCustomer(customerId: string, tx: Db = db): Promise<RequestListRow[]> {
+    /** The customer's requests (about `lines`, when a member is limited to some), newest first. */
+    async ofCustomer(customerId: string, tx: Db = db, lines: readonly string[] | null = null): Promise<RequestListRow[]> {
       return tx
         .select({ ...allColumns, terminalNickname: nicknameOfLine })
         .from(r)
-        .where(eq(r.customerId, customerId))
+        .where(and(eq(r.customerId, customerId), onLines(r.serviceLineNumber, lines)))
         .orderBy(desc(r.createdAt), desc(r.id));
     },
 
@@ -195,13 +196,22 @@ export function createCustomerRequestsRepository(db: Db) {
       return row !== undefined;
     },
 
-    /** The customer's live, active lines, by number, with the nickname of a terminal on each. */
-    async linesOfCustomer(customerId: string, tx: Db = db): Promise<{ serviceLineNumber: string; nickname: string | null }[]> {
+    /** The customer's live, active lines (of `lines`, when given), by number, with the nickname of a terminal on each. */
+    async linesOfCustomer(customerId: string, tx: Db = db, lines: readonly string[] | null = null): Promise<{ serviceLineNumber: string; nickname: string | null }[]> {
       const rows = await tx
         .select({ serviceLineNumber: serviceLines.serviceLineNumber, nickname: sql<string | null>`max(${terminals.nickname})` })
         .from(terminals)
         .innerJoin(serviceLines, eq(serviceLines.serviceLineNumber, terminals.serviceLineNumber))
-        .where(and(eq(terminals.assignedCustomerId, customerId), isNull(terminals.removedAt), isNull(serviceLines.removedAt), eq(serviceLines.active, true), isNotNull(terminals.serviceLineNumber)))
+        .where(
+          and(
+            eq(terminals.assignedCustomerId, customerId),
+            isNull(terminals.removedAt),
+            isNull(serviceLines.removedAt),
+            eq(serviceLines.active, true),
+            isNotNull(terminals.serviceLineNumber),
+            onLines(serviceLines.serviceLineNumber, lines),
+          ),
+        )
         .groupBy(serviceLines.serviceLineNumber)
         .orderBy(serviceLines.serviceLineNumber);
       return rows;

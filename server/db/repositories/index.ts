@@ -4,6 +4,7 @@ import { createAlertsRepository } from './alerts';
 import { createAppMetaRepository } from './app-meta';
 import { createAuditRepository } from './audit';
 import { createCustomersRepository } from './customers';
+import { createCustomerMembersRepository } from './customer-members';
 import { createCustomerTerminalsRepository } from './customer-terminals';
 import { createMyTerminalsRepository } from './my-terminals';
 import { createTerminalRebootsRepository } from './terminal-reboots';
@@ -19,6 +20,8 @@ import { createSyncRunsRepository } from './sync-runs';
 import { createTerminalInventoryRepository } from './terminal-inventory';
 import { createTerminalsRepository } from './terminals';
 import { createUsersRepository } from './users';
+import { createRolesRepository } from './roles';
+import { createApiKeysRepository } from './api-keys';
 import { createWebhookRepository } from './webhooks';
 import { createStatementsRepository } from './statements';
 import { createBillingPricesRepository } from './billing-prices';
@@ -31,7 +34,10 @@ export type Repositories = ReturnType<typeof createRepositories>;
 export function createRepositories(db: Db) {
   return {
     users: createUsersRepository(db),
+    roles: createRolesRepository(db),
+    apiKeys: createApiKeysRepository(db),
     customers: createCustomersRepository(db),
+    customerMembers: createCustomerMembersRepository(db),
     passwordSetupTokens: createPasswordSetupTokensRepository(db),
     passwordResets: createPasswordResetsRepository(db),
     emailOutbox: createEmailOutboxRepository(db),

@@ -2,9 +2,10 @@
 // its backup codes. Values arrive already encrypted or digested; nothing here sees a plain secret.
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { customers, mfaBackupCodes, users } from '../schema';
+import { customerMembers, customers, mfaBackupCodes, users } from '../schema';
 
-export type MfaAccountType = 'user' | 'customer';
+/** A portal user, a customer organisation's own login, or one of its members (0022). */
+export type MfaAccountType = 'user' | 'customer' | 'member';
 
 export type BackupCodeUse = 'accepted' | 'alreadyUsed' | 'unknown';
 
@@ -27,8 +28,8 @@ export interface MfaRepository {
 }
 
 // Both tables share the account columns; Drizzle cannot type a union of tables, so one stands for both.
-const tableOf = (type: MfaAccountType) => (type === 'user' ? users : (customers as unknown as typeof users));
-const ownerColumn = (type: MfaAccountType) => (type === 'user' ? mfaBackupCodes.userId : mfaBackupCodes.customerId);
+const tableOf = (type: MfaAccountType) => (type === 'user' ? users : type === 'customer' ? (customers as unknown as typeof users) : (customerMembers as unknown as typeof users));
+const ownerColumn = (type: MfaAccountType) => (type === 'user' ? mfaBackupCodes.userId : type === 'customer' ? mfaBackupCodes.customerId : mfaBackupCodes.memberId);
 
 export function createMfaRepository(db: Db): MfaRepository {
   return {
@@ -70,7 +71,7 @@ export function createMfaRepository(db: Db): MfaRepository {
       return rows.length > 0;
     },
     async replaceBackupCodes(type, id, codeHashes, at, tx = db) {
-      const owner = type === 'user' ? { userId: id } : { customerId: id };
+      const owner = type === 'user' ? { userId: id } : type === 'customer' ? { customerId: id } : { memberId: id };
       await tx.delete(mfaBackupCodes).where(eq(ownerColumn(type), id));
       if (codeHashes.length > 0) {
         await tx.insert(mfaBackupCodes).values(codeHashes.map((codeHash) => ({ ...owner, codeHash, createdAt: at })));

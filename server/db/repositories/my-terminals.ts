@@ -2,7 +2,7 @@
 // assigned to the customer with its line, plan, latest telemetry and the cycle containing a day,
 // in one statement. Ownership is the inventory's assignment (`assigned_customer_id`) of a live
 // terminal; a terminal that is not the customer's is simply not found.
-import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { providerProducts, serviceLines, terminals, terminalTelemetry } from '../schema';
 import { cycleContaining } from './subscriptions';
@@ -53,18 +53,28 @@ function ownQuery(tx: Db, customerId: string, today: IsoDay, where: SQL | undefi
 
 export type OwnTerminalRow = Awaited<ReturnType<typeof ownQuery>>[number];
 
+/**
+ * The lines a customer organisation's member is limited to (null: every line of the
+ * organisation), as a condition on a table's service-line column. A member limited to lines sees
+ * nothing off them: not another line's terminal, nor a terminal on no line.
+ */
+export function onLines(column: Parameters<typeof inArray>[0], lines: readonly string[] | null): SQL | undefined {
+  if (lines === null) return undefined;
+  return lines.length === 0 ? sql`false` : inArray(column, [...lines]);
+}
+
 export type MyTerminalsRepository = ReturnType<typeof createMyTerminalsRepository>;
 
 export function createMyTerminalsRepository(db: Db) {
   return {
-    /** The customer's live terminals, by service line, with the cycle containing `today`. */
-    async ofCustomer(customerId: string, today: IsoDay, tx: Db = db): Promise<OwnTerminalRow[]> {
-      return ownQuery(tx, customerId, today, undefined);
+    /** The customer's live terminals (on `lines`, when given), by service line, with the cycle containing `today`. */
+    async ofCustomer(customerId: string, today: IsoDay, tx: Db = db, lines: readonly string[] | null = null): Promise<OwnTerminalRow[]> {
+      return ownQuery(tx, customerId, today, onLines(t.serviceLineNumber, lines));
     },
 
-    /** One terminal when it is the customer's live terminal; null otherwise (another's, unassigned, unknown). */
-    async ownedBy(customerId: string, userTerminalId: string, today: IsoDay, tx: Db = db): Promise<OwnTerminalRow | null> {
-      const [row] = await ownQuery(tx, customerId, today, eq(t.userTerminalId, userTerminalId));
+    /** One terminal when it is the customer's live terminal (on `lines`, when given); null otherwise (another's, unassigned, unknown). */
+    async ownedBy(customerId: string, userTerminalId: string, today: IsoDay, tx: Db = db, lines: readonly string[] | null = null): Promise<OwnTerminalRow | null> {
+      const [row] = await ownQuery(tx, customerId, today, and(eq(t.userTerminalId, userTerminalId), onLines(t.serviceLineNumber, lines)));
       return row ?? null;
     },
   };

@@ -6,14 +6,14 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../client';
 import { passwordSetupTokens } from '../schema';
 
-/** Whose link: a customer's or a portal user's (the login page is shared, so both can ask). */
-export type ResetOwner = { customerId: string } | { userId: string };
+/** Whose link: a customer's, a customer organisation member's or a portal user's (the login page is shared, so all can ask). */
+export type ResetOwner = { customerId: string } | { userId: string } | { memberId: string };
 
 export type PasswordResetsRepository = ReturnType<typeof createPasswordResetsRepository>;
 
 export function createPasswordResetsRepository(db: Db) {
   const t = passwordSetupTokens;
-  const ownedBy = (owner: ResetOwner) => ('userId' in owner ? eq(t.userId, owner.userId) : eq(t.customerId, owner.customerId));
+  const ownedBy = (owner: ResetOwner) => ('userId' in owner ? eq(t.userId, owner.userId) : 'memberId' in owner ? eq(t.memberId, owner.memberId) : eq(t.customerId, owner.customerId));
   const resets = eq(t.purpose, 'reset');
   return {
     async insert(row: { owner: ResetOwner; tokenHash: string; expiresAt: Date; createdAt: Date }, tx: Db = db): Promise<void> {

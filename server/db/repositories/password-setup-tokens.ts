@@ -50,6 +50,10 @@ export function createPasswordSetupTokensRepository(db: Db) {
     async revokeUnusedForUser(userId: string, at: Date, tx: Db = db): Promise<number> {
       return revokeUnusedWhere(eq(t.userId, userId), at, tx);
     },
+    /** Revokes the customer organisation member's unused, unrevoked tokens; returns how many. */
+    async revokeUnusedForMember(memberId: string, at: Date, tx: Db = db): Promise<number> {
+      return revokeUnusedWhere(eq(t.memberId, memberId), at, tx);
+    },
     async listForCustomer(customerId: string, tx: Db = db): Promise<PasswordSetupTokenRow[]> {
       return tx.select().from(t).where(eq(t.customerId, customerId)).orderBy(desc(t.createdAt));
     },

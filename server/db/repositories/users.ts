@@ -1,9 +1,10 @@
 // Portal users: sign-in bookkeeping (shared with customers), the users page's list with search,
 // filters, paging and stats, edits, soft and hard delete, and the last-administrator lock.
-import { and, desc, eq, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { LEGACY_ROLE_MAPPING } from '../../../src/domain/permissions';
 import type { UserStats } from '../../../src/domain/users';
 import type { Db } from '../client';
-import { users, type NewUserRow, type UserRow } from '../schema';
+import { roles, userRoles, users, type NewUserRow, type UserRow } from '../schema';
 import { createAccountLoginStore } from './accounts';
 import { escapeLike, searchTerm } from './customers';
 
@@ -35,17 +36,32 @@ export function createUsersRepository(db: Db) {
     const [row] = await tx.update(users).set(patch).where(eq(u.id, id)).returning();
     return row ?? null;
   }
+  /**
+   * A user always holds a role: a row inserted with only the Owner badge (the first administrator,
+   * demo data) holds the role the badge means; the users service then sets the chosen roles in the
+   * same transaction.
+   */
+  async function grantBadgeRoles(ids: string[], tx: Db): Promise<void> {
+    if (ids.length === 0) return;
+    const meant = sql`CASE ${u.role} WHEN 'admin' THEN ${LEGACY_ROLE_MAPPING.admin} ELSE ${LEGACY_ROLE_MAPPING.user} END`;
+    await tx
+      .insert(userRoles)
+      .select(tx.select({ userId: u.id, roleId: roles.id }).from(u).innerJoin(roles, eq(roles.key, meant)).where(inArray(u.id, ids)))
+      .onConflictDoNothing();
+  }
   return {
     ...createAccountLoginStore<UserRow>(db, users),
     async insert(row: NewUserRow, tx: Db = db): Promise<UserRow> {
       const [created] = await tx.insert(users).values(row).returning();
       if (!created) throw new Error('insert into users returned no row');
+      await grantBadgeRoles([created.id], tx);
       return created;
     },
     /** Inserts many rows, skipping any whose email is already taken. Returns how many went in. */
     async insertManyIgnoringConflicts(rows: NewUserRow[], tx: Db = db): Promise<number> {
       if (rows.length === 0) return 0;
       const inserted = await tx.insert(users).values(rows).onConflictDoNothing().returning({ id: users.id });
+      await grantBadgeRoles(inserted.map((r) => r.id), tx);
       return inserted.length;
     },
     async countLiveAdmins(tx: Db = db): Promise<number> {

@@ -10,7 +10,10 @@ import { MyAreaSourceContext, type MyAreaSource } from './source';
 export function MyLayout() {
   const { api, session } = useAppServices();
   const router = useRouter();
-  // The customer's own area: their own routes, every action on.
+  const organisationRole = useSelector(session, (s) => (s.context.profile && 'organisationRole' in s.context.profile ? s.context.profile.organisationRole : 'owner'));
+  const serviceLines = useSelector(session, (s) => (s.context.profile && 'serviceLines' in s.context.profile ? s.context.profile.serviceLines : null));
+  const seat = useMemo(() => ({ organisationRole, serviceLines }), [organisationRole, serviceLines]);
+  // The customer's own area: their own routes, every action on, except for a viewer, who reads only.
   const source = useMemo<MyAreaSource>(
     () => ({
       overview: api.myArea.overview,
@@ -21,9 +24,9 @@ export function MyLayout() {
       statements: api.statements.mine.list,
       statement: api.statements.mine.get,
       href: (path) => path,
-      readOnly: false,
+      readOnly: organisationRole === 'viewer',
     }),
-    [api],
+    [api, organisationRole],
   );
   const name = useSelector(session, (s) => s.context.profile?.name ?? '');
   const email = useSelector(session, (s) => s.context.profile?.email ?? '');
@@ -34,6 +37,7 @@ export function MyLayout() {
     <MyShell
       customer={{ name, company, email }}
       currentPath={currentPath}
+      seat={seat}
       onNavigate={(url) => void router.navigate({ href: url })}
       onLogout={() => session.send({ type: 'session.logout' })}
     >

@@ -32,6 +32,8 @@ export interface AccountProfileFormProps {
   /** A failure that is no field's. */
   failure: string | null;
   busy: boolean;
+  /** The fields offered: a member of an organisation has only their own name (the company is its owner's). */
+  fields?: readonly AccountProfileField[];
   onField(field: AccountProfileField, value: string): void;
   onSubmit(): void;
 }
@@ -67,7 +69,7 @@ function ProfileForm({ email, profile }: { email: string; profile: AccountProfil
           Ask your administrator to change your email address.
         </small>
       </div>
-      {FIELDS.map((field) => {
+      {(profile.fields ?? FIELDS).map((field) => {
         const inputId = `${id}-${field}`;
         const error = profile.errors[field];
         const common = {

@@ -1,5 +1,5 @@
-// Alert rules (administrators): one card per rule — Enabled, its usage levels or threshold, "Also
-// email the customer", Save (administrators only), the admin's own "Email me" switch — and under a
+// Alert rules (alerts:read; changes with alerts:manage): one card per rule — Enabled, its usage levels or threshold, "Also
+// email the customer", Save (alerts:manage only), the admin's own "Email me" switch — and under a
 // line rule its overrides for one customer or line, with an add form and Remove. Renders props and
 // calls callbacks; each form's steps are the alert rule form machine's states.
 import { useId, type ReactNode } from 'react';
@@ -17,7 +17,7 @@ export const RULES_LOADING_TEXT = 'Loading alert rules...';
 export const RULES_LOAD_FAILED = 'Could not load the alert rules';
 export const OVERRIDES_LOAD_FAILED = 'Could not load the overrides';
 export const SAVING_TEXT = 'Saving...';
-export const ADMIN_ONLY_NOTE = 'Only administrators change the rules. You can still choose whether you get their emails.';
+export const ADMIN_ONLY_NOTE = 'Only those who manage alerts change the rules. You can still choose whether you get their emails.';
 
 export const RULE_DESCRIPTIONS: Readonly<Record<AlertKind, string>> = {
   usage: 'A line has used these percentages of its plan this billing cycle.',

@@ -70,6 +70,8 @@ export interface AlertsViewProps {
   /** Export CSV of the status, kind, severity and search (absent: no button), and whether one is under way. */
   onExport?: () => void;
   exporting?: boolean;
+  /** Acknowledge buttons and ticks are offered (alerts:manage); absent: they are. */
+  canAcknowledge?: boolean;
   onSelect(ids: string[]): void;
   onAcknowledge(alert: AlertWire): void;
   onAcknowledgeSelected(): void;
@@ -98,18 +100,21 @@ export function AlertsView(props: AlertsViewProps) {
   const folding = useColumnFolding<AlertWire>({ rowKey: (a) => a.id, rowName: (a) => `${a.title}: ${targetText(a)}` });
   const { pagination, busy } = props;
   const selected = props.alerts.filter((alert) => props.selection.includes(alert.id));
+  const mayAcknowledge = props.canAcknowledge !== false;
   return (
     <section className="page alerts-page" aria-labelledby={`${id}-title`}>
       <header className="page-header-row">
         <h1 id={`${id}-title`}>{M.pageTitle}</h1>
         {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
-        <Button
-          type="button"
-          label={`Acknowledge (${props.selection.length})`}
-          icon="pi pi-check"
-          disabled={busy || props.selection.length === 0}
-          onClick={props.onAcknowledgeSelected}
-        />
+        {mayAcknowledge && (
+          <Button
+            type="button"
+            label={`Acknowledge (${props.selection.length})`}
+            icon="pi pi-check"
+            disabled={busy || props.selection.length === 0}
+            onClick={props.onAcknowledgeSelected}
+          />
+        )}
       </header>
       <SelectButton
         aria-label="Status"
@@ -161,11 +166,12 @@ export function AlertsView(props: AlertsViewProps) {
             cellMemo={false}
             selectionMode="checkbox"
             selection={selected}
-            isDataSelectable={({ data }) => !busy && canAcknowledge(data as AlertWire)}
+            // Without alerts:manage there is no tick column and nothing to select.
+            isDataSelectable={({ data }) => mayAcknowledge && !busy && canAcknowledge(data as AlertWire)}
             onSelectionChange={(e) => props.onSelect((e.value as AlertWire[]).map((alert) => alert.id))}
             pt={{ table: { 'aria-label': M.pageTitle } }}
             {...folding.table([
-              { priority: 'always', selectionMode: 'multiple', headerStyle: { width: '3rem' } },
+              mayAcknowledge && { priority: 'always', selectionMode: 'multiple', headerStyle: { width: '3rem' } },
               { priority: 'fold', header: 'Severity', body: (a) => <SeverityTag severity={a.severity} /> },
               {
                 priority: 'always',
@@ -210,7 +216,7 @@ export function AlertsView(props: AlertsViewProps) {
                 priority: 'always',
                 header: 'Actions',
                 body: (a) =>
-                  canAcknowledge(a) ? (
+                  mayAcknowledge && canAcknowledge(a) ? (
                     <Button type="button" label="Acknowledge" size="small" outlined aria-label={`Acknowledge ${a.title}: ${targetText(a)}`} disabled={busy} onClick={() => props.onAcknowledge(a)} />
                   ) : null,
               },

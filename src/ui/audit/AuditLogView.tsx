@@ -1,4 +1,4 @@
-// The audit log (/audit, administrators): every audited action, newest first, filtered by actor
+// The audit log (/audit, audit:read): every audited action, newest first, filtered by actor
 // (the search box), the kind of actor (the filter bar's select), actions, target and UTC days; a
 // row opens to its before and after side by side with the changed fields marked; Export CSV saves
 // the whole filtered log. Renders props and calls callbacks; the route keeps the filters in the URL.

@@ -18,6 +18,8 @@ export type BulkStep = 'editing' | 'previewing' | 'previewFailed' | 'previewed' 
 
 export interface BulkActionsViewProps {
   step: BulkStep;
+  /** Whether the user may start a bulk action (bulk:manage); absent: they may. A reader sees the recent ones only. */
+  canStart?: boolean;
   editor: BulkEditorProps;
   /** The preview failure (previewFailed), shown under the editor. */
   previewFailure: string | null;
@@ -32,6 +34,8 @@ export interface BulkActionsViewProps {
   onNavigate(url: string): void;
 }
 
+export const READ_ONLY_NOTE = 'Your roles let you follow bulk actions, not start them.';
+
 const OPERATION_STEPS: readonly BulkStep[] = ['opening', 'running', 'finished', 'loadFailed'];
 
 export function BulkActionsView(props: BulkActionsViewProps) {
@@ -40,7 +44,8 @@ export function BulkActionsView(props: BulkActionsViewProps) {
   return (
     <section className="page bulk-page">
       <PageHeader title={meta.title} breadcrumb={meta.breadcrumb} onNavigate={props.onNavigate} />
-      {(step === 'editing' || step === 'previewing' || step === 'previewFailed') && (
+      {props.canStart === false && (step === 'editing' || step === 'previewing' || step === 'previewFailed') && <p className="text-muted">{READ_ONLY_NOTE}</p>}
+      {props.canStart !== false && (step === 'editing' || step === 'previewing' || step === 'previewFailed') && (
         <>
           <BulkEditor {...props.editor} />
           {step === 'previewFailed' && (

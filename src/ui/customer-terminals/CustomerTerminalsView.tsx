@@ -100,7 +100,9 @@ export interface CustomerTerminalsViewProps {
   onExport?: () => void;
   exporting?: boolean;
   onAssign(): void;
-  /** "Add Terminal": the activation wizard for this customer; absent (no button) for a user who is not an administrator. */
+  /** Assign Terminals and each row's Unassign are offered (terminals:manage); absent: they are. */
+  canAssign?: boolean;
+  /** "Add Terminal": the activation wizard for this customer; absent (no button) for a user who may not activate. */
   onAddTerminal?: () => void;
   /** A row was clicked (the route opens the Terminal Details dialog). */
   onOpen(record: TerminalUsageRecord): void;
@@ -258,6 +260,7 @@ function UnassignButton({ record, onUnassign }: { record: TerminalUsageRecord; o
 type UsageTableProps = Pick<CustomerTerminalsViewProps, 'records' | 'pagination' | 'sort' | 'refreshing' | 'onSort' | 'onPage' | 'onOpen' | 'onUnassign'> & {
   /** Whether the customer has any terminal: which of the two empty messages the table shows. */
   hasTerminals: boolean;
+  canAssign: boolean;
 };
 
 /** The page of rows; renders again only when what it shows changes, not at each key typed in the search. */
@@ -298,7 +301,7 @@ const UsageTable = memo(function UsageTable(props: UsageTableProps) {
         { priority: 'fold', header: 'Data Cap', body: (r) => (r.dataCap ? `${count(r.dataCap.amount)} ${r.dataCap.unit}` : DASH) },
         { priority: 'fold', header: 'Billing Cycle', body: (r) => <BillingCycleCell record={r} /> },
         { priority: 'always', header: 'Status', body: (r) => <Tag value={r.status} severity={STATUS_SEVERITY[r.status]} rounded /> },
-        { priority: 'always', header: 'Actions', body: (r) => <UnassignButton record={r} onUnassign={props.onUnassign} />, className: 'usage-actions-cell' },
+        { priority: 'always', header: 'Actions', body: (r) => (props.canAssign ? <UnassignButton record={r} onUnassign={props.onUnassign} /> : null), className: 'usage-actions-cell' },
       ])}
     />
   );
@@ -348,6 +351,7 @@ function UsagePanel(props: CustomerTerminalsViewProps) {
           sort={props.sort}
           refreshing={props.refreshing}
           hasTerminals={(props.summary?.totalTerminals ?? 0) > 0}
+          canAssign={props.canAssign !== false}
           onSort={onSort}
           onPage={onPage}
           onOpen={onOpen}
@@ -413,7 +417,7 @@ export function CustomerTerminalsView(props: CustomerTerminalsViewProps) {
           <>
             <MonthPicker months={props.months} month={props.month} onMonth={props.onMonth} />
             {loaded && props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
-            {loaded && <Button type="button" label={ASSIGN_MESSAGES.button} icon="pi pi-plus" onClick={props.onAssign} />}
+            {loaded && props.canAssign !== false && <Button type="button" label={ASSIGN_MESSAGES.button} icon="pi pi-plus" onClick={props.onAssign} />}
             {loaded && props.onAddTerminal && <Button type="button" label="Add Terminal" icon="pi pi-box" outlined onClick={props.onAddTerminal} />}
           </>
         ) : undefined

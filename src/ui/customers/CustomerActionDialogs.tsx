@@ -44,7 +44,7 @@ export type CustomerActionStep =
       customer: CustomerListItem;
       reason: string;
       reasonError: string | null;
-      /** Whether the option to also end their service lines is shown (the admin role only). */
+      /** Whether the option to also end their service lines is shown (lifecycle:manage only). */
       offerEndLines: boolean;
       endLines: boolean;
       failure: string | null;

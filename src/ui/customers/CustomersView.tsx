@@ -29,6 +29,7 @@ export const SEARCH_PLACEHOLDER = 'Search by name, email or company...';
 export const SEARCH_MAX_LENGTH = CUSTOMER_SEARCH_MAX_LENGTH;
 
 export type CustomerRowAction = 'view' | 'edit' | 'settings' | 'terminals' | 'assign' | 'preview' | 'block' | 'unblock';
+export const CUSTOMER_ROW_ACTIONS: readonly CustomerRowAction[] = ['view', 'edit', 'settings', 'terminals', 'assign', 'preview', 'block', 'unblock'];
 
 export interface CustomersViewProps {
   /** Counts over every customer (the six cards); null until loaded. */
@@ -55,7 +56,10 @@ export interface CustomersViewProps {
   onStatusChange(status: CustomerStatusFilter): void;
   onPageChange(page: number): void;
   onRetry(): void;
-  onAddCustomer(): void;
+  /** Add Customer (absent: no button, the user may not create one). */
+  onAddCustomer?: () => void;
+  /** The row actions the user may take (absent: all of them). */
+  rowActions?: readonly CustomerRowAction[];
   /** Export CSV of the search and status filter (absent: no button), and whether one is under way. */
   onExport?: () => void;
   exporting?: boolean;
@@ -72,7 +76,7 @@ const STAT_CARDS: ReadonlyArray<{ key: keyof CustomerStats; title: string; icon:
   { key: 'expiringSoon', title: 'Expiring Soon', icon: 'pi pi-calendar-clock' },
 ];
 
-function RowActions({ customer, onAction }: { customer: CustomerListItem; onAction: CustomersViewProps['onAction'] }) {
+function RowActions({ customer, allowed, onAction }: { customer: CustomerListItem; allowed: readonly CustomerRowAction[]; onAction: CustomersViewProps['onAction'] }) {
   const menu = useRef<Menu>(null);
   const menuId = useId();
   const name = customerDisplayName(customer);
@@ -81,17 +85,24 @@ function RowActions({ customer, onAction }: { customer: CustomerListItem; onActi
     icon,
     command: () => onAction(action, customer),
   });
+  const offered = (action: CustomerRowAction) => allowed.includes(action);
+  const block = customer.blockedEnabled
+    ? offered('unblock') && item('Unblock Customer', 'pi pi-lock-open', 'unblock')
+    : offered('block') && { ...item('Block Customer', 'pi pi-ban', 'block'), className: 'menu-item-danger' };
   const model: MenuItem[] = [
-    item('View Details', 'pi pi-eye', 'view'),
-    item('Edit Customer', 'pi pi-pencil', 'edit'),
-    item('Account Settings', 'pi pi-cog', 'settings'),
-    item('Manage Terminals', 'pi pi-wifi', 'terminals'),
-    item('Assign Terminals', 'pi pi-plus-circle', 'assign'),
-    item('View as customer', 'pi pi-user', 'preview'),
-    { separator: true },
-    customer.blockedEnabled
-      ? item('Unblock Customer', 'pi pi-lock-open', 'unblock')
-      : { ...item('Block Customer', 'pi pi-ban', 'block'), className: 'menu-item-danger' },
+    ...(
+      [
+        ['View Details', 'pi pi-eye', 'view'],
+        ['Edit Customer', 'pi pi-pencil', 'edit'],
+        ['Account Settings', 'pi pi-cog', 'settings'],
+        ['Manage Terminals', 'pi pi-wifi', 'terminals'],
+        ['Assign Terminals', 'pi pi-plus-circle', 'assign'],
+        ['View as customer', 'pi pi-user', 'preview'],
+      ] as const
+    )
+      .filter(([, , action]) => offered(action))
+      .map(([label, icon, action]) => item(label, icon, action)),
+    ...(block ? [{ separator: true }, block] : []),
   ];
   return (
     <>
@@ -173,6 +184,7 @@ interface CustomersTableProps {
   loading: boolean;
   filtered: boolean;
   onPageChange(page: number): void;
+  rowActions: readonly CustomerRowAction[];
   onAction: CustomersViewProps['onAction'];
 }
 
@@ -202,7 +214,7 @@ const CustomersTable = memo(function CustomersTable(props: CustomersTableProps) 
         { priority: 'fold', header: 'MFA', body: (c) => <MfaCell enabled={c.mfaEnabled} /> },
         { priority: 'fold', header: 'Account Expires', body: (c) => <ExpiryCell accountExpiresAt={c.accountExpiresAt} now={now} /> },
         { priority: 'fold', header: 'Last Login', body: (c) => formatDateTime(c.lastLogin, 'Never') },
-        { priority: 'always', header: 'Actions', body: (c) => <RowActions customer={c} onAction={props.onAction} />, className: 'customers-actions-cell' },
+        { priority: 'always', header: 'Actions', body: (c) => <RowActions customer={c} allowed={props.rowActions} onAction={props.onAction} />, className: 'customers-actions-cell' },
       ])}
     />
   );
@@ -226,7 +238,7 @@ export function CustomersView(props: CustomersViewProps) {
         actions={
           <>
             {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
-            <Button type="button" label="Add Customer" icon="pi pi-plus" onClick={props.onAddCustomer} />
+            {props.onAddCustomer && <Button type="button" label="Add Customer" icon="pi pi-plus" onClick={props.onAddCustomer} />}
           </>
         }
         onNavigate={props.onNavigate}
@@ -273,6 +285,7 @@ export function CustomersView(props: CustomersViewProps) {
               loading={props.loading}
               filtered={filtered}
               onPageChange={onPageChange}
+              rowActions={props.rowActions ?? CUSTOMER_ROW_ACTIONS}
               onAction={onAction}
             />
           </>

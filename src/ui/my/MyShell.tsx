@@ -3,6 +3,7 @@
 // never shows the admin portal's menu. In the admin "View as customer" preview it carries a
 // banner above every page and the user menu's last item leaves the preview instead of logging out.
 import type { ReactNode } from 'react';
+import { myMenuFor, type OrganisationSeat } from '../../domain/members';
 import { MY_ACCOUNT_URL, MY_HOME_URL, MY_PORTAL_TITLE, MY_SIDEBAR_MENU } from '../../domain/navigation';
 import { AppShell } from '../shell/AppShell';
 
@@ -12,6 +13,8 @@ export interface MyShellProps {
   onNavigate(url: string): void;
   /** Log out; in the preview, leave it. */
   onLogout(): void;
+  /** The signed-in person's place in their organisation: owners get Team, limited members no Statements. */
+  seat?: OrganisationSeat;
   /** The admin preview: its banner, and the user menu's "Exit preview" in place of Log out. */
   preview?: { banner: ReactNode };
   children?: ReactNode;
@@ -25,7 +28,8 @@ const MENU = {
 };
 const PREVIEW_MENU = { ...MENU, leaveItem: { label: 'Exit preview', icon: 'pi pi-times' } };
 
-export function MyShell({ customer, currentPath, onNavigate, onLogout, preview, children }: MyShellProps) {
+export function MyShell({ customer, currentPath, onNavigate, onLogout, seat, preview, children }: MyShellProps) {
+  const menu = preview ? PREVIEW_MENU : seat ? { ...MENU, items: myMenuFor(MY_SIDEBAR_MENU, seat) } : MENU;
   return (
     <AppShell
       // The sidebar's second line: the company the customer signs in for, else their email.
@@ -33,7 +37,7 @@ export function MyShell({ customer, currentPath, onNavigate, onLogout, preview, 
       currentPath={currentPath}
       onNavigate={onNavigate}
       onLogout={onLogout}
-      menu={preview ? PREVIEW_MENU : MENU}
+      menu={menu}
       topBar={
         <div className="my-topbar">
           <span className="my-topbar-title">{MY_PORTAL_TITLE}</span>

@@ -59,7 +59,10 @@ export interface SubscriptionsViewProps {
   /** Export CSV of the search and filters (absent: no button), and whether one is under way. */
   onExport?: () => void;
   exporting?: boolean;
-  onChangePlan(subscription: SubscriptionWire): void;
+  /** The link to Provider Billing (billing:read); absent: shown. */
+  showProviderBilling?: boolean;
+  /** Change Plan on each row (absent: no such button, the user may not change plans). */
+  onChangePlan?: (subscription: SubscriptionWire) => void;
   onNavigate(url: string): void;
 }
 
@@ -160,7 +163,7 @@ function Table({ data, ...props }: SubscriptionsViewProps & { data: Subscription
         { priority: 'fold', header: 'Overage', body: (s) => <OverageCell s={s} /> },
         { priority: 'fold', header: 'Forecast', body: (s) => <ForecastCell s={s} /> },
         { priority: 'always', header: 'Status', body: (s) => <Tag value={s.status} severity={STATUS_SEVERITY[s.status]} rounded /> },
-        {
+        props.onChangePlan && {
           priority: 'always',
           header: 'Actions',
           body: (s) => (
@@ -170,7 +173,7 @@ function Table({ data, ...props }: SubscriptionsViewProps & { data: Subscription
               size="small"
               outlined
               aria-label={`${SUBSCRIPTION_MESSAGES.changePlan} ${s.serviceLineNumber}`}
-              onClick={() => props.onChangePlan(s)}
+              onClick={() => props.onChangePlan?.(s)}
             />
           ),
         },
@@ -192,10 +195,12 @@ export function SubscriptionsView(props: SubscriptionsViewProps) {
         onNavigate={props.onNavigate}
         actions={
           <>
-            <NavLink url="/subscription/provider-billing" onNavigate={props.onNavigate} className="p-button p-component p-button-outlined">
-              <i className="pi pi-file p-button-icon p-button-icon-left" aria-hidden="true" />
-              <span className="p-button-label">{PROVIDER_BILLING_TEXTS.link}</span>
-            </NavLink>
+            {props.showProviderBilling !== false && (
+              <NavLink url="/subscription/provider-billing" onNavigate={props.onNavigate} className="p-button p-component p-button-outlined">
+                <i className="pi pi-file p-button-icon p-button-icon-left" aria-hidden="true" />
+                <span className="p-button-label">{PROVIDER_BILLING_TEXTS.link}</span>
+              </NavLink>
+            )}
             {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
             <Button type="button" label="Refresh" icon="pi pi-refresh" outlined disabled={props.loading} onClick={props.onRefresh} />
           </>

@@ -54,6 +54,8 @@ export interface TerminalDetailDialogProps {
   months: MonthOption[];
   month: string;
   onMonth(value: string): void;
+  /** Refresh Data and Report Issue are offered (terminals:manage); absent: they are. */
+  canAct?: boolean;
   refreshing: boolean;
   onRefresh(): void;
   onReportIssue(note: string): void;
@@ -97,6 +99,7 @@ function TabContent({ tab, basics, line, ...props }: TerminalDetailDialogProps &
     case 'actions':
       return (
         <ActionsTab
+          canAct={props.canAct !== false}
           refreshing={props.refreshing}
           onRefresh={props.onRefresh}
           reporting={props.reporting}

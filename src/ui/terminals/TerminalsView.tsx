@@ -32,7 +32,7 @@ export interface TerminalSyncNotice {
   text: string;
 }
 
-/** What "Add Terminal" does: it opens the activation wizard (administrators only). */
+/** What "Add Terminal" does: it opens the activation wizard (lifecycle:manage only). */
 export const ADD_TERMINAL_HINT = 'Activate a kit: add it to the account, put it on a new service line and assign it.';
 
 export interface TerminalsViewProps {
@@ -71,11 +71,12 @@ export interface TerminalsViewProps {
   /** Export CSV of the search and filter (absent: no button), and whether one is under way. */
   onExport?: () => void;
   exporting?: boolean;
-  onSync(): void;
+  /** Sync from the provider (absent: no button, the user may not run one). */
+  onSync?: () => void;
   onDismissNotice(): void;
   /** Both row actions and a row click open the details dialog; the Usage action names its tab. */
   onOpen(terminal: TerminalListItem, tab?: TerminalDetailTab): void;
-  /** "Add Terminal" opens the activation wizard; absent (no button) for a user who is not an administrator. */
+  /** "Add Terminal" opens the activation wizard; absent (no button) for a user who may not activate. */
   onAddTerminal?: () => void;
   /** Breadcrumb links. */
   onNavigate(url: string): void;
@@ -271,13 +272,15 @@ export function TerminalsView(props: TerminalsViewProps) {
         actions={
           <>
             {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
-            <Button
-              type="button"
-              label={props.syncing ? TERMINAL_MESSAGES.syncing : TERMINAL_MESSAGES.syncButton}
-              icon={props.syncing ? 'pi pi-spin pi-sync' : 'pi pi-sync'}
-              disabled={props.syncing}
-              onClick={props.onSync}
-            />
+            {props.onSync && (
+              <Button
+                type="button"
+                label={props.syncing ? TERMINAL_MESSAGES.syncing : TERMINAL_MESSAGES.syncButton}
+                icon={props.syncing ? 'pi pi-spin pi-sync' : 'pi pi-sync'}
+                disabled={props.syncing}
+                onClick={props.onSync}
+              />
+            )}
             {props.onAddTerminal && (
               <>
                 <Button type="button" label="Add Terminal" icon="pi pi-plus" title={ADD_TERMINAL_HINT} aria-describedby={addHintId} onClick={props.onAddTerminal} />

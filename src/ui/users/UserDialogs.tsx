@@ -2,6 +2,7 @@
 // extend days, and the confirmations). Which action dialog shows, at which step, is the `step` prop.
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
+import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { Message } from 'primereact/message';
@@ -10,7 +11,7 @@ import { CustomerDialog } from '../customers/CustomerDialog';
 import { FormField, NameEmailFields, fieldA11y } from '../customers/CustomerCreateDialog';
 import { formatDate } from '../customers/format';
 import type { FieldErrors } from '../../domain/customers';
-import { USER_EXTENSION_DAY_CHOICES, USER_FIELD_LIMITS, USER_ROLES, type PortalUser, type UserFormField } from '../../domain/users';
+import { USER_EXTENSION_DAY_CHOICES, USER_FIELD_LIMITS, type PortalUser, type UserFormField } from '../../domain/users';
 import '../customers/customers.css';
 
 // ---- Add User / Edit User ---------------------------------------------------------------------
@@ -19,17 +20,87 @@ export interface UserFormDialogProps {
   visible: boolean;
   mode: 'create' | 'edit';
   /** As typed; `password` is offered in Add User only. */
-  form: { name: string; email: string; role: string; password: string };
+  form: { name: string; email: string; roleIds: readonly string[]; password: string };
+  /** The roles to choose from (GET /roles); null while they load, with why when they could not be. */
+  roles: readonly UserRoleOption[] | null;
+  rolesError?: string | null;
   errors: FieldErrors<UserFormField>;
   /** Why the last save failed when it was no field's fault. */
   failure: string | null;
   busy: boolean;
-  onField(field: UserFormField, value: string): void;
+  onField(field: Exclude<UserFormField, 'roles'>, value: string): void;
+  onRoles(roleIds: string[]): void;
   onSubmit(): void;
   onCancel(): void;
 }
 
-const ROLE_OPTIONS = USER_ROLES.map((role) => ({ value: role, label: role === 'admin' ? 'Admin' : 'User' }));
+export interface UserRoleOption {
+  id: string;
+  name: string;
+  description: string;
+  /** The editor holds every permission it gives: they may hand it out (the server refuses the rest). */
+  grantable: boolean;
+}
+
+export const USER_ROLES_TEXTS = {
+  label: 'Roles',
+  hint: 'What the user may do is what any of their roles allows. Roles you cannot grant are greyed out.',
+  loading: 'Loading roles...',
+} as const;
+
+/** One checkbox per role, each with what it is for. */
+function RolePicker(props: { id: string; roles: readonly UserRoleOption[] | null; loadError: string | null; chosen: readonly string[]; fieldError: string | undefined; busy: boolean; onRoles(roleIds: string[]): void }) {
+  const { id, roles, chosen } = props;
+  const describedBy = props.fieldError ? `${id}-error` : `${id}-hint`;
+  return (
+    <fieldset className="form-field user-roles" aria-describedby={describedBy} aria-invalid={props.fieldError ? true : undefined}>
+      <legend>{USER_ROLES_TEXTS.label}</legend>
+      {props.loadError ? (
+        <Message severity="error" text={props.loadError} />
+      ) : roles === null ? (
+        <p role="status" className="field-hint">
+          {USER_ROLES_TEXTS.loading}
+        </p>
+      ) : (
+        <div className="user-roles-list">
+          {roles.map((role) => {
+            const checked = chosen.includes(role.id);
+            return (
+              <div key={role.id} className="user-role-option">
+                <Checkbox
+                  inputId={`${id}-${role.id}`}
+                  checked={checked}
+                  // A role held already stays removable; one not held is offered only when it may be granted.
+                  disabled={props.busy || (!role.grantable && !checked)}
+                  aria-describedby={role.description ? `${id}-${role.id}-about` : undefined}
+                  onChange={(event) => props.onRoles(event.checked ? [...chosen, role.id] : chosen.filter((roleId) => roleId !== role.id))}
+                />
+                <span>
+                  <label htmlFor={`${id}-${role.id}`}>{role.name}</label>
+                  {role.description && (
+                    <small id={`${id}-${role.id}-about`} className="field-hint">
+                      {role.description}
+                    </small>
+                  )}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      )}
+      {!props.fieldError && (
+        <small id={`${id}-hint`} className="field-hint">
+          {USER_ROLES_TEXTS.hint}
+        </small>
+      )}
+      {props.fieldError && (
+        <small id={`${id}-error`} className="field-error" role="alert">
+          {props.fieldError}
+        </small>
+      )}
+    </fieldset>
+  );
+}
 export const SETUP_LINK_NOTE = 'Leave empty to email the user a link to choose their own password.';
 
 export function UserFormDialog(props: UserFormDialogProps) {
@@ -63,18 +134,7 @@ export function UserFormDialog(props: UserFormDialogProps) {
       <form id={`${id}-form`} className="dialog-form" onSubmit={submit} noValidate aria-label={header}>
         {props.failure && <Message severity="error" text={props.failure} />}
         <NameEmailFields ids={ids} form={form} errors={errors} busy={busy} limits={USER_FIELD_LIMITS} onField={props.onField} />
-        <FormField id={ids.role} label="Role" error={errors.role}>
-          <Dropdown
-            inputId={ids.role}
-            value={form.role}
-            options={ROLE_OPTIONS}
-            optionLabel="label"
-            optionValue="value"
-            disabled={busy}
-            invalid={!!errors.role}
-            onChange={(event) => props.onField('role', String(event.value))}
-          />
-        </FormField>
+        <RolePicker id={ids.role} roles={props.roles} loadError={props.rolesError ?? null} chosen={form.roleIds} fieldError={errors.roles} busy={busy} onRoles={props.onRoles} />
         {props.mode === 'create' && (
           <FormField id={ids.password} label="Initial Password (optional)" error={errors.password} hint={SETUP_LINK_NOTE}>
             <Password

@@ -71,7 +71,10 @@ export interface UsersViewProps {
   onExport?: () => void;
   exporting?: boolean;
   onRetry(): void;
-  onAddUser(): void;
+  /** Add User (absent: no button, the user may not manage users). */
+  onAddUser?: () => void;
+  /** The row actions are offered (users:manage); absent: they are. */
+  canManage?: boolean;
   onAction(action: UserRowAction, user: PortalUser): void;
   onNavigate(url: string): void;
 }
@@ -117,6 +120,21 @@ function UserCell({ user }: { user: PortalUser }) {
       <span className="cell-secondary">{user.email}</span>
       <span className="cell-secondary cell-mono">ID: {user.uuid}</span>
     </div>
+  );
+}
+
+/**
+ * The roles the user holds, a badge each (Owner stands out); a server of the two-role days names
+ * none, and the old admin or user badge stands for them.
+ */
+function RolesCell({ user }: { user: PortalUser }) {
+  if (user.roles.length === 0) return <Tag value={user.role} severity={user.role === 'admin' ? 'info' : 'secondary'} rounded />;
+  return (
+    <span className="users-roles">
+      {user.roles.map((role) => (
+        <Tag key={role.id} value={role.name} severity={role.key === 'owner' ? 'info' : 'secondary'} rounded />
+      ))}
+    </span>
   );
 }
 
@@ -200,6 +218,7 @@ interface UsersTableProps {
   loading: boolean;
   filtered: boolean;
   togglingUuid: string | null;
+  canManage: boolean;
   onAction: UsersViewProps['onAction'];
 }
 
@@ -219,12 +238,12 @@ const UsersTable = memo(function UsersTable(props: UsersTableProps) {
       pt={{ table: { 'aria-label': 'Users' } }}
       {...folding.table([
         { priority: 'always', header: 'User', body: (u) => <UserCell user={u} /> },
-        { priority: 'fold', header: 'Role', body: (u) => <Tag value={u.role} severity={u.role === 'admin' ? 'info' : 'secondary'} rounded /> },
+        { priority: 'fold', header: 'Roles', body: (u) => <RolesCell user={u} /> },
         { priority: 'always', header: 'Status', body: (u) => <StatusCell user={u} /> },
         { priority: 'fold', header: 'MFA', body: (u) => <Tag value={u.mfaEnabled ? 'Enabled' : 'Disabled'} severity={u.mfaEnabled ? 'success' : 'secondary'} rounded /> },
         { priority: 'fold', header: 'Last Login', body: (u) => formatDateTime(u.lastLogin, 'Never') },
         { priority: 'fold', header: 'Created', body: (u) => formatDateTime(u.createdAt) },
-        { priority: 'always', header: 'Actions', body: (u) => <RowActions user={u} toggling={props.togglingUuid === u.uuid} onAction={props.onAction} /> },
+        props.canManage && { priority: 'always', header: 'Actions', body: (u) => <RowActions user={u} toggling={props.togglingUuid === u.uuid} onAction={props.onAction} /> },
       ])}
     />
   );
@@ -248,7 +267,7 @@ export function UsersView(props: UsersViewProps) {
           <>
             {props.onExport && <ExportButton exporting={props.exporting === true} onExport={props.onExport} />}
             <Button type="button" label="Refresh" icon="pi pi-refresh" outlined disabled={props.loading} onClick={props.onRefresh} />
-            <Button type="button" label="Add User" icon="pi pi-user-plus" onClick={props.onAddUser} />
+            {props.onAddUser && <Button type="button" label="Add User" icon="pi pi-user-plus" onClick={props.onAddUser} />}
           </>
         }
         onNavigate={props.onNavigate}
@@ -289,7 +308,7 @@ export function UsersView(props: UsersViewProps) {
             <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {USER_MESSAGES.loading}
           </p>
         ) : (
-          <UsersTable users={users} loading={props.loading} filtered={filtered} togglingUuid={props.togglingUuid} onAction={onAction} />
+          <UsersTable users={users} loading={props.loading} filtered={filtered} togglingUuid={props.togglingUuid} canManage={props.canManage !== false} onAction={onAction} />
         )}
       </section>
     </div>

@@ -23,7 +23,7 @@ export interface DeliveryLogProps {
   loading: boolean;
   refreshing: boolean;
   error: string | null;
-  /** Replay is offered to administrators on an active endpoint. */
+  /** Replay is offered to those who manage alerts, on an active endpoint. */
   canReplay: boolean;
   /** An action is running: Replay waits. */
   busy: boolean;

@@ -15,7 +15,7 @@ import { DeliveryStatusTag, WEBHOOK_TEXTS as T, disabledAfterFailures, httpCode 
 export type WebhookRowAction = 'test' | 'rotate' | 'enable' | 'disable' | 'edit' | 'delete' | 'deliveries';
 
 export const WEBHOOKS_LOADING_TEXT = 'Loading webhook endpoints...';
-/** The id of the hidden sentence that says why a button is disabled for non-administrators. */
+/** The id of the hidden sentence that says why a button is disabled for those who may not change webhooks. */
 const READ_ONLY_ID = 'webhooks-read-only';
 
 export interface WebhooksViewProps {
@@ -25,7 +25,7 @@ export interface WebhooksViewProps {
   loading: boolean;
   /** An action is running: the row buttons wait. */
   busy: boolean;
-  /** Only administrators change anything; the others see the buttons disabled and why. */
+  /** Only those who manage alerts change anything; the others see the buttons disabled and why. */
   canChange: boolean;
   onAdd(): void;
   onRetry(): void;
@@ -71,7 +71,7 @@ function RowActions({ endpoint, props }: { endpoint: WebhookEndpointWire; props:
   const { canChange, busy } = props;
   const active = endpoint.status === 'active';
   const locked = !canChange || busy;
-  // Disabled for a non-administrator, with the reason as the button's description and its tooltip.
+  // Disabled without alerts:manage, with the reason as the button's description and its tooltip.
   const why = canChange ? {} : { 'aria-describedby': READ_ONLY_ID, tooltip: T.readOnly, tooltipOptions: { showOnDisabled: true, position: 'top' as const } };
   const button = (action: WebhookRowAction, label: string, icon: string, extra: { disabled?: boolean; danger?: boolean } = {}) => (
     <Button

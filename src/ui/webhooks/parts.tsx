@@ -23,7 +23,7 @@ export const WEBHOOK_TEXTS = {
   working: 'Working...',
   empty: 'No webhook endpoints yet. Add one to receive alerts as signed HTTP requests.',
   loadFailed: 'The webhook endpoints could not be loaded',
-  readOnly: 'Only administrators can change webhooks.',
+  readOnly: 'Your roles let you read the webhooks, not change them.',
   deliveriesTitle: 'Deliveries',
   deliveriesEmpty: 'No deliveries yet.',
   deliveriesFailed: 'The deliveries could not be loaded',

@@ -49,7 +49,7 @@ export function startLineSettings(answers: Answers = {}, input: Partial<LineSett
         notifyFailure: (_, message) => notifyFailure(message),
       },
     }),
-    { input: { serviceLineNumber: LINE, canEdit: true, ...input } },
+    { input: { serviceLineNumber: LINE, canEdit: true, canOperate: true, ...input } },
   ).start();
   return { actor, calls, called, notifySuccess, notifyFailure };
 }

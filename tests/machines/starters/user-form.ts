@@ -43,6 +43,10 @@ export function startForm(answers: Answers = {}) {
 
 export const create = { type: 'user.create' } as const;
 export const edit = (user: PortalUser = existing) => ({ type: 'user.edit', user }) as const;
-export const field = (name: UserFormField, value: string) => ({ type: 'user.field', field: name, value }) as const;
+export const field = (name: Exclude<UserFormField, 'roles'>, value: string) => ({ type: 'user.field', field: name, value }) as const;
+export const roles = (roleIds: readonly string[]) => ({ type: 'user.roles', roleIds }) as const;
+/** The built-in roles' ids in the role fixtures (tests/fixtures/roles.ts). */
+export const OWNER_ROLE = 'role-owner';
+export const READER_ROLE = 'role-admin_read_only';
 export const submit = { type: 'user.submit' } as const;
 export const cancel = { type: 'user.cancel' } as const;

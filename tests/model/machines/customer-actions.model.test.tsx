@@ -18,7 +18,7 @@ import {
 } from '../../../src/machines/customer-actions';
 import { daysLabel, formatDate } from '../../../src/ui/customers/format';
 import { customerFixture } from '../../fixtures/customers';
-import { adminProfile } from '../../machines/fixtures';
+import { adminProfile, profileWith } from '../../machines/fixtures';
 import { defineModel, done, failed, type EventOfType } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -206,7 +206,7 @@ export const customerActionsModel = defineModel<typeof customerActionsMachine, P
   },
   ui: {
     open: async (seam, input) => {
-      const page = openPage('/customers', seam, customersAnswers, input!.canEndLines ? adminProfile : { ...adminProfile, role: 'user' });
+      const page = openPage('/customers', seam, customersAnswers, input!.canEndLines ? adminProfile : profileWith(['customers:manage', 'terminals:read']));
       await screen.findByText('Showing 2 of 2 customers', {}, { timeout: 5000 });
       return page;
     },

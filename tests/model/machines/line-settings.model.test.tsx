@@ -8,7 +8,7 @@ import { waitFor } from 'xstate';
 import { SERVICE_LINE_MESSAGES, topUpPrice, type ServiceLineSettingsWire } from '../../../src/domain/service-lines';
 import { LINE_SETTINGS_MESSAGES, lineSettingsMachine, type LineSettingsInput } from '../../../src/machines/line-settings';
 import { LINE_SETTINGS_TEXTS, dataText, priceText } from '../../../src/ui/terminals/detail/SettingsTab';
-import { adminProfile } from '../../machines/fixtures';
+import { adminProfile, userProfile } from '../../machines/fixtures';
 import { lineSettingsFixture } from '../../fixtures/service-lines';
 import { terminalRowWire } from '../../fixtures/terminals-client';
 import { fleetHealth } from '../../fixtures/terminals-ui';
@@ -63,8 +63,8 @@ const after: ServiceLineSettingsWire = {
   endDate: '2099-11-30T23:59:59.000Z',
 };
 const PROVIDER_WORDS = 'The provider refused the change';
-const admin: LineSettingsInput = { serviceLineNumber: LINE, canEdit: true };
-const reader: LineSettingsInput = { serviceLineNumber: LINE, canEdit: false };
+const admin: LineSettingsInput = { serviceLineNumber: LINE, canEdit: true, canOperate: true };
+const reader: LineSettingsInput = { serviceLineNumber: LINE, canEdit: false, canOperate: false };
 
 const rows = [terminalRowWire({ service_line_number: LINE })];
 const TERMINAL_DIALOG = 'Terminal Details';
@@ -150,7 +150,7 @@ const blocksWord = (n: number) => (n === 1 ? '1 block' : `${n} blocks`);
 
 const ui = {
   open: async (seam, input) => {
-    const profile = input!.canEdit ? adminProfile : { ...adminProfile, role: 'user' as const };
+    const profile = input!.canEdit ? adminProfile : userProfile;
     const page = openPage(
       '/terminals',
       seam,
@@ -469,9 +469,9 @@ export const lineSettingsModel = defineModel<typeof lineSettingsMachine, PageScr
     'loaded.idle': (s) => {
       expectIdleStep(s);
       expect(s.context).toMatchObject({ loadError: null, failure: null, nickname: '', reason: '', when: '' });
-      // Only an administrator is offered a change; a line set to end is not offered its deactivation.
+      // A change is offered by the permission it needs; a line set to end is not offered its deactivation.
       expect(s.can(rename)).toBe(s.context.canEdit);
-      expect(s.can(deactivate)).toBe(s.context.canEdit && s.context.settings!.endDate === null);
+      expect(s.can(deactivate)).toBe(s.context.canOperate && s.context.settings!.endDate === null);
     },
     'loaded.renaming.editing': (s) => {
       expectIdleStep(s);

@@ -7,18 +7,20 @@ import { waitFor } from 'xstate';
 import { USER_MESSAGES, validateUserForm, type CreateUserPayload, type UserFormField } from '../../../src/domain/users';
 import { userFormMachine } from '../../../src/machines/user-form';
 import { ok } from '../../machines/scripted-actors';
-import { cancel, create, created, edit, existing, field, refusal, startForm, submit } from '../../machines/starters/user-form';
+import { OWNER_ROLE, READER_ROLE, cancel, create, created, edit, existing, field, refusal, roles, startForm, submit } from '../../machines/starters/user-form';
+import { builtInRoleFixtures } from '../../fixtures/roles';
 import { defineModel, done, failed } from '../framework/model';
 import type { PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
 import { openUsersPage } from './users-page';
 
-const LABELS: Record<UserFormField, string> = { name: 'Full Name', email: 'Email Address', role: 'Role', password: 'Initial Password (optional)' };
+const LABELS: Record<Exclude<UserFormField, 'roles'>, string> = { name: 'Full Name', email: 'Email Address', password: 'Initial Password (optional)' };
 const HEADERS = { create: 'Add User', edit: 'Edit User' } as const;
 const formDialog = () => screen.queryByRole('dialog', { name: /^(Add|Edit) User$/ });
 const dialog = () => within(screen.getByRole('dialog', { name: /^(Add|Edit) User$/ }));
 const button = (name: string | RegExp) => dialog().getByRole('button', { name }) as HTMLButtonElement;
-const input = (name: UserFormField) => dialog().getByLabelText(LABELS[name]) as HTMLInputElement;
+const input = (name: Exclude<UserFormField, 'roles'>) => dialog().getByLabelText(LABELS[name]) as HTMLInputElement;
+const roleBox = (id: string) => dialog().getByRole('checkbox', { name: builtInRoleFixtures.find((r) => r.id === id)!.name }) as HTMLInputElement;
 
 /** The open form as the user sees it while it waits for a save: every control disabled. */
 function expectSaving(mode: keyof typeof HEADERS) {
@@ -37,6 +39,7 @@ export const userFormModel = defineModel<typeof userFormMachine, PageScreen>({
     'user.create': [create],
     'user.edit': [edit()],
     'user.field': [field('name', 'Lia Souza'), field('email', 'lia.souza@example.com')],
+    'user.roles': [roles([READER_ROLE])],
     'user.submit': [submit],
     'user.cancel': [cancel],
   },
@@ -84,6 +87,13 @@ export const userFormModel = defineModel<typeof userFormMachine, PageScreen>({
         // Pasted: one input event, as the step is one event.
         if (event.value) await user.paste(event.value);
       },
+      // Ticks and unticks until the boxes hold exactly the event's roles.
+      'user.roles': async ({ user }, event) => {
+        for (const role of builtInRoleFixtures) {
+          const box = dialog().queryByRole('checkbox', { name: role.name }) as HTMLInputElement | null;
+          if (box && box.checked !== event.roleIds.includes(role.id)) await user.click(box);
+        }
+      },
       'user.submit': async ({ user }) => user.click(button(/^(Create User|Save Changes)$/)),
       'user.cancel': async ({ user }) => user.click(button('Cancel')),
     },
@@ -96,6 +106,7 @@ export const userFormModel = defineModel<typeof userFormMachine, PageScreen>({
         expect(screen.getByRole('dialog', { name: HEADERS[context.mode] })).toBeTruthy();
         expect(input('name').value).toBe(context.form.name);
         expect(input('email').value).toBe(context.form.email);
+        for (const id of context.form.roleIds) expect(roleBox(id).checked).toBe(true);
         expect(input('name').disabled).toBe(false);
         // Only Add User offers a password.
         expect(dialog().queryByLabelText(LABELS.password) !== null).toBe(context.mode === 'create');
@@ -122,7 +133,7 @@ describe('user form machine (pinned journeys)', () => {
     actor.send(create);
     actor.send(field('name', ' Lia Souza '));
     actor.send(field('email', ' lia.souza@example.com '));
-    actor.send(field('role', 'admin'));
+    actor.send(roles([OWNER_ROLE]));
     actor.send(submit);
     expect((await waitFor(actor, (s) => s.matches('editing'))).context.errors.email).toBe(USER_MESSAGES.duplicateEmail);
     actor.send(field('email', 'lia.souza2@example.com'));
@@ -134,7 +145,7 @@ describe('user form machine (pinned journeys)', () => {
     const end = await waitFor(actor, (s) => s.matches('closed') && called('updateUser').length === 1);
     expect(end.value).toBe('closed');
     expect(called('createUser').map((c) => (c.input as CreateUserPayload).email)).toEqual(['lia.souza@example.com', 'lia.souza2@example.com']);
-    expect(called('updateUser')[0]!.input).toEqual({ uuid: created.uuid, payload: { name: created.name, email: created.email, role: 'admin' } });
+    expect(called('updateUser')[0]!.input).toEqual({ uuid: created.uuid, payload: { name: created.name, email: created.email, role_ids: [OWNER_ROLE] } });
     expect(userSaved).toHaveBeenCalledTimes(2);
   });
 });

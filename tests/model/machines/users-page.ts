@@ -3,6 +3,7 @@
 import { screen } from '@testing-library/react';
 import type { PortalUser, UserListWire } from '../../../src/domain/users';
 import { userWireOf } from '../../fixtures/portal-users';
+import { builtInRoleFixtures } from '../../fixtures/roles';
 import type { ModelSeam } from '../framework/model';
 import { openPage, type FakeAnswer, type PageScreen } from '../framework/screen';
 
@@ -13,7 +14,11 @@ export async function openUsersPage(seam: ModelSeam, users: readonly PortalUser[
     pagination: { total: users.length, page: 1, limit: 100, pages: 1 },
     stats: { total: users.length, active: users.filter((u) => u.isActive).length, mfaEnabled: users.filter((u) => u.mfaEnabled).length },
   };
-  const answers: Record<string, FakeAnswer> = { 'GET /api/v1/users': { body: { success: true, message: 'ok', data } } };
+  const answers: Record<string, FakeAnswer> = {
+    'GET /api/v1/users': { body: { success: true, message: 'ok', data } },
+    // The Add User / Edit dialog's roles.
+    'GET /api/v1/roles': { body: { success: true, message: 'ok', data: { roles: builtInRoleFixtures } } },
+  };
   const page = openPage(path, seam, answers);
   await screen.findByText(users[0]!.name, {}, { timeout: 5000 });
   return page;

@@ -35,7 +35,7 @@ export interface PricesViewProps {
   customerPricesError: string | null;
   /** 'YYYY-MM-DD', UTC: which rows are upcoming, running or over. */
   today: string;
-  /** Only administrators change prices; the others see no change buttons. */
+  /** Only those who manage billing change prices; the others see no change buttons. */
   canChange: boolean;
   /** A change is under way: the change buttons wait. */
   busy: boolean;

@@ -37,7 +37,7 @@ export const PRICES_TEXTS = {
   loading: 'Loading prices...',
   loadFailed: 'The prices could not be loaded',
   customerLoadFailed: 'The customer prices could not be loaded',
-  readOnly: 'Only administrators change prices.',
+  readOnly: 'Your roles let you read the prices, not change them.',
   differentCurrency: 'Not comparable: another currency',
   marginHint: 'The list\u2019s monthly price less the provider\u2019s, and its share of the list price.',
   figuresHint: 'Blank figures keep the list price.',

@@ -28,7 +28,7 @@ export interface ReconciliationViewProps {
   board: ReconciliationWire | null;
   error: string | null;
   refreshing: boolean;
-  /** Only administrators fix leaks and import invoices; the others see no such buttons. */
+  /** Only those who manage billing fix leaks and import invoices; the others see no such buttons. */
   canChange: boolean;
   importing: boolean;
   /** A fix is under way: every fix button waits. */

@@ -29,7 +29,7 @@ export const RECONCILIATION_TEXTS = {
   by: (who: string | null, at: string) => `by ${who ?? 'the portal'}, ${at}`,
   chartTitle: 'Amount at stake per kind of leak',
   working: 'Working...',
-  readOnly: 'Only administrators fix leaks and import invoices.',
+  readOnly: 'Your roles let you read the reconciliation, not fix leaks or import invoices.',
 } as const;
 
 /** The chart's axis: the kinds' short names. */

@@ -1,5 +1,5 @@
 // A statement's page (the admins' /billing/statements/{id}, the customer's /my/statements/{id} and
-// its preview): the page header with Print and, for administrators, "Add credit or charge", then
+// its preview): the page header with Print and, for those who manage billing, "Add credit or charge", then
 // the statement document. Printing leaves only the document (statements.css). Props in, callbacks
 // out.
 import type { ReactNode } from 'react';

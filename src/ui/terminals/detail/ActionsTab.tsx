@@ -84,7 +84,11 @@ function ReportIssueForm({
   );
 }
 
+export const READ_ONLY_ACTIONS_NOTE = 'Your roles do not allow actions on this terminal.';
+
 export function ActionsTab(props: {
+  /** Whether the user may refresh the terminal or report an issue with it (terminals:manage). */
+  canAct: boolean;
   refreshing: boolean;
   onRefresh(): void;
   reporting: boolean;
@@ -110,7 +114,8 @@ export function ActionsTab(props: {
           <Button type="button" icon="pi pi-times" text rounded size="small" aria-label="Dismiss" onClick={props.onDismissNotice} />
         </div>
       )}
-      <div className="terminal-actions">
+      {!props.canAct && <p className="text-muted">{READ_ONLY_ACTIONS_NOTE}</p>}
+      {props.canAct && <div className="terminal-actions">
         <Button
           type="button"
           label={TERMINAL_MESSAGES.refreshData}
@@ -131,8 +136,8 @@ export function ActionsTab(props: {
           disabled={reportOpen || busy}
           onClick={() => setReportOpen(true)}
         />
-      </div>
-      {reportOpen && (
+      </div>}
+      {props.canAct && reportOpen && (
         <ReportIssueForm reporting={props.reporting} busy={busy} onSubmit={props.onReportIssue} onCancel={() => setReportOpen(false)} />
       )}
     </div>

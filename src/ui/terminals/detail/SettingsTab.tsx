@@ -1,6 +1,6 @@
 // Terminal Details → Settings: the terminal's service line as the provider holds it (name, plan,
-// status, public IP, priority data, recurring data blocks, top-ups, partial periods) and, for an
-// administrator, the changes it takes, each in a dialog. Renders props and calls callbacks: which
+// status, public IP, priority data, recurring data blocks, top-ups, partial periods) and the
+// changes it takes that the user's permissions allow, each in a dialog. Renders props and calls callbacks: which
 // actions are offered and which dialog step shows are the route's reading of the line-settings
 // machine (`offered`, `step`, `busy`); nothing here decides what the line allows.
 import { useId, type FormEvent, type ReactNode } from 'react';
@@ -42,7 +42,7 @@ export const LINE_SETTINGS_TEXTS = {
   editBlocks: 'Change Recurring Blocks',
   topUp: 'Buy Top-Up',
   deactivate: 'Deactivate Service Line',
-  readOnly: 'Only administrators can change a service line.',
+  readOnly: 'Your roles do not allow changes to this service line.',
   renameHeader: 'Rename Service Line',
   publicIpHeader: 'Public IP',
   priorityHeader: 'Priority Data',
@@ -107,8 +107,10 @@ export interface LineSettingsOffered {
   deactivate: boolean;
   /** Move and Remove beside each terminal of the line. */
   terminals: boolean;
-  /** Reboot Router and Router Config beside each router. */
+  /** Reboot Router beside each router. */
   routers: boolean;
+  /** Router Config beside each router. */
+  routerConfig: boolean;
 }
 
 export interface SettingsTabProps {
@@ -116,7 +118,7 @@ export interface SettingsTabProps {
   /** Why the settings could not be loaded (with Try Again); null unless they failed. */
   loadError: string | null;
   settings: ServiceLineSettingsWire | null;
-  /** The actions the user is offered now: none for a user who is not an administrator. */
+  /** The actions the user is offered now: only those the user's permissions allow. */
   offered: LineSettingsOffered;
   step: LineSettingsStep;
   /** The open step's request runs: its dialog cannot be closed or changed. */
@@ -311,10 +313,14 @@ function Equipment(props: SettingsTabProps & { settings: ServiceLineSettingsWire
                       <span className="line-equipment-name">
                         <i className="pi pi-server" aria-hidden="true" /> {routerName(r)} <span className="text-muted">· {configName(s, r.configId)}</span>
                       </span>
-                      {offered.routers && (
+                      {(offered.routers || offered.routerConfig) && (
                         <span className="terminal-actions">
-                          <Button type="button" label={LINE_SETTINGS_TEXTS.rebootRouter} icon="pi pi-refresh" size="small" text aria-label={`Reboot router ${routerName(r)}`} onClick={() => props.onRebootRouter(r.routerId)} />
-                          <Button type="button" label={LINE_SETTINGS_TEXTS.routerConfig} icon="pi pi-sliders-h" size="small" text aria-label={`Configure router ${routerName(r)}`} onClick={() => props.onRouterConfig(r.routerId)} />
+                          {offered.routers && (
+                            <Button type="button" label={LINE_SETTINGS_TEXTS.rebootRouter} icon="pi pi-refresh" size="small" text aria-label={`Reboot router ${routerName(r)}`} onClick={() => props.onRebootRouter(r.routerId)} />
+                          )}
+                          {offered.routerConfig && (
+                            <Button type="button" label={LINE_SETTINGS_TEXTS.routerConfig} icon="pi pi-sliders-h" size="small" text aria-label={`Configure router ${routerName(r)}`} onClick={() => props.onRouterConfig(r.routerId)} />
+                          )}
                         </span>
                       )}
                     </li>
