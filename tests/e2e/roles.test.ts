@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceLineSettingsWire } from '../../src/domain/service-lines';
 import { TERMINAL_MESSAGES } from '../../src/domain/terminals';
-import { signInAsAdminAt, submitLogin, useBrowserSession, waitForUsageRun } from './harness';
+import { customerSignsInFromLink, portalApi, signInAsAdminAt, submitLogin, useBrowserSession, waitForUsageRun } from './harness';
 
 const session = useBrowserSession();
 
@@ -63,10 +63,80 @@ describe('roles in the browser', () => {
     }
   });
 
+  it('a customer owner invites a site manager, who sees only their two lines', async () => {
+    const { portal } = session;
+    await session.freshContext();
+    const admin = await session.context.newPage();
+    await signInAsAdminAt(admin, portal, '/customers');
+    await admin.getByText(/^Showing \d+ of \d+ customers$/).waitFor();
+    const stamp = Date.now();
+    const email = `olga.${stamp}@sites.example`;
+    await session.api(admin, '/customers', { method: 'POST', body: { email, name: `Olga Owner ${stamp}`, company: `Sites ${stamp}`, expirationDays: 365 } });
+    const uuid = (await session.api<{ customers: { uuid: string; email: string }[] }>(admin, `/customers?search=${encodeURIComponent(email)}`)).customers.find((c) => c.email === email)!.uuid;
+    // Three free lines for the organisation: the site manager is to see two of them.
+    const free = await session.api<{ results: TerminalRow[] }>(admin, '/terminals?assigned=false&limit=50');
+    const lines = [...new Set(free.results.map((row) => row.service_line_number).filter((line): line is string => !!line))].slice(0, 3);
+    expect(lines).toHaveLength(3);
+    await session.api(admin, '/terminals/customers/assign-terminals', { method: 'POST', body: { customerUuid: uuid, serviceLineNumbers: lines } });
+
+    const ownerContext = await session.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const memberContext = await session.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const owner = await ownerContext.newPage();
+      await customerSignsInFromLink(owner, admin, portal, email, 'Sites-Passw0rd!');
+      await owner.getByRole('navigation').getByRole('link', { name: 'Team' }).click();
+      await owner.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
+      await owner.getByRole('button', { name: 'Invite member' }).click();
+      const invite = owner.getByRole('dialog', { name: 'Invite member' });
+      const memberEmail = `sam.${stamp}@sites.example`;
+      await invite.getByLabel('Email', { exact: true }).fill(memberEmail);
+      await invite.getByRole('textbox', { name: 'Name' }).fill('Sam Site');
+      await invite.getByLabel(/^Manager/).check();
+      await invite.getByLabel('All lines').uncheck();
+      await invite.getByLabel(lines[0]!).check();
+      await invite.getByLabel(lines[1]!).check();
+      await invite.getByRole('button', { name: 'Send Invitation' }).click();
+      await invite.waitFor({ state: 'detached' });
+      await owner.getByRole('table', { name: 'Invitations' }).getByText(memberEmail).waitFor();
+
+      // The invitation as emailed, opened in the site manager's own browser.
+      let token: string | undefined;
+      for (const deadline = Date.now() + 30_000; !token && Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+        const outbox = await portalApi<{ messages?: { to: string; text: string }[] }>(admin, portal, `/email-outbox?to=${encodeURIComponent(memberEmail)}&limit=5`);
+        token = (outbox.messages ?? []).map((m) => /\/invitation\/([A-Za-z0-9_-]+)/.exec(m.text)?.[1]).find(Boolean);
+      }
+      expect(token).toBeDefined();
+      const member = await memberContext.newPage();
+      await member.goto(`${portal.url}/invitation/${token}`);
+      await member.getByLabel('Your name').fill('Sam Site');
+      await member.getByLabel('Password', { exact: true }).fill('Site-Passw0rd!');
+      await member.getByLabel('Confirm password').fill('Site-Passw0rd!');
+      await member.getByRole('button', { name: 'Join' }).click();
+      await member.getByText('Welcome to the team').waitFor();
+      await member.goto(`${portal.url}/login`);
+      await submitLogin(member, memberEmail, 'Site-Passw0rd!');
+      await member.waitForURL(/\/my$/);
+
+      const nav = member.getByRole('navigation');
+      await nav.getByRole('link', { name: 'Terminals' }).click();
+      const table = member.getByRole('table', { name: 'Your terminals' });
+      await table.getByText(lines[0]!).waitFor();
+      const shown = await table.locator('tbody tr').allTextContents();
+      expect(shown.filter((row) => row.includes(lines[0]!) || row.includes(lines[1]!)).length).toBe(shown.length);
+      expect(shown.some((row) => row.includes(lines[1]!))).toBe(true);
+      expect(shown.some((row) => row.includes(lines[2]!))).toBe(false);
+      await expect(nav.getByRole('link', { name: 'Team' }).count()).resolves.toBe(0);
+    } finally {
+      await ownerContext.close();
+      await memberContext.close();
+    }
+  });
+
   it('an API key with the read-only Support role reads terminals, and gets 403 on a top-up', async () => {
     const { portal } = session;
+    await session.freshContext();
     const owner = await session.context.newPage();
-    await owner.goto(`${portal.url}/users/api-keys`);
+    await signInAsAdminAt(owner, portal, '/users/api-keys');
     await owner.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     await owner.getByRole('button', { name: 'New API key' }).click();
     const form = owner.getByRole('dialog', { name: 'New API key' });
