@@ -568,7 +568,7 @@ export const providerCallBudgets = pgTable('provider_call_budgets', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
-// ---- 0016: alerts and webhooks (issue 20) ---------------------------------------------------
+// ---- 0016: alerts and webhooks ------------------------------------------------------------------
 
 const ALERT_KIND_ENUM = ['usage', 'overage_forecast', 'offline', 'sync_failed', 'account_expiring'] as const;
 
@@ -748,7 +748,7 @@ export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 
-// ---- 0017: billing (issue 21) ---------------------------------------------------------------
+// ---- 0017: billing ------------------------------------------------------------------------------
 
 const minor = (name: string) => bigint(name, { mode: 'number' });
 const CYCLE_STATUS = ['open', 'closed'] as const;
@@ -952,7 +952,7 @@ export type BillingStatementRow = typeof billingStatements.$inferSelect;
 export type BillingStatementItemRow = typeof billingStatementItems.$inferSelect;
 export type BillingAdjustmentRow = typeof billingAdjustments.$inferSelect;
 
-/** 0019: one bulk action over an operator's CSV (issue 22). */
+/** 0019: one bulk action over an operator's CSV. */
 export const bulkOperations = pgTable(
   'bulk_operations',
   {

@@ -62,7 +62,7 @@ export function invitationEmail(input: { name: string; company: string; inviter:
   };
 }
 
-/** A forgot-password link (issue 19): asked for on the sign-in page, valid for an hour. */
+/** A forgot-password link: asked for on the sign-in page, valid for an hour. */
 export function passwordResetEmail(input: { name: string; link: string; expiresAt: Date; validMinutes: number }): ComposedEmail {
   const expires = `${input.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return {
@@ -82,7 +82,7 @@ export function passwordResetEmail(input: { name: string; link: string; expiresA
   };
 }
 
-/** A customer's plan-change or top-up request was approved or declined by an administrator (issue 19). */
+/** A customer's plan-change or top-up request was approved or declined by an administrator. */
 export function requestDecidedEmail(input: { name: string; asked: string; serviceLineNumber: string; decision: 'approved' | 'declined'; reason: string | null }): ComposedEmail {
   const approved = input.decision === 'approved';
   return {
@@ -102,7 +102,7 @@ export function requestDecidedEmail(input: { name: string; asked: string; servic
   };
 }
 
-/** One alert, or a digest when a run opened many for the same reader (issue 20). */
+/** One alert, or a digest when a run opened many for the same reader. */
 export function alertsEmail(input: { name: string; alerts: readonly { title: string; message: string; severity: string }[]; link: string | null }): ComposedEmail {
   const { alerts } = input;
   const first = alerts[0];

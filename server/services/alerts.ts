@@ -1,4 +1,4 @@
-// Alerts (issue 20): the evaluation run, the Alerts page, the bell, the rules and their
+// Alerts: the evaluation run, the Alerts page, the bell, the rules and their
 // overrides, and the customer's own alerts.
 //
 // A run: the fleet-wide rules first (cycles that ended, accounts about to expire, failed syncs),

@@ -87,34 +87,28 @@ function toInvitationWire(row: CustomerInvitationRow, at: Date): TeamInvitationW
   };
 }
 
-function toMemberWire(row: CustomerMemberRow): TeamMemberWire {
+/** A team row from a login: a member's, or the organisation's own with the seat it always has. */
+function teamRowWire(
+  row: Pick<CustomerMemberRow | CustomerRow, 'id' | 'name' | 'email' | 'mfaEnabled' | 'lastLogin' | 'createdAt'>,
+  seat: Pick<TeamMemberWire, 'original' | 'role' | 'serviceLines'>,
+): TeamMemberWire {
   return {
     id: row.id,
-    original: false,
+    original: seat.original,
     name: row.name,
     email: row.email,
-    role: row.role,
-    serviceLines: row.serviceLines,
+    role: seat.role,
+    serviceLines: seat.serviceLines,
     mfaEnabled: row.mfaEnabled,
     lastLogin: isoOrNull(row.lastLogin),
     createdAt: row.createdAt.toISOString(),
   };
 }
 
+const toMemberWire = (row: CustomerMemberRow): TeamMemberWire => teamRowWire(row, { original: false, role: row.role, serviceLines: row.serviceLines });
+
 /** The organisation's own login, as the team's first row. */
-function originalOwnerWire(row: CustomerRow): TeamMemberWire {
-  return {
-    id: row.id,
-    original: true,
-    name: row.name,
-    email: row.email,
-    role: 'owner',
-    serviceLines: null,
-    mfaEnabled: row.mfaEnabled,
-    lastLogin: isoOrNull(row.lastLogin),
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+const originalOwnerWire = (row: CustomerRow): TeamMemberWire => teamRowWire(row, { original: true, role: 'owner', serviceLines: null });
 
 /** The lines as stored: in order, each once; null stays null (every line). */
 const normaliseLines = (lines: readonly string[] | null): string[] | null => (lines === null ? null : [...new Set(lines.map((l) => l.trim()))].sort());

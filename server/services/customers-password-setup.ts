@@ -43,7 +43,7 @@ export interface PasswordSetupInfo {
 /** What a link is for: the first password ('setup') or a forgotten one ('reset'), so the page can say which. */
 export type PasswordLinkPurpose = 'setup' | 'reset';
 
-/** The answer of `GET /api/v1/password-setup/{token}` since issue 19: the info and the link's purpose. */
+/** The answer of `GET /api/v1/password-setup/{token}`: the info and the link's purpose. */
 export interface PasswordLinkInfo extends PasswordSetupInfo {
   purpose: PasswordLinkPurpose;
 }

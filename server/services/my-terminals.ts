@@ -1,4 +1,4 @@
-// The customer area's terminals (issue 19): the overview, the list, one terminal's page with its
+// The customer area's terminals: the overview, the list, one terminal's page with its
 // month of daily usage, and the two actions a customer may take on a terminal — rename (the line's
 // nickname at the provider, through the service-lines service) and reboot (paced, audited).
 //
@@ -133,7 +133,7 @@ export function createMyTerminalsService(deps: {
   }
 
   /**
-   * The customer's stored alerts not yet resolved (issue 20), in the Overview's shape: a line's
+   * The customer's stored alerts not yet resolved, in the Overview's shape: a line's
    * alert points at the customer's terminal on that line.
    */
   async function storedAlerts({ customerId, serviceLines }: CustomerScope, list: readonly MyTerminalWire[]): Promise<MyAlertWire[]> {

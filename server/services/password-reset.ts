@@ -1,4 +1,4 @@
-// Forgot password (issue 19): POST /auth/forgot-password mails a single-use reset link to the live
+// Forgot password: POST /auth/forgot-password mails a single-use reset link to the live
 // account (customer or portal user: the sign-in page is shared) with that address. The answer is
 // the same whatever happened — no account, a blocked one, a link sent a minute ago — and the mail
 // goes out after the answer, so neither the words nor the time tell who has an account. The link

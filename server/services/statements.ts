@@ -1,4 +1,4 @@
-// Statements (issue 21): a customer's charges of a cycle, worked out from the cycle's facts and the
+// Statements: a customer's charges of a cycle, worked out from the cycle's facts and the
 // prices (src/domain/billing.ts), kept as drafts while the cycle runs and closed once it ended.
 //
 // refresh(cycle): the top-ups the lines bought are copied for the cycle, the partial periods of

@@ -1,4 +1,4 @@
-// The audit log (issue 22): every action the server records, its label, the page's filters, and
+// The audit log: every action the server records, its label, the page's filters, and
 // the two pure steps every entry goes through before anyone sees it — secrets taken out, and the
 // fields that changed between before and after. Shared by the server (validation, answers, CSV)
 // and the client (the /audit page).

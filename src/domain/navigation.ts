@@ -107,7 +107,7 @@ export function pagePermission(path: string): Permission | null {
   return PAGE_PERMISSIONS[match as keyof typeof PAGE_PERMISSIONS];
 }
 
-// ---- The customer area (issue 19): its own frame under /my ----
+// ---- The customer area: its own frame under /my ----
 
 export const MY_PORTAL_TITLE = 'Customer Portal';
 /** Where a signed-in customer lands, and the customer area's logo and Overview item. */

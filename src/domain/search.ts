@@ -1,4 +1,4 @@
-// The command palette (issue 22 part 5): what GET /api/v1/search answers, where the portal opens
+// The command palette: what GET /api/v1/search answers, where the portal opens
 // each answer, how a text matches a term (shared by the server's ranking and the page matching),
 // and the portal's own pages, matched here from the sidebar menu without asking the server.
 import { SIDEBAR_MENU, type MenuItem } from './navigation';

@@ -1,5 +1,5 @@
 /**
- * "Add credit or charge" on a statement (issue 21, billing:manage): a correction for the
+ * "Add credit or charge" on a statement (billing:manage): a correction for the
  * customer's next statement, in the statement's currency, recorded against the statement shown.
  *
  *   closed       no dialog (never opened, cancelled, or the correction saved)

@@ -1,5 +1,5 @@
 /**
- * One card of the Alert rules page (issue 20): a rule's settings, or the "Add override" form under
+ * One card of the Alert rules page: a rule's settings, or the "Add override" form under
  * a line rule (`input.target`), and the signed-in admin's own "Email me" switch. Two regions:
  *
  *   form.editing     the fields as typed; a problem shows under its field once Save was pressed

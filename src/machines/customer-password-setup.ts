@@ -14,6 +14,7 @@ import type { ApiResult } from '../api/client';
 import type { PasswordSetupInfo, PasswordSetupPayload } from '../api/customers';
 import { CUSTOMER_MESSAGES } from '../domain/customers';
 import { newPasswordProblem } from '../domain/password';
+import { linkGuards, linkRestingStates, messageOr } from './password-link';
 
 export type CheckResult = ApiResult<PasswordSetupInfo>;
 export type CompleteResult = ApiResult<{ email: string }>;
@@ -40,14 +41,6 @@ export const PASSWORD_SETUP_MESSAGES = {
   checkFailed: 'We could not check this link. Check your connection and try again.',
   submitFailed: 'Your password could not be set. Please try again.',
 } as const;
-
-type Refused = Extract<ApiResult<unknown>, { ok: false }>;
-const isRefused = (result: ApiResult<unknown>): result is Refused => !result.ok;
-/** 404 (and a malformed token's 400 on the check) mean the link is not one we sent. */
-const isUnknownLink = (result: ApiResult<unknown>) => isRefused(result) && result.status === 404;
-/** 410: used or expired. */
-const isGoneLink = (result: ApiResult<unknown>) => isRefused(result) && result.status === 410;
-const messageOr = (result: ApiResult<unknown>, fallback: string) => (isRefused(result) && result.message.trim()) || fallback;
 
 export const passwordSetupMachine = setup({
   types: {
@@ -77,16 +70,11 @@ export const passwordSetupMachine = setup({
       confirmPassword: '',
       problem: null,
     })),
-    // The passwords never outlive a link that cannot take them.
     forgetPasswords: assign({ password: '', confirmPassword: '' }),
   },
   guards: {
-    hasToken: ({ context }) => context.token.length > 0,
+    ...linkGuards,
     isAccount: (_, result: CheckResult) => result.ok,
-    /** On the check, a malformed token's 400 is an unknown link too; on the submit a 400 is about the password. */
-    isUnknownLink: (_, { result, malformedToo }: { result: ApiResult<unknown>; malformedToo: boolean }) =>
-      isUnknownLink(result) || (malformedToo && isRefused(result) && result.status === 400),
-    isGoneLink: (_, result: ApiResult<unknown>) => isGoneLink(result),
     arePasswordsValid: ({ context }) => newPasswordProblem(context.password, context.confirmPassword) === null,
     isSet: (_, result: CompleteResult) => result.ok,
   },
@@ -140,15 +128,7 @@ export const passwordSetupMachine = setup({
         onError: { target: 'checkFailed', actions: { type: 'storeInvalid', params: PASSWORD_SETUP_MESSAGES.checkFailed } },
       },
     },
-    checkFailed: {
-      on: { 'user.retry': 'checking' },
-    },
-    invalid: {
-      entry: 'forgetPasswords',
-    },
-    gone: {
-      entry: 'forgetPasswords',
-    },
+    ...linkRestingStates,
     ready: {
       on: {
         'user.field': { actions: { type: 'storeField', params: ({ event }) => event } },

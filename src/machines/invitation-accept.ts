@@ -16,6 +16,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { ApiResult } from '../api/client';
 import { MEMBER_MESSAGES, memberNameProblem, type AcceptInvitationPayload, type InvitationInfoWire } from '../domain/members';
 import { newPasswordProblem } from '../domain/password';
+import { linkGuards, linkRestingStates, messageOr } from './password-link';
 
 export type InvitationCheckResult = ApiResult<InvitationInfoWire>;
 export type InvitationAcceptResult = ApiResult<{ email: string }>;
@@ -46,9 +47,6 @@ export const INVITATION_ACCEPT_MESSAGES = {
   submitFailed: 'Your account could not be created. Please try again.',
 } as const;
 
-type Refused = Extract<ApiResult<unknown>, { ok: false }>;
-const isRefused = (result: ApiResult<unknown>): result is Refused => !result.ok;
-const messageOr = (result: ApiResult<unknown>, fallback: string) => (isRefused(result) && result.message.trim()) || fallback;
 const formProblem = (c: Pick<InvitationAcceptContext, 'name' | 'password' | 'confirmPassword'>) =>
   memberNameProblem(c.name) ?? newPasswordProblem(c.password, c.confirmPassword);
 
@@ -78,15 +76,11 @@ export const invitationAcceptMachine = setup({
       confirmPassword: '',
       problem: null,
     })),
-    // The passwords never outlive an invitation that cannot take them.
     forgetPasswords: assign({ password: '', confirmPassword: '' }),
   },
   guards: {
-    hasToken: ({ context }) => context.token.length > 0,
+    ...linkGuards,
     isInvitation: (_, result: InvitationCheckResult) => result.ok,
-    isUnknown: (_, result: ApiResult<unknown>) => isRefused(result) && result.status === 404,
-    /** 410: accepted, expired or revoked; the message says which. */
-    isGone: (_, result: ApiResult<unknown>) => isRefused(result) && result.status === 410,
     isFormValid: ({ context }) => formProblem(context) === null,
     isAccepted: (_, result: InvitationAcceptResult) => result.ok,
   },
@@ -116,12 +110,12 @@ export const invitationAcceptMachine = setup({
         onDone: [
           { guard: { type: 'isInvitation', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'storeInvitation', params: ({ event }) => event.output } },
           {
-            guard: { type: 'isUnknown', params: ({ event }) => event.output },
+            guard: { type: 'isUnknownLink', params: ({ event }) => ({ result: event.output, malformedToo: false }) },
             target: 'invalid',
             actions: { type: 'storeLinkMessage', params: ({ event }) => messageOr(event.output, MEMBER_MESSAGES.invitationInvalid) },
           },
           {
-            guard: { type: 'isGone', params: ({ event }) => event.output },
+            guard: { type: 'isGoneLink', params: ({ event }) => event.output },
             target: 'gone',
             actions: { type: 'storeLinkMessage', params: ({ event }) => messageOr(event.output, MEMBER_MESSAGES.invitationExpired) },
           },
@@ -131,15 +125,7 @@ export const invitationAcceptMachine = setup({
         onError: { target: 'checkFailed', actions: { type: 'storeLinkMessage', params: INVITATION_ACCEPT_MESSAGES.checkFailed } },
       },
     },
-    checkFailed: {
-      on: { 'user.retry': 'checking' },
-    },
-    invalid: {
-      entry: 'forgetPasswords',
-    },
-    gone: {
-      entry: 'forgetPasswords',
-    },
+    ...linkRestingStates,
     ready: {
       on: {
         'user.field': { actions: { type: 'storeField', params: ({ event }) => event } },
@@ -156,12 +142,12 @@ export const invitationAcceptMachine = setup({
           { guard: { type: 'isAccepted', params: ({ event }) => event.output }, target: 'done', actions: { type: 'storeDone', params: ({ event }) => event.output } },
           // Accepted elsewhere, revoked or expired while the form was open.
           {
-            guard: { type: 'isGone', params: ({ event }) => event.output },
+            guard: { type: 'isGoneLink', params: ({ event }) => event.output },
             target: 'gone',
             actions: { type: 'storeLinkMessage', params: ({ event }) => messageOr(event.output, MEMBER_MESSAGES.invitationExpired) },
           },
           {
-            guard: { type: 'isUnknown', params: ({ event }) => event.output },
+            guard: { type: 'isUnknownLink', params: ({ event }) => ({ result: event.output, malformedToo: false }) },
             target: 'invalid',
             actions: { type: 'storeLinkMessage', params: ({ event }) => messageOr(event.output, MEMBER_MESSAGES.invitationInvalid) },
           },

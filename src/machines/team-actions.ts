@@ -139,6 +139,36 @@ const formEvents = {
   'user.close': '#teamActions.closed',
 } as const;
 
+/**
+ * A question that, confirmed, sends one request about the row it was asked of: Remove a member,
+ * Revoke an invitation.
+ */
+const confirmThenSend = (options: {
+  src: 'removeMember' | 'revokeInvitation';
+  /** The row's id, from whom the dialog is about. */
+  id(context: TeamActionsContext): string;
+  /** The toast of a success. */
+  done: string;
+  /** The words of a failure without the server's. */
+  failed: string;
+}) =>
+  ({
+    tags: ['open'],
+    initial: 'confirming',
+    states: {
+      confirming: {
+        on: { 'user.confirm': 'sending', 'user.close': '#teamActions.closed' },
+      },
+      sending: submitting({
+        src: options.src,
+        input: ({ context }) => ({ id: options.id(context) }),
+        success: { target: '#teamActions.closed', actions: [{ type: 'notifySuccess', params: options.done }, 'teamChanged'] },
+        back: 'confirming',
+        failure: (why) => why?.trim() || options.failed,
+      }),
+    },
+  }) as const;
+
 export const teamActionsMachine = teamActionsSetup.createMachine({
   id: 'teamActions',
   context: { form: EMPTY_FORM, fieldErrors: {}, member: null, invitation: null, failure: null },
@@ -199,37 +229,7 @@ export const teamActionsMachine = teamActionsSetup.createMachine({
         }),
       },
     },
-    removing: {
-      tags: ['open'],
-      initial: 'confirming',
-      states: {
-        confirming: {
-          on: { 'user.confirm': 'sending', 'user.close': '#teamActions.closed' },
-        },
-        sending: submitting({
-          src: 'removeMember',
-          input: ({ context }) => ({ id: context.member?.id ?? '' }),
-          success: { target: '#teamActions.closed', actions: [{ type: 'notifySuccess', params: M.removed }, 'teamChanged'] },
-          back: 'confirming',
-          failure: (why) => why?.trim() || TEAM_ACTION_MESSAGES.removeFailed,
-        }),
-      },
-    },
-    revoking: {
-      tags: ['open'],
-      initial: 'confirming',
-      states: {
-        confirming: {
-          on: { 'user.confirm': 'sending', 'user.close': '#teamActions.closed' },
-        },
-        sending: submitting({
-          src: 'revokeInvitation',
-          input: ({ context }) => ({ id: context.invitation?.id ?? '' }),
-          success: { target: '#teamActions.closed', actions: [{ type: 'notifySuccess', params: M.revoked }, 'teamChanged'] },
-          back: 'confirming',
-          failure: (why) => why?.trim() || TEAM_ACTION_MESSAGES.revokeFailed,
-        }),
-      },
-    },
+    removing: confirmThenSend({ src: 'removeMember', id: (context) => context.member?.id ?? '', done: M.removed, failed: TEAM_ACTION_MESSAGES.removeFailed }),
+    revoking: confirmThenSend({ src: 'revokeInvitation', id: (context) => context.invitation?.id ?? '', done: M.revoked, failed: TEAM_ACTION_MESSAGES.revokeFailed }),
   },
 });

@@ -1,4 +1,4 @@
-// Bulk actions (/bulk, every portal user, issue 22): the bulk action machine with its effects
+// Bulk actions (/bulk: bulk:read, and bulk:manage to start one): the bulk action machine with its effects
 // provided here (preview, start and read over the API, the toasts, the operation in the address),
 // the recent bulk actions (a resource over GET /bulk, read again when one starts or ends), and a
 // finished operation's results (a list machine over GET /bulk/:id/rows; the status filter and the

@@ -1,4 +1,4 @@
-// The command palette in the admin portal's frame (issue 22 part 5): its actor, wired to the search
+// The command palette in the admin portal's frame: its actor, wired to the search
 // API and the router, the Ctrl/Cmd+K shortcut from anywhere, and the top bar's button. Mounted once
 // by app-layout.tsx; the customer area (/my) has its own frame and no palette.
 import { useEffect, useMemo } from 'react';

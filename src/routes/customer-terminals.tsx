@@ -212,7 +212,7 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         onNavigate={(url) => void router.navigate({ href: url })}
         {...(canActivate ? { onAddTerminal: () => setAdding(true) } : {})}
       />
-      {/* The customer's statements (issue 21), once the customer is known. */}
+      {/* The customer's statements, once the customer is known. */}
       {customer && readsBilling && <CustomerStatementsSection customerUuid={customerUuid} />}
       {/* The customer organisation's people: its own login, its members and their invitations. */}
       {customer && <CustomerMembersSection customerUuid={customerUuid} canManage={managesCustomers} />}

@@ -1,4 +1,4 @@
-// /my/account (issue 19): the signed-in customer's profile (account-profile machine, PUT
+// /my/account: the signed-in customer's profile (account-profile machine, PUT
 // /customers/profile, the session's profile updated), and the security shared with /settings
 // (account-security.ts: Change Password renews the token, the MFA card uses /customers/mfa).
 import { useRouter } from '@tanstack/react-router';

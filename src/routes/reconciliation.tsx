@@ -1,4 +1,4 @@
-// Billing → Reconciliation (/billing/reconciliation, issue 21): one cycle's board (a resource over
+// Billing → Reconciliation (/billing/reconciliation): one cycle's board (a resource over
 // GET /billing/reconciliation?cycle=, the cycle from the URL, the current one by default), the leak
 // fix machine whose effects are provided here (POST …/fix, the toasts), and Import invoices (one
 // call and a reload: nothing to confirm or go back to, so no machine of its own). Everything hangs

@@ -200,7 +200,7 @@ const requestsRoute = createRoute({
 });
 
 /**
- * Signed webhooks (issue 20): the endpoints, and one endpoint's delivery log, which is part of the
+ * Signed webhooks: the endpoints, and one endpoint's delivery log, which is part of the
  * URL (`?deliveries=<endpoint id>`) so that a link opens it.
  */
 const webhooksRoute = createRoute({
@@ -211,7 +211,7 @@ const webhooksRoute = createRoute({
   component: lazyRouteComponent(() => import('./webhooks'), 'WebhooksRoute'),
 });
 
-/** Every alert, with its filters and page in the URL (issue 20). */
+/** Every alert, with its filters and page in the URL. */
 const alertsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/alerts',
@@ -225,7 +225,7 @@ const alertRulesRoute = createRoute({
   component: lazyRouteComponent(() => import('./alert-rules'), 'AlertRulesRoute'),
 });
 
-/** Billing statements (issue 21): the cycle, status, customer, search and page in the URL. */
+/** Billing statements: the cycle, status, customer, search and page in the URL. */
 const statementsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/billing/statements',
@@ -240,14 +240,14 @@ const statementRoute = createRoute({
   component: lazyRouteComponent(() => import('./statement-detail'), 'StatementDetailRoute'),
 });
 
-/** The price list and customers' own prices (issue 21). */
+/** The price list and customers' own prices. */
 const pricesRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/billing/prices',
   component: lazyRouteComponent(() => import('./prices'), 'PricesRoute'),
 });
 
-/** The reconciliation board (issue 21): the cycle shown lives in the URL (`?cycle=YYYY-MM`; none: the current one). */
+/** The reconciliation board: the cycle shown lives in the URL (`?cycle=YYYY-MM`; none: the current one). */
 const reconciliationRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/billing/reconciliation',
@@ -256,7 +256,7 @@ const reconciliationRoute = createRoute({
   component: lazyRouteComponent(() => import('./reconciliation'), 'ReconciliationRoute'),
 });
 
-/** Every audited action (issue 22), for those who may read it; its filters, page and open entry in the URL. */
+/** Every audited action, for those who may read it; its filters, page and open entry in the URL. */
 const auditRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/audit',
@@ -264,7 +264,7 @@ const auditRoute = createRoute({
   component: lazyRouteComponent(() => import('./audit'), 'AuditRoute'),
 });
 
-/** Bulk actions (issue 22), every portal user: the operation shown is in the URL (`?operation=<id>`). */
+/** Bulk actions (bulk:read): the operation shown is in the URL (`?operation=<id>`). */
 const bulkRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/bulk',

@@ -1,4 +1,4 @@
-// Webhooks (/alerts/webhooks, issue 20): the registered endpoints (a resource over GET /webhooks),
+// Webhooks (/alerts/webhooks): the registered endpoints (a resource over GET /webhooks),
 // Add / Edit (the webhook endpoint machine), the row actions (the webhook actions machine) and one
 // endpoint's delivery log, which the URL opens (`?deliveries=<endpoint id>`). The machines' effects
 // are provided here: the API calls, the toasts and the clipboard.

@@ -81,6 +81,8 @@ function adminScreens(ids: { customer: string; statement: string | null; termina
       await p.getByRole('button', { name: /Add User/i }).click();
       await p.getByRole('dialog').waitFor();
     } },
+    { name: 'roles', path: '/users/roles', ready: async (p) => p.locator('main table').first().waitFor() },
+    { name: 'api keys', path: '/users/api-keys', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'requests', path: '/requests', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'alerts', path: '/alerts', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'alert rules', path: '/alerts/rules', ready: async (p) => p.locator('main').waitFor() },
@@ -108,10 +110,11 @@ const SIGNED_OUT: Screen[] = [
   { name: 'login', path: '/login', ready: async (p) => p.getByRole('button', { name: 'Login' }).waitFor() },
   { name: 'forgot password', path: '/forgot-password', ready: async (p) => p.locator('form').waitFor() },
   { name: 'set password (bad link)', path: '/set-password?token=not-a-token', ready: async (p) => p.locator('body').waitFor() },
+  { name: 'invitation (bad link)', path: '/invitation/not-a-token', ready: async (p) => p.locator('body').waitFor() },
 ];
 
 const CUSTOMER_LISTS = new Set(['/my/terminals', '/my/requests', '/my/alerts', '/my/statements']);
-const CUSTOMER_SCREENS: Screen[] = ['/my', '/my/terminals', '/my/requests', '/my/alerts', '/my/account', '/my/statements'].map((path) => ({
+const CUSTOMER_SCREENS: Screen[] = ['/my', '/my/terminals', '/my/requests', '/my/alerts', '/my/account', '/my/statements', '/my/team'].map((path) => ({
   name: `customer ${path}`,
   path,
   ready: async (p: Page) => p.locator('main').waitFor(),
@@ -174,12 +177,15 @@ let bulkOperation = '';
 /**
  * Rows for the lists the demo data leaves empty, so each has one to measure and unfold: a webhook
  * whose description wraps on a narrow screen, the demo customer's top-up request (asked for on
- * their Requests page), and a finished bulk action with one row done and one skipped.
+ * their Requests page), a finished bulk action with one row done and one skipped, and an API key.
  */
 async function addRows(browser: Browser, portal: Portal, admin: Page): Promise<void> {
   const terminals = await session.api<TerminalPageWire>(admin, '/terminals?assigned=true&limit=1');
   const customer = terminals.results[0]!.assigned_to!;
   await session.api(admin, '/webhooks', { method: 'POST', body: { url: 'http://127.0.0.1:9/hooks', description: 'A receiver with a long description that wraps on a narrow screen' } });
+  const { roles } = await session.api<{ roles: { id: string; key: string | null }[] }>(admin, '/roles');
+  const supportReadOnly = roles.find((role) => role.key === 'support_read_only')!.id;
+  await session.api(admin, '/api-keys', { method: 'POST', body: { name: 'Monitoring', roleId: supportReadOnly, allowedIps: ['198.51.100.0/24'] } });
 
   const asCustomer = await browser.newContext({ viewport: { width: SIZES[0].width, height: SIZES[0].height } });
   try {

@@ -1,4 +1,4 @@
-// Blocking a customer may also end their service lines at the end of the billing cycle (issue 17),
+// Blocking a customer may also end their service lines at the end of the billing cycle,
 // over HTTP against the real simulator: without the flag nothing ends; with it each active line of
 // that customer (and no other customer's) gets an end date at the provider and in the inventory,
 // with an audit row each; a line already ending says so; a provider refusal on one line is that

@@ -1,4 +1,4 @@
-// Isolation of the customer area (issue 19, "the first thing to get right"), over every route a
+// Isolation of the customer area ("the first thing to get right"), over every route a
 // customer token opens — read from the server's own route table, so a new customer route without
 // a case here fails this file:
 //   - a route that names a terminal, a service line or a request answers 404 for another

@@ -1,4 +1,4 @@
-// The command palette through the whole client (issue 22 part 5), by keyboard only: Ctrl/Cmd+K
+// The command palette through the whole client, by keyboard only: Ctrl/Cmd+K
 // from any admin page, typing, arrows, Enter to open, Escape to close with the focus given back.
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';

@@ -16,7 +16,7 @@ export interface AuditEntryWithActor {
   createdAt: Date;
 }
 
-/** The audit log page's filters (issue 22); every one optional, all of them together. */
+/** The audit log page's filters; every one optional, all of them together. */
 export interface AuditLogFilter {
   /** Case-insensitive part of the actor's email, name or id. */
   actor?: string | null;

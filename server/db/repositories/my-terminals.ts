@@ -1,4 +1,4 @@
-// A customer's own terminals as the customer area reads them (issue 19): each live terminal
+// A customer's own terminals as the customer area reads them: each live terminal
 // assigned to the customer with its line, plan, latest telemetry and the cycle containing a day,
 // in one statement. Ownership is the inventory's assignment (`assigned_customer_id`) of a live
 // terminal; a terminal that is not the customer's is simply not found.

@@ -1,4 +1,4 @@
-// Reset links (issue 19): password_setup_tokens rows with purpose 'reset'. Reading and using a
+// Reset links: password_setup_tokens rows with purpose 'reset'. Reading and using a
 // link is the same as for a set-up link (password-setup-tokens.ts: findByHash, consume); what is
 // particular to resets lives here: issuing one, revoking the account's earlier ones, and when the
 // last one was issued (at most one reset email per account every few minutes).

@@ -1,4 +1,4 @@
-// The customer's own account (/my/account, issue 19): the profile they may edit (name, company,
+// The customer's own account (/my/account): the profile they may edit (name, company,
 // phone, address; the email is the administrator's), Change Password and the MFA card — the same
 // form and card as Settings. With `readOnly` (the admin's "View as customer" preview) it shows the
 // same facts with every action hidden.

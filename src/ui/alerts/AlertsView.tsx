@@ -1,4 +1,4 @@
-// Alerts (issue 20, admin): the status filter with its counts, kind and severity, a search, the
+// Alerts (the portal users' page): the status filter with its counts, kind and severity, a search, the
 // table with ticks for a bulk "Acknowledge (n)" and a per-row Acknowledge, and paging. Composes the
 // Requests page's parts (the labelled selects, the error card, the status buttons). Renders props
 // and calls callbacks; the acknowledgement's steps are the alert acknowledge machine's states.

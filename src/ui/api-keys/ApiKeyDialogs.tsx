@@ -1,16 +1,18 @@
 // The API keys page's three dialogs: New API key (name, role, expiry, allow-list), the new key shown
-// once with Copy, and Revoke's question. They render props and call callbacks; the steps are the
+// once with Copy (the shared shown-once dialog), and Revoke's question. They render props and call callbacks; the steps are the
 // API keys machine's states.
 import { useId } from 'react';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
-import { Message } from 'primereact/message';
 import { RadioButton } from 'primereact/radiobutton';
 import { API_KEY_LIMITS, type ApiKeyWire } from '../../domain/api-keys';
 import type { FieldErrors } from '../../domain/customers';
 import type { RoleWire } from '../../domain/permissions';
-import { CustomerDialog } from '../customers/CustomerDialog';
+import { ConfirmDialog } from '../common/ConfirmDialog';
+import { FieldError } from '../common/FieldError';
+import { FormDialog } from '../common/FormDialog';
+import { ShownOnceSecretDialog, type CopyState, type ShownOnceSecretTexts } from '../common/ShownOnceSecretDialog';
 import { API_KEY_TEXTS as T } from './parts';
 
 export type ApiKeyFormField = 'name' | 'roleId' | 'expiresOn' | 'allowList';
@@ -41,14 +43,6 @@ export interface ApiKeyFormDialogProps {
   onRetry(): void;
   onSubmit(): void;
   onCancel(): void;
-}
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <small id={id} className="p-error">
-      {message}
-    </small>
-  ) : null;
 }
 
 function RoleChoices(props: ApiKeyFormDialogProps & { id: string }) {
@@ -94,88 +88,83 @@ export function ApiKeyFormDialog(props: ApiKeyFormDialogProps) {
   const { form, errors, busy } = props;
   const ready = !props.rolesLoading && !props.rolesFailed;
   return (
-    <CustomerDialog
+    <FormDialog
       header={T.formTitle}
       visible={props.visible}
       busy={busy}
       wide
-      onClose={props.onCancel}
-      footer={
-        <div className="dialog-footer">
-          <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancel} />
-          <Button type="submit" form={`${id}-form`} label={busy ? T.creating : T.create} disabled={busy || !ready} />
-        </div>
-      }
+      submitLabel={T.create}
+      busyLabel={T.creating}
+      submitDisabled={!ready}
+      failure={props.failure}
+      onSubmit={props.onSubmit}
+      onCancel={props.onCancel}
     >
-      <form
-        id={`${id}-form`}
-        className="dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          props.onSubmit();
-        }}
-      >
-        {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
-        <div className="form-field">
-          <label htmlFor={`${id}-name`}>Name</label>
-          <InputText
-            id={`${id}-name`}
-            value={form.name}
-            placeholder="ERP integration"
-            maxLength={API_KEY_LIMITS.name}
-            disabled={busy}
-            invalid={errors.name !== undefined}
-            aria-invalid={errors.name !== undefined}
-            aria-describedby={errors.name ? `${id}-name-error` : undefined}
-            onChange={(e) => props.onField('name', e.target.value)}
-          />
-          <FieldError id={`${id}-name-error`} message={errors.name} />
-        </div>
-        <RoleChoices {...props} id={id} />
-        <div className="form-field">
-          <label htmlFor={`${id}-expires`}>Expires on</label>
-          <InputText
-            id={`${id}-expires`}
-            type="date"
-            value={form.expiresOn}
-            min={props.today}
-            disabled={busy}
-            invalid={errors.expiresOn !== undefined}
-            aria-invalid={errors.expiresOn !== undefined}
-            aria-describedby={`${id}-expires-hint${errors.expiresOn ? ` ${id}-expires-error` : ''}`}
-            onChange={(e) => props.onField('expiresOn', e.target.value)}
-          />
-          <small id={`${id}-expires-hint`} className="cell-secondary">
-            {T.expiryHint}
-          </small>
-          <FieldError id={`${id}-expires-error`} message={errors.expiresOn} />
-        </div>
-        <div className="form-field">
-          <label htmlFor={`${id}-ips`}>Allowed addresses</label>
-          <InputTextarea
-            id={`${id}-ips`}
-            value={form.allowList}
-            rows={3}
-            placeholder={'203.0.113.7\n198.51.100.0/24\n2001:db8::/32'}
-            className="cell-mono"
-            disabled={busy}
-            invalid={errors.allowList !== undefined}
-            aria-invalid={errors.allowList !== undefined}
-            aria-describedby={`${id}-ips-hint${errors.allowList ? ` ${id}-ips-error` : ''}`}
-            onChange={(e) => props.onField('allowList', e.target.value)}
-          />
-          <small id={`${id}-ips-hint`} className="cell-secondary">
-            {T.allowListHint}
-          </small>
-          <FieldError id={`${id}-ips-error`} message={errors.allowList} />
-        </div>
-      </form>
-    </CustomerDialog>
+      <div className="form-field">
+        <label htmlFor={`${id}-name`}>Name</label>
+        <InputText
+          id={`${id}-name`}
+          value={form.name}
+          placeholder="ERP integration"
+          maxLength={API_KEY_LIMITS.name}
+          disabled={busy}
+          invalid={errors.name !== undefined}
+          aria-invalid={errors.name !== undefined}
+          aria-describedby={errors.name ? `${id}-name-error` : undefined}
+          onChange={(e) => props.onField('name', e.target.value)}
+        />
+        <FieldError id={`${id}-name-error`} message={errors.name} />
+      </div>
+      <RoleChoices {...props} id={id} />
+      <div className="form-field">
+        <label htmlFor={`${id}-expires`}>Expires on</label>
+        <InputText
+          id={`${id}-expires`}
+          type="date"
+          value={form.expiresOn}
+          min={props.today}
+          disabled={busy}
+          invalid={errors.expiresOn !== undefined}
+          aria-invalid={errors.expiresOn !== undefined}
+          aria-describedby={`${id}-expires-hint${errors.expiresOn ? ` ${id}-expires-error` : ''}`}
+          onChange={(e) => props.onField('expiresOn', e.target.value)}
+        />
+        <small id={`${id}-expires-hint`} className="cell-secondary">
+          {T.expiryHint}
+        </small>
+        <FieldError id={`${id}-expires-error`} message={errors.expiresOn} />
+      </div>
+      <div className="form-field">
+        <label htmlFor={`${id}-ips`}>Allowed addresses</label>
+        <InputTextarea
+          id={`${id}-ips`}
+          value={form.allowList}
+          rows={3}
+          placeholder={'203.0.113.7\n198.51.100.0/24\n2001:db8::/32'}
+          className="cell-mono"
+          disabled={busy}
+          invalid={errors.allowList !== undefined}
+          aria-invalid={errors.allowList !== undefined}
+          aria-describedby={`${id}-ips-hint${errors.allowList ? ` ${id}-ips-error` : ''}`}
+          onChange={(e) => props.onField('allowList', e.target.value)}
+        />
+        <small id={`${id}-ips-hint`} className="cell-secondary">
+          {T.allowListHint}
+        </small>
+        <FieldError id={`${id}-ips-error`} message={errors.allowList} />
+      </div>
+    </FormDialog>
   );
 }
 
-export type CopyState = 'idle' | 'copying' | 'copied' | 'failed';
+const SECRET_TEXTS: ShownOnceSecretTexts = {
+  title: T.secretTitle,
+  label: T.secretLabel,
+  once: T.secretOnce,
+  copy: T.copy,
+  copied: T.copied,
+  copyFailed: T.copyFailed,
+};
 
 export interface ApiKeySecretDialogProps {
   visible: boolean;
@@ -186,35 +175,15 @@ export interface ApiKeySecretDialogProps {
   onClose(): void;
 }
 
-export function ApiKeySecretDialog(props: ApiKeySecretDialogProps) {
-  const id = useId();
+export function ApiKeySecretDialog({ created, ...rest }: ApiKeySecretDialogProps) {
   return (
-    <CustomerDialog
-      header={T.secretTitle}
-      visible={props.visible}
-      onClose={props.onClose}
-      footer={
-        <div className="dialog-footer">
-          <Button type="button" label="Done" onClick={props.onClose} />
-        </div>
-      }
-    >
-      {props.created && (
+    <ShownOnceSecretDialog texts={SECRET_TEXTS} {...rest}>
+      {created && (
         <p>
-          <strong>{props.created.name}</strong> ({props.created.role.name})
+          <strong>{created.name}</strong> ({created.role.name})
         </p>
       )}
-      <label htmlFor={`${id}-secret`}>{T.secretLabel}</label>
-      <div className="p-inputgroup">
-        <InputText id={`${id}-secret`} value={props.secret} readOnly className="cell-mono" onFocus={(event) => event.currentTarget.select()} />
-        <Button type="button" icon="pi pi-copy" label={T.copy} loading={props.copy === 'copying'} disabled={props.copy === 'copying'} onClick={props.onCopy} />
-      </div>
-      <p className="cell-secondary">{T.secretOnce}</p>
-      <div aria-live="polite">
-        {props.copy === 'copied' && <Message severity="success" text={T.copied} className="dialog-message" />}
-        {props.copy === 'failed' && <Message severity="warn" text={T.copyFailed} className="dialog-message" />}
-      </div>
-    </CustomerDialog>
+    </ShownOnceSecretDialog>
   );
 }
 
@@ -229,21 +198,18 @@ export interface RevokeApiKeyDialogProps {
 
 export function RevokeApiKeyDialog(props: RevokeApiKeyDialogProps) {
   return (
-    <CustomerDialog
+    <ConfirmDialog
       header={T.revokeTitle}
       visible={props.visible}
       busy={props.busy}
+      confirmLabel={T.revoke}
+      busyLabel={T.revoking}
+      failure={props.failure}
+      onConfirm={props.onConfirm}
       onClose={props.onClose}
-      footer={
-        <div className="dialog-footer">
-          <Button type="button" label="Cancel" outlined disabled={props.busy} onClick={props.onClose} />
-          <Button type="button" label={props.busy ? T.revoking : T.revoke} severity="danger" disabled={props.busy} onClick={props.onConfirm} />
-        </div>
-      }
     >
       <p>{props.apiKey ? T.revokeQuestion(props.apiKey.name) : ''}</p>
       {props.apiKey && <p className="cell-mono cell-secondary">{props.apiKey.prefix}…</p>}
-      {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
-    </CustomerDialog>
+    </ConfirmDialog>
   );
 }

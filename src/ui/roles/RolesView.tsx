@@ -72,7 +72,8 @@ export function RolesView(props: RolesViewProps) {
         </p>
       ) : (
         <section className="list-card roles-matrix-card" aria-label={T.matrixLabel}>
-          <div className="roles-matrix-scroll">
+          {/* A scrolling region is reached by keyboard too: it takes focus, and says what it holds. */}
+          <div className="roles-matrix-scroll" tabIndex={0} role="region" aria-label={T.matrixLabel}>
             <table className="roles-matrix" aria-label={T.matrixLabel}>
               <thead>
                 <tr>

@@ -1,14 +1,6 @@
-import { useId, type FormEvent, type ReactNode } from 'react';
-import { Button } from 'primereact/button';
-import { Message } from 'primereact/message';
-import { Password } from 'primereact/password';
-import { ProgressSpinner } from 'primereact/progressspinner';
-import { MIN_PASSWORD_LENGTH } from '../../domain/password';
-import { NavLink } from '../common/NavLink';
-import { SatelliteLogo } from '../common/SatelliteLogo';
-import './set-password.css';
+import { LinkCard, LinkStateCard, NewPasswordForm, type PasswordLinkStage } from './PasswordLinkPage';
 
-export type SetPasswordStage = 'checking' | 'checkFailed' | 'invalid' | 'gone' | 'ready' | 'submitting' | 'done';
+export type SetPasswordStage = PasswordLinkStage;
 
 export interface SetupAccount {
   name: string;
@@ -36,7 +28,7 @@ export interface SetPasswordViewProps {
   purpose?: 'setup' | 'reset';
 }
 
-export const LOGIN_URL = '/login';
+export { LOGIN_URL } from './PasswordLinkPage';
 
 /** The words that differ between a first password and a reset. */
 const WORDING = {
@@ -56,104 +48,32 @@ const WORDING = {
   },
 } as const;
 
-function Card({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
-  return (
-    <div className="login-page">
-      <main className="login-card setup-card">
-        <div className="login-brand">{icon ?? <SatelliteLogo size={48} />}</div>
-        <h1 className="login-title">{title}</h1>
-        {children}
-      </main>
-    </div>
-  );
-}
-
-function StateCard({
-  title,
-  icon,
-  tone,
-  children,
-}: {
-  title: string;
-  icon: string;
-  tone: 'success' | 'danger' | 'warning';
-  children: ReactNode;
-}) {
-  return (
-    <Card title={title} icon={<i className={`${icon} setup-state-icon health-${tone}`} aria-hidden="true" />}>
-      <div className="setup-state">{children}</div>
-    </Card>
-  );
-}
-
 /** The public page a new customer reaches from the emailed password-setup link. */
 export function SetPasswordView(props: SetPasswordViewProps) {
-  const id = useId();
-  const passwordId = `${id}-password`;
-  const confirmId = `${id}-confirm`;
-  const problemId = `${id}-problem`;
   const words = WORDING[props.purpose ?? 'setup'];
-  const loginLink = (
-    <NavLink url={LOGIN_URL} onNavigate={props.onNavigate} className="p-button p-component login-link-button">
-      Go to the login page
-    </NavLink>
+  const card = (
+    <LinkStateCard
+      stage={props.stage}
+      words={{
+        title: 'Set your password',
+        checking: 'Checking your link...',
+        checkFailed: 'We could not check your link',
+        invalid: 'This link is not valid',
+        invalidHint: 'Already set your password? You can sign in.',
+        gone: 'This link can no longer be used',
+        done: words.done,
+      }}
+      linkMessage={props.linkMessage}
+      email={props.email}
+      onRetry={props.onRetry}
+      onNavigate={props.onNavigate}
+    />
   );
+  if (props.stage !== 'ready' && props.stage !== 'submitting') return card;
 
-  switch (props.stage) {
-    case 'checking':
-      return (
-        <Card title="Set your password">
-          <div className="setup-state" role="status">
-            <ProgressSpinner style={{ width: '2.5rem', height: '2.5rem' }} strokeWidth="4" aria-hidden="true" />
-            <p>Checking your link...</p>
-          </div>
-        </Card>
-      );
-    case 'checkFailed':
-      return (
-        <StateCard title="We could not check your link" icon="pi pi-exclamation-triangle" tone="warning">
-          <p role="alert">{props.linkMessage}</p>
-          <Button type="button" label="Try Again" icon="pi pi-refresh" onClick={props.onRetry} />
-        </StateCard>
-      );
-    case 'invalid':
-      return (
-        <StateCard title="This link is not valid" icon="pi pi-times-circle" tone="danger">
-          <p role="alert">{props.linkMessage}</p>
-          <p className="text-muted">Already set your password? You can sign in.</p>
-          {loginLink}
-        </StateCard>
-      );
-    case 'gone':
-      return (
-        <StateCard title="This link can no longer be used" icon="pi pi-clock" tone="warning">
-          <p role="alert">{props.linkMessage}</p>
-          {loginLink}
-        </StateCard>
-      );
-    case 'done':
-      return (
-        <StateCard title={words.done} icon="pi pi-check-circle" tone="success">
-          <p role="status">
-            You can now sign in{props.email ? ' as ' : ''}
-            {props.email && <strong>{props.email}</strong>} with your new password.
-          </p>
-          {loginLink}
-        </StateCard>
-      );
-    default:
-      break;
-  }
-
-  const busy = props.stage === 'submitting';
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!busy) props.onSubmit();
-  };
   const account = props.account;
-
   return (
-    <Card title={words.title}>
+    <LinkCard title={words.title}>
       <p className="login-subtitle">{words.intro}</p>
       {account && (
         <dl className="setup-account" aria-label="Your account">
@@ -165,48 +85,17 @@ export function SetPasswordView(props: SetPasswordViewProps) {
           <dd>{account.email}</dd>
         </dl>
       )}
-      <form className="login-form" onSubmit={submit} noValidate>
-        {props.problem && <Message id={problemId} severity="error" text={props.problem} role="alert" className="login-error" />}
-        <div className="form-field">
-          <label htmlFor={passwordId}>New password</label>
-          <Password
-            inputId={passwordId}
-            name="password"
-            autoComplete="new-password"
-            feedback={false}
-            toggleMask
-            value={props.password}
-            disabled={busy}
-            invalid={!!props.problem}
-            aria-describedby={props.problem ? problemId : `${id}-rule`}
-            onChange={(event) => props.onField('password', event.target.value)}
-          />
-          <small id={`${id}-rule`} className="field-hint">
-            At least {MIN_PASSWORD_LENGTH} characters.
-          </small>
-        </div>
-        <div className="form-field">
-          <label htmlFor={confirmId}>Confirm password</label>
-          <Password
-            inputId={confirmId}
-            name="confirmPassword"
-            autoComplete="new-password"
-            feedback={false}
-            toggleMask
-            value={props.confirmPassword}
-            disabled={busy}
-            invalid={!!props.problem}
-            onChange={(event) => props.onField('confirmPassword', event.target.value)}
-          />
-        </div>
-        <Button
-          type="submit"
-          label={busy ? words.submitting : words.submit}
-          icon={busy ? 'pi pi-spin pi-spinner' : undefined}
-          disabled={busy}
-          className="login-submit"
-        />
-      </form>
-    </Card>
+      <NewPasswordForm
+        password={props.password}
+        confirmPassword={props.confirmPassword}
+        problem={props.problem}
+        busy={props.stage === 'submitting'}
+        passwordLabel="New password"
+        submitLabel={words.submit}
+        submittingLabel={words.submitting}
+        onField={props.onField}
+        onSubmit={props.onSubmit}
+      />
+    </LinkCard>
   );
 }

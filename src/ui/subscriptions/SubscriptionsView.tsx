@@ -1,4 +1,4 @@
-// "Subscriptions" (spec section 2 "Subscriptions", issue 8): every terminal's plan for its current
+// "Subscriptions" (spec section 2 "Subscriptions"): every terminal's plan for its current
 // billing cycle, the overage banner, summary cards, filters and a server-paged table with a
 // Change Plan button per row. Renders props and calls callbacks.
 import { useId } from 'react';

@@ -65,92 +65,106 @@ export interface TeamViewProps {
 
 const lineLabel = (line: TeamLineWire) => (line.nickname ? `${line.serviceLineNumber} (${line.nickname})` : line.serviceLineNumber);
 
-function MembersTable({ members, canManage, onEdit, onRemove }: { members: TeamMemberWire[]; canManage: boolean; onEdit(m: TeamMemberWire): void; onRemove(m: TeamMemberWire): void }) {
+/** A table of the team's rows: its columns, then — for whoever may change the team — the row's buttons. */
+function TeamTable<Row extends { id: string }>(props: {
+  label: string;
+  columns: readonly string[];
+  rows: readonly Row[];
+  /** The row's cells, one per column. */
+  cells(row: Row): ReactNode;
+  canManage: boolean;
+  actions(row: Row): ReactNode;
+}) {
+  // On a phone the table scrolls inside its own region (reached by keyboard too), never the page.
   return (
-    <table className="team-table" aria-label="Team members">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Email</th>
-          <th scope="col">Role</th>
-          <th scope="col">Service lines</th>
-          <th scope="col">MFA</th>
-          <th scope="col">Last login</th>
-          {canManage && (
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          )}
-        </tr>
-      </thead>
-      <tbody>
-        {members.map((member) => (
-          <tr key={member.id}>
-            <td>
-              {member.name}
-              {member.original && <span className="cell-secondary"> (organisation login)</span>}
-            </td>
-            <td>{member.email}</td>
-            <td>{MEMBER_ROLE_LABELS[member.role]}</td>
-            <td>{describeLines(member.serviceLines)}</td>
-            <td>{member.mfaEnabled ? 'On' : 'Off'}</td>
-            <td>{formatDateTime(member.lastLogin, 'Never')}</td>
-            {canManage && (
-              <td className="team-row-actions">
-                {!member.original && (
-                  <>
-                    <Button type="button" label="Edit" text size="small" aria-label={`Edit ${member.name}`} onClick={() => onEdit(member)} />
-                    <Button type="button" label="Remove" text size="small" severity="danger" aria-label={`Remove ${member.name}`} onClick={() => onRemove(member)} />
-                  </>
-                )}
-              </td>
+    <div className="team-table-scroll" tabIndex={0} role="region" aria-label={props.label}>
+      <table className="team-table" aria-label={props.label}>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+            {props.canManage && (
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             )}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr key={row.id}>
+              {props.cells(row)}
+              {props.canManage && <td className="team-row-actions">{props.actions(row)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const MEMBER_COLUMNS = ['Name', 'Email', 'Role', 'Service lines', 'MFA', 'Last login'] as const;
+const INVITATION_COLUMNS = ['Email', 'Name', 'Role', 'Service lines', 'Status', 'Expires'] as const;
+
+function MembersTable({ members, canManage, onEdit, onRemove }: { members: TeamMemberWire[]; canManage: boolean; onEdit(m: TeamMemberWire): void; onRemove(m: TeamMemberWire): void }) {
+  return (
+    <TeamTable
+      label="Team members"
+      columns={MEMBER_COLUMNS}
+      rows={members}
+      canManage={canManage}
+      cells={(member) => (
+        <>
+          <td>
+            {member.name}
+            {member.original && <span className="cell-secondary"> (organisation login)</span>}
+          </td>
+          <td>{member.email}</td>
+          <td>{MEMBER_ROLE_LABELS[member.role]}</td>
+          <td>{describeLines(member.serviceLines)}</td>
+          <td>{member.mfaEnabled ? 'On' : 'Off'}</td>
+          <td>{formatDateTime(member.lastLogin, 'Never')}</td>
+        </>
+      )}
+      actions={(member) =>
+        !member.original && (
+          <>
+            <Button type="button" label="Edit" text size="small" aria-label={`Edit ${member.name}`} onClick={() => onEdit(member)} />
+            <Button type="button" label="Remove" text size="small" severity="danger" aria-label={`Remove ${member.name}`} onClick={() => onRemove(member)} />
+          </>
+        )
+      }
+    />
   );
 }
 
 function InvitationsTable({ invitations, canManage, onRevoke }: { invitations: TeamInvitationWire[]; canManage: boolean; onRevoke(i: TeamInvitationWire): void }) {
   if (invitations.length === 0) return <p className="text-muted">No invitations waiting or answered lately.</p>;
   return (
-    <table className="team-table" aria-label="Invitations">
-      <thead>
-        <tr>
-          <th scope="col">Email</th>
-          <th scope="col">Name</th>
-          <th scope="col">Role</th>
-          <th scope="col">Service lines</th>
-          <th scope="col">Status</th>
-          <th scope="col">Expires</th>
-          {canManage && (
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          )}
-        </tr>
-      </thead>
-      <tbody>
-        {invitations.map((invitation) => (
-          <tr key={invitation.id}>
-            <td>{invitation.email}</td>
-            <td>{invitation.name}</td>
-            <td>{MEMBER_ROLE_LABELS[invitation.role]}</td>
-            <td>{describeLines(invitation.serviceLines)}</td>
-            <td>{INVITATION_STATUS_LABELS[invitation.status]}</td>
-            <td>{formatDateTime(invitation.expiresAt)}</td>
-            {canManage && (
-              <td className="team-row-actions">
-                {invitation.status === 'pending' && (
-                  <Button type="button" label="Revoke" text size="small" severity="danger" aria-label={`Revoke the invitation to ${invitation.email}`} onClick={() => onRevoke(invitation)} />
-                )}
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <TeamTable
+      label="Invitations"
+      columns={INVITATION_COLUMNS}
+      rows={invitations}
+      canManage={canManage}
+      cells={(invitation) => (
+        <>
+          <td>{invitation.email}</td>
+          <td>{invitation.name}</td>
+          <td>{MEMBER_ROLE_LABELS[invitation.role]}</td>
+          <td>{describeLines(invitation.serviceLines)}</td>
+          <td>{INVITATION_STATUS_LABELS[invitation.status]}</td>
+          <td>{formatDateTime(invitation.expiresAt)}</td>
+        </>
+      )}
+      actions={(invitation) =>
+        invitation.status === 'pending' && (
+          <Button type="button" label="Revoke" text size="small" severity="danger" aria-label={`Revoke the invitation to ${invitation.email}`} onClick={() => onRevoke(invitation)} />
+        )
+      }
+    />
   );
 }
 

@@ -1,10 +1,8 @@
 // Add or edit one webhook endpoint: URL, description, event types (none chosen: every event).
 // Renders props and calls callbacks; the steps are the webhook endpoint machine's states.
 import { useId } from 'react';
-import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
 import { InputText } from 'primereact/inputtext';
-import { Message } from 'primereact/message';
 import {
   SUBSCRIBABLE_EVENT_TYPES,
   WEBHOOK_DESCRIPTION_MAX_LENGTH,
@@ -13,7 +11,8 @@ import {
   type WebhookEventType,
 } from '../../domain/webhooks';
 import type { FieldErrors } from '../../domain/customers';
-import { CustomerDialog } from '../customers/CustomerDialog';
+import { FieldError } from '../common/FieldError';
+import { FormDialog } from '../common/FormDialog';
 import { WEBHOOK_TEXTS as T } from './parts';
 
 /** The form as the dialog shows it (the webhook endpoint machine's context has this shape). */
@@ -37,86 +36,65 @@ export interface EndpointDialogProps {
   onCancel(): void;
 }
 
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <small id={id} className="p-error">
-      {message}
-    </small>
-  ) : null;
-}
-
 export function EndpointDialog(props: EndpointDialogProps) {
   const id = useId();
   const { form, errors, busy } = props;
   return (
-    <CustomerDialog
+    <FormDialog
       header={props.mode === 'create' ? T.addTitle : T.editTitle}
       visible={props.visible}
       busy={busy}
-      onClose={props.onCancel}
-      footer={
-        <div className="dialog-footer">
-          <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancel} />
-          <Button type="submit" form={`${id}-form`} label={busy ? T.saving : 'Save'} disabled={busy} />
-        </div>
-      }
+      submitLabel="Save"
+      busyLabel={T.saving}
+      failure={props.failure}
+      onSubmit={props.onSubmit}
+      onCancel={props.onCancel}
     >
-      <form
-        id={`${id}-form`}
-        className="dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          props.onSubmit();
-        }}
-      >
-        {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
-        <div className="form-field">
-          <label htmlFor={`${id}-url`}>URL</label>
-          <InputText
-            id={`${id}-url`}
-            value={form.url}
-            placeholder="https://example.com/hooks"
-            maxLength={WEBHOOK_URL_MAX_LENGTH}
-            disabled={busy}
-            invalid={errors.url !== undefined}
-            aria-invalid={errors.url !== undefined}
-            aria-describedby={errors.url ? `${id}-url-error` : undefined}
-            onChange={(e) => props.onField('url', e.target.value)}
-          />
-          <FieldError id={`${id}-url-error`} message={errors.url} />
-        </div>
-        <div className="form-field">
-          <label htmlFor={`${id}-description`}>Description</label>
-          <InputText
-            id={`${id}-description`}
-            value={form.description}
-            maxLength={WEBHOOK_DESCRIPTION_MAX_LENGTH}
-            disabled={busy}
-            invalid={errors.description !== undefined}
-            aria-describedby={errors.description ? `${id}-description-error` : undefined}
-            onChange={(e) => props.onField('description', e.target.value)}
-          />
-          <FieldError id={`${id}-description-error`} message={errors.description} />
-        </div>
-        {/* A checkbox per event type: three choices read better than a drop-down, and none chosen is "every event". */}
-        <fieldset className="form-field webhook-event-types" disabled={busy}>
-          <legend>Event types</legend>
-          {SUBSCRIBABLE_EVENT_TYPES.map((type) => (
-            <div key={type} className="checkbox-row">
-              <Checkbox
-                inputId={`${id}-event-${type}`}
-                checked={form.eventTypes.includes(type)}
-                disabled={busy}
-                onChange={(e) => props.onEventTypes(SUBSCRIBABLE_EVENT_TYPES.filter((t) => (t === type ? e.checked === true : form.eventTypes.includes(t))))}
-              />
-              <label htmlFor={`${id}-event-${type}`}>{WEBHOOK_EVENT_LABELS[type]}</label>
-            </div>
-          ))}
-          <small className="cell-secondary">{T.eventTypesHint}</small>
-          <FieldError id={`${id}-events-error`} message={errors.eventTypes} />
-        </fieldset>
-      </form>
-    </CustomerDialog>
+      <div className="form-field">
+        <label htmlFor={`${id}-url`}>URL</label>
+        <InputText
+          id={`${id}-url`}
+          value={form.url}
+          placeholder="https://example.com/hooks"
+          maxLength={WEBHOOK_URL_MAX_LENGTH}
+          disabled={busy}
+          invalid={errors.url !== undefined}
+          aria-invalid={errors.url !== undefined}
+          aria-describedby={errors.url ? `${id}-url-error` : undefined}
+          onChange={(e) => props.onField('url', e.target.value)}
+        />
+        <FieldError id={`${id}-url-error`} message={errors.url} />
+      </div>
+      <div className="form-field">
+        <label htmlFor={`${id}-description`}>Description</label>
+        <InputText
+          id={`${id}-description`}
+          value={form.description}
+          maxLength={WEBHOOK_DESCRIPTION_MAX_LENGTH}
+          disabled={busy}
+          invalid={errors.description !== undefined}
+          aria-describedby={errors.description ? `${id}-description-error` : undefined}
+          onChange={(e) => props.onField('description', e.target.value)}
+        />
+        <FieldError id={`${id}-description-error`} message={errors.description} />
+      </div>
+      {/* A checkbox per event type: three choices read better than a drop-down, and none chosen is "every event". */}
+      <fieldset className="form-field webhook-event-types" disabled={busy}>
+        <legend>Event types</legend>
+        {SUBSCRIBABLE_EVENT_TYPES.map((type) => (
+          <div key={type} className="checkbox-row">
+            <Checkbox
+              inputId={`${id}-event-${type}`}
+              checked={form.eventTypes.includes(type)}
+              disabled={busy}
+              onChange={(e) => props.onEventTypes(SUBSCRIBABLE_EVENT_TYPES.filter((t) => (t === type ? e.checked === true : form.eventTypes.includes(t))))}
+            />
+            <label htmlFor={`${id}-event-${type}`}>{WEBHOOK_EVENT_LABELS[type]}</label>
+          </div>
+        ))}
+        <small className="cell-secondary">{T.eventTypesHint}</small>
+        <FieldError id={`${id}-events-error`} message={errors.eventTypes} />
+      </fieldset>
+    </FormDialog>
   );
 }

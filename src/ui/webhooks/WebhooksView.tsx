@@ -1,4 +1,4 @@
-// The Webhooks page (issue 20): the registered endpoints with their status, last delivery and
+// The Webhooks page: the registered endpoints with their status, last delivery and
 // secret hint, the notice when the portal disabled one after failures, and each row's actions.
 // Renders props and calls callbacks.
 import { Button } from 'primereact/button';

@@ -1,9 +1,7 @@
 // "New price" (a product's list price from a date) and the question before withdrawing a row not
 // yet in effect. Renders props and calls callbacks; the steps are the price form machine's states.
-import { Button } from 'primereact/button';
-import { Message } from 'primereact/message';
 import type { FieldErrors } from '../../../domain/customers';
-import { CustomerDialog } from '../../customers/CustomerDialog';
+import { ConfirmDialog } from '../../common/ConfirmDialog';
 import { PriceFormDialog, SelectField, textFieldsOf, type SelectOption } from './fields';
 import { PRICES_TEXTS as T } from './parts';
 
@@ -72,22 +70,10 @@ export interface ConfirmPriceChangeProps {
 }
 
 /** Withdraw a price, end a customer price: the question, and the server's words when it refused. */
-export function ConfirmPriceChange(props: ConfirmPriceChangeProps) {
+export function ConfirmPriceChange({ title, question, ...rest }: ConfirmPriceChangeProps) {
   return (
-    <CustomerDialog
-      header={props.title}
-      visible={props.visible}
-      busy={props.busy}
-      onClose={props.onClose}
-      footer={
-        <div className="dialog-footer">
-          <Button type="button" label="Cancel" outlined disabled={props.busy} onClick={props.onClose} />
-          <Button type="button" label={props.busy ? T.working : props.confirmLabel} severity="danger" disabled={props.busy} onClick={props.onConfirm} />
-        </div>
-      }
-    >
-      <p>{props.question}</p>
-      {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
-    </CustomerDialog>
+    <ConfirmDialog header={title} busyLabel={T.working} {...rest}>
+      <p>{question}</p>
+    </ConfirmDialog>
   );
 }

@@ -1,4 +1,4 @@
-// Billing → Prices (issue 21): the provider's products with what the provider charges, the list
+// Billing → Prices: the provider's products with what the provider charges, the list
 // price in effect and the margin between them; the history of the list; and the customers' own
 // prices. Administrators add and withdraw prices and add and end customer prices; everyone else
 // reads. Renders props and calls callbacks.

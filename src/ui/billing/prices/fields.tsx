@@ -1,11 +1,9 @@
-// The Prices dialogs' parts: their frame, a text box and a drop-down, each with its problem
+// The Prices dialogs' parts: their frame (the shared form dialog), a text box and a drop-down, each with its problem
 // under it (announced through aria-describedby) and an optional hint.
 import { useId, type ReactNode } from 'react';
-import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
-import { Message } from 'primereact/message';
-import { CustomerDialog } from '../../customers/CustomerDialog';
+import { FormDialog } from '../../common/FormDialog';
 import { PRICES_TEXTS as T } from './parts';
 
 interface FieldProps {
@@ -148,34 +146,5 @@ export function textFieldsOf<F extends string>(bound: { form: Record<F, string>;
 
 /** The Prices dialogs' frame: the form, its failure above the fields, Cancel and Save. */
 export function PriceFormDialog(props: { header: string; visible: boolean; busy: boolean; failure: string | null; onSubmit(): void; onCancel(): void; children: ReactNode }) {
-  const id = useId();
-  const { busy } = props;
-  return (
-    <CustomerDialog
-      header={props.header}
-      visible={props.visible}
-      busy={busy}
-      onClose={props.onCancel}
-      wide
-      footer={
-        <div className="dialog-footer">
-          <Button type="button" label="Cancel" outlined disabled={busy} onClick={props.onCancel} />
-          <Button type="submit" form={`${id}-form`} label={busy ? T.saving : 'Save'} disabled={busy} />
-        </div>
-      }
-    >
-      <form
-        id={`${id}-form`}
-        className="dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          props.onSubmit();
-        }}
-      >
-        {props.failure && <Message severity="error" text={props.failure} className="dialog-message" />}
-        {props.children}
-      </form>
-    </CustomerDialog>
-  );
+  return <FormDialog {...props} wide submitLabel="Save" busyLabel={T.saving} />;
 }

@@ -1,4 +1,4 @@
-// Billing → Reconciliation (issue 21): one cycle's provider cost beside what the customers were
+// Billing → Reconciliation: one cycle's provider cost beside what the customers were
 // billed, and the leaks between them, a section per kind, each leak with the fixes it offers (or,
 // once handled, who handled it, when and how). Administrators fix leaks and import the provider's
 // invoices; everyone else reads. Renders props and calls callbacks.
