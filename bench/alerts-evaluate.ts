@@ -1,4 +1,4 @@
-// The alert evaluation at fleet scale (issue 20, "evaluating 100,000 lines after a usage sync, time
+// The alert evaluation at fleet scale ("evaluating 100,000 lines after a usage sync, time
 // and queries"): N service lines, one terminal each (four in five held by N/10 customers), a
 // current usage cycle a line with its use spread below 80 %, between 80 and 100 % and above the
 // cap, and telemetry with a few terminals offline, seeded in bulk into an in-memory PGlite and,

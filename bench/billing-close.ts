@@ -1,5 +1,5 @@
-// Closing a billing cycle at fleet scale (issue 21: "closing a cycle for 10,000 customers / 100,000
-// lines on PostgreSQL"). Seeds, in bulk, N customers holding L service lines (one terminal each,
+// Closing a billing cycle at fleet scale (the target: closing a cycle for 10,000 customers / 100,000
+// lines on PostgreSQL). Seeds, in bulk, N customers holding L service lines (one terminal each,
 // line g held by customer g mod N), two priced products, and for the cycle just ended: overage on
 // a tenth of the lines, top-ups on one in twenty, a mid-cycle plan change (two provider partial
 // periods) on one in fifty, a mid-cycle start on one in a hundred, a 10 % discount for a tenth of

@@ -13,7 +13,7 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:customer-usage
 //   (BENCH_ONLY=pglite or BENCH_ONLY=postgres to run one of the two)
 //
-// Target (issue 6): the usage request p95 under 100 ms on PGlite.
+// Target: the usage request p95 under 100 ms on PGlite.
 // Not a test: figures depend on the machine. Compare runs on one machine.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

@@ -10,7 +10,7 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:terminals-search
 //   (BENCH_ONLY=pglite or BENCH_ONLY=postgres to run one of the two)
 //
-// Targets (issue 5): a search page p95 under 50 ms on PGlite and under 20 ms on PostgreSQL.
+// Targets: a search page p95 under 50 ms on PGlite and under 20 ms on PostgreSQL.
 // Not a test: figures depend on the machine. Compare runs on one machine.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

@@ -15,7 +15,7 @@
 // The schema is the migrated one: the storage settings BENCH_SCHEMA=tuned used to try out are
 // migration 0004's now, so BENCH_SCHEMA is ignored.
 //
-// Targets (issue 5): 100,000 terminals in under 30 s on PostgreSQL and under 60 s on PGlite.
+// Targets: 100,000 terminals in under 30 s on PostgreSQL and under 60 s on PGlite.
 // Not a test: figures depend on the machine. Compare runs on one machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -14,7 +14,7 @@ export const DEMO_CUSTOMER_TOTAL = 24;
 export const DEMO_SEEDED_KEY = 'demo_seeded';
 export const DEMO_TERMINALS_KEY = 'demo_terminals_assigned';
 /**
- * The one demo customer who can sign in (issue 19: the customer area needs someone to show it):
+ * The one demo customer who can sign in (the customer area needs someone to show it):
  * active, no expiry, no MFA, and among those the demo hands lines to. Its password is generated
  * on the first start and printed once, like the demo administrator's.
  */
@@ -220,7 +220,7 @@ export function planDemoAssignments(customerIds: readonly string[], lines: reado
   return plan;
 }
 
-// ---- The demo price list (issue 21) ------------------------------------------------------------
+// ---- The demo price list ------------------------------------------------------------
 
 export const DEMO_PRICE_NOTE = 'Demo price list';
 /** The plan the demo's negotiated price below the provider's cost is on (a leak to find on the board). */

@@ -1,4 +1,4 @@
-// The alert evaluation (issue 20): what each rule decides about the lines whose figures changed,
+// The alert evaluation: what each rule decides about the lines whose figures changed,
 // the customers whose accounts are about to expire and the syncs that failed. The deciding is
 // pure (decideLine, decideExpiring, decideSync: figures in, alerts to open and to resolve out), so
 // rule boundaries are tested without a database; the run around it reads and writes in bulk.

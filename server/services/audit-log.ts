@@ -1,4 +1,4 @@
-// The audit log page (issue 22): the entries the audit writer recorded, read back by filter, and
+// The audit log page: the entries the audit writer recorded, read back by filter, and
 // the same filter as CSV. Every entry leaves here with its secrets taken out (redactAuditValue),
 // whether it goes to the page or into the file.
 import {

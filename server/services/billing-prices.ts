@@ -1,4 +1,4 @@
-// Billing (issue 21): the price list, the customers' own prices and the corrections, as the
+// Billing: the price list, the customers' own prices and the corrections, as the
 // administrators change them. Amounts arrive as typed ("79.00") and are parsed exactly for their
 // currency (src/domain/money.ts): a figure the currency cannot hold is refused, never rounded.
 // Dates are days, UTC, against the server's clock: "in effect" means from on or before today.

@@ -1,4 +1,4 @@
-// Bulk actions (issue 22): a preview of what each row of an operator's CSV will do, then the run as
+// Bulk actions: a preview of what each row of an operator's CSV will do, then the run as
 // a job, one row at a time through the single-row action the portal already has — the same checks,
 // the same audit entries (carrying the starting request's id), the same messages. A row that fails
 // fails alone; the rest go on.

@@ -1,4 +1,4 @@
-// The CSV export of every list page (issue 22): the whole filtered set, read through the list's own
+// The CSV export of every list page: the whole filtered set, read through the list's own
 // service read (the same filter, order and rows as its pages) a page of EXPORT_PAGE_SIZE at a
 // time, written with the list's columns (src/domain/list-exports.ts) and streamed as it is read.
 // Offset paging: a row written or deleted while a large export runs may shift one page's window;

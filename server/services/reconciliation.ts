@@ -1,4 +1,4 @@
-// Reconciliation (issue 21): the provider's invoices imported, and the board of a cycle — what the
+// Reconciliation: the provider's invoices imported, and the board of a cycle — what the
 // provider charges the reseller line by line against what the statements bill, every place the
 // money leaks with the amount at stake, and a fix for each.
 //

@@ -1,4 +1,4 @@
-// Signed webhooks (issue 20): the endpoints administrators register, the events the portal
+// Signed webhooks: the endpoints administrators register, the events the portal
 // publishes to them, and the delivery runs that send them.
 //
 // - publish() runs inside the transaction of the change that raised the events (an alert opened,

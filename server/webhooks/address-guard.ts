@@ -1,4 +1,4 @@
-// Where a webhook may go (issue 20). An admin types the URL, but the server makes the request, so
+// Where a webhook may go. An admin types the URL, but the server makes the request, so
 // a URL naming an address inside our own network would let anyone with the admin role probe it
 // (server-side request forgery). The check runs when an endpoint is registered or changed AND on
 // every attempt, and the sender's connection resolves the host through `lookup` below, which runs

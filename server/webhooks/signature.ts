@@ -1,4 +1,4 @@
-// Signing webhook deliveries (issue 20): `X-Signature: sha256=<hex>` is HMAC-SHA256 under the
+// Signing webhook deliveries: `X-Signature: sha256=<hex>` is HMAC-SHA256 under the
 // endpoint's secret of `${timestamp}.${body}` (src/domain/webhooks.ts `signedText`), the timestamp
 // being the attempt's own, so a receiver can refuse an old delivery replayed at it.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';

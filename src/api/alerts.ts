@@ -1,4 +1,4 @@
-// Alerts (issue 20): the admins' list, the shell's bell, acknowledging, the rules with their
+// Alerts: the admins' list, the shell's bell, acknowledging, the rules with their
 // overrides and the admin's own subscription, and the customer's own alerts. The wire is the shared
 // contract of src/domain/alerts.ts; rows that cannot be read are skipped, and an answer whose shape
 // cannot be read at all is a failure (mapResult's null). Refusals come back as ok:false with the

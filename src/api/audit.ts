@@ -1,4 +1,4 @@
-// The audit log (issue 22): a page of audited actions by filter, and the same filter as a CSV file
+// The audit log: a page of audited actions by filter, and the same filter as a CSV file
 // (fetched with the bearer token like any call). The wire is src/domain/audit.ts; several actions
 // travel comma-separated. Refusals (400 for a bad filter, 403 for anyone but an administrator) come
 // back as ok:false with the server's words.

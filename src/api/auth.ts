@@ -67,7 +67,7 @@ export function createAuthApi(client: ApiClient) {
   return {
     /** Signed in, refused, or (MFA on) `{ ok: true, mfaRequired: true, challenge }`. */
     loginAdmin: (credentials: Credentials, signal?: AbortSignal): Promise<SignInOutcome> => login('admin', credentials, signal),
-    /** The same for customers (issue 19: customers may have MFA on too). */
+    /** The same for customers (customers may have MFA on too). */
     loginCustomer: (credentials: Credentials, signal?: AbortSignal): Promise<SignInOutcome> => login('customer', credentials, signal),
 
     /**

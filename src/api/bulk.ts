@@ -1,4 +1,4 @@
-// Bulk actions (issue 22): the preview of a pasted or uploaded CSV, starting the run, the latest
+// Bulk actions: the preview of a pasted or uploaded CSV, starting the run, the latest
 // runs, one run's progress, a page of its per-row results and the results as a CSV file. The wire
 // is src/domain/bulk.ts; rows that cannot be read are skipped, an answer whose shape cannot be read
 // at all is a failure (mapResult's null), and refusals come back as ok:false with the server's words.

@@ -217,7 +217,7 @@ function normaliseSetupInfo(data: unknown): PasswordSetupInfo | null {
     name: str(data.name) ?? '',
     company: str(data.company) ?? '',
     expiresAt: str(pick(data, 'expiresAt', 'expires_at')),
-    // A server from before issue 19 sends none: every link was a set-up link then.
+    // A server from before reset links sends none: every link was a set-up link then.
     purpose: data.purpose === 'reset' ? 'reset' : 'setup',
   };
 }

@@ -1,6 +1,6 @@
 // The signed-in account's own multi-factor authentication: a new secret with its QR code, the
 // first code that turns it on (answering the backup codes), and turning it off. Portal users use
-// `/auth/mfa/*` (issue 7), customers `/customers/mfa/*` (issue 19): same bodies, same answers.
+// `/auth/mfa/*`, customers `/customers/mfa/*`: same bodies, same answers.
 import { mapResult, type ApiClient, type ApiResult } from './client';
 import { isRecord, pick, str } from './normalise';
 import type { UserType } from '../domain/auth';

@@ -1,4 +1,4 @@
-// The customer area's terminals (issue 19): the overview, the list, a terminal's page, rename and
+// The customer area's terminals: the overview, the list, a terminal's page, rename and
 // reboot. Every call is about the signed-in customer's own account; none takes a customer id.
 import type { ApiClient, ApiResult } from './client';
 import type { MyOverviewWire, MyTerminalDetailWire, MyTerminalWire, RebootResultWire } from '../domain/my-area';

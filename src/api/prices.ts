@@ -1,4 +1,4 @@
-// Billing prices (issue 21): the reseller's price list with the provider's price beside each
+// Billing prices: the reseller's price list with the provider's price beside each
 // product, adding a price from a date and withdrawing one not yet in effect, and the customers'
 // own prices (a discount, negotiated figures) with their start and end. The wire is the shared
 // contract of src/domain/billing.ts; money is whole minor units. Rows that cannot be read are

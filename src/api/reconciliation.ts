@@ -1,4 +1,4 @@
-// The reconciliation board (issue 21): a cycle's provider cost beside what the customers were
+// The reconciliation board: a cycle's provider cost beside what the customers were
 // billed, and the leaks between them (lines billed by the provider to no customer, prices below
 // cost, top-ups never billed…), each with the fixes it offers; a fix, and importing the
 // provider's invoices. The wire is the shared contract of src/domain/billing.ts; money is whole

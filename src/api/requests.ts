@@ -1,4 +1,4 @@
-// Customer requests (issue 19): the customer's own (`/my/requests`: list, what a line may be asked
+// Customer requests: the customer's own (`/my/requests`: list, what a line may be asked
 // for, a new request, cancel) and the admins' queue (`/requests`: list by status, approve,
 // decline). The wire is the shared contract of src/domain/requests.ts; rows that cannot be read
 // are skipped, and an answer whose shape cannot be read at all is a failure (mapResult's null).

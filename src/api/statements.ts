@@ -1,4 +1,4 @@
-// Billing statements (issue 21): the admins' list of every customer's statements with its totals
+// Billing statements: the admins' list of every customer's statements with its totals
 // and cycles, its CSV export (a file, fetched with the bearer token like any call), one statement,
 // one customer's statements, the customer's own (/my) and the admin preview's, and the credit or
 // charge an administrator adds against a statement. The wire is the shared contract of

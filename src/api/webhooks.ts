@@ -1,4 +1,4 @@
-// Signed webhooks (issue 20): the endpoints admins register, their secrets (answered once, on
+// Signed webhooks: the endpoints admins register, their secrets (answered once, on
 // create and rotate), test events, and each endpoint's delivery log with replay. The wire is the
 // shared contract of src/domain/webhooks.ts; rows that cannot be read are skipped, and an answer
 // whose shape cannot be read at all is a failure (mapResult's null). Refusals (400 for a URL the

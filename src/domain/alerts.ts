@@ -1,4 +1,4 @@
-// Alerts (issue 20): the rules that watch the fleet, the alerts they raise, and their texts.
+// Alerts: the rules that watch the fleet, the alerts they raise, and their texts.
 // Shared by the server (evaluation, answers, validation) and the client (pages, bell, forms).
 //
 // A rule raises at most one alert per target, period and level: a line crossing 80 % of its cap

@@ -1,4 +1,4 @@
-// Billing (issue 21): the rules that turn a cycle's facts about a line (its product periods, its
+// Billing: the rules that turn a cycle's facts about a line (its product periods, its
 // overage, its top-ups) and the reseller's prices into statement lines, shared by the server (the
 // statements job, the reconciliation board's estimate of the provider's cost) and the client
 // (labels, forms). Pure: no clock, no I/O. Money is whole minor units, rounded by the one rule of

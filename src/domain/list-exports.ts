@@ -1,4 +1,4 @@
-// The CSV exports of the list pages (issue 22): for each list, the columns its table shows, as a
+// The CSV exports of the list pages: for each list, the columns its table shows, as a
 // spreadsheet wants them. A cell that stacks two facts on screen (company over id, name over email)
 // is two columns; tags are their words; dates and times are ISO 8601 as the server holds them; GB
 // have the table's one decimal and money two, in GB and in the row's currency whatever the screen

@@ -1,4 +1,4 @@
-// Money for billing (issue 21): amounts are whole numbers of a currency's minor unit (cents for
+// Money for billing: amounts are whole numbers of a currency's minor unit (cents for
 // USD, yen for JPY, fils for KWD), never floating-point amounts. Shared by the server (statements,
 // reconciliation) and the client (forms, display).
 //

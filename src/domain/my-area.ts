@@ -1,4 +1,4 @@
-// The customer area (issue 19, /my/…): what a signed-in customer sees of their own terminals —
+// The customer area (/my/…): what a signed-in customer sees of their own terminals —
 // the overview figures, the open alerts computed from the data, the terminal list and page — the
 // rename and reboot rules (name length, the reboot pace), and the texts. Shared by the server
 // (answers, checks) and the client (views, machines). Every figure is about the token's own
@@ -57,7 +57,7 @@ export interface MyTerminalWire {
   billingCycle: { startDate: string; endDate: string } | null;
 }
 
-/** The Overview's alert kinds: the stored alerts' (issue 20) and a terminal's hardware alert, read live. */
+/** The Overview's alert kinds: the stored alerts' and a terminal's hardware alert, read live. */
 export const MY_ALERT_KINDS = [...ALERT_KINDS, 'hardware'] as const;
 export type MyAlertKind = (typeof MY_ALERT_KINDS)[number];
 

@@ -1,4 +1,4 @@
-// Forgot password (issue 19): the texts and limits both ends share. The answer is the same whether
+// Forgot password: the texts and limits both ends share. The answer is the same whether
 // or not an account has the address, so the page cannot be used to find out who is a customer.
 import { isEmailAddress } from './customers';
 

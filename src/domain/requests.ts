@@ -1,4 +1,4 @@
-// Customer requests (issue 19): a customer asks for a plan change or a top-up on one of their
+// Customer requests: a customer asks for a plan change or a top-up on one of their
 // service lines; the request waits in the admins' queue until an admin approves it (the provider
 // call runs then) or declines it with a reason; the customer may cancel it while it waits.
 // Shared by the server (answers, validation, refusals) and the client (forms, texts).

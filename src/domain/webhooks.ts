@@ -1,4 +1,4 @@
-// Signed webhooks (issue 20): endpoints admins register, the events the portal sends them, each
+// Signed webhooks: endpoints admins register, the events the portal sends them, each
 // delivery and its attempts. Shared by the server (signing, schedule, answers) and the client
 // (the Webhooks page and its forms).
 //

@@ -1,5 +1,5 @@
 /**
- * My Account → Profile (/my/account, issue 19): the signed-in customer's own name, company, phone
+ * My Account → Profile (/my/account): the signed-in customer's own name, company, phone
  * and address.
  *
  *   editing  the four fields, each with its own error (the client's rules, or the server's by

@@ -1,5 +1,5 @@
 /**
- * Acknowledging alerts on the Alerts page (issue 20): a row's Acknowledge, or "Acknowledge (n)" for
+ * Acknowledging alerts on the Alerts page: a row's Acknowledge, or "Acknowledge (n)" for
  * the rows ticked in the table. One per page.
  *
  *   idle        the table; the ticked rows are `selection`

@@ -1,5 +1,5 @@
 /**
- * The bell in the admin shell's top bar (issue 20): the count of alerts opened since the admin last
+ * The bell in the admin shell's top bar: the count of alerts opened since the admin last
  * looked, read every pollInterval while the tab is visible, and "seen" when the panel opens.
  *
  *   poll.loading   the bell shows what it had (nothing before the first answer)     (tag: loading)

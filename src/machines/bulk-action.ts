@@ -1,5 +1,5 @@
 /**
- * Bulk actions (/bulk, issue 22 part 4): one action over the rows of a pasted or uploaded CSV,
+ * Bulk actions (/bulk): one action over the rows of a pasted or uploaded CSV,
  * previewed row by row, run by the server as a background job, followed to its per-row results.
  *
  *   start            (passing) a link naming an operation opens it; otherwise the editor

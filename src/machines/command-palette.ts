@@ -1,5 +1,5 @@
 /**
- * The command palette (issue 22 part 5): Ctrl/Cmd+K anywhere in the admin portal, type, arrow to an
+ * The command palette: Ctrl/Cmd+K anywhere in the admin portal, type, arrow to an
  * option, Enter opens it. Pages are matched from the menu at once; the server is asked once the
  * typing pauses.
  *

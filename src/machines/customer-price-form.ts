@@ -1,5 +1,5 @@
 /**
- * The Prices page's changes to customers' own prices (issue 21): "New customer price" (a discount
+ * The Prices page's changes to customers' own prices: "New customer price" (a discount
  * and/or negotiated figures for one customer, on one product or every product, from a date and
  * optionally until one) and "End" on a running row, one at a time, on the one submit shape
  * (submit.ts).

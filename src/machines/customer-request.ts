@@ -1,5 +1,5 @@
 /**
- * A customer's requests on My Requests (issue 19): the "New request" dialog, and cancelling a
+ * A customer's requests on My Requests: the "New request" dialog, and cancelling a
  * pending request. One per page; `user.open` hands it the customer's lines.
  *
  *   closed           no dialog

@@ -1,5 +1,5 @@
 /**
- * Forgot password (/forgot-password, issue 19): an email address → a reset link by email.
+ * Forgot password (/forgot-password): an email address → a reset link by email.
  *
  *   editing   the email field, Send reset link, the inline problem (the client's rule or the
  *             server's refusal: a malformed address, too many requests from this address)

@@ -1,5 +1,5 @@
 /**
- * A fix on the reconciliation board (issue 21): one click on a leak's fix button, one at a time,
+ * A fix on the reconciliation board: one click on a leak's fix button, one at a time,
  * on the one submit shape (submit.ts). Cancelling a line ends service, so it asks first.
  *
  *   idle                nothing running; every open leak offers its fixes

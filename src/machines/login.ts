@@ -1,6 +1,6 @@
 /**
- * Signing in from the login screen (spec section 4 "Login attempt order", section 8; issue 7's
- * code step for accounts with multi-factor authentication on, and issue 19's for customers: the
+ * Signing in from the login screen (spec section 4 "Login attempt order", section 8; the
+ * code step for accounts with multi-factor authentication on, portal users' and customers': the
  * step remembers whose challenge it holds, so the code goes to that kind's endpoint).
  *
  *   idle             the empty form

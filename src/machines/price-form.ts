@@ -1,5 +1,5 @@
 /**
- * The Prices page's changes to the price list (issue 21): "New price" (a product's list price
+ * The Prices page's changes to the price list: "New price" (a product's list price
  * from a date) and "Withdraw" on a row not yet in effect, one at a time, each on the one submit
  * shape (submit.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * An admin deciding one customer request in the Customer Requests queue (issue 19); one per page,
+ * An admin deciding one customer request in the Customer Requests queue; one per page,
  * `user.approve` / `user.decline` name the request.
  *
  *   closed      no dialog

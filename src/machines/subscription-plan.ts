@@ -1,5 +1,5 @@
 /**
- * The Change Plan dialog of the subscriptions page (issue 8), one per page; `user.open` names the
+ * The Change Plan dialog of the subscriptions page, one per page; `user.open` names the
  * subscription.
  *
  *   closed         no dialog

@@ -1,5 +1,5 @@
 /**
- * The two actions a customer may take on their terminal page (issue 19), one dialog at a time:
+ * The two actions a customer may take on their terminal page, one dialog at a time:
  * rename and reboot have the same shape (a dialog, then one request), so they are one machine
  * built on the shared submitting state (submit.ts) rather than two copies of it.
  *

@@ -1,5 +1,5 @@
 /**
- * The per-row actions of the Webhooks page (issue 20), one at a time, each on the one submit shape
+ * The per-row actions of the Webhooks page, one at a time, each on the one submit shape
  * (submit.ts):
  *
  *   closed                  nothing running; the row buttons are offered by the endpoint's status

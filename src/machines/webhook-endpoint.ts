@@ -1,5 +1,5 @@
 /**
- * The Webhooks page's "Add endpoint" and "Edit endpoint" dialogs (issue 20).
+ * The Webhooks page's "Add endpoint" and "Edit endpoint" dialogs.
  *
  *   closed                  no dialog (never opened, cancelled, an edit saved, or the secret seen)
  *   editing                 the form: URL, description, event types (none chosen: every event);

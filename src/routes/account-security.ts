@@ -1,5 +1,5 @@
 // The security of the signed-in account — Change Password and the MFA card — wired once for both
-// pages that show it: /settings (portal users) and /my/account (customers, issue 19). The same
+// pages that show it: /settings (portal users) and /my/account (customers). The same
 // machines, the same forms; the API calls go to the account kind's own routes.
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';

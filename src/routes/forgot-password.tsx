@@ -1,4 +1,4 @@
-// /forgot-password (issue 19, public): the forgot-password machine provided with the API. The
+// /forgot-password (public): the forgot-password machine provided with the API. The
 // router sends a signed-in account home before this renders.
 import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';

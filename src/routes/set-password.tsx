@@ -41,7 +41,7 @@ export function SetPasswordRoute() {
   const problem = useSelector(setup, (s) => s.context.problem);
   const linkMessage = useSelector(setup, (s) => s.context.linkMessage);
   const email = useSelector(setup, (s) => s.context.email);
-  // A forgot-password link (issue 19) reads "Reset your password" once the server has said so.
+  // A forgot-password link reads "Reset your password" once the server has said so.
   const purpose = useSelector(setup, (s) => s.context.account?.purpose ?? 'setup');
 
   return (

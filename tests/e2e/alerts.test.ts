@@ -1,4 +1,4 @@
-// Alerts in Chromium against the real server and its simulator (issue 20's journey): an admin
+// Alerts in Chromium against the real server and its simulator (the alerts journey): an admin
 // asks for the data-use emails and registers a webhook receiver on 127.0.0.1; a customer's line
 // crosses 80 % of its plan in the simulator (a traffic surge through its controls), the next sync
 // opens exactly one alert — the bell shows it, one email goes to the admin, one delivery reaches

@@ -1,4 +1,4 @@
-// Customer self-service in Chromium against the real server and its simulator (issue 19's
+// Customer self-service in Chromium against the real server and its simulator (the customer
 // journey): a customer created in the admin portal sets a password from the emailed link, signs in
 // at /login and lands in their own area, sees only their own two terminals, renames and reboots
 // one, requests a top-up that an administrator approves from the Requests queue, and turns on

@@ -197,7 +197,7 @@ describe('login machine: the code step of an account with MFA on', () => {
   });
 });
 
-describe('login machine: the code step of a customer with MFA on (issue 19)', () => {
+describe('login machine: the code step of a customer with MFA on', () => {
   async function customerAtCodeStep(verify?: (input: MfaLoginPayload, signal: AbortSignal) => Promise<LoginOutcome>) {
     const started = startLogin(async () => refused(INVALID_CREDENTIALS_MESSAGE), async () => mfaRequired, verify ?? (async () => customerOk));
     started.actor.send(submit);

@@ -1,4 +1,4 @@
-// The customer terminal page's Rename and Reboot dialogs (issue 19): one machine, both built on
+// The customer terminal page's Rename and Reboot dialogs: one machine, both built on
 // the shared submitting state; the requests are stubbed at the actor seam.
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';

@@ -1,4 +1,4 @@
-// The audit log page's API (issue 22): GET /api/v1/audit and its CSV export. Entries written by the
+// The audit log page's API: GET /api/v1/audit and its CSV export. Entries written by the
 // real routes (an administrator changing and blocking a customer, sign-ins) and a fixed set written
 // straight through the repository at known moments; each filter narrows to exactly the entries it
 // should, alone and together; paging is newest first without gaps or repeats; only administrators

@@ -1,4 +1,4 @@
-// The price list, customers' own prices and corrections over HTTP and the database (issue 21):
+// The price list, customers' own prices and corrections over HTTP and the database:
 // typed amounts parsed exactly for their currency (no float on the way, too many decimals
 // refused), one price per product and date, a price in effect never withdrawn, customer prices
 // ended rather than deleted, corrections as signed minor units that stay until a statement

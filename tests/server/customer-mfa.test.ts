@@ -1,4 +1,4 @@
-// Customers' own MFA (issue 19): the same TOTP and backup codes as portal users, under
+// Customers' own MFA: the same TOTP and backup codes as portal users, under
 // /customers/mfa, and the customer sign-in's code step at /customers/auth/login/mfa.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

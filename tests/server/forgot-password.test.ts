@@ -1,4 +1,4 @@
-// Forgot password (issue 19): one answer for every address, a single-use reset link mailed only
+// Forgot password: one answer for every address, a single-use reset link mailed only
 // to a live account (customer or portal user), paced per account and rate-limited per address,
 // used on the set-password page like a set-up link.
 import { sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Hardening (issue 9, part 7): what the server tells strangers about itself, how it treats people
+// Hardening (part 7): what the server tells strangers about itself, how it treats people
 // probing unknown paths, and whether every text it accepts has an upper bound. Sign-in lockout and
 // the per-IP sign-in limit are proven in lockout.test.ts and rate-limit.test.ts; the CSP's
 // directives in spa-and-docs.test.ts.

@@ -1,4 +1,4 @@
-// The CSV exports of the list pages (issue 22) over HTTP and the database, one table of exports
+// The CSV exports of the list pages over HTTP and the database, one table of exports
 // and one loop over it: each export is closed to strangers (401), to customers, and to user-role
 // portal users where its list is administrators' (403); read back, its file holds exactly the rows
 // the list API answers over all its pages for a filter that selects a subset (crossing the export's

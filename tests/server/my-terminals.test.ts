@@ -1,4 +1,4 @@
-// The customer area's terminal routes (issue 19) over HTTP against the real simulator: the
+// The customer area's terminal routes over HTTP against the real simulator: the
 // overview's figures and alerts against the stored data, the list, a terminal's page with its
 // month bounds, rename at the provider audited with the customer as the actor, reboot paced per
 // terminal and per customer (two at once: one through), and isolation — another customer's

@@ -1,4 +1,4 @@
-// GET /api/v1/search, the command palette's search (issue 22 part 5): every kind found by a part
+// GET /api/v1/search, the command palette's search: every kind found by a part
 // of it, the ranking, portal users for administrators only, bad queries, and who may ask.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_MESSAGES, SEARCH_QUERY_MAX_LENGTH, type SearchAnswerWire, type SearchResultWire } from '../../src/domain/search';

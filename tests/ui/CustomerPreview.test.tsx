@@ -1,4 +1,4 @@
-// "View as customer" through the whole client (issue 19): from a customer's row an administrator
+// "View as customer" through the whole client: from a customer's row an administrator
 // opens a read-only preview of the customer's area — the customer's own shell and pages, a banner,
 // no actions — read through the admin preview routes only (never the customer's /my routes), and
 // leaves it back to the customers list.

@@ -1,4 +1,4 @@
-// The customer area's views (issue 19): props in, callbacks out, and `readOnly` hides every action
+// The customer area's views: props in, callbacks out, and `readOnly` hides every action
 // (the admin "View as customer" preview renders the same views).
 import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';

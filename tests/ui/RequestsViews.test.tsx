@@ -1,4 +1,4 @@
-// The two requests pages' views (issue 19): the customer's My Requests and the admins' Customer
+// The two requests pages' views: the customer's My Requests and the admins' Customer
 // Requests queue, rendered from props in StrictMode; actions only on pending rows, none read-only.
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';

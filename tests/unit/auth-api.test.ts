@@ -45,7 +45,7 @@ describe('auth api: the code step', () => {
   });
 });
 
-describe('auth api: the customer code step (issue 19)', () => {
+describe('auth api: the customer code step', () => {
   it('answers an MFA challenge from the customer login as mfaRequired', async () => {
     const { api, sent } = apiAnswering(200, envelope({ mfaRequired: true, challenge: 'ch-c' }));
     expect(await api.auth.loginCustomer({ email: 'ops@northwind.example', password: 'pw' })).toEqual({ ok: true, mfaRequired: true, challenge: 'ch-c' });
@@ -61,7 +61,7 @@ describe('auth api: the customer code step (issue 19)', () => {
   });
 });
 
-describe('auth api: forgot password (issue 19)', () => {
+describe('auth api: forgot password', () => {
   it('posts the address to /auth/forgot-password without a bearer and reads the 202 as done', async () => {
     const { api, sent, fetch } = apiAnswering(202, envelope({}, 'If an account exists for that address…'));
     expect(await api.auth.forgotPassword({ email: 'ana@example.com' })).toMatchObject({ ok: true, status: 202 });
@@ -75,7 +75,7 @@ describe('auth api: forgot password (issue 19)', () => {
   });
 });
 
-describe('mfa api: the account kind picks the routes (issue 19)', () => {
+describe('mfa api: the account kind picks the routes', () => {
   it('sends a customer set-up, verify and disable to /customers/mfa and a portal user\'s to /auth/mfa', async () => {
     const customer = apiAnswering(200, envelope({ backupCodes: ['AAAA-BBBB'] }));
     expect(await customer.api.mfa.for('customer').verify('123456')).toMatchObject({ ok: true, data: { backupCodes: ['AAAA-BBBB'] } });

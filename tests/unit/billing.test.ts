@@ -1,4 +1,4 @@
-// The billing rules (issue 21): cycles, the day rule of pro-rating at cycle edges and leap days,
+// The billing rules: cycles, the day rule of pro-rating at cycle edges and leap days,
 // which price applies, a line's statement items and a customer's statements — on examples and as
 // properties: the days of a line's spans never exceed the cycle, fees pro-rated over a split
 // cycle stay within a unit per span of the whole month, and a statement always adds up.

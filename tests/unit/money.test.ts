@@ -1,4 +1,4 @@
-// Money in minor units (issue 21): the one rounding rule (nearest, halves to even, once), exact
+// Money in minor units: the one rounding rule (nearest, halves to even, once), exact
 // parsing and formatting per currency, pro-rating, and allocations that always add up — checked
 // on examples and as properties over generated amounts.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// The customer area's pure rules (issue 19): the reboot pace, the alerts computed from the data,
+// The customer area's pure rules: the reboot pace, the alerts computed from the data,
 // the months offered, the name rule, and which area a path belongs to.
 import { describe, expect, it } from 'vitest';
 import { hardwareAlerts, rebootWaitMinutes, selectableMonths, terminalNameProblem, MY_AREA_MESSAGES as M, type MyTerminalWire } from '../../src/domain/my-area';

@@ -1,4 +1,4 @@
-// Billing (issue 21): the price list with its history, each customer's own prices, and the
+// Billing: the price list with its history, each customer's own prices, and the
 // corrections carried to a customer's next statement. Price rows are never changed (a new price
 // is a new row; one not yet in effect may be withdrawn); a customer's price is ended, never
 // deleted, because closed statements were worked out from it. The statements job and the

@@ -1,4 +1,4 @@
-// Bulk actions (issue 22): the operations and their rows, and the look-ups a preview needs to say
+// Bulk actions: the operations and their rows, and the look-ups a preview needs to say
 // what each row will do (customers by email or id, service lines, plans) in a few queries for the
 // whole file rather than one per row.
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';

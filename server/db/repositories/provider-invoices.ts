@@ -1,4 +1,4 @@
-// The provider's invoices as imported (issue 21): an invoice and its lines are written once, in
+// The provider's invoices as imported: an invoice and its lines are written once, in
 // one transaction, and only the invoice's status and due date change afterwards (a complete
 // cycle's invoice never changes; it gets paid).
 import { eq, inArray } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// What the reconciliation board (issue 21) reads of a cycle — the provider's imported invoices,
+// What the reconciliation board reads of a cycle — the provider's imported invoices,
 // the lines that had service, the statements' items, who holds each line, the provider's own
 // prices — and the resolutions it writes. Each read is one statement over the whole cycle: the
 // board is worked out in the service from these sets.

@@ -1,4 +1,4 @@
-// The command palette's search (issue 22 part 5): the candidates of each kind for a term, each
+// The command palette's search: the candidates of each kind for a term, each
 // query bounded, with the trigram similarity of the fields that matched. The service ranks them
 // (src/domain/search.ts matchRank) and keeps the best.
 //

@@ -1,4 +1,4 @@
-// Statements (issue 21): what a cycle's statements are worked out from (each customer's service
+// Statements: what a cycle's statements are worked out from (each customer's service
 // lines with their periods, overage and top-ups, the price list, the customer's own prices and
 // pending corrections), the drafts and their lines as written, closing a cycle, and the reads of
 // the statements pages, the customer's own and the CSV export.

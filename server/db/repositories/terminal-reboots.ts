@@ -1,4 +1,4 @@
-// The reboots customers asked for (issue 19), kept to pace them: at most one per terminal per
+// The reboots customers asked for, kept to pace them: at most one per terminal per
 // REBOOT_TERMINAL_INTERVAL_MINUTES and REBOOT_CUSTOMER_LIMIT_PER_HOUR per customer per hour.
 //
 // The check and the row that counts are one short transaction under an advisory lock per

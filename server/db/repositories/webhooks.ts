@@ -1,4 +1,4 @@
-// Signed webhooks (issue 20): endpoints, the events sent to them, each delivery and each attempt.
+// Signed webhooks: endpoints, the events sent to them, each delivery and each attempt.
 //
 // Deliveries are claimed, not locked across the HTTP call: a short transaction takes due pending
 // rows with FOR UPDATE SKIP LOCKED (two processes never take the same row) and stamps

@@ -1,4 +1,4 @@
-// Responsive list tables (issue 22): each table declares its columns with a priority. On a phone
+// Responsive list tables: each table declares its columns with a priority. On a phone
 // (the portal's one breakpoint, see useNarrowViewport) the 'fold' columns leave the table and show,
 // with the same cell renderers, in an expansion row under their row, opened by a per-row toggle
 // "More about <row>". At desktop widths nothing folds: a table must fit its card by layout instead.

@@ -1,4 +1,4 @@
-// My Alerts (issue 20): the customer's own alerts, unresolved first, then resolved; read-only for
+// My Alerts: the customer's own alerts, unresolved first, then resolved; read-only for
 // everyone (an alert is the portal's to acknowledge). Renders props and calls callbacks.
 import { DataTable } from 'primereact/datatable';
 import type { AlertWire } from '../../domain/alerts';

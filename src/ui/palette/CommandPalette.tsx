@@ -1,4 +1,4 @@
-// The command palette's dialog (issue 22 part 5): a combobox over a listbox. Focus stays in the
+// The command palette's dialog: a combobox over a listbox. Focus stays in the
 // text box; the active option is announced through aria-activedescendant, so arrows move through
 // the list while typing goes on. The dialog traps focus and gives it back where it was on close
 // (PrimeReact's Dialog). Renders props and calls callbacks: the command palette machine decides.

@@ -1,4 +1,4 @@
-// My Requests (issue 19): the customer's requests with their state and a declined one's reason,
+// My Requests: the customer's requests with their state and a declined one's reason,
 // "New request" and Cancel on a pending one. `readOnly` hides every action (the admins' preview).
 // Renders props and calls callbacks; the dialogs are the customer request machine's states.
 import { Button } from 'primereact/button';

@@ -1,4 +1,4 @@
-// "New request" and "Cancel request" on My Requests (issue 19): the line, plan change or top-up,
+// "New request" and "Cancel request" on My Requests: the line, plan change or top-up,
 // the plan or the blocks with their price, a note; or the question before cancelling. Renders
 // props and calls callbacks; the steps are the customer request machine's states.
 import { useId } from 'react';

@@ -1,4 +1,4 @@
-// Customer Requests (issue 19, admin): the queue by status (pending first), with the counts, paging,
+// Customer Requests (admin): the queue by status (pending first), with the counts, paging,
 // and Approve / Decline on pending rows. Renders props and calls callbacks.
 import { Button } from 'primereact/button';
 import { DataTable } from 'primereact/datatable';

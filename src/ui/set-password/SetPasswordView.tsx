@@ -24,7 +24,7 @@ export interface SetPasswordViewProps {
   onSubmit(): void;
   onRetry(): void;
   onNavigate(url: string): void;
-  /** 'reset': a forgot-password link (issue 19), worded "Reset your password"; a set-up link otherwise. */
+  /** 'reset': a forgot-password link, worded "Reset your password"; a set-up link otherwise. */
   purpose?: 'setup' | 'reset';
 }
 

@@ -1,4 +1,4 @@
-// "Change Plan" (issue 8): the terminal and its current plan, the plans the provider offers (the
+// "Change Plan": the terminal and its current plan, the plans the provider offers (the
 // current one marked and not choosable), then a confirmation of the new monthly data and price.
 // Renders props and calls callbacks; the steps are the subscription plan machine's states.
 import { useId } from 'react';

@@ -1,4 +1,4 @@
-// The customer terminal page → Rename / Reboot (terminalActions machine, issue 19): its generated
+// The customer terminal page → Rename / Reboot (terminalActions machine): its generated
 // paths walked on the machine and through the /my/terminals/$terminalId page signed in as a
 // customer, plus a journey pinned by hand.
 import { screen, within } from '@testing-library/react';
