@@ -64,16 +64,6 @@ export function registerAuth(app: FastifyInstance, deps: { auth: AuthService }):
   });
 }
 
-/** Whether the principal may do what the access level (or permission) asks. */
-export function mayAccess(access: Exclude<AccessLevel, 'public'>, principal: Principal): boolean {
-  try {
-    checkAccess(access, principal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Throws the refusal of a principal the access level does not admit. */
 function checkAccess(access: Exclude<AccessLevel, 'public'>, principal: Principal): void {
   if (access === 'authenticated') return;

@@ -9,7 +9,6 @@
 import {
   BUILT_IN_ROLES,
   LEGACY_ROLE_MAPPING,
-  PERMISSIONS,
   ROLE_LIMITS,
   ROLE_MESSAGES,
   allows,
@@ -66,6 +65,9 @@ export function accessOf(grants: readonly RoleGrant[]): UserAccess {
     permissions: withImplied(sorted.flatMap(grantsOfRole)),
   };
 }
+
+/** The users list's badge for a set of roles: 'admin' for an Owner. */
+const ownerBadge = (held: readonly Pick<RoleRow, 'key'>[]): UserRole => (held.some((r) => r.key === 'owner') ? 'admin' : 'user');
 
 /** Throws unless every permission lies within the grantor's. */
 function refuseEscalation(grantor: Grantor, permissions: readonly Permission[]): void {
@@ -227,7 +229,7 @@ export function createRolesService(deps: { db: Db; repos: Repositories; audit: A
       if (userId === grantor.id && !allows(accessOf(next).permissions, 'users:manage')) throw new ForbiddenError(ROLE_MESSAGES.selfLockout);
       await repos.roles.setUserRoles(userId, [...nextIds], tx);
       return {
-        badge: next.some((r) => r.key === 'owner') ? 'admin' : 'user',
+        badge: ownerBadge(next),
         before: currentRoles.map((r) => r.name),
         after: next.map((r) => r.name),
       };
@@ -238,10 +240,8 @@ export function createRolesService(deps: { db: Db; repos: Repositories; audit: A
       const next = await resolveRoleIds(roleIds, tx);
       refuseEscalation(grantor, next.flatMap(grantsOfRole));
       await repos.roles.setUserRoles(userId, next.map((r) => r.id), tx);
-      return { badge: next.some((r) => r.key === 'owner') ? 'admin' : 'user', names: next.map((r) => r.name) };
+      return { badge: ownerBadge(next), names: next.map((r) => r.name) };
     },
-
-    permissionsCatalogue: () => [...PERMISSIONS],
   };
 }
 
