@@ -12,8 +12,7 @@
 // while the portal, which only copies a line's top-ups while a cycle runs, never saw them.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { providerOperations as op, PAGE_SIZE, type ProviderOperation } from '../provider/operations';
-import { CURRENCY } from './catalog';
-import type { Fleet, IndexList, LineCharge } from './fleet';
+import type { Fleet, IndexList, LineCharge } from './fleet/index';
 import { answer, boolParam, intParam, lastValue, listParam, parseBody, stringParam, WireError, type Query } from './params';
 import { digits, hashString, hex, mix } from './random';
 import { DAY_MS, cycleContaining, iso, previousCycle, round2, type Cycle } from './usage';
@@ -124,7 +123,7 @@ function invoiceFor(fleet: Fleet, cycle: Cycle): Invoice {
   const cached = state.invoices.get(cycle.startMs);
   if (cached) return cached;
   const month = new Date(cycle.startMs);
-  const invoiceId = `INV-DF-US-${hex(mix(hashString(fleet.seed), month.getUTCFullYear(), month.getUTCMonth()), 8).toUpperCase()}`;
+  const invoiceId = `INV-DF-${fleet.account().regionCode}-${hex(mix(hashString(fleet.seed), month.getUTCFullYear(), month.getUTCMonth()), 8).toUpperCase()}`;
   const charges = fleet.cycleCharges(cycle.startMs);
   const leftOff = leftOffLine(charges);
   const lines: InvoiceLine[] = charges.filter((charge) => charge.serviceLineNumber !== leftOff).map((charge) => ({
@@ -205,7 +204,7 @@ export function registerAccountRoutes({ serve, page, fleet, now }: { serve: Serv
       page(whole(invoices), pageIndexOf(request), PAGE_SIZE, (k) => {
         const invoice = invoices[k]!;
         const { invoiceDate, dueDate, status, dueAmount } = invoiceStatus(invoice, nowMs);
-        return { invoiceId: invoice.invoiceId, description: `Starlink service ${iso(invoice.cycle.startMs).slice(0, 7)}`, currency: CURRENCY, amount: invoice.amount, dueAmount, invoiceDate, dueDate, status };
+        return { invoiceId: invoice.invoiceId, description: `Starlink service ${iso(invoice.cycle.startMs).slice(0, 7)}`, currency: fleet.currency, amount: invoice.amount, dueAmount, invoiceDate, dueDate, status };
       }),
     );
   });
@@ -221,7 +220,7 @@ export function registerAccountRoutes({ serve, page, fleet, now }: { serve: Serv
     return ok({
       invoiceId: invoice.invoiceId,
       orderReferenceId: `ORD-${invoice.invoiceId.slice(-8)}`,
-      currency: CURRENCY,
+      currency: fleet.currency,
       dueAmount,
       paidAmount,
       invoiceDate,
@@ -233,7 +232,7 @@ export function registerAccountRoutes({ serve, page, fleet, now }: { serve: Serv
   serve(op.getBalance, async () => {
     const nowMs = now().getTime();
     const due = invoicedCycles(nowMs).reduce((sum, cycle) => sum + invoiceStatus(invoiceFor(fleet, cycle), nowMs).dueAmount, 0);
-    return ok({ balances: [{ currency: CURRENCY, dueAmount: round2(due) }] });
+    return ok({ balances: [{ currency: fleet.currency, dueAmount: round2(due) }] });
   });
 
   // ---- Contacts ----

@@ -2,7 +2,30 @@
 // ../provider/hardware.ts) and the places terminals are installed. Plain data; fleet.ts picks from
 // it with seeded draws.
 
-export const CURRENCY = 'USD';
+/** The currency the price list below is in, and every account's unless it is given another. */
+export const DEFAULT_CURRENCY = 'USD';
+
+/**
+ * Units of each currency to one US dollar, fixed: an account billed in another currency sees the
+ * USD list converted at these, so its prices look like the provider's local ones without tracking
+ * the market. A currency not listed keeps the USD figures.
+ */
+export const USD_RATES: Readonly<Record<string, number>> = {
+  USD: 1,
+  BRL: 5.5,
+  EUR: 0.92,
+  AUD: 1.5,
+  GBP: 0.79,
+  CAD: 1.36,
+  MXN: 17,
+};
+
+/** A USD list price in `currency`, to the cent. */
+export function priceIn(currency: string, usd: number): number {
+  const rate = USD_RATES[currency] ?? 1;
+  // The USD list is already in cents: converting it must not move a figure by a rounding error.
+  return rate === 1 ? usd : Math.round(usd * rate * 100) / 100;
+}
 
 /** 1 TB = 1,000 GB, as the provider counts. */
 export const GB_PER_TB = 1000;
@@ -182,6 +205,24 @@ export const PLACES: readonly Place[] = [
   place('Asia', 'Labuan Bajo', 'Nusa Tenggara Timur', 'NT', 'Indonesia', 'ID', '86554', -8.496, 119.888, ['Jalan Soekarno Hatta', 'Jalan Pantai Pede', 'Jalan Trans Flores'], 53),
   place('Asia', 'Sapporo', 'Hokkaido', '01', 'Japan', 'JP', '060-0001', 43.062, 141.354, ['Kita 1-jo Nishi', 'Odori Nishi', 'Minami 4-jo Nishi'], 32),
 ];
+
+/**
+ * More towns for an account pinned to one country (see FleetOptions.country), so that its sites
+ * are not all in the two or three of PLACES. Kept apart from PLACES: the global fleet draws from
+ * PLACES alone, and adding to it would move every site of every existing seed.
+ */
+export const NATIONAL_PLACES: readonly Place[] = [
+  place('South America', 'Porto Velho', 'Rondônia', 'RO', 'Brazil', 'BR', '76801-000', -8.761, -63.9, ['Avenida Sete de Setembro', 'Rua Dom Pedro II', 'Avenida Jorge Teixeira'], 46),
+  place('South America', 'Santarém', 'Pará', 'PA', 'Brazil', 'BR', '68005-000', -2.443, -54.708, ['Avenida Tapajós', 'Rua Siqueira Campos', 'Avenida Mendonça Furtado'], 45),
+  place('South America', 'Boa Vista', 'Roraima', 'RR', 'Brazil', 'BR', '69301-000', 2.82, -60.672, ['Avenida Ville Roy', 'Rua Araújo Filho', 'Avenida Capitão Ene Garcez'], 49),
+  place('South America', 'Palmas', 'Tocantins', 'TO', 'Brazil', 'BR', '77001-000', -10.184, -48.334, ['Avenida Teotônio Segurado', 'Avenida JK', 'Avenida NS-1'], 41),
+  place('South America', 'Barreiras', 'Bahia', 'BA', 'Brazil', 'BR', '47800-000', -12.153, -44.99, ['Avenida Clériston Andrade', 'Rua Barão de Cotegipe', 'Avenida Ahylon Macedo'], 40),
+  place('Oceania', 'Mount Isa', 'Queensland', 'QLD', 'Australia', 'AU', '4825', -20.725, 139.497, ['Marian Street', 'Camooweal Street', 'Barkly Highway'], 46),
+  place('Oceania', 'Port Hedland', 'Western Australia', 'WA', 'Australia', 'AU', '6721', -20.31, 118.606, ['Wedge Street', 'Anderson Street', 'Great Northern Highway'], 50),
+];
+
+/** Every town of a country, for an account pinned to it; empty when the catalog knows none there. */
+export const placesIn = (regionCode: string): Place[] => [...PLACES, ...NATIONAL_PLACES].filter((p) => p.regionCode === regionCode);
 
 /** Share of installations per continent: a North American reseller with a global fleet. */
 export const CONTINENT_WEIGHTS: Readonly<Record<Continent, number>> = {

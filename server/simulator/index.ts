@@ -3,19 +3,23 @@
 // CLI), under /api so that its base URL mirrors https://starlink.com/api.
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Fleet } from './fleet';
+import type { Fleet } from './fleet/index';
 import type { Faults, SimulatorCredentials, SimulatorOptions } from './options';
 import { simulatorPlugin } from './plugin';
 import { createSimulator, type Simulator } from './runtime';
 
-export { createFleet, DEFAULT_SEED, DEFAULT_TERMINALS, type Fleet, type FleetExamples, type FleetStats } from './fleet';
-export { modelOf, MODELS, PLANS, type Plan, type TerminalModel } from './catalog';
+export { createFleet, DEFAULT_SEED, DEFAULT_TERMINALS, type Fleet, type FleetExamples, type FleetStats } from './fleet/index';
+export { DEFAULT_CURRENCY, modelOf, MODELS, PLANS, priceIn, USD_RATES, type Plan, type TerminalModel } from './catalog';
 export {
   DEMO_CREDENTIALS,
   NO_FAULTS,
+  ACCOUNT_PRESETS,
+  DEFAULT_SIM_ACCOUNTS,
   PROVIDER_RATE_LIMIT_PER_MINUTE,
+  simulatedAccountsFromEnv,
   simulatorOptionsFromEnv,
   type Faults,
+  type SimulatedAccount,
   type SimulatorCredentials,
   type SimulatorOptions,
 } from './options';

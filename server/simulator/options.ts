@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { envFlag, envIssueLines, optionalEnv, wholeNumber } from '../env';
 import { ConfigError, type Env } from '../config';
+import { DEFAULT_SEED, DEFAULT_TERMINALS } from './fleet/state';
 
 /** Misbehaviour to inject into /public/v2 answers, so clients can be tested against it. */
 export interface Faults {
@@ -63,6 +64,10 @@ export interface SimulatorOptions {
   terminals?: number;
   /** Default: derived from the seed (`ACC-######-#####-##`). */
   accountNumber?: string;
+  /** ISO 4217 code the account is billed in; default 'USD'. Prices are the USD list converted at fixed rates. */
+  currency?: string;
+  /** ISO 3166 alpha-2 code of the one country the account's sites are in; default: sites all over the world. */
+  country?: string;
   credentials?: SimulatorCredentials;
   /** Access token lifetime; default 900 s. */
   tokenTtlSeconds?: number;
@@ -139,6 +144,13 @@ const isSet = (value: string | undefined) => value !== undefined && value.trim()
 
 /** SIM_* variables → SimulatorOptions (only what is set). Throws ConfigError listing every bad variable. */
 export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOptions {
+  const { options, lines } = readSimulatorEnv(env);
+  if (!options || lines.length > 0) throw new ConfigError(`Invalid simulator environment:\n${lines.join('\n')}`);
+  return options;
+}
+
+/** The SIM_* options, or null when the schema refused them, with one line per problem. */
+function readSimulatorEnv(env: Env): { options: SimulatorOptions | null; lines: string[] } {
   const result = envSchema.safeParse(env);
   const lines = envIssueLines(result.error?.issues ?? [], env);
   // Checked apart from the schema so it is reported together with any other mistake.
@@ -146,7 +158,7 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     const missing = isSet(env.SIM_CLIENT_ID) ? 'SIM_CLIENT_SECRET' : 'SIM_CLIENT_ID';
     lines.push(`  ${missing}: SIM_CLIENT_ID and SIM_CLIENT_SECRET must be set together`);
   }
-  if (!result.success || lines.length > 0) throw new ConfigError(`Invalid simulator environment:\n${lines.join('\n')}`);
+  if (!result.success) return { options: null, lines };
   const e = result.data;
   const options: SimulatorOptions = {};
   if (e.SIM_SEED !== undefined) options.seed = e.SIM_SEED;
@@ -165,5 +177,115 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
   if (e.SIM_DROP_RATE !== undefined) faults.dropRate = e.SIM_DROP_RATE;
   if (e.SIM_SHUFFLE_PAGES !== undefined) faults.shufflePages = e.SIM_SHUFFLE_PAGES;
   if (Object.keys(faults).length > 0) options.faults = faults;
-  return options;
+  return { options, lines };
+}
+
+// ---- Several accounts ----------------------------------------------------------------------
+
+/** One simulated provider account: a fleet of its own, with its own credentials and currency. */
+export interface SimulatedAccount {
+  /** URL-safe id, e.g. 'us', 'br'. The first account is mounted where the single simulator is today. */
+  slug: string;
+  /** Display name, e.g. 'Demo US', 'Demo Brasil'. */
+  name: string;
+  /** Everything createSimulator needs for this account: seed, terminals, currency, accountNumber, credentials?, faults... */
+  options: SimulatorOptions;
+}
+
+/** The accounts SIM_ACCOUNTS knows by slug: a name, the currency they bill in, and the country their sites are in. */
+export const ACCOUNT_PRESETS: Readonly<Record<string, { name: string; currency: string; country?: string }>> = {
+  // The first demo account is the global fleet of a North American reseller: no one country.
+  us: { name: 'Demo US', currency: 'USD' },
+  br: { name: 'Demo Brasil', currency: 'BRL', country: 'BR' },
+  // A European entity serves several countries: its sites stay spread as the catalog has them.
+  eu: { name: 'Demo Europe', currency: 'EUR' },
+  au: { name: 'Demo Australia', currency: 'AUD', country: 'AU' },
+};
+
+export const DEFAULT_SIM_ACCOUNTS = 'us,br';
+/** Smallest fleet of an account after the first, whatever share of the first's it would be. */
+const MIN_OTHER_TERMINALS = 12;
+const SLUG = /^[a-z][a-z0-9-]{0,23}$/;
+const MAX_ACCOUNT_TERMINALS = 1_000_000;
+
+interface AccountEntry {
+  slug: string;
+  terminals: number | undefined;
+}
+
+/** SIM_ACCOUNTS → its entries, or a line per problem. */
+function readAccountList(raw: string): { entries: AccountEntry[]; lines: string[] } {
+  const entries: AccountEntry[] = [];
+  const lines: string[] = [];
+  const problem = (message: string) => lines.push(`  SIM_ACCOUNTS: ${message} (got "${raw}")`);
+  for (const item of raw.split(',').map((part) => part.trim())) {
+    const match = /^([^:]*)(?::(.*))?$/.exec(item)!;
+    const slug = match[1]!.trim();
+    const count = match[2]?.trim();
+    if (!SLUG.test(slug)) {
+      problem(
+        item === ''
+          ? 'an account is missing between commas'
+          : `"${slug}" is not an account slug: lower-case letters, digits and dashes, starting with a letter, at most 24 characters`,
+      );
+      continue;
+    }
+    if (count !== undefined && !(/^\d+$/.test(count) && Number(count) >= 1 && Number(count) <= MAX_ACCOUNT_TERMINALS)) {
+      problem(`the terminals of ${slug} must be a whole number from 1 to ${MAX_ACCOUNT_TERMINALS}, as in ${slug}:40`);
+      continue;
+    }
+    if (entries.some((entry) => entry.slug === slug)) {
+      problem(`${slug} is listed twice`);
+      continue;
+    }
+    entries.push({ slug, terminals: count === undefined ? undefined : Number(count) });
+  }
+  return { entries, lines };
+}
+
+const presetOf = (slug: string) => ACCOUNT_PRESETS[slug] ?? { name: `Simulated ${slug}`, currency: 'USD' };
+
+/**
+ * The simulated accounts: SIM_ACCOUNTS (comma-separated `slug` or `slug:terminals`, default
+ * `us,br`). The first takes every other SIM_* setting, as the single simulator did; the others
+ * copy its settings but for a seed of their own (`<first seed>-<slug>`), their currency and
+ * country, no fixed account number or credentials (the portal makes them), and their terminals:
+ * the count given, else a third of the first's, at least 12. Throws ConfigError listing every
+ * bad SIM_* variable.
+ */
+export function simulatedAccountsFromEnv(env: Env = process.env): SimulatedAccount[] {
+  const read = readSimulatorEnv(env);
+  const raw = isSet(env.SIM_ACCOUNTS) ? env.SIM_ACCOUNTS!.trim() : DEFAULT_SIM_ACCOUNTS;
+  const { entries, lines } = readAccountList(raw);
+  const first = entries[0];
+  // The first account's size is SIM_TERMINALS; a count beside its slug may stand in for it, not contradict it.
+  if (first?.terminals !== undefined && read.options?.terminals !== undefined && first.terminals !== read.options.terminals) {
+    lines.push(`  SIM_ACCOUNTS: ${first.slug}:${first.terminals} disagrees with SIM_TERMINALS=${read.options.terminals}; give the first account's terminals in one place (got "${raw}")`);
+  }
+  const allLines = [...read.lines, ...lines];
+  if (!read.options || allLines.length > 0 || !first) throw new ConfigError(`Invalid simulator environment:\n${allLines.join('\n')}`);
+  const base = read.options;
+  const firstPreset = presetOf(first.slug);
+  const firstOptions: SimulatorOptions = { ...base, currency: firstPreset.currency };
+  if (first.terminals !== undefined) firstOptions.terminals = first.terminals;
+  if (firstPreset.country !== undefined) firstOptions.country = firstPreset.country;
+  const firstSeed = String(base.seed ?? DEFAULT_SEED);
+  const firstTerminals = firstOptions.terminals ?? DEFAULT_TERMINALS;
+  const accounts: SimulatedAccount[] = [{ slug: first.slug, name: firstPreset.name, options: firstOptions }];
+  for (const entry of entries.slice(1)) {
+    const preset = presetOf(entry.slug);
+    const options: SimulatorOptions = {
+      ...firstOptions,
+      seed: `${firstSeed}-${entry.slug}`,
+      terminals: entry.terminals ?? Math.max(MIN_OTHER_TERMINALS, Math.round(firstTerminals / 3)),
+      currency: preset.currency,
+    };
+    // Credentials and the account number belong to the first account: the others get their own.
+    delete options.credentials;
+    delete options.accountNumber;
+    delete options.country;
+    if (preset.country !== undefined) options.country = preset.country;
+    accounts.push({ slug: entry.slug, name: preset.name, options });
+  }
+  return accounts;
 }

@@ -3,7 +3,7 @@
 // reads them (a list filter is a repeated key), bodies checked by the table's schemas, and a
 // write's outcome turned into its answer. Shared by plugin.ts and the route modules beside it.
 import type { z } from 'zod';
-import type { Outcome } from './fleet';
+import type { Outcome } from './fleet/index';
 import { done, type ServiceResponse } from './wire';
 
 /** An expected failure a route raises; the error handler writes it as an envelope. */

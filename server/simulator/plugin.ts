@@ -19,7 +19,7 @@ import {
   USAGE_DEFAULT_LIMIT,
   USAGE_MAX_LIMIT,
 } from '../provider/operations';
-import type { IndexList } from './fleet';
+import type { IndexList } from './fleet/index';
 import type { SimulatorOptions } from './options';
 import { shuffleInPlace } from './random';
 import { registerAccountRoutes } from './account';

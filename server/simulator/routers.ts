@@ -17,7 +17,7 @@
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { providerOperations as op, PAGE_SIZE, type ProviderOperation } from '../provider/operations';
-import type { Fleet, IndexList } from './fleet';
+import type { Fleet, IndexList } from './fleet/index';
 import { parseBody, stringParam, intParam, WireError, type Query } from './params';
 import { decimalPermutation, digits, draw, hashString, hex, mix } from './random';
 import type { Simulator } from './runtime';

@@ -2,7 +2,7 @@
 // decisions, and counts of what it did (for tests to see that a fault really happened). Routes
 // ask it yes/no questions; it holds no HTTP objects.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createFleet, stableOrderKey, type Fleet } from './fleet';
+import { createFleet, stableOrderKey, type Fleet } from './fleet/index';
 import { hashString, mix, prng } from './random';
 import {
   DEFAULT_TOKEN_TTL_SECONDS,
@@ -116,7 +116,7 @@ function sameSecret(given: string, expected: string): boolean {
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const now = options.now ?? (() => new Date());
   const seed = String(options.seed ?? 'starlink-demo');
-  const fleet = createFleet({ seed, terminals: options.terminals, accountNumber: options.accountNumber, now });
+  const fleet = createFleet({ seed, terminals: options.terminals, accountNumber: options.accountNumber, currency: options.currency, country: options.country, now });
   const credentials = Object.freeze({ ...(options.credentials ?? DEMO_CREDENTIALS) });
   const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) throw new RangeError('tokenTtlSeconds must be a positive whole number');

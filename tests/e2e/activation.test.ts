@@ -7,7 +7,7 @@ import { ACTIVATION_MESSAGES } from '../../src/domain/activations';
 import { CUSTOMER_USAGE_MESSAGES } from '../../src/domain/customer-terminals';
 import { SERVICE_LINE_MESSAGES, type ServiceLineSettingsWire } from '../../src/domain/service-lines';
 import { TERMINAL_MESSAGES } from '../../src/domain/terminals';
-import { createFleet, DEFAULT_SEED } from '../../server/simulator/fleet';
+import { createFleet, DEFAULT_SEED } from '../../server/simulator/fleet/index';
 import { signInAsAdminAt, useBrowserSession, waitForUsageRun } from './harness';
 
 const TERMINALS = 60;

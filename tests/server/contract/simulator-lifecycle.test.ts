@@ -4,7 +4,7 @@
 // replaced, lines created, renamed, given public IP, opted in and out, their recurring blocks set,
 // topped up and ended; their partial periods; and the provider's refusals of each.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_TOP_UP_BLOCKS_PER_CYCLE, OPT_IN_COOL_DOWN_MS } from '../../../server/simulator/fleet';
+import { MAX_TOP_UP_BLOCKS_PER_CYCLE, OPT_IN_COOL_DOWN_MS } from '../../../server/simulator/fleet/index';
 import type { RunningSimulator } from '../../../server/simulator/index';
 import { expectFailure, simulatorPerTest } from './simulator-calls';
 
