@@ -13,7 +13,7 @@ import react from '@vitejs/plugin-react';
 const DATABASE_FREE = [
   'tests/server/contract/**',
   'tests/server/provider-{client,client-creates,config,limiter,simulator}.test.ts',
-  'tests/server/simulator-{auth,controls,faults,fleet,paging}.test.ts',
+  'tests/server/simulator-{accounts,auth,controls,faults,fleet,paging}.test.ts',
   'tests/server/{config,line-rows,pacer,tokens,totp,webhooks-sender}.test.ts',
   'tests/server/terminal-sync-{config,provider}.test.ts',
   'tests/server/{pglite-client,pglite-statements,database-lock}.test.ts',

@@ -111,8 +111,8 @@ async function seed(database: Database, o: Options): Promise<void> {
   const at = NOW.toISOString();
   const g = sql`g`;
   await db.execute(sql`
-    INSERT INTO provider_products (product_reference_id, account_number, name, price, iso_currency_code, raw, synced_at)
-    VALUES ('bench-product', 'ACC-BENCH', 'Bench plan', 100, 'USD', '{}', ${at}::timestamptz)`);
+    INSERT INTO provider_products (product_reference_id, account_id, account_number, name, price, iso_currency_code, raw, synced_at)
+    VALUES ('bench-product', 1, 'ACC-BENCH', 'Bench plan', 100, 'USD', '{}', ${at}::timestamptz)`);
   // Ids derived from the number, so a terminal names its customer without a lookup.
   await db.execute(sql`
     INSERT INTO customers (id, email, name, company)
@@ -130,13 +130,13 @@ async function seed(database: Database, o: Options): Promise<void> {
     const to = Math.min(o.lines, from + SEED_SLICE - 1);
     const series = sql`generate_series(${from}::int, ${to}::int) g`;
     await db.execute(sql`
-      INSERT INTO service_lines (service_line_number, account_number, product_reference_id, active, start_date, synced_at)
-      SELECT ${LINE(g)}, 'ACC-BENCH', 'bench-product', true, ${at}::timestamptz - interval '1 year', ${at}::timestamptz FROM ${series}`);
+      INSERT INTO service_lines (service_line_number, account_id, account_number, product_reference_id, active, start_date, synced_at)
+      SELECT ${LINE(g)}, 1, 'ACC-BENCH', 'bench-product', true, ${at}::timestamptz - interval '1 year', ${at}::timestamptz FROM ${series}`);
     await db.execute(sql`
-      INSERT INTO terminals (user_terminal_id, account_number, kit_serial_number, dish_serial_number, service_line_number, active, condition,
+      INSERT INTO terminals (user_terminal_id, account_id, account_number, kit_serial_number, dish_serial_number, service_line_number, active, condition,
                              assigned_customer_id, assigned_at, sync_status, last_synced_at, data_cap_amount, data_cap_unit, plan,
                              product_reference_id, terminal_type)
-      SELECT ${TERMINAL(g)}, 'ACC-BENCH', 'KITB' || lpad(g::text, 7, '0'), 'DSHB' || lpad(g::text, 7, '0'), ${LINE(g)}, true, 'active',
+      SELECT ${TERMINAL(g)}, 1, 'ACC-BENCH', 'KITB' || lpad(g::text, 7, '0'), 'DSHB' || lpad(g::text, 7, '0'), ${LINE(g)}, true, 'active',
              CASE WHEN g % 5 <> 0 THEN md5('bench-customer-' || (g % ${o.customers}::int + 1))::uuid END,
              CASE WHEN g % 5 <> 0 THEN ${at}::timestamptz END,
              'synced', ${at}::timestamptz,

@@ -79,9 +79,9 @@ async function seed(database: Database, o: Options): Promise<void> {
   const at = NOW.toISOString();
   const g = sql`g`;
   await db.execute(sql`
-    INSERT INTO provider_products (product_reference_id, account_number, name, price, iso_currency_code, raw, synced_at) VALUES
-      ('bench-50', 'ACC-BENCH', 'Bench 50 GB', 65, 'USD', '{}', ${at}::timestamptz),
-      ('bench-1tb', 'ACC-BENCH', 'Bench 1 TB', 165, 'USD', '{}', ${at}::timestamptz)`);
+    INSERT INTO provider_products (product_reference_id, account_id, account_number, name, price, iso_currency_code, raw, synced_at) VALUES
+      ('bench-50', 1, 'ACC-BENCH', 'Bench 50 GB', 65, 'USD', '{}', ${at}::timestamptz),
+      ('bench-1tb', 1, 'ACC-BENCH', 'Bench 1 TB', 165, 'USD', '{}', ${at}::timestamptz)`);
   await db.execute(sql`
     INSERT INTO billing_prices (product_reference_id, currency, monthly_minor, overage_per_gb_minor, top_up_minor, effective_from) VALUES
       ('bench-50', 'USD', 8350, 200, 6500, '2025-01-01'),
@@ -103,13 +103,13 @@ async function seed(database: Database, o: Options): Promise<void> {
     const to = Math.min(o.lines, from + SEED_SLICE - 1);
     const series = sql`generate_series(${from}::int, ${to}::int) g`;
     await db.execute(sql`
-      INSERT INTO service_lines (service_line_number, account_number, product_reference_id, active, start_date, synced_at)
-      SELECT ${LINE(g)}, 'ACC-BENCH', CASE WHEN g % 2 = 0 THEN 'bench-50' ELSE 'bench-1tb' END, true,
+      INSERT INTO service_lines (service_line_number, account_id, account_number, product_reference_id, active, start_date, synced_at)
+      SELECT ${LINE(g)}, 1, 'ACC-BENCH', CASE WHEN g % 2 = 0 THEN 'bench-50' ELSE 'bench-1tb' END, true,
              CASE WHEN g % 100 = 7 THEN '2025-11-10T14:00:00Z'::timestamptz ELSE '2024-06-01T00:00:00Z'::timestamptz END, ${at}::timestamptz
       FROM ${series}`);
     await db.execute(sql`
-      INSERT INTO terminals (user_terminal_id, account_number, kit_serial_number, service_line_number, active, condition, assigned_customer_id, assigned_at, sync_status)
-      SELECT 'UTB-' || lpad(g::text, 7, '0'), 'ACC-BENCH', 'KITB' || lpad(g::text, 7, '0'), ${LINE(g)}, true, 'active', ${CUSTOMER(g, o)}, ${at}::timestamptz, 'synced'
+      INSERT INTO terminals (user_terminal_id, account_id, account_number, kit_serial_number, service_line_number, active, condition, assigned_customer_id, assigned_at, sync_status)
+      SELECT 'UTB-' || lpad(g::text, 7, '0'), 1, 'ACC-BENCH', 'KITB' || lpad(g::text, 7, '0'), ${LINE(g)}, true, 'active', ${CUSTOMER(g, o)}, ${at}::timestamptz, 'synced'
       FROM ${series}`);
     await db.execute(sql`
       INSERT INTO service_line_usage_cycles (service_line_number, cycle_start, cycle_end, priority_gb, standard_gb, overage_gb, synced_at)

@@ -75,8 +75,8 @@ async function run(kind: Database['kind'], database: Database) {
   ];
   for (let i = 0; i < rows.length; i += 10_000) await insertTerminalsBulk(database.db, rows.slice(i, i + 10_000));
   await database.db.execute(sql`
-    INSERT INTO service_lines (service_line_number, account_number, active, synced_at)
-    SELECT service_line_number, account_number, active, now() FROM terminals`);
+    INSERT INTO service_lines (service_line_number, account_id, account_number, active, synced_at)
+    SELECT service_line_number, account_id, account_number, active, now() FROM terminals`);
   await insertUsageHistory(database.db, today, DAYS);
   await database.exec(kind === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE');
   const seedMs = Math.round(performance.now() - seedStart);

@@ -31,6 +31,7 @@ import { migrate } from '../server/db/migrate';
 import { createRepositories } from '../server/db/repositories';
 import type { SyncRunReport } from '../server/db/repositories/sync-runs';
 import { createStarlinkClient } from '../server/provider';
+import { singleAccount } from '../server/provider-access';
 import { createAuditService } from '../server/services/audit';
 import { createLineRowsRefresher } from '../server/services/line-rows';
 import { createTerminalSyncService, type SyncRunTracker } from '../server/services/terminal-sync';
@@ -163,11 +164,11 @@ async function runOnce(database: Database, sim: Simulator) {
     repos,
     audit: createAuditService({ audit: repos.audit, now }),
     now,
-    provider: { kind: 'simulator', client: () => client },
+    provider: singleAccount({ kind: 'simulator', client: () => client }),
     lineRows: createLineRowsRefresher({ repos }),
     noProvider: 'no provider',
   });
-  const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: now() });
+  const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: now() });
   if (!inserted.ok) throw new Error('a run is already active');
   const workerId = 'bench';
   const run = (await repos.syncRuns.claim(inserted.row.id, workerId, now()))!;
@@ -255,7 +256,7 @@ async function disableCustomerDailyTriggers(database: Database): Promise<void> {
 /** The usage run the worker queues after an inventory run, timed the same way. */
 async function runUsage(repos: ReturnType<typeof createRepositories>, sync: ReturnType<typeof createTerminalSyncService>, client: ReturnType<typeof createStarlinkClient>) {
   const now = () => new Date();
-  const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', trigger: 'manual', requestedBy: null, at: now() });
+  const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', accountId: 1, trigger: 'manual', requestedBy: null, at: now() });
   if (!inserted.ok) throw new Error('a usage run is already active');
   const run = (await repos.syncRuns.claim(inserted.row.id, 'bench', now()))!;
   const before = client.usage().requests;

@@ -25,7 +25,9 @@ import { BODY_LIMIT_BYTES, frameworkErrors, registerErrorHandler, rejectUnstorab
 import { apiRoutes } from './routes';
 import { createServices } from './services';
 import type { ProviderAccess } from './services/console-provider';
-import { simulatorPlugin, type SimulatorOptions } from './simulator';
+import type { ProviderRegistry } from './provider-access';
+import { syncable } from './services/provider-accounts';
+import { simulatorPlugin } from './simulator';
 
 export interface BuildAppOptions {
   config: Config;
@@ -34,10 +36,12 @@ export interface BuildAppOptions {
   now?: Clock;
   /** Fastify logger option; defaults to `{ level: config.logLevel }`. */
   logger?: FastifyServerOptions['logger'];
-  /** The provider the console (and later the sync) talks to; null when none is configured. */
-  provider?: ProviderAccess | null;
-  /** Serve the built-in provider simulator under SIMULATOR_PREFIX (npm start without Starlink credentials). */
-  simulator?: SimulatorOptions | null;
+  /**
+   * The provider accounts (server.ts: the registry, which also mounts the built-in simulator's
+   * accounts without Starlink settings), or one provider every account resolves to (tests), or
+   * null when none is configured.
+   */
+  provider?: ProviderRegistry | ProviderAccess | null;
   /**
    * When the background sync starts (it exists only with a provider): 'onReady' with the app,
    * or 'manual' for server.ts, which starts `app.syncJobs` once the provider can be reached.
@@ -46,9 +50,6 @@ export interface BuildAppOptions {
   /** Polling, heartbeat and expiry of the sync jobs (defaults suit production). */
   syncJobs?: SyncJobsOptions;
 }
-
-/** Where `npm start` mounts the built-in simulator: its base URL mirrors https://starlink.com/api. */
-export const SIMULATOR_PREFIX = '/simulator/api';
 
 export const API_DOCS_PREFIX = '/api/docs';
 
@@ -152,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Tier 2: app plugins.
   const repos = createRepositories(database.db);
+  const registry = options.provider && 'simulated' in options.provider ? options.provider : null;
   const services = createServices({
     db: database.db,
     repos,
@@ -195,6 +197,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         log: app.log,
         options: options.syncJobs,
         budget: () => services.syncBudget.shape(),
+        // With accounts as data, each account whose syncs may run has its own schedule.
+        ...(registry ? { accounts: async () => (await repos.providerAccounts.list()).filter(syncable) } : {}),
         alerts: { evaluate: () => services.alerts.evaluate(), deliverWebhooks: () => services.webhooks.deliverDue() },
         bulk: { run: (operationId, stopping) => services.bulk.run(operationId, stopping), resumable: () => services.bulk.resumable() },
         billing: {
@@ -207,6 +211,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         ...(config.seedDemo
           ? {
               afterStartupSync: async () => {
+                // Each account's first sync ends here: the hand-out waits for the last of them, so
+                // the demo customers hold lines of several accounts.
+                const active = [...(await repos.syncRuns.running()), ...(await repos.syncRuns.queued())];
+                if (active.some((run) => run.kind === 'inventory' && run.trigger === 'startup')) return;
                 const assigned = await services.demoTerminals.assignOnce();
                 if (assigned > 0) app.log.info({ assigned }, 'demo: terminals assigned to the demo customers');
                 // After the hand-out: the demo's customer prices go to customers who hold lines.
@@ -233,7 +241,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Tier 3: routes.
   await app.register(apiRoutes, { prefix: API_PREFIX });
-  if (options.simulator) await app.register(simulatorPlugin, { ...options.simulator, prefix: SIMULATOR_PREFIX });
+  // The built-in simulator's accounts, each under its own prefix (the first where the single one was).
+  for (const mount of registry?.mounts() ?? []) await app.register(simulatorPlugin, { ...mount.account.options, prefix: mount.prefix });
   await registerClient(app, config);
 
   return app;

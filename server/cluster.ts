@@ -14,8 +14,8 @@ import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { providerSettingsFromEnv } from './provider';
-import { generatedSimulatorCredentials, SHARED_SIMULATOR_URL_ENV } from './provider-access';
-import { simulatorOptionsFromEnv, startSimulator, type RunningSimulator } from './simulator';
+import { generatedSimulatorCredentials, SHARED_SIMULATOR_ENV, sharedSimulatorsEnvValue, type SimulatedEndpoint } from './provider-access';
+import { simulatedAccountsFromEnv, startSimulator, type RunningSimulator } from './simulator';
 
 /** A worker that exits within this long of its start counts as failing at start-up. */
 const EARLY_EXIT_MS = 10_000;
@@ -42,13 +42,25 @@ export async function runPrimary(config: Config, env: Env, hooks: PrimaryHooks):
   }
 
   const workerEnv: Env = {};
-  let simulator: RunningSimulator | null = null;
+  const simulators: RunningSimulator[] = [];
   if (!providerSettingsFromEnv(env)) {
-    const options = simulatorOptionsFromEnv(env);
-    const credentials = options.credentials ?? generatedSimulatorCredentials();
-    simulator = await startSimulator({ ...options, credentials, port: 0, host: '127.0.0.1' });
-    Object.assign(workerEnv, { [SHARED_SIMULATOR_URL_ENV]: simulator.baseUrl, SIM_CLIENT_ID: credentials.clientId, SIM_CLIENT_SECRET: credentials.clientSecret });
-    console.log(`Cluster: the built-in provider simulator runs in this process at ${simulator.baseUrl}, for every worker.`);
+    // Each of the simulator's accounts on its own port, with one set of credentials every worker uses.
+    const endpoints: SimulatedEndpoint[] = [];
+    for (const account of simulatedAccountsFromEnv(env)) {
+      const credentials = account.options.credentials ?? generatedSimulatorCredentials();
+      const running = await startSimulator({ ...account.options, credentials, port: 0, host: '127.0.0.1' });
+      simulators.push(running);
+      endpoints.push({
+        slug: account.slug,
+        name: account.name,
+        currency: account.options.currency ?? 'USD',
+        terminals: account.options.terminals ?? 156,
+        credentials,
+        baseUrl: running.baseUrl,
+      });
+    }
+    Object.assign(workerEnv, { [SHARED_SIMULATOR_ENV]: sharedSimulatorsEnvValue(endpoints) });
+    console.log(`Cluster: the built-in provider simulator's accounts run in this process (${endpoints.map((e) => `${e.name} at ${e.baseUrl}`).join('; ')}), for every worker.`);
   }
 
   let closing = false;
@@ -86,7 +98,7 @@ export async function runPrimary(config: Config, env: Env, hooks: PrimaryHooks):
     }, CLOSE_TIMEOUT_MS);
     await allClosed();
     clearTimeout(timeout);
-    await simulator?.close().catch(() => undefined);
+    await Promise.all(simulators.map((simulator) => simulator.close().catch(() => undefined)));
     process.exit(code);
   };
   process.on('SIGINT', () => void stop('SIGINT', 0));

@@ -4,9 +4,9 @@
 // First: an unsupported Node.js stops here, with the reason.
 import './runtime';
 import cluster from 'node:cluster';
-import { buildApp, SIMULATOR_PREFIX } from './app';
+import { buildApp } from './app';
 import { runPrimary } from './cluster';
-import { providerSetupFromEnv, type ProviderSetup } from './provider-access';
+import { providerRegistryFromEnv, type ProviderRegistry } from './provider-access';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { ConfigError, embeddedDataDir, loadConfig, type Config } from './config';
 import { openDatabase, refreshEmbeddedStatistics, type Database } from './db/client';
@@ -86,9 +86,9 @@ async function main(): Promise<void> {
     return;
   }
 
-  let provider: ProviderSetup;
+  let provider: ProviderRegistry;
   try {
-    provider = providerSetupFromEnv(process.env, () => new Date());
+    provider = providerRegistryFromEnv(process.env, () => new Date());
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -136,21 +136,26 @@ async function main(): Promise<void> {
     const migrated = await migrate(database, { log: (m) => console.log(m) });
     const result = await bootstrap({ database, config });
     await refreshEmbeddedStatistics(database);
-    // One call budget for the provider account, in the database: every process shares it.
-    provider.useBudget(
+    // One call budget per provider account, in the database: every process shares it, and an
+    // account never spends another's.
+    const budgetRepo = createProviderCallBudgetRepository(database.db);
+    provider.useBudgets((account) =>
       createProviderCallBudget({
         db: database.db,
-        repo: createProviderCallBudgetRepository(database.db),
-        accountKey: provider.account.key,
-        requestsPerMinute: provider.account.requestsPerMinute,
+        repo: budgetRepo,
+        accountKey: account.key,
+        requestsPerMinute: account.requestsPerMinute,
         syncShare: config.providerSyncShare,
       }),
     );
-    app = await buildApp({ config, database, provider: provider.access, simulator: provider.simulator, startSyncJobs: 'manual' });
+    app = await buildApp({ config, database, provider, startSyncJobs: 'manual' });
+    // The first start of this release: the account the migration made from what the portal held
+    // takes today's settings (STARLINK_* or the simulator's first account).
+    for (const line of await app.services.providerAccounts.adoptPending({ seedDemo: config.seedDemo })) console.log(line);
     const address = await app.listen({ port: config.port, host: config.host });
     // The built-in simulator is reached over HTTP like the real provider, on this server's own port.
     const selfHost = ['0.0.0.0', '::', 'localhost'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
-    provider.bind(`http://${selfHost}:${new URL(address).port}${SIMULATOR_PREFIX}`);
+    provider.bind(`http://${selfHost}:${new URL(address).port}`);
     // Only now can a worker reach the provider (the built-in simulator listens on this very port).
     await app.syncJobs?.start();
     const url = portalUrl(config, new URL(address).port);
@@ -161,7 +166,7 @@ async function main(): Promise<void> {
     );
     console.log(`Provider: ${provider.describe()}`);
     console.log(
-      `Provider calls: ${provider.account.requestsPerMinute} a minute for the account, one budget for every server process on this database; syncs up to ${Math.round(config.providerSyncShare * 100)} % (PROVIDER_SYNC_SHARE)`,
+      `Provider calls: each account's own budget (Provider accounts page), shared by every server process on this database; syncs up to ${Math.round(config.providerSyncShare * 100)} % of it (PROVIDER_SYNC_SHARE)`,
     );
     console.log(`Terminal sync: ${config.syncIntervalMs === null ? 'automatic syncs off (SYNC_INTERVAL=off)' : `every ${Math.round(config.syncIntervalMs / 60_000)} min (SYNC_INTERVAL)`}`);
     // Usage follows every inventory run; its own schedule only runs while automatic syncs are on.

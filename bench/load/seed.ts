@@ -68,8 +68,8 @@ export async function seedLoad(database: Database, options: SeedOptions): Promis
   const terminals = Array.from({ length: options.lines }, (_, i) => terminal(i));
   for (let i = 0; i < terminals.length; i += 10_000) await insertTerminalsBulk(db, terminals.slice(i, i + 10_000));
   await db.execute(sql`
-    INSERT INTO service_lines (service_line_number, account_number, active, synced_at)
-    SELECT service_line_number, account_number, active, now() FROM terminals WHERE service_line_number IS NOT NULL`);
+    INSERT INTO service_lines (service_line_number, account_id, account_number, active, synced_at)
+    SELECT service_line_number, account_id, account_number, active, now() FROM terminals WHERE service_line_number IS NOT NULL`);
   await insertUsageHistory(db, dayOf(now), options.usageDays);
 
   const background: BulkCustomerRow[] = Array.from({ length: options.backgroundCustomers }, (_, i) => {

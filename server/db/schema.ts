@@ -233,8 +233,11 @@ export const schemaMigrations = pgTable('schema_migrations', {
 /** numeric columns read as JS numbers (provider GB figures and prices have 2 decimals). */
 const num = (name: string) => numeric(name, { mode: 'number' });
 
-export const providerProducts = pgTable('provider_products', {
-  productReferenceId: text('product_reference_id').primaryKey(),
+export const providerProducts = pgTable(
+  'provider_products',
+  {
+  productReferenceId: text('product_reference_id').notNull(),
+  accountId: integer('account_id').notNull(),
   accountNumber: text('account_number').notNull(),
   name: text('name').notNull(),
   price: num('price'),
@@ -243,10 +246,14 @@ export const providerProducts = pgTable('provider_products', {
   raw: jsonb('raw').notNull(),
   syncedAt: ts('synced_at').notNull(),
   removedAt: ts('removed_at'),
-});
+  },
+  // 0024: two accounts may list the same product reference, each at its own price and currency.
+  (t) => [primaryKey({ columns: [t.accountId, t.productReferenceId] })],
+);
 
 export const providerAddresses = pgTable('provider_addresses', {
   addressReferenceId: text('address_reference_id').primaryKey(),
+  accountId: integer('account_id').notNull(),
   accountNumber: text('account_number').notNull(),
   formattedAddress: text('formatted_address'),
   locality: text('locality'),
@@ -260,6 +267,7 @@ export const providerAddresses = pgTable('provider_addresses', {
 
 export const serviceLines = pgTable('service_lines', {
   serviceLineNumber: text('service_line_number').primaryKey(),
+  accountId: integer('account_id').notNull(),
   accountNumber: text('account_number').notNull(),
   nickname: text('nickname'),
   productReferenceId: text('product_reference_id'),
@@ -277,6 +285,7 @@ export const terminals = pgTable(
   'terminals',
   {
     userTerminalId: text('user_terminal_id').primaryKey(),
+    accountId: integer('account_id').notNull(),
     accountNumber: text('account_number').notNull(),
     kitSerialNumber: text('kit_serial_number').notNull(),
     dishSerialNumber: text('dish_serial_number'),
@@ -472,6 +481,7 @@ export const syncRuns = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     kind: text('kind', { enum: ['inventory', 'usage'] }).notNull(),
+    accountId: integer('account_id').notNull(),
     trigger: text('trigger', { enum: ['manual', 'schedule', 'startup'] }).notNull(),
     status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
     phase: text('phase'),
@@ -492,7 +502,7 @@ export const syncRuns = pgTable(
     finishedAt: ts('finished_at'),
   },
   (t) => [
-    uniqueIndex('sync_runs_one_active_uq').on(t.kind).where(sql`${t.status} IN ('queued', 'running')`),
+    uniqueIndex('sync_runs_one_active_uq').on(t.accountId, t.kind).where(sql`${t.status} IN ('queued', 'running')`),
     index('sync_runs_queued_at_idx').on(t.queuedAt.desc()),
   ],
 );
@@ -526,6 +536,7 @@ export const activations = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     deviceId: text('device_id').notNull(),
+    accountId: integer('account_id').notNull(),
     deviceKey: text('device_key').notNull(),
     customerId: uuid('customer_id').references(() => customers.id),
     addressReferenceId: text('address_reference_id'),
@@ -900,6 +911,7 @@ export const providerInvoices = pgTable(
   'provider_invoices',
   {
     invoiceId: text('invoice_id').primaryKey(),
+    accountId: integer('account_id').notNull(),
     cycle: text('cycle').notNull(),
     currency: text('currency').notNull(),
     amountMinor: minor('amount_minor').notNull(),
@@ -1103,3 +1115,29 @@ export const apiKeys = pgTable(
   ],
 );
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+// ---- 0024: provider accounts ---------------------------------------------------------------------
+
+/** 0024: the reseller's service accounts at the provider; every provider record names one. */
+export const providerAccounts = pgTable('provider_accounts', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  name: text('name').notNull(),
+  kind: text('kind', { enum: ['pending', 'starlink', 'simulator'] }).notNull(),
+  simulatorAccount: text('simulator_account'),
+  apiUrl: text('api_url'),
+  tokenUrl: text('token_url'),
+  clientId: text('client_id'),
+  /** Sealed with the server's secret box, bound to the account's id; never returned. */
+  clientSecretSealed: text('client_secret_sealed'),
+  requestsPerMinute: integer('requests_per_minute').notNull().default(240),
+  syncIntervalMinutes: integer('sync_interval_minutes'),
+  enabled: boolean('enabled').notNull().default(true),
+  authFailedAt: ts('auth_failed_at'),
+  statusMessage: text('status_message'),
+  accountNumber: text('account_number'),
+  currency: text('currency'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export type ProviderAccountRow = typeof providerAccounts.$inferSelect;

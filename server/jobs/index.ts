@@ -19,7 +19,7 @@ import type { SyncRunRow } from '../db/schema';
 import type { SyncDispatcher, TerminalSyncService } from '../services/terminal-sync';
 import { QUEUE_OF_KIND, TICK_CRON, type JobContracts } from './contracts';
 import { createJobQueue, type JobLog, type JobQueueOptions } from './queue';
-import { createScheduler, type Scheduler } from './scheduler';
+import { createScheduler, type ScheduledAccount, type Scheduler } from './scheduler';
 import { createSweeper, type SweepResult, type Sweeper } from './sweeper';
 import { createTerminalSyncWorker, createUsageSyncWorker } from './sync-workers';
 
@@ -60,7 +60,7 @@ export interface SyncJobs extends SyncDispatcher {
   start(): Promise<void>;
   stop(): Promise<void>;
   /** What the per-minute cron runs: the sweeper, then the schedule (inventory first, then usage). */
-  tick(): Promise<{ sweep: SweepResult; scheduled: SyncRunRow | null; scheduledUsage: SyncRunRow | null }>;
+  tick(): Promise<{ sweep: SweepResult; scheduled: SyncRunRow[]; scheduledUsage: SyncRunRow[] }>;
   readonly sweeper: Sweeper;
   readonly scheduler: Scheduler;
   readonly running: boolean;
@@ -84,6 +84,8 @@ export function createSyncJobs(deps: {
   afterStartupSync?: () => Promise<unknown>;
   /** The provider budget the schedule is sized to, read on each tick (the scheduler's default when absent). */
   budget?: () => SyncBudgetShape;
+  /** The provider accounts whose syncs may run now (the scheduler's account one alone when absent). */
+  accounts?: () => Promise<ScheduledAccount[]>;
   /** Alert evaluation and webhook delivery, run by their own queues when given. */
   alerts?: AlertJobHandlers;
   /** The statements' closing and refresh, run by its own queue when given. */
@@ -177,6 +179,7 @@ export function createSyncJobs(deps: {
     intervalMs: deps.config.syncIntervalMs,
     usageIntervalMs: deps.config.usageSyncIntervalMs,
     ...(deps.budget ? { budget: deps.budget } : {}),
+    ...(deps.accounts ? { accounts: deps.accounts } : {}),
   });
 
   /**
@@ -258,8 +261,8 @@ export function createSyncJobs(deps: {
         if (swept.resumed.length + swept.failed.length + swept.reenqueued.length > 0) log.info({ ...swept }, 'sync runs recovered at start-up');
         // Held before the run exists: its after-step may not come before the hold is set.
         billingHold.held = deps.billing !== undefined && afterStartupSync !== undefined;
-        const first = await scheduler.startup();
-        if (first) log.info({ runId: first.id }, 'empty inventory: first sync queued');
+        const [first, ...others] = await scheduler.startup();
+        if (first) log.info({ runIds: [first, ...others].map((run) => run.id) }, 'empty inventory: first sync queued');
         if (first && billingHold.held) billingHold.startupRunId = first.id;
         else {
           billingHold.held = false;

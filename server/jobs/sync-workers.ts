@@ -53,7 +53,7 @@ export function createTerminalSyncWorker(deps: SyncWorkerDeps): RunWorker {
     engine: (tracker) => deps.sync.syncInventory(tracker),
     async onSucceeded(run) {
       // Already queued or running: that one reads the lines just written anyway.
-      await deps.sync.tryStart({ kind: 'usage', trigger: run.trigger, requestedBy: run.requestedBy });
+      await deps.sync.tryStart({ kind: 'usage', accountId: run.accountId, trigger: run.trigger, requestedBy: run.requestedBy });
       if (run.trigger === 'startup') await deps.afterStartupSync?.();
     },
   });

@@ -22,8 +22,8 @@ const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** https, or plain http only to this machine: the token request carries the client secret. */
-const serviceUrl = z
+/** https, or plain http only to this machine: the token request carries the client secret (also each provider account's URLs). */
+export const serviceUrl = z
   .string()
   .trim()
   .refine((value) => {

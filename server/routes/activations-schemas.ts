@@ -15,6 +15,7 @@ import { exact, type Exact } from './schemas';
 export const ACTIVATION_REQUEST_MESSAGES = {
   id: 'id must be a UUID',
   customerUuid: 'customerUuid must be a UUID',
+  accountId: 'accountId must be a provider account id',
   addressReferenceId: 'addressReferenceId must be a UUID',
   productReferenceId: 'productReferenceId must be 1 to 100 characters',
   addressLines: 'addressLines must hold 1 to 5 lines of 1 to 200 characters',
@@ -44,6 +45,7 @@ export const activationBodySchema = z
   .object({
     deviceId: z.string({ error: M.deviceInvalid }).trim().regex(DEVICE_ID_PATTERN, { error: M.deviceInvalid }),
     customerUuid: z.uuid({ error: R.customerUuid }).nullish(),
+    accountId: z.number({ error: R.accountId }).int({ error: R.accountId }).min(1, { error: R.accountId }).max(2_147_483_647, { error: R.accountId }).nullish(),
     addressReferenceId: z.uuid({ error: R.addressReferenceId }).nullish(),
     newAddress: newAddressSchema.nullish(),
     productReferenceId: z.string({ error: R.productReferenceId }).trim().min(1, { error: R.productReferenceId }).max(100, { error: R.productReferenceId }),

@@ -25,6 +25,7 @@ import { providerBillingRoutes } from './provider-billing';
 import { terminalSyncRoutes } from './terminal-sync';
 import { userRoutes } from './users';
 import { apiKeyRoutes } from './api-keys';
+import { providerAccountRoutes } from './provider-accounts';
 import { roleRoutes } from './roles';
 import { webhookRoutes } from './webhooks';
 import { statementRoutes } from './statements';
@@ -51,6 +52,7 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(emailOutboxRoutes);
   await app.register(dashboardRoutes);
   await app.register(providerConsoleRoutes);
+  await app.register(providerAccountRoutes);
   await app.register(terminalRoutes);
   await app.register(customerTerminalRoutes);
   await app.register(myTerminalRoutes);

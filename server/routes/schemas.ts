@@ -1,6 +1,7 @@
 // Response and request schemas shared by routes. Profiles list their fields explicitly, and
 // serialisation drops anything unlisted, so a password hash or MFA secret cannot leak even if a
 // handler passed a whole row.
+import { PROVIDER_ACCOUNT_STATUSES } from '../../src/domain/provider-accounts';
 import { z } from 'zod';
 import { BUILT_IN_ROLE_KEYS, PERMISSIONS, type Permission } from '../../src/domain/permissions';
 import { MEMBER_ROLES } from '../../src/domain/members';
@@ -92,6 +93,16 @@ export const dashboardSummarySchema = z.object({
       description: z.string(),
       actorName: z.string().nullable(),
       createdAt: isoDate,
+    }),
+  ),
+  accounts: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      status: z.enum(PROVIDER_ACCOUNT_STATUSES),
+      currency: z.string().nullable(),
+      terminals: z.number().int(),
+      activeTerminals: z.number().int(),
     }),
   ),
 });

@@ -37,6 +37,7 @@ export const TERMINAL_QUERY_MESSAGES = {
   assigned: 'assigned must be true or false',
   sync: 'sync must be true or false',
   syncStatus: `sync_status must be one of ${TERMINAL_SYNC_STATUSES.join(', ')}`,
+  accountId: 'account_id must be a provider account id',
   sort: `sort must be one of ${TERMINAL_SORTS.join(', ')}`,
   terminalId: 'Terminal id must be 2 to 64 letters, digits or dashes',
   serviceLine: 'Service line number must be 2 to 64 letters, digits or dashes',
@@ -74,6 +75,7 @@ const listQueryShape = {
   search: searchSchema,
   active: flag(M.active),
   sync_status: z.enum(TERMINAL_SYNC_STATUSES, { error: M.syncStatus }).optional(),
+  account_id: wholeNumber(1, 2_147_483_647, M.accountId).optional(),
   page: wholeNumber(1, MAX_PAGE, M.page).default(1),
   limit: wholeNumber(1, TERMINALS_MAX_PAGE_SIZE, M.limit).default(TERMINALS_PAGE_SIZE),
   sort: z.enum(TERMINAL_SORTS, { error: M.sort }).default(DEFAULT_TERMINAL_SORT),
@@ -131,6 +133,8 @@ export const terminalRowSchema = z.object({
   plan: z.string().nullable(),
   location: z.string().nullable(),
   region: z.string().nullable(),
+  account_id: z.number(),
+  account_name: z.string(),
 });
 
 export const terminalPageSchema = z.object({

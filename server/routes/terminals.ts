@@ -43,8 +43,8 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       // `sync` is accepted and ignored (see terminalListQuerySchema): the list is always local.
-      const { page, limit, sort, search, active, assigned, sync_status } = request.query;
-      const data = await terminals().list({ page, limit, sort, search, active, assigned, syncStatus: sync_status });
+      const { page, limit, sort, search, active, assigned, sync_status, account_id } = request.query;
+      const data = await terminals().list({ page, limit, sort, search, active, assigned, syncStatus: sync_status, accountId: account_id });
       return { success: true as const, data, message: MESSAGES.listed };
     },
   );
@@ -62,8 +62,8 @@ export const terminalRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { page, limit, sort, search, active, sync_status } = request.query;
-      const data = await terminals().available({ page, limit, sort, search, active, syncStatus: sync_status });
+      const { page, limit, sort, search, active, sync_status, account_id } = request.query;
+      const data = await terminals().available({ page, limit, sort, search, active, syncStatus: sync_status, accountId: account_id });
       return { success: true as const, data, message: MESSAGES.available };
     },
   );

@@ -25,7 +25,7 @@ import { ConflictError, NotFoundError, ServiceUnavailableError, fieldError } fro
 import { isProviderError } from '../provider/errors';
 import type { StarlinkClient } from '../provider';
 import type { AuditService, RequestContext } from './audit';
-import type { ProviderAccess } from './console-provider';
+import type { ProviderDirectory } from '../provider-access';
 import type { CustomerTerminalsService } from './customer-terminals';
 import { providerFailure } from './provider-failures';
 import type { TerminalSyncService } from './terminal-sync';
@@ -52,7 +52,7 @@ export function createActivationsService(deps: {
   repos: Repositories;
   audit: AuditService;
   now: Clock;
-  provider: ProviderAccess | null;
+  provider: ProviderDirectory | null;
   noProvider: string;
   terminalSync: Pick<TerminalSyncService, 'refreshTerminal'>;
   customerTerminals: Pick<CustomerTerminalsService, 'assign'>;
@@ -60,9 +60,10 @@ export function createActivationsService(deps: {
   const { repos, audit, now } = deps;
   const store = repos.activations;
 
-  const client = (): StarlinkClient => {
+  /** The client of the account the kit is activated under (refused when that account is disabled). */
+  const client = async (accountId: number): Promise<StarlinkClient> => {
     if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
-    return deps.provider.client();
+    return (await deps.provider.access(accountId)).client();
   };
 
   async function wire(row: ActivationRow): Promise<ActivationWire> {
@@ -105,7 +106,7 @@ export function createActivationsService(deps: {
 
   /** One step; answers what it found or made for the record. */
   async function runStep(step: ActivationStep, row: ActivationRow, context: RequestContext): Promise<Partial<Pick<ActivationRow, 'userTerminalId' | 'addressReferenceId' | 'serviceLineNumber'>>> {
-    const provider = client();
+    const provider = await client(row.accountId);
     switch (step) {
       case 'terminal': {
         const onAccount = async () => (await provider.listUserTerminals({ searchString: row.deviceId })).items.find((t) => sameDevice(row.deviceId, t));
@@ -152,7 +153,7 @@ export function createActivationsService(deps: {
         if (row.nickname) await provider.setServiceLineNickname(row.serviceLineNumber!, row.nickname);
         return {};
       case 'store':
-        await deps.terminalSync.refreshTerminal(row.userTerminalId!, context);
+        await deps.terminalSync.refreshTerminal(row.userTerminalId!, context, row.accountId);
         return {};
       case 'assign': {
         if (!row.customerId) return {};
@@ -204,12 +205,15 @@ export function createActivationsService(deps: {
   return {
     async start(payload, context) {
       await check(payload);
-      client();
+      if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
+      const accountId = payload.accountId ?? (await deps.provider.defaultAccount());
+      await client(accountId);
       const deviceId = payload.deviceId.trim();
       const started = await store.start(
         {
           deviceId,
           deviceKey: deviceId.toUpperCase(),
+          accountId,
           customerId: payload.customerUuid ?? null,
           addressReferenceId: payload.addressReferenceId ?? null,
           newAddress: payload.newAddress ?? null,
@@ -226,8 +230,9 @@ export function createActivationsService(deps: {
     },
 
     async resume(id, context) {
-      client();
-      if (!(await store.findById(id))) throw new NotFoundError(M.notFound);
+      const found = await store.findById(id);
+      if (!found) throw new NotFoundError(M.notFound);
+      await client(found.accountId);
       const claimed = await store.claim(id, now(), new Date(now().getTime() - ACTIVATION_STALE_MS));
       if (!claimed) throw new ConflictError(M.notResumable);
       return run(claimed, context);

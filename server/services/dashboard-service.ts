@@ -3,6 +3,7 @@ import type { ActivityEntry, DashboardSummary } from '../../src/domain/dashboard
 import type { AuditEntryWithActor } from '../db/repositories/audit';
 import type { Repositories } from '../db/repositories';
 import type { ProviderHealth } from './provider-health';
+import { accountStatus } from './provider-accounts';
 
 export const RECENT_ACTIVITY_LIMIT = 10;
 
@@ -17,10 +18,11 @@ export function createDashboardService(deps: {
   const { repos } = deps;
   return {
     async summary() {
-      const [counts, recent, providerHealth] = await Promise.all([
+      const [counts, recent, providerHealth, accounts] = await Promise.all([
         repos.dashboard.counts(),
         repos.audit.listRecent(RECENT_ACTIVITY_LIMIT),
         deps.providerHealth(),
+        repos.dashboard.perAccount(),
       ]);
       return {
         totalCustomers: counts.customers,
@@ -29,6 +31,14 @@ export function createDashboardService(deps: {
         systemUsers: counts.users,
         providerHealth,
         recentActivity: recent.map(toActivityEntry),
+        accounts: accounts.map((a) => ({
+          id: a.id,
+          name: a.name,
+          status: accountStatus({ enabled: a.enabled, authFailedAt: a.authFailed ? new Date(0) : null }),
+          currency: a.currency,
+          terminals: a.terminals,
+          activeTerminals: a.activeTerminals,
+        })),
       };
     },
   };

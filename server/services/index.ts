@@ -33,6 +33,8 @@ import { createPasswordSetupService } from './customers-password-setup';
 import { createPasswordResetService } from './password-reset';
 import { createDashboardService } from './dashboard-service';
 import { createConsoleProvider, type ProviderAccess } from './console-provider';
+import { createProviderAccountsService } from './provider-accounts';
+import { singleAccount, type ProviderDirectory, type ProviderRegistry } from '../provider-access';
 import { createProviderConsoleService } from './provider-console';
 import { ServiceUnavailableError } from '../errors';
 import { createProviderHealth } from './provider-health';
@@ -66,7 +68,11 @@ export function createServices(deps: {
   repos: Repositories;
   config: Config;
   now: Clock;
-  provider: ProviderAccess | null;
+  /**
+   * The provider accounts' registry (server.ts), or one provider every account resolves to (the
+   * tests, whose provider records are all account one's), or none.
+   */
+  provider: ProviderRegistry | ProviderAccess | null;
   /** Failures of work done in the background, outside any request. */
   log?: (error: unknown, message: string) => void;
   /**
@@ -76,24 +82,29 @@ export function createServices(deps: {
   embeddedDatabase?: boolean;
 }) {
   const { db, repos, config, now } = deps;
+  const registry = deps.provider && 'simulated' in deps.provider ? deps.provider : null;
+  const provider: ProviderDirectory | null = registry ?? (deps.provider ? singleAccount(deps.provider as ProviderAccess) : null);
+  const secretBox = createSecretBox(config.mfaEncryptionKey);
+  registry?.useAccounts(repos.providerAccounts, secretBox);
   const tokens = createTokenService({ secret: config.jwtSecret, expiresInSeconds: config.jwtExpiresInSeconds, now });
   const audit = createAuditService({ audit: repos.audit, now });
   const auditLog = createAuditLogService({ audit: repos.audit });
   // The MFA repository is built here, beside its only user, rather than in the shared repository set.
-  const mfa = createMfaService({ db, repos, mfa: createMfaRepository(db), audit, box: createSecretBox(config.mfaEncryptionKey), now });
+  const mfa = createMfaService({ db, repos, mfa: createMfaRepository(db), audit, box: secretBox, now });
+  const providerAccounts = createProviderAccountsService({ db, repos, audit, box: secretBox, now, registry, startSync: () => terminalSync });
   const challenges = createMfaChallengeService({ secret: config.jwtSecret, now });
   const roles = createRolesService({ db, repos, audit, now });
   const apiKeys = createApiKeysService({ db, repos, audit, roles, now });
   const auth = createAuthService({ db, repos, audit, tokens, mfa, challenges, now, roles, apiKeys });
-  const consoleProvider = deps.provider ? createConsoleProvider(deps.provider) : null;
+  // The console reads one account at a time: the one asked for, else the first enabled one.
   const providerConsole = createProviderConsoleService({
-    provider: () => {
-      if (!consoleProvider) throw new ServiceUnavailableError(NO_PROVIDER_MESSAGE);
-      return consoleProvider;
+    provider: async (accountId) => {
+      if (!provider) throw new ServiceUnavailableError(NO_PROVIDER_MESSAGE);
+      return createConsoleProvider(await provider.access(accountId ?? (await provider.defaultAccount())));
     },
     now,
   });
-  const providerHealth = createProviderHealth({ check: consoleProvider ? providerConsole.health : null, now });
+  const providerHealth = createProviderHealth({ check: provider ? () => providerConsole.health() : null, now });
   const dashboard = createDashboardService({ repos, providerHealth });
   const email = createEmailSender({
     outbox: repos.emailOutbox,
@@ -125,25 +136,25 @@ export function createServices(deps: {
     repos,
     audit,
     now,
-    provider: deps.provider,
+    provider,
     noProvider: NO_PROVIDER_MESSAGE,
     lineRows,
     pacing,
     options: { usageHistoryCycles: config.usageHistoryCycles },
   });
-  const syncBudget = createSyncBudgetService({ repos, now, config, provider: deps.provider });
+  const syncBudget = createSyncBudgetService({ repos, now, config, provider });
   const subscriptions = createSubscriptionsService({
     repos,
     audit,
     now,
-    provider: deps.provider,
+    provider,
     noProvider: NO_PROVIDER_MESSAGE,
     lineRows,
   });
-  const serviceLines = createServiceLinesService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync });
-  const myTerminals = createMyTerminalsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, serviceLines });
-  const providerBilling = createProviderBillingService({ repos, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE });
-  const activations = createActivationsService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, customerTerminals });
+  const serviceLines = createServiceLinesService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync });
+  const myTerminals = createMyTerminalsService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, serviceLines });
+  const providerBilling = createProviderBillingService({ repos, provider, noProvider: NO_PROVIDER_MESSAGE });
+  const activations = createActivationsService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, customerTerminals });
   const customerRequests = createCustomerRequestsService({ repos, audit, now, subscriptions, serviceLines, email });
   const alerts = createAlertsService({
     repos,
@@ -156,11 +167,11 @@ export function createServices(deps: {
     log: backgroundLog(deps.log),
   });
   const customerPreview = createCustomerPreviewService({ customers, myTerminals, customerRequests, alerts, audit });
-  const statements = createStatementsService({ repos, audit, now, provider: deps.provider, customers, pacing, log: deps.log });
+  const statements = createStatementsService({ repos, audit, now, provider, customers, pacing, log: deps.log });
   const billingPrices = createBillingPricesService({ repos, audit, now, onChange: () => statements.requestRun('prices') });
   // The search repository is built here, beside its only user, as the MFA one is.
   const search = createSearchService({ search: createSearchRepository(db) });
-  const reconciliationBoard = createReconciliationService({ repos, audit, now, provider: deps.provider, noProvider: NO_PROVIDER_MESSAGE, serviceLines });
+  const reconciliationBoard = createReconciliationService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, serviceLines });
   // A fix can bill a correction or change a price: the running cycle's drafts follow at once.
   const reconciliation: typeof reconciliationBoard = {
     ...reconciliationBoard,
@@ -173,6 +184,7 @@ export function createServices(deps: {
   const listExports = createListExportsService({ now, customers, terminals, subscriptions, users, customerTerminals, alerts });
   const bulk = createBulkService({ repos, audit, now, customers, customerTerminals, subscriptions, pacing, log: deps.log });
   return {
+    providerAccounts,
     alerts,
     demand,
     tokens,

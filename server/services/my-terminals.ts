@@ -32,7 +32,7 @@ import type { OwnTerminalRow } from '../db/repositories/my-terminals';
 import { ConflictError, NotFoundError, ServiceUnavailableError, TooManyRequestsError, fieldError } from '../errors';
 import { auditSource, type AuditService, type RequestContext } from './audit';
 import { requireLineWriter, scopeOf, type CustomerRef, type CustomerScope } from './customer-scope';
-import type { ProviderAccess } from './console-provider';
+import type { ProviderDirectory } from '../provider-access';
 import { providerRefusal } from './provider-failures';
 import type { ServiceLinesService } from './service-lines';
 import { capInGB, dataCapOf, dayOf, round2 } from './terminals';
@@ -107,15 +107,17 @@ export function createMyTerminalsService(deps: {
   repos: Repositories;
   audit: AuditService;
   now: Clock;
-  provider: ProviderAccess | null;
+  provider: ProviderDirectory | null;
   noProvider: string;
   serviceLines: Pick<ServiceLinesService, 'rename'>;
 }): MyTerminalsService {
   const { repos, audit, now } = deps;
 
-  const client = () => {
+  /** The client of the account that holds the terminal: it is acted on there. */
+  const client = async (userTerminalId: string) => {
     if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
-    return deps.provider.client();
+    const stored = await repos.terminalInventory.findTerminal(userTerminalId);
+    return (await deps.provider.access(stored?.accountId ?? (await deps.provider.defaultAccount()))).client();
   };
 
   // Online as of the last reading, as the admin side counts it: a report at most a minute older than
@@ -236,7 +238,7 @@ export function createMyTerminalsService(deps: {
       const terminal = withOnline(await owned(scope, terminalId, at));
       if (terminal.status !== 'Active') throw new ConflictError(M.rebootInactive);
       if (!terminal.online) throw new ConflictError(M.rebootOffline);
-      const provider = client();
+      const provider = await client(terminalId);
       const reservation = await repos.terminalReboots.reserve({ userTerminalId: terminalId, customerId, at, since: new Date(at.getTime() - 3_600_000) }, (history) => {
         const wait = rebootWaitMinutes({ terminalLast: history.terminalLast, customerLastHour: history.customerRecent, at });
         if (wait.minutes > 0) {

@@ -11,26 +11,28 @@ import type { Repositories } from '../db/repositories';
 import { NotFoundError, ServiceUnavailableError } from '../errors';
 import { isProviderError } from '../provider/errors';
 import type { StarlinkClient } from '../provider';
-import type { ProviderAccess } from './console-provider';
+import type { ProviderDirectory } from '../provider-access';
 import { providerFailure } from './provider-failures';
 
+/** One provider account's billing: the account asked for, else the first enabled one. */
 export interface ProviderBillingService {
-  overview(): Promise<ProviderBillingWire>;
-  invoice(invoiceId: string): Promise<ProviderInvoiceWire>;
+  overview(accountId?: number): Promise<ProviderBillingWire>;
+  invoice(invoiceId: string, accountId?: number): Promise<ProviderInvoiceWire>;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-export function createProviderBillingService(deps: { repos: Repositories; provider: ProviderAccess | null; noProvider: string }): ProviderBillingService {
-  const client = (): StarlinkClient => {
+export function createProviderBillingService(deps: { repos: Repositories; provider: ProviderDirectory | null; noProvider: string }): ProviderBillingService {
+  const client = async (accountId: number | undefined): Promise<StarlinkClient> => {
     if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
-    return deps.provider.client();
+    return (await deps.provider.access(accountId ?? (await deps.provider.defaultAccount()))).client();
   };
 
   return {
-    async overview() {
+    async overview(accountId) {
+      const provider = await client(accountId);
       try {
-        const [balance, invoices] = await Promise.all([client().getBalance(), client().listInvoices()]);
+        const [balance, invoices] = await Promise.all([provider.getBalance(), provider.listInvoices()]);
         return {
           balances: balance.balances.map((b) => ({ currency: b.currency, dueAmount: b.dueAmount })),
           invoices: invoices.items.map((i) => ({
@@ -49,10 +51,11 @@ export function createProviderBillingService(deps: { repos: Repositories; provid
       }
     },
 
-    async invoice(invoiceId) {
+    async invoice(invoiceId, accountId) {
+      const provider = await client(accountId);
       let detail;
       try {
-        detail = await client().getInvoice(invoiceId);
+        detail = await provider.getInvoice(invoiceId);
       } catch (error) {
         if (isProviderError(error) && error.kind === 'not-found') throw new NotFoundError(M.invoiceNotFound);
         throw providerFailure(error, M.loadFailed);

@@ -71,7 +71,7 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return results;
 }
 
-export function createProviderConsoleService(deps: { provider: () => ConsoleProvider; now: Clock }) {
+export function createProviderConsoleService(deps: { provider: (accountId?: number) => Promise<ConsoleProvider>; now: Clock }) {
   const addressCache = new Map<string, PAddress>();
 
   async function address(provider: ConsoleProvider, id: string | null | undefined): Promise<PAddress | undefined> {
@@ -168,7 +168,7 @@ export function createProviderConsoleService(deps: { provider: () => ConsoleProv
   return {
     /** Service line details plus its usage; a line the provider does not know is `serviceLineFound: false`. */
     async search(serviceLineNumber: string): Promise<ServiceLineSearchResponse> {
-      const provider = deps.provider();
+      const provider = await deps.provider();
       const started = performance.now();
       const timestamp = deps.now().toISOString();
       try {
@@ -206,7 +206,7 @@ export function createProviderConsoleService(deps: { provider: () => ConsoleProv
     },
 
     async serviceLineDetails(serviceLineNumber: string): Promise<ServiceLineDetails> {
-      const provider = deps.provider();
+      const provider = await deps.provider();
       try {
         const line = await provider.getServiceLine(serviceLineNumber);
         const usage = await provider.queryUsage(serviceLineNumber);
@@ -218,7 +218,7 @@ export function createProviderConsoleService(deps: { provider: () => ConsoleProv
     },
 
     async serviceLineUsage(serviceLineNumber: string, query: { start_date?: string; end_date?: string; limit?: number }) {
-      const provider = deps.provider();
+      const provider = await deps.provider();
       try {
         await provider.getServiceLine(serviceLineNumber);
         const usage = await provider.queryUsage(serviceLineNumber);
@@ -232,7 +232,7 @@ export function createProviderConsoleService(deps: { provider: () => ConsoleProv
 
     /** Every user terminal of the provider account with its line's status, region, model and connectivity. */
     async userTerminals(): Promise<UserTerminalsResponse> {
-      const provider = deps.provider();
+      const provider = await deps.provider();
       const started = performance.now();
       const now = deps.now();
       try {
@@ -272,7 +272,7 @@ export function createProviderConsoleService(deps: { provider: () => ConsoleProv
 
     /** Connection test: one authenticated call, timed. Never throws: a failure is `Down`. */
     async health(): Promise<ProviderHealthResponse> {
-      const provider = deps.provider();
+      const provider = await deps.provider();
       const started = performance.now();
       const checkedAt = deps.now().toISOString();
       try {

@@ -42,7 +42,7 @@ import type { BoardCustomer, BoardLine, CycleInvoiceLine, ProviderProductRow } f
 import { BadGatewayError, ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
 import type { ProviderInvoiceDetail, ProviderInvoiceSummary } from '../provider/schemas';
 import type { AuditService, RequestContext } from './audit';
-import type { ProviderAccess } from './console-provider';
+import type { ProviderDirectory } from '../provider-access';
 import { providerFailure } from './provider-failures';
 import type { ServiceLinesService } from './service-lines';
 
@@ -247,7 +247,7 @@ export function createReconciliationService(deps: {
   repos: Repositories;
   audit: AuditService;
   now: Clock;
-  provider: ProviderAccess | null;
+  provider: ProviderDirectory | null;
   noProvider: string;
   serviceLines: Pick<ServiceLinesService, 'deactivate'>;
 }): ReconciliationService {
@@ -256,9 +256,9 @@ export function createReconciliationService(deps: {
   const invoices = repos.providerInvoices;
   const prices = repos.billingPrices;
 
-  const client = () => {
+  const directory = () => {
     if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
-    return deps.provider.client();
+    return deps.provider;
   };
 
   function checkCycle(cycle: string): void {
@@ -567,9 +567,48 @@ export function createReconciliationService(deps: {
   }
 
   return {
+    /**
+     * Every working account's invoices, one account after another: an account that fails stops
+     * neither the others nor the next import, and is said aloud at the end.
+     */
     async importInvoices(context = SYSTEM) {
+      const totals = { imported: 0, updated: 0 };
+      const failures: unknown[] = [];
+      for (const accountId of await directory().working()) {
+        try {
+          const done = await importFor(accountId, context);
+          totals.imported += done.imported;
+          totals.updated += done.updated;
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+      if (failures.length > 0) throw failures[0];
+      return totals;
+    },
+
+    async board(cycle) {
+      return (await workOut(cycle ?? cycleOf(now()))).wire;
+    },
+
+    async fix(body, context) {
+      const board = await workOut(body.cycle);
+      const leak = board.leaks.find((l) => l.wire.kind === body.kind && l.wire.key === body.key);
+      if (!leak) throw new NotFoundError(M.leakNotFound);
+      if (!leak.wire.fixes.includes(body.action)) throw fieldError('action', M.fixNotAllowed);
+      if (leak.wire.resolution) throw new ConflictError(S.alreadyResolved);
+      const note = body.note?.trim() || null;
+      await apply(body, leak, board.wire.currency, note, context);
+      const recorded = (await store.resolutions(body.cycle)).find((r) => r.kind === body.kind && r.key === body.key);
+      return { leak: { ...leak.wire, resolution: recorded ? { action: recorded.action as FixAction, at: recorded.at.toISOString(), by: recorded.by, note: recorded.note } : null } };
+    },
+  };
+
+  /** One account's invoices. */
+  async function importFor(accountId: number, context: RequestContext): Promise<{ imported: number; updated: number }> {
+    {
       // The background lane: the import is the billing job's, and people's calls go first.
-      const provider = client().background();
+      const provider = (await directory().access(accountId)).client().background();
       let listing;
       try {
         listing = await provider.listInvoices();
@@ -608,7 +647,7 @@ export function createReconciliationService(deps: {
           continue;
         }
         const written = await invoices.transaction(async (tx) => {
-          if (!(await invoices.insert(rows.invoice, rows.lines, now(), tx))) return false;
+          if (!(await invoices.insert(rows.invoice, rows.lines, accountId, now(), tx))) return false;
           await audit.record(
             {
               ...context,
@@ -626,24 +665,8 @@ export function createReconciliationService(deps: {
       // The others are in: a bad answer stops neither them nor the next import, and is said aloud.
       if (problems.length > 0) throw new BadGatewayError(S.invoiceRefused(problems));
       return { imported, updated };
-    },
-
-    async board(cycle) {
-      return (await workOut(cycle ?? cycleOf(now()))).wire;
-    },
-
-    async fix(body, context) {
-      const board = await workOut(body.cycle);
-      const leak = board.leaks.find((l) => l.wire.kind === body.kind && l.wire.key === body.key);
-      if (!leak) throw new NotFoundError(M.leakNotFound);
-      if (!leak.wire.fixes.includes(body.action)) throw fieldError('action', M.fixNotAllowed);
-      if (leak.wire.resolution) throw new ConflictError(S.alreadyResolved);
-      const note = body.note?.trim() || null;
-      await apply(body, leak, board.wire.currency, note, context);
-      const recorded = (await store.resolutions(body.cycle)).find((r) => r.kind === body.kind && r.key === body.key);
-      return { leak: { ...leak.wire, resolution: recorded ? { action: recorded.action as FixAction, at: recorded.at.toISOString(), by: recorded.by, note: recorded.note } : null } };
-    },
-  };
+    }
+  }
 }
 
 // ---- Pieces of the board -----------------------------------------------------------------------

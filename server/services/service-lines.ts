@@ -27,7 +27,7 @@ import type { StoredProduct } from '../db/repositories/subscriptions';
 import { ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
 import type { ProviderDataBlockSummary, ProviderServiceLine, ProviderUserTerminal } from '../provider/schemas';
 import type { AuditService, RequestContext } from './audit';
-import type { ProviderAccess } from './console-provider';
+import { clientForLine, type ProviderDirectory } from '../provider-access';
 import { providerRefusal } from './provider-failures';
 import type { TerminalSyncService } from './terminal-sync';
 import { serviceLineRow } from './terminal-sync-map';
@@ -99,15 +99,16 @@ export function createServiceLinesService(deps: {
   repos: Repositories;
   audit: AuditService;
   now: Clock;
-  provider: ProviderAccess | null;
+  provider: ProviderDirectory | null;
   noProvider: string;
   terminalSync: Pick<TerminalSyncService, 'refreshTerminal'>;
 }): ServiceLinesService {
   const { repos, audit, now } = deps;
 
-  const client = () => {
+  /** The client of the account the line lives under. */
+  const client = (serviceLineNumber: string) => {
     if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
-    return deps.provider.client();
+    return clientForLine(deps.provider, repos.serviceLines, serviceLineNumber);
   };
 
   async function known(serviceLineNumber: string): Promise<LineContext> {
@@ -118,7 +119,7 @@ export function createServiceLinesService(deps: {
 
   async function providerLine(serviceLineNumber: string): Promise<ProviderServiceLine> {
     try {
-      return await client().getServiceLine(serviceLineNumber);
+      return await (await client(serviceLineNumber)).getServiceLine(serviceLineNumber);
     } catch (error) {
       throw providerRefusal(error, SERVICE_LINE_SERVER_MESSAGES.loadFailed);
     }
@@ -126,7 +127,7 @@ export function createServiceLinesService(deps: {
 
   /** The line's terminals with the routers the provider reports behind each, and the configurations a router may take. */
   async function terminalsOf(serviceLineNumber: string, context: LineContext): Promise<Pick<ServiceLineSettingsWire, 'terminals' | 'routerConfigs'>> {
-    const provider = client();
+    const provider = await client(serviceLineNumber);
     const listed = new Map<string, ProviderUserTerminal>();
     for (const terminal of (await provider.listUserTerminals({ serviceLineNumbers: [serviceLineNumber] })).items) listed.set(terminal.userTerminalId, terminal);
     const terminals: LineTerminalWire[] = context.terminals.map((t) => ({
@@ -149,7 +150,7 @@ export function createServiceLinesService(deps: {
     let equipment: Pick<ServiceLineSettingsWire, 'terminals' | 'routerConfigs'>;
     try {
       [partialPeriods, equipment] = await Promise.all([
-        reads.periods ? client().listPartialPeriods(line.serviceLineNumber) : Promise.resolve([]),
+        reads.periods ? client(line.serviceLineNumber).then((c) => c.listPartialPeriods(line.serviceLineNumber)) : Promise.resolve([]),
         reads.equipment ? terminalsOf(line.serviceLineNumber, context) : Promise.resolve({ terminals: context.terminals.map((t) => ({ ...t, routers: [] })), routerConfigs: [] }),
       ]);
     } catch (error) {
@@ -199,7 +200,7 @@ export function createServiceLinesService(deps: {
     }
     const line = await providerLine(serviceLineNumber);
     await repos.serviceLines.transaction(async (tx) => {
-      await repos.terminalInventory.upsertServiceLines([serviceLineRow(line, context.accountNumber)], now(), tx);
+      await repos.terminalInventory.upsertServiceLines([serviceLineRow(line, context.accountNumber, context.accountId)], now(), tx);
       await audit.record(
         { ...request, action: entry.action, targetType: 'service_line', targetId: serviceLineNumber, before: entry.before, after: { serviceLineNumber, ...entry.after } },
         tx,
@@ -258,7 +259,7 @@ export function createServiceLinesService(deps: {
       const { context, line } = await current(serviceLineNumber);
       const name = nickname.trim();
       return act(context, request, { action: 'service_line.renamed', before: { nickname: line.nickname }, after: { nickname: name } }, () =>
-        client().setServiceLineNickname(serviceLineNumber, name),
+        client(serviceLineNumber).then((c) => c.setServiceLineNickname(serviceLineNumber, name)),
       );
     },
 
@@ -267,7 +268,7 @@ export function createServiceLinesService(deps: {
       requireActive(settings);
       if (settings.publicIp === publicIp) throw new ConflictError(M.noChange);
       return act(context, request, { action: 'service_line.public_ip_changed', before: { publicIp: settings.publicIp }, after: { publicIp } }, () =>
-        client().setServiceLinePublicIp(serviceLineNumber, publicIp),
+        client(serviceLineNumber).then((c) => c.setServiceLinePublicIp(serviceLineNumber, publicIp)),
       );
     },
 
@@ -276,7 +277,7 @@ export function createServiceLinesService(deps: {
       requireActive(settings);
       if (settings.optedIn === optedIn) throw new ConflictError(M.noChange);
       return act(context, request, { action: 'service_line.priority_data_changed', before: { optedIn: settings.optedIn }, after: { optedIn } }, () =>
-        optedIn ? client().optInPriorityData(serviceLineNumber) : client().optOutPriorityData(serviceLineNumber),
+        client(serviceLineNumber).then((c) => (optedIn ? c.optInPriorityData(serviceLineNumber) : c.optOutPriorityData(serviceLineNumber))),
       );
     },
 
@@ -294,7 +295,7 @@ export function createServiceLinesService(deps: {
           before: { recurringBlocks: settings.nextRecurringBlocks ?? settings.recurringBlocks },
           after: { productId: payload.productId, count: payload.count, applyToCurrentCycle: payload.applyToCurrentCycle },
         },
-        () => client().setRecurringDataBlocks(serviceLineNumber, { recurringDataBlocks: [{ productId: payload.productId, count: payload.count }], applyToCurrentMonth: payload.applyToCurrentCycle }),
+        () => client(serviceLineNumber).then((c) => c.setRecurringDataBlocks(serviceLineNumber, { recurringDataBlocks: [{ productId: payload.productId, count: payload.count }], applyToCurrentMonth: payload.applyToCurrentCycle })),
       );
     },
 
@@ -312,7 +313,7 @@ export function createServiceLinesService(deps: {
         context,
         request,
         { action: 'service_line.topped_up', before: { topUpBlocksThisCycle: settings.topUpBlocksThisCycle }, after: { productId: payload.productId, count: payload.count, price, currency: settings.topUpProduct.currency } },
-        () => client().topUpServiceLine(serviceLineNumber, { productId: payload.productId, count: payload.count }),
+        () => client(serviceLineNumber).then((c) => c.topUpServiceLine(serviceLineNumber, { productId: payload.productId, count: payload.count })),
       );
     },
 
@@ -329,7 +330,7 @@ export function createServiceLinesService(deps: {
           before: { active: settings.active, endDate: settings.endDate },
           after: { when: payload.when, reason: payload.reason.trim(), customer: settings.customer?.name ?? null, terminals: settings.terminals.map((t) => t.kitSerialNumber) },
         },
-        () => client().deactivateServiceLine(serviceLineNumber, { endNow, reason: payload.reason.trim() }),
+        () => client(serviceLineNumber).then((c) => c.deactivateServiceLine(serviceLineNumber, { endNow, reason: payload.reason.trim() })),
       );
     },
 
@@ -340,6 +341,10 @@ export function createServiceLinesService(deps: {
       if (problem) throw fieldError('toServiceLineNumber', problem);
       const target = await repos.serviceLines.context(payload.toServiceLineNumber.trim());
       if (!target) throw fieldError('toServiceLineNumber', M.targetNotFound);
+      // A terminal moves between lines of one provider account: the provider knows no other.
+      if ((await repos.serviceLines.accountOf(target.serviceLineNumber)) !== (await repos.serviceLines.accountOf(serviceLineNumber))) {
+        throw fieldError('toServiceLineNumber', M.targetOtherAccount);
+      }
       const targetLine = await providerLine(target.serviceLineNumber);
       if (!targetLine.active) throw new ConflictError(M.targetInactive);
       const to = target.serviceLineNumber;
@@ -349,12 +354,12 @@ export function createServiceLinesService(deps: {
         after: { serviceLineNumber: to, kitSerialNumber: terminal.kitSerialNumber },
       };
       try {
-        await client().detachTerminal(serviceLineNumber, userTerminalId);
+        await (await client(serviceLineNumber)).detachTerminal(serviceLineNumber, userTerminalId);
       } catch (error) {
         throw providerRefusal(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed);
       }
       try {
-        await client().attachTerminal(to, userTerminalId);
+        await (await client(to)).attachTerminal(to, userTerminalId);
       } catch (error) {
         // Off its line on the provider now: the inventory says so too, and the answer says where it is.
         await deps.terminalSync.refreshTerminal(userTerminalId, request).catch(() => undefined);
@@ -369,7 +374,7 @@ export function createServiceLinesService(deps: {
       const context = await known(serviceLineNumber);
       const terminal = terminalOn(context, userTerminalId);
       try {
-        await client().detachTerminal(serviceLineNumber, userTerminalId);
+        await (await client(serviceLineNumber)).detachTerminal(serviceLineNumber, userTerminalId);
       } catch (error) {
         throw providerRefusal(error, SERVICE_LINE_SERVER_MESSAGES.actionFailed);
       }
@@ -384,7 +389,7 @@ export function createServiceLinesService(deps: {
       const { context, settings } = await current(serviceLineNumber, true);
       const holder = settings.terminals.find((t) => t.routers.some((r) => r.routerId === routerId));
       if (!holder) throw new NotFoundError(M.routerNotOnLine);
-      return act(context, request, { action: 'router.rebooted', before: {}, after: { routerId, userTerminalId: holder.deviceId } }, () => client().rebootRouter(routerId));
+      return act(context, request, { action: 'router.rebooted', before: {}, after: { routerId, userTerminalId: holder.deviceId } }, () => client(serviceLineNumber).then((c) => c.rebootRouter(routerId)));
     },
 
     async setRouterConfig(serviceLineNumber, routerId, payload, request) {
@@ -396,7 +401,7 @@ export function createServiceLinesService(deps: {
       }
       if (router.configId === payload.configId) throw new ConflictError(M.noChange);
       return act(context, request, { action: 'router.config_assigned', before: { configId: router.configId }, after: { routerId, configId: payload.configId } }, () =>
-        client().assignRouterConfig(payload.configId, [routerId]),
+        client(serviceLineNumber).then((c) => c.assignRouterConfig(payload.configId, [routerId])),
       );
     },
   };

@@ -43,7 +43,7 @@ import type { Repositories } from '../db/repositories';
 import type { CycleWindow, DraftWrite, ExistingStatement, StatementFilter, StatementItemRow, StatementSummaryRow } from '../db/repositories/statements';
 import { ConflictError, NotFoundError, fieldError } from '../errors';
 import type { AuditService, RequestContext } from './audit';
-import type { ProviderAccess } from './console-provider';
+import { clientForLine, type ProviderDirectory } from '../provider-access';
 import type { CustomersService } from './customers';
 import { createPacer, type PacerOptions } from './pacer';
 
@@ -172,7 +172,7 @@ export function createStatementsService(deps: {
   audit: AuditService;
   now: Clock;
   /** The provider the partial periods come from; null: the stored ones are used as they are. */
-  provider: ProviderAccess | null;
+  provider: ProviderDirectory | null;
   customers: Pick<CustomersService, 'get'>;
   /** How the batches rest between them on the embedded database (pacer.ts). */
   pacing?: PacerOptions;
@@ -211,16 +211,12 @@ export function createStatementsService(deps: {
     await store.dropOrphanPeriodChecks();
     const checks = await store.periodChecks(PERIOD_CHECKS_PER_REFRESH);
     if (checks.length === 0) return;
-    let client;
-    try {
-      client = deps.provider.client().background();
-    } catch (error) {
-      deps.log?.(error, 'Billing could not reach the provider for partial periods');
-      return;
-    }
+    const directory = deps.provider;
     for (const check of checks) {
       let periods: ProductPeriod[];
       try {
+        // Each line at the provider account it lives under, through that account's background lane.
+        const client = (await clientForLine(directory, repos.serviceLines, check.serviceLineNumber)).background();
         periods = cleanPeriods(await client.listPartialPeriods(check.serviceLineNumber));
       } catch (error) {
         deps.log?.(error, `Billing could not read the partial periods of ${check.serviceLineNumber}; it tries again on the next run`);

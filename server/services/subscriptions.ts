@@ -26,7 +26,7 @@ import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError 
 import { isProviderError } from '../provider/errors';
 import type { AuditService, RequestContext } from './audit';
 import type { LineRowsRefresher } from './line-rows';
-import type { ProviderAccess } from './console-provider';
+import { clientForLine, type ProviderDirectory } from '../provider-access';
 import { providerFailure } from './provider-failures';
 import { capInGB, dataCapOf, dayOf } from './terminals';
 
@@ -113,7 +113,7 @@ export function createSubscriptionsService(deps: {
   repos: Repositories;
   audit: AuditService;
   now: Clock;
-  provider: ProviderAccess | null;
+  provider: ProviderDirectory | null;
   /** The 503 message when no provider is configured. */
   noProvider: string;
   /** Keeps the stored rows current (shared with the customers' usage tables). */
@@ -159,7 +159,7 @@ export function createSubscriptionsService(deps: {
       if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
 
       try {
-        await deps.provider.client().changeServiceLineProduct(serviceLineNumber, productReferenceId);
+        await (await clientForLine(deps.provider, repos.serviceLines, serviceLineNumber)).changeServiceLineProduct(serviceLineNumber, productReferenceId);
       } catch (error) {
         // A refusal is the provider's answer about this line and product: the admin sees its words.
         if (isProviderError(error) && error.kind === 'validation') {

@@ -22,7 +22,7 @@ import type { Config } from '../config';
 import type { Repositories } from '../db/repositories';
 import type { SyncRunRow } from '../db/schema';
 import { PROVIDER_DEFAULTS } from '../provider';
-import type { ProviderAccess } from './console-provider';
+import type { ProviderDirectory } from '../provider-access';
 
 /** A run as the schedule reads it: its status, when it started (queued, if it never did) and its calls. */
 export function lastRunOf(row: SyncRunRow | null): LastSyncRun | null {
@@ -48,22 +48,29 @@ export function createSyncBudgetService(deps: {
   repos: Repositories;
   now: Clock;
   config: Pick<Config, 'syncIntervalMs' | 'usageSyncIntervalMs' | 'providerSyncShare'>;
-  provider: ProviderAccess | null;
+  provider: ProviderDirectory | null;
 }) {
   const { repos, now, config } = deps;
   const runs = repos.syncRuns;
-  const sharedBudget = () => deps.provider?.budget?.() ?? null;
 
-  /** The limit and share the schedule is sized to: the shared budget's, else the client's default limit. */
+  /** The share of every account's budget the schedule sizes syncs to, and the client's default limit. */
   function shape(): SyncBudgetShape {
-    const budget = sharedBudget();
-    return budget
-      ? { requestsPerMinute: budget.requestsPerMinute, syncShare: budget.syncShare }
-      : { requestsPerMinute: PROVIDER_DEFAULTS.requestsPerMinute, syncShare: config.providerSyncShare };
+    return { requestsPerMinute: PROVIDER_DEFAULTS.requestsPerMinute, syncShare: config.providerSyncShare };
   }
 
-  async function entry(kind: SyncJobKind, configuredMs: number | null, budget: SyncBudgetShape, at: Date): Promise<SyncScheduleEntry> {
-    const [latest, ended] = await Promise.all([runs.latest(kind), runs.latestEnded(kind)]);
+  /** One account's budget as shared in the database (null in tests that give the client its own limit). */
+  async function accountBudget(accountId: number) {
+    if (!deps.provider) return null;
+    try {
+      return (await deps.provider.access(accountId)).budget?.() ?? null;
+    } catch {
+      // A disabled or unusable account has no budget being spent: the schedule says so.
+      return null;
+    }
+  }
+
+  async function entry(kind: SyncJobKind, accountId: number, configuredMs: number | null, budget: SyncBudgetShape, at: Date): Promise<SyncScheduleEntry> {
+    const [latest, ended] = await Promise.all([runs.latest(kind, accountId), runs.latestEnded(kind, accountId)]);
     const active = latest?.status === 'queued' || latest?.status === 'running' ? latest.status : null;
     const next = nextRunAt(lastRunOf(latest), configuredMs, budget, at);
     const state: SyncScheduleState = configuredMs === null ? 'off' : (active ?? (next && next.getTime() > at.getTime() ? 'scheduled' : 'due'));
@@ -80,17 +87,24 @@ export function createSyncBudgetService(deps: {
   return {
     shape,
 
-    async report(): Promise<SyncBudget> {
+    /** One account's budget and schedule: the account asked for, else the first enabled one. */
+    async report(accountId?: number): Promise<SyncBudget> {
       const at = now();
-      const budget = shape();
-      const shared = sharedBudget();
-      // No provider: no background sync at all. SYNC_INTERVAL=off stops the usage schedule too.
-      const inventoryMs = deps.provider ? config.syncIntervalMs : null;
+      const account = accountId ?? (deps.provider ? await deps.provider.defaultAccount() : 1);
+      const shared = await accountBudget(account);
+      const row = await repos.providerAccounts.find(account);
+      const budget: SyncBudgetShape = shared
+        ? { requestsPerMinute: shared.requestsPerMinute, syncShare: shared.syncShare }
+        : { requestsPerMinute: row && row.kind !== 'pending' ? row.requestsPerMinute : PROVIDER_DEFAULTS.requestsPerMinute, syncShare: config.providerSyncShare };
+      // No provider: no background sync at all. SYNC_INTERVAL=off stops the usage schedule too; an
+      // account's own interval replaces the portal's.
+      const own = row?.syncIntervalMinutes ?? null;
+      const inventoryMs = deps.provider && config.syncIntervalMs !== null ? (own === null ? config.syncIntervalMs : own * 60_000) : null;
       const usageMs = inventoryMs === null ? null : config.usageSyncIntervalMs;
       const since = new Date((Math.floor(at.getTime() / BUDGET_WINDOW_MS) + 1) * BUDGET_WINDOW_MS - BUDGET_HISTORY_MS);
       const [inventory, usage, counts, pausedUntil] = await Promise.all([
-        entry('inventory', inventoryMs, budget, at),
-        entry('usage', usageMs, budget, at),
+        entry('inventory', account, inventoryMs, budget, at),
+        entry('usage', account, usageMs, budget, at),
         shared ? repos.providerCallBudget.perMinute(shared.accountKey, since) : Promise.resolve([]),
         shared ? repos.providerCallBudget.pausedUntil(shared.accountKey) : Promise.resolve(null),
       ]);

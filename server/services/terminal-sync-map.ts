@@ -27,9 +27,10 @@ import type {
 /** 1 TB = 1,000 GB, as the provider counts data blocks. */
 export const GB_PER_TB = 1000;
 
-export function productRow(product: ProviderProduct, accountNumber: string): ProductUpsert {
+export function productRow(product: ProviderProduct, accountNumber: string, accountId: number): ProductUpsert {
   return {
     productReferenceId: product.productReferenceId,
+    accountId,
     accountNumber,
     name: product.name,
     price: product.price,
@@ -39,9 +40,10 @@ export function productRow(product: ProviderProduct, accountNumber: string): Pro
   };
 }
 
-export function addressRow(address: ProviderAddress, accountNumber: string): AddressUpsert {
+export function addressRow(address: ProviderAddress, accountNumber: string, accountId: number): AddressUpsert {
   return {
     addressReferenceId: address.addressReferenceId,
+    accountId,
     accountNumber,
     formattedAddress: address.formattedAddress,
     locality: address.locality,
@@ -52,9 +54,10 @@ export function addressRow(address: ProviderAddress, accountNumber: string): Add
   };
 }
 
-export function serviceLineRow(line: ProviderServiceLine, accountNumber: string): ServiceLineUpsert {
+export function serviceLineRow(line: ProviderServiceLine, accountNumber: string, accountId: number): ServiceLineUpsert {
   return {
     serviceLineNumber: line.serviceLineNumber,
+    accountId,
     accountNumber,
     nickname: line.nickname,
     productReferenceId: line.productReferenceId || null,

@@ -39,7 +39,8 @@ import {
   type StarlinkClient,
 } from '../provider';
 import type { AuditService, RequestContext } from './audit';
-import type { ProviderAccess } from './console-provider';
+import type { ProviderDirectory } from '../provider-access';
+import { PROVIDER_ACCOUNTS_MESSAGES } from './provider-accounts';
 import type { LineRowsRefresher } from './line-rows';
 import { providerFailure } from './provider-failures';
 import { createPacer, inPacedSlices, type PacerOptions } from './pacer';
@@ -91,8 +92,11 @@ export const SYNC_DEFAULTS = {
   addressBatchSize: 100,
 } as const;
 
-/** app_meta keys: when the inventory last read each reference listing in full (ISO time). */
-export const FULL_LISTING_KEYS = { products: 'sync.products_listed_at', addresses: 'sync.addresses_listed_at' } as const;
+/** app_meta keys: when the inventory of an account last read each reference listing in full (ISO time). */
+export const FULL_LISTING_KEYS = {
+  products: (accountId: number) => `sync.products_listed_at.${accountId}`,
+  addresses: (accountId: number) => `sync.addresses_listed_at.${accountId}`,
+} as const;
 
 export type SyncOptions = Partial<Record<keyof typeof SYNC_DEFAULTS, number>>;
 
@@ -224,7 +228,7 @@ export function createTerminalSyncService(deps: {
   repos: Repositories;
   audit: AuditService;
   now: Clock;
-  provider: ProviderAccess | null;
+  provider: ProviderDirectory | null;
   /** The 503 message when no provider is configured. */
   noProvider: string;
   /** The pages' stored rows, computed again for the lines a run wrote before the run ends. */
@@ -250,13 +254,31 @@ export function createTerminalSyncService(deps: {
   );
   let dispatcher: SyncDispatcher | null = null;
 
-  const client = (): StarlinkClient => {
+  const client = async (accountId: number): Promise<StarlinkClient> => {
     if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
-    return deps.provider.client();
+    return (await deps.provider.access(accountId)).client();
   };
 
-  /** Inserts a queued run and hands it to the queue; null when one of the kind is already queued or running. */
-  async function tryStart(input: { kind: SyncJobKind; trigger: SyncTrigger; requestedBy: string | null }): Promise<SyncRunRow | null> {
+  /**
+   * An engine's run for one account. A refusal of the credentials marks the account
+   * "authentication failed", which pauses its syncs until they change; a run that read the
+   * account clears an earlier mark. Other accounts are not touched either way.
+   */
+  async function forAccount(tracker: SyncRunTracker, engine: (provider: StarlinkClient) => Promise<SyncOutcome>): Promise<SyncOutcome> {
+    const accountId = tracker.run.accountId;
+    try {
+      return await engine((await client(accountId)).background());
+    } catch (error) {
+      if (isProviderError(error) && error.kind === 'auth') {
+        const said = error.messages.length > 0 ? ` (${error.messages.join('; ')})` : '';
+        await repos.providerAccounts.markAuthFailed(accountId, PROVIDER_ACCOUNTS_MESSAGES.authFailed(said), now());
+      }
+      throw error;
+    }
+  }
+
+  /** Inserts a queued run and hands it to the queue; null when one of the kind is already queued or running for the account. */
+  async function tryStart(input: { kind: SyncJobKind; accountId: number; trigger: SyncTrigger; requestedBy: string | null }): Promise<SyncRunRow | null> {
     if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
     const inserted = await runs.insertQueued({ ...input, at: now() });
     if (!inserted.ok) return null;
@@ -274,9 +296,11 @@ export function createTerminalSyncService(deps: {
     return Number.isNaN(lastAt) || at.getTime() - lastAt >= settings.fullListingEveryMs;
   }
 
-  async function syncInventory(tracker: SyncRunTracker): Promise<SyncOutcome> {
-    // The background lane: a share of the account's budget, behind people's calls.
-    const provider = client().background();
+  const syncInventory = (tracker: SyncRunTracker) => forAccount(tracker, (provider) => inventoryRun(tracker, provider));
+
+  /** One account's inventory: `provider` is its background lane (a share of its budget, behind people's calls). */
+  async function inventoryRun(tracker: SyncRunTracker, provider: StarlinkClient): Promise<SyncOutcome> {
+    const accountId = tracker.run.accountId;
     const at = now();
     const runId = tracker.run.id;
     const baseRequests = provider.usage().requests;
@@ -303,7 +327,7 @@ export function createTerminalSyncService(deps: {
 
     // Products rarely change: stored ones serve between daily readings, unless none is stored or a
     // line is on a plan they lack (then the listing is read after the lines).
-    const storedProducts = (await fullListingDue(FULL_LISTING_KEYS.products, at)) ? [] : ((await inventory.liveProductsRaw()) as ProviderProduct[]);
+    const storedProducts = (await fullListingDue(FULL_LISTING_KEYS.products(accountId), at)) ? [] : ((await inventory.liveProductsRaw(accountId)) as ProviderProduct[]);
     const listProducts = async () => readAll(await provider.listProducts(listing('products')));
     const readProducts = async (fresh: Promise<{ items: ProviderServiceLine[] }>): Promise<ReferenceReading<ProviderProduct>> => {
       if (storedProducts.length === 0) return listProducts();
@@ -314,9 +338,9 @@ export function createTerminalSyncService(deps: {
 
     // An address belongs to a line: between daily readings only the lines new since the last run
     // (or moved, or whose address is not stored) have theirs read, 100 ids a query.
-    const addressesInFull = await fullListingDue(FULL_LISTING_KEYS.addresses, at);
+    const addressesInFull = await fullListingDue(FULL_LISTING_KEYS.addresses(accountId), at);
     const readNewLinesAddresses = async (fresh: ProviderServiceLine[]): Promise<ReferenceReading<ProviderAddress>> => {
-      const [storedLines, storedAddresses] = await Promise.all([inventory.liveLineAddresses(), inventory.liveAddresses()]);
+      const [storedLines, storedAddresses] = await Promise.all([inventory.liveLineAddresses(accountId), inventory.liveAddresses(accountId)]);
       const known = new Map(storedAddresses.map((a) => [a.addressReferenceId, addressFromStore(a)]));
       const wanted = new Set<string>();
       for (const line of fresh) {
@@ -416,25 +440,28 @@ export function createTerminalSyncService(deps: {
           const record = records[i]!;
           return { userTerminalId: t.userTerminalId, contentHash: record.ok ? record.row.contentHash : null };
         }),
+        accountId,
         tx,
       );
-      await inventory.upsertProducts(products.written.map((p) => productRow(p, accountNumber)), at, tx);
+      await inventory.upsertProducts(products.written.map((p) => productRow(p, accountNumber, accountId)), at, tx);
     });
 
     // Both lanes write in paced transactions (pacer.ts): on the embedded database a transaction
     // of 1,000 terminals held every page for 175–441 ms at 10,000 terminals.
     const referenceLane = async () => {
       await inPacedSlices(referenceWrites, addresses.written, (items) =>
-        batch(null, (tx) => inventory.upsertAddresses(items.map((a) => addressRow(a, accountNumber)), at, tx)),
+        batch(null, (tx) => inventory.upsertAddresses(items.map((a) => addressRow(a, accountNumber, accountId)), at, tx)),
       );
       await inPacedSlices(referenceWrites, lines.items, (items) =>
-        batch(null, (tx) => inventory.upsertServiceLines(items.map((l) => serviceLineRow(l, accountNumber)), at, tx)),
+        batch(null, (tx) => inventory.upsertServiceLines(items.map((l) => serviceLineRow(l, accountNumber, accountId)), at, tx)),
       );
     };
 
     const terminalItems = userTerminals.items.map((terminal, i) => ({ terminal, record: records[i]! }));
     const total = terminalItems.length;
-    const stamp = { runId, at };
+    const stamp = { runId, at, accountId };
+    /** Terminals another account holds: kept apart, never merged into this account's. */
+    let heldElsewhere = 0;
     /** Unchanged terminals and the hash they were found with: touched in one statement at the end. */
     const unchanged: { userTerminalId: string; contentHash: string }[] = [];
     const terminalLane = async () => {
@@ -448,6 +475,12 @@ export function createTerminalSyncService(deps: {
           const changed: TerminalUpsert[] = [];
           const failures: TerminalFailure[] = [];
           for (const { terminal, record } of items) {
+            const held = stored.get(terminal.userTerminalId);
+            if (held && held.accountId !== accountId) {
+              heldElsewhere += 1;
+              counts.failed += 1;
+              continue;
+            }
             if (!record.ok) {
               failures.push(record.failure);
               continue;
@@ -481,22 +514,29 @@ export function createTerminalSyncService(deps: {
       await inventory.touchUnchanged(unchanged, stamp, tx);
       if (complete) {
         counts.removed = await inventory.markUnseenTerminalsRemoved(stamp, tx);
-        await inventory.markServiceLinesRemoved(at, tx);
+        await inventory.markServiceLinesRemoved(at, accountId, tx);
         // Only a full reading tells what the provider no longer has.
         if (addresses.full) {
-          await inventory.markAddressesRemoved(at, tx);
-          await repos.appMeta.set(FULL_LISTING_KEYS.addresses, at.toISOString(), tx);
+          await inventory.markAddressesRemoved(at, accountId, tx);
+          await repos.appMeta.set(FULL_LISTING_KEYS.addresses(accountId), at.toISOString(), tx);
         }
         if (products.full) {
-          await inventory.markProductsRemoved(at, tx);
-          await repos.appMeta.set(FULL_LISTING_KEYS.products, at.toISOString(), tx);
+          await inventory.markProductsRemoved(at, accountId, tx);
+          await repos.appMeta.set(FULL_LISTING_KEYS.products(accountId), at.toISOString(), tx);
         }
       }
+      // What the provider said of the account: its number, and its currency as its products price them.
+      const currency = products.items.find((p) => p.isoCurrencyCode)?.isoCurrencyCode ?? null;
+      await repos.providerAccounts.markConnected(accountId, { accountNumber, currency, message: null }, at, tx);
     });
     // The trigram index's pending list, merged once per run (PGlite has no autovacuum to do it).
     await inventory.flushSearchIndex();
     const pagesNote = await refreshPageRows(tracker);
-    const message = sentences(complete ? null : `Nothing was marked removed: ${warnings.join('; ')}.`, pagesNote);
+    const collisions =
+      heldElsewhere > 0
+        ? `${heldElsewhere} terminal${heldElsewhere === 1 ? ' is' : 's are'} already held under another provider account: kept apart there, not merged into this one.`
+        : null;
+    const message = sentences(complete ? null : `Nothing was marked removed: ${warnings.join('; ')}.`, collisions, pagesNote);
     return { counts, message, providerCalls: providerCalls() };
   }
 
@@ -517,12 +557,14 @@ export function createTerminalSyncService(deps: {
 
   // ---- The usage engine ----------------------------------------------------------------------
 
-  async function syncUsage(tracker: SyncRunTracker): Promise<SyncOutcome> {
-    const provider = client().background();
+  const syncUsage = (tracker: SyncRunTracker) => forAccount(tracker, (provider) => usageRun(tracker, provider));
+
+  /** One account's usage: `provider` is its background lane. */
+  async function usageRun(tracker: SyncRunTracker, provider: StarlinkClient): Promise<SyncOutcome> {
     const baseRequests = provider.usage().requests;
     const providerCalls = () => tracker.run.providerCalls + provider.usage().requests - baseRequests;
     const counts = emptyCounts();
-    const lines = await inventory.serviceLinesForUsage();
+    const lines = await inventory.serviceLinesForUsage(tracker.run.accountId);
     // A line read for the first time gets a year of history; afterwards the last cycle and this one.
     const groups = [
       ...chunks(lines.filter((l) => !l.hasUsage), settings.usageBatchSize).map((g) => ({ lines: g, previous: settings.usageHistoryCycles, fresh: true })),
@@ -576,9 +618,12 @@ export function createTerminalSyncService(deps: {
       throw error;
     });
 
-  async function refreshTerminal(userTerminalId: string, context: RequestContext): Promise<RefreshResult> {
-    const provider = client();
+  /** `accountId`: where a terminal not stored yet lives (an activation's account); else the first account. */
+  async function refreshTerminal(userTerminalId: string, context: RequestContext, accountHint?: number): Promise<RefreshResult> {
     const stored = await inventory.findTerminal(userTerminalId);
+    // A terminal is asked of the account that holds it.
+    const accountId = stored?.accountId ?? accountHint ?? (deps.provider ? await deps.provider.defaultAccount() : 0);
+    const provider = await client(accountId);
     const before = stored ? { syncStatus: stored.syncStatus, lastSyncedAt: stored.lastSyncedAt?.toISOString() ?? null, removedAt: stored.removedAt?.toISOString() ?? null } : null;
     const at = now();
 
@@ -603,7 +648,7 @@ export function createTerminalSyncService(deps: {
         fetched.telemetry = readings.userTerminals[userTerminalId];
         if (line) {
           const [product, address] = await Promise.all([
-            productFor(provider, line.productReferenceId),
+            productFor(provider, line.productReferenceId, accountId),
             line.addressReferenceId ? orMissing(provider.getAddress(line.addressReferenceId)) : Promise.resolve(undefined),
           ]);
           fetched.product = product;
@@ -627,11 +672,11 @@ export function createTerminalSyncService(deps: {
     }
 
     const record = terminalRecord({ ...fetched, terminal, at });
-    const stamp = { runId: null, at };
+    const stamp = { runId: null, at, accountId };
     return db.transaction(async (tx) => {
-      if (fetched.product) await inventory.upsertProducts([productRow(fetched.product, accountNumber)], at, tx);
-      if (fetched.address) await inventory.upsertAddresses([addressRow(fetched.address, accountNumber)], at, tx);
-      if (fetched.line) await inventory.upsertServiceLines([serviceLineRow(fetched.line, accountNumber)], at, tx);
+      if (fetched.product) await inventory.upsertProducts([productRow(fetched.product, accountNumber, accountId)], at, tx);
+      if (fetched.address) await inventory.upsertAddresses([addressRow(fetched.address, accountNumber, accountId)], at, tx);
+      if (fetched.line) await inventory.upsertServiceLines([serviceLineRow(fetched.line, accountNumber, accountId)], at, tx);
       if (record.ok) {
         const kind = classify((await inventory.storedStates([userTerminalId], tx)).get(userTerminalId), record.row.contentHash);
         if (kind === 'unchanged') await inventory.touchSynced([userTerminalId], stamp, tx);
@@ -647,9 +692,9 @@ export function createTerminalSyncService(deps: {
   }
 
   /** A product from the stored table; the provider's listing when the table does not have it yet. */
-  async function productFor(provider: StarlinkClient, productReferenceId: string): Promise<ProviderProduct | undefined> {
+  async function productFor(provider: StarlinkClient, productReferenceId: string, accountId: number): Promise<ProviderProduct | undefined> {
     if (!productReferenceId) return undefined;
-    const raw = await inventory.findProductRaw(productReferenceId);
+    const raw = await inventory.findProductRaw(productReferenceId, accountId);
     if (raw) return raw as ProviderProduct;
     const listing = await provider.listProducts();
     return listing.items.find((p) => p.productReferenceId === productReferenceId);
@@ -661,12 +706,28 @@ export function createTerminalSyncService(deps: {
       dispatcher = next;
     },
 
-    /** POST /terminals/sync: a manual inventory run, or 409 while one is queued or running. */
-    async startSync(input: { trigger: SyncTrigger; requestedBy: string | null }, context?: RequestContext): Promise<SyncJob> {
-      const row = await tryStart({ kind: 'inventory', ...input });
-      if (!row) throw new ConflictError(TERMINAL_SYNC_MESSAGES.alreadyRunning);
-      if (context) await audit.record({ ...context, action: 'terminal.sync_started', targetType: 'sync_run', targetId: row.id, after: { kind: row.kind, trigger: row.trigger } });
-      return toSyncJob(row);
+    /**
+     * POST /terminals/sync: a manual inventory run of one account, or of every account whose
+     * syncs may run (disabled and refused ones wait); 409 when each already has one queued or running.
+     */
+    async startSync(input: { trigger: SyncTrigger; requestedBy: string | null; accountId?: number | undefined }, context?: RequestContext): Promise<SyncJob> {
+      if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
+      // One account: it must exist and be enabled (404, 409), whatever its last sync said.
+      if (input.accountId !== undefined) await deps.provider.access(input.accountId);
+      const accounts = input.accountId === undefined ? await deps.provider.working() : [input.accountId];
+      const started: SyncRunRow[] = [];
+      for (const accountId of accounts) {
+        const row = await tryStart({ kind: 'inventory', accountId, trigger: input.trigger, requestedBy: input.requestedBy });
+        if (row) started.push(row);
+      }
+      const first = started[0];
+      if (!first) throw new ConflictError(TERMINAL_SYNC_MESSAGES.alreadyRunning);
+      if (context) {
+        for (const row of started) {
+          await audit.record({ ...context, action: 'terminal.sync_started', targetType: 'sync_run', targetId: row.id, after: { kind: row.kind, trigger: row.trigger, accountId: row.accountId } });
+        }
+      }
+      return toSyncJob(first);
     },
 
     /** For the scheduler and the workers: a run of `kind` unless one is already queued or running. */
@@ -678,14 +739,17 @@ export function createTerminalSyncService(deps: {
       return toSyncJob(row);
     },
 
-    async queue(): Promise<SyncQueue> {
-      const [active, recent] = await Promise.all([runs.active('inventory'), runs.recent(settings.recentRuns)]);
+    /** The inventory run in progress (any account's), and the recent runs of every account. */
+    async queue(accountId: number | null = null): Promise<SyncQueue> {
+      const accounts = accountId === null ? await repos.providerAccounts.list() : [{ id: accountId }];
+      const [actives, recent] = await Promise.all([Promise.all(accounts.map((a) => runs.active('inventory', a.id))), runs.recent(settings.recentRuns, accountId)]);
+      const active = actives.find((row) => row !== null) ?? null;
       return { active: active ? toSyncJob(active) : null, recent: recent.map(toSyncJob) };
     },
 
-    /** True when no terminal was ever stored: the first start syncs once so the portal has data. */
-    async inventoryIsEmpty(): Promise<boolean> {
-      return (await inventory.countAll()) === 0;
+    /** True when the account never had a terminal stored: its first sync runs at once so the portal has data. */
+    async inventoryIsEmpty(accountId: number): Promise<boolean> {
+      return (await inventory.countAll(accountId)) === 0;
     },
 
     syncInventory,

@@ -74,6 +74,7 @@ export interface TerminalListParams {
   active?: boolean | undefined;
   assigned?: boolean | undefined;
   syncStatus?: TerminalSyncStatus | undefined;
+  accountId?: number | undefined;
 }
 
 export interface AssignInput {
@@ -123,6 +124,8 @@ export function toTerminalRow(row: TerminalListRow): TerminalRowWire {
     plan: row.plan,
     location: row.location,
     region: row.region,
+    account_id: row.accountId,
+    account_name: row.accountName,
   };
 }
 
@@ -251,6 +254,7 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
       active: params.active ?? null,
       assigned: params.assigned ?? null,
       syncStatus: params.syncStatus ?? null,
+      accountId: params.accountId ?? null,
     });
 
     // A deep page in the back half is read from the far end: OFFSET walks every row it skips,
@@ -307,7 +311,7 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
     },
 
     async health() {
-      const [figures, lastRun] = await Promise.all([repos.terminals.fleetFigures(dayOf(now())), repos.syncRuns.latest('inventory')]);
+      const [figures, lastRun] = await Promise.all([repos.terminals.fleetFigures(dayOf(now())), repos.syncRuns.latest('inventory', null)]);
       const usageGB = figures.priorityGB === null ? null : round2(figures.priorityGB + (figures.standardGB ?? 0));
       return {
         total: figures.total,

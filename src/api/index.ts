@@ -15,6 +15,7 @@ import { createMyAreaApi } from './my-area';
 import { createPricesApi } from './prices';
 import { createProviderBillingApi } from './provider-billing';
 import { createProviderConsoleApi } from './provider-console';
+import { createProviderAccountsApi } from './provider-accounts';
 import { createReconciliationApi } from './reconciliation';
 import { createRequestsApi } from './requests';
 import { createRolesApi } from './roles';
@@ -47,6 +48,7 @@ export function createApi(options: ApiClientOptions) {
     prices: createPricesApi(client),
     providerBilling: createProviderBillingApi(client),
     providerConsole: createProviderConsoleApi(client),
+    providerAccounts: createProviderAccountsApi(client),
     reconciliation: createReconciliationApi(client),
     requests: createRequestsApi(client),
     roles: createRolesApi(client),

@@ -56,6 +56,8 @@ export interface TerminalListQuery {
   assigned?: boolean;
   syncStatus?: TerminalSyncStatus;
   sort?: TerminalSort;
+  /** Only the terminals of this provider account; every account's when missing. */
+  accountId?: number;
 }
 
 export interface TerminalListData {
@@ -137,7 +139,15 @@ export function normaliseTerminalRow(raw: unknown): TerminalListItem | null {
     plan: str(raw.plan),
     location: str(raw.location),
     region: str(raw.region),
+    accountId: accountIdOf(pick(raw, 'accountId', 'account_id')),
+    accountName: optionalText(pick(raw, 'accountName', 'account_name')) ?? null,
   };
+}
+
+/** A provider account id is a whole number from 1; anything else reads as not known. */
+function accountIdOf(value: unknown): number | null {
+  const n = num(value);
+  return n !== null && Number.isInteger(n) && n >= 1 ? n : null;
 }
 
 /**
@@ -165,6 +175,7 @@ export function terminalListSearchParams(query: TerminalListQuery): Record<strin
     assigned: query.assigned,
     sync_status: query.syncStatus,
     sort: query.sort,
+    account_id: query.accountId,
   };
 }
 

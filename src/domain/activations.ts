@@ -38,6 +38,8 @@ export interface NewAddressInput {
 export interface ActivationPayload {
   deviceId: string;
   customerUuid?: string | null;
+  /** The provider account to activate under; absent: the first enabled account. */
+  accountId?: number | null;
   addressReferenceId?: string | null;
   newAddress?: NewAddressInput | null;
   productReferenceId: string;

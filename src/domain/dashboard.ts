@@ -1,5 +1,6 @@
 // The dashboard's live figures (`GET /api/v1/dashboard/summary`) and its display fallbacks
 // (spec section 2 "Dashboard").
+import type { ProviderAccountStatus } from './provider-accounts';
 import type { Profile } from './auth';
 
 export type ProviderHealthStatus = 'Healthy' | 'Degraded' | 'Down' | 'Not connected';
@@ -20,6 +21,19 @@ export interface DashboardSummary {
   systemUsers: number;
   providerHealth: { status: ProviderHealthStatus; checkedAt: string | null; detail: string | null };
   recentActivity: ActivityEntry[];
+  /** The fleet split by provider account (the figures above sum across them). */
+  accounts: DashboardAccountFigures[];
+}
+
+/** One provider account's share of the fleet, as the dashboard shows it. */
+export interface DashboardAccountFigures {
+  id: number;
+  name: string;
+  status: ProviderAccountStatus;
+  currency: string | null;
+  /** Live terminals, and those on an active service line. */
+  terminals: number;
+  activeTerminals: number;
 }
 
 export const GREETING_FALLBACK = 'Enterprise Admin';

@@ -25,6 +25,7 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
     items: [
       { title: 'Customer Management', url: '/customers', icon: 'pi pi-briefcase', permission: 'customers:read' },
       { title: 'Starlink API Simulator', url: '/customers/starlink-simulator', icon: 'pi pi-server', permission: 'provider:read' },
+      { title: 'Provider accounts', url: '/customers/provider-accounts', icon: 'pi pi-building', permission: 'provider:read' },
     ],
   },
   { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi', permission: 'terminals:read' },
@@ -81,6 +82,7 @@ export const PAGE_PERMISSIONS: Readonly<Record<Exclude<PagePath, `/my${string}`>
   '/settings': null,
   '/customers': 'customers:read',
   '/customers/starlink-simulator': 'provider:read',
+  '/customers/provider-accounts': 'provider:read',
   '/customer/terminals/$customerUuid': 'customers:read',
   '/terminals': 'terminals:read',
   '/subscription': 'subscriptions:read',
@@ -208,6 +210,7 @@ export type PagePath =
   | '/home'
   | '/customers'
   | '/customers/starlink-simulator'
+  | '/customers/provider-accounts'
   | '/customer/terminals/$customerUuid'
   | '/terminals'
   | '/subscription'
@@ -244,6 +247,10 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   '/customers/starlink-simulator': {
     title: 'Starlink API Simulator',
     breadcrumb: [home, { label: 'Customers', url: '/customers' }, { label: 'Starlink API Simulator' }],
+  },
+  '/customers/provider-accounts': {
+    title: 'Provider accounts',
+    breadcrumb: [home, { label: 'Customers', url: '/customers' }, { label: 'Provider accounts' }],
   },
   '/customer/terminals/$customerUuid': {
     title: 'Customer Terminal Usage',

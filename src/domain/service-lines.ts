@@ -148,6 +148,7 @@ export const SERVICE_LINE_MESSAGES = {
   targetInvalid: 'Service line number must be 2 to 64 letters, digits or dashes',
   sameLine: 'The terminal is already on that service line',
   targetNotFound: 'No service line with that number in the inventory',
+  targetOtherAccount: 'That service line is under another provider account: a terminal moves only between lines of one account',
   targetInactive: 'The service line to move to is not active',
   unknownConfig: 'The account has no router configuration with that id',
   /** The provider took the terminal off its line but did not put it on the other. */

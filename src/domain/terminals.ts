@@ -99,6 +99,9 @@ export interface TerminalRowWire {
   plan: string | null;
   location: string | null;
   region: string | null;
+  /** The provider account the terminal lives under. */
+  account_id: number;
+  account_name: string;
 }
 
 /** `GET /api/v1/terminals` data: one page of the list. */
@@ -128,6 +131,9 @@ export interface TerminalListItem {
   plan: string | null;
   location: string | null;
   region: string | null;
+  /** The provider account the terminal lives under; null when the server did not say (an older one). */
+  accountId: number | null;
+  accountName: string | null;
 }
 
 export interface DataCap {

@@ -133,6 +133,13 @@ const simulatorRoute = createRoute({
   component: lazyRouteComponent(() => import('./provider-console'), 'ProviderConsoleRoute'),
 });
 
+/** The portal's service accounts at the provider: listed, added, tested, disabled, deleted. */
+const providerAccountsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/customers/provider-accounts',
+  component: lazyRouteComponent(() => import('./provider-accounts'), 'ProviderAccountsRoute'),
+});
+
 const customerTerminalsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/customer/terminals/$customerUuid',
@@ -441,6 +448,7 @@ export const routeTree = rootRoute.addChildren([
     dashboardAliasRoute,
     customersRoute,
     simulatorRoute,
+    providerAccountsRoute,
     customerTerminalsRoute,
     terminalsRoute,
     subscriptionRoute,

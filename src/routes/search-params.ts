@@ -34,14 +34,15 @@ export function validateCustomersSearch(search: Record<string, unknown>): Custom
 }
 
 /**
- * `/terminals?page=2&search=kit&status=active&terminal=<user terminal id>`: the terminal key
- * opens its details dialog, so a link to one terminal can be shared (STYLE.md #11: a dialog is
- * URL state).
+ * `/terminals?page=2&search=kit&status=active&account=2&terminal=<user terminal id>`: the terminal
+ * key opens its details dialog, so a link to one terminal can be shared (STYLE.md #11: a dialog is
+ * URL state); `account` is the Account filter (a provider account's id).
  */
 export interface TerminalsSearch {
   page?: number;
   search?: string;
   status?: 'active' | 'inactive';
+  account?: number;
   terminal?: string;
 }
 
@@ -53,10 +54,12 @@ export function validateTerminalsSearch(search: Record<string, unknown>): Termin
   const text = raw.trim().slice(0, TERMINAL_SEARCH_MAX_LENGTH);
   const status = typeof search.status === 'string' && TERMINAL_STATUS_VALUES.has(search.status) ? search.status : 'all';
   const terminal = typeof search.terminal === 'string' ? search.terminal.trim() : '';
+  const account = typeof search.account === 'number' ? search.account : typeof search.account === 'string' && search.account.trim() !== '' ? Number(search.account) : NaN;
   return {
     page: Number.isInteger(page) && page > 1 && page <= MAX_PAGE ? page : undefined,
     search: text ? text : undefined,
     status: status === 'active' || status === 'inactive' ? status : undefined,
+    account: Number.isSafeInteger(account) && account >= 1 ? account : undefined,
     terminal: TERMINAL_ID_PATTERN.test(terminal) ? terminal : undefined,
   };
 }

@@ -31,6 +31,8 @@ export function placeholderTerminal(known: Pick<TerminalListItem, 'userTerminalI
     plan: null,
     location: null,
     region: null,
+    accountId: null,
+    accountName: null,
     ...known,
   };
 }
@@ -41,6 +43,8 @@ export function TerminalDetailPanel(props: {
   initialTab: TerminalDetailTab | undefined;
   onClose: () => void;
   onChanged: () => void;
+  /** The portal holds more than one provider account: the dialog names the terminal's. */
+  showAccount?: boolean;
 }) {
   const { api } = useAppServices();
   const now = useNow();
@@ -97,6 +101,7 @@ export function TerminalDetailPanel(props: {
       onClose={props.onClose}
       now={now}
       {...(props.initialTab ? { initialTab: props.initialTab } : {})}
+      showAccount={props.showAccount === true}
       renderSettings={(serviceLineNumber) => <LineSettingsPanel key={serviceLineNumber} serviceLineNumber={serviceLineNumber} />}
     />
   );

@@ -1,7 +1,9 @@
-// The terminals page: the list (page, search and status in the URL), the fleet summary cards, the
-// background sync and the Terminal Details dialog, which is URL state (`?terminal=<id>`) so a link
-// opens it. Each is a machine whose effects are provided here.
-import { useCallback, useState } from 'react';
+// The terminals page: the list (page, search, status and account in the URL), the fleet summary
+// cards, the background sync and the Terminal Details dialog, which is URL state (`?terminal=<id>`)
+// so a link opens it. Each is a machine whose effects are provided here. When the portal holds more
+// than one provider account the list has an Account column and filter, and the dialog names the
+// account; the accounts are read once per visit, and without them the page is as with one account.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -14,7 +16,10 @@ import {
   type TerminalListItem,
 } from '../domain/terminals';
 import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
-import { createListMachine, type ListLocation } from '../machines/list';
+import type { ProviderAccountRef } from '../domain/provider-accounts';
+import { loadAccountRefs } from '../api/provider-accounts';
+import type { TerminalListQuery } from '../api/terminals';
+import { createListMachine, type ListLocation, type ListQuery } from '../machines/list';
 import type { SyncBudget } from '../domain/provider-budget';
 import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { terminalSyncMachine } from '../machines/terminal-sync';
@@ -39,6 +44,7 @@ const terminalsListMachine = createListMachine<TerminalListItem, TerminalStatusF
 });
 const fleetHealthMachine = createResourceMachine<FleetHealth>('fleetHealth');
 const syncBudgetMachine = createResourceMachine<SyncBudget>('syncBudget');
+const accountRefsMachine = createResourceMachine<ProviderAccountRef[]>('accountRefs');
 const routeApi = getRouteApi('/app/terminals');
 
 function finishedText(job: SyncJob): string {
@@ -57,13 +63,20 @@ export function TerminalsRoute() {
     void router.navigate({ to: '/terminals', search: validateTerminalsSearch(next as Record<string, unknown>), replace });
   const now = useNow();
   const currentSearch = () => validateTerminalsSearch(router.state.location.search as Record<string, unknown>);
+  const account = search.account ?? null;
+
+  /** The list machine's query as `GET /terminals` takes it (the account from the address). */
+  const terminalsQuery = (query: ListQuery<TerminalStatusFilter>): TerminalListQuery => {
+    const shown = currentSearch().account;
+    return { ...query, ...(shown !== undefined ? { accountId: shown } : {}) };
+  };
 
   const list = usePageActor(
     terminalsListMachine.provide({
       actors: {
         load: fromPromise(({ input, signal }) =>
           outcome(async () => {
-            const result = await api.terminals.listTerminals(input, signal);
+            const result = await api.terminals.listTerminals(terminalsQuery(input), signal);
             return result.ok ? { ok: true as const, data: { rows: result.data.terminals, pagination: result.data.pagination } } : result;
           }),
         ),
@@ -85,7 +98,7 @@ export function TerminalsRoute() {
     { input: { query: location } },
   );
   // The query the page shows (or is loading), read when the button is pressed.
-  const csv = useCsvExport(() => api.terminals.exportCsv(list.getSnapshot().context.query), listExportFileName('terminals', new Date()), LIST_EXPORT_FAILED.terminals);
+  const csv = useCsvExport(() => api.terminals.exportCsv(terminalsQuery(list.getSnapshot().context.query)), listExportFileName('terminals', new Date()), LIST_EXPORT_FAILED.terminals);
   const health = usePageActor(
     fleetHealthMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.fleetHealth(signal))) } }),
   );
@@ -93,6 +106,8 @@ export function TerminalsRoute() {
   const budget = usePageActor(
     syncBudgetMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.syncBudget(signal))) } }),
   );
+
+  const accountRefs = usePageActor(accountRefsMachine.provide({ actors: { load: loadAccountRefs(api.client) } }));
 
   const reloadAll = () => {
     list.send({ type: 'user.refresh' });
@@ -122,6 +137,15 @@ export function TerminalsRoute() {
   );
 
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
+  // The account: when the address changes it, the list loads again (its load reads it).
+  const loadedAccount = useRef(account);
+  useEffect(() => {
+    if (loadedAccount.current === account) return;
+    loadedAccount.current = account;
+    list.send({ type: 'user.refresh' });
+  }, [list, account]);
+  // One account (or none read) needs no column or filter to tell them apart.
+  const accounts = useSelector(accountRefs, (s) => (s.matches('ready') && s.context.data && s.context.data.length > 1 ? s.context.data : null));
   const healthData = useSelector(health, (s) => s.context.data);
   const healthLoading = useSelector(health, (s) => s.hasTag('loading'));
   const budgetData = useSelector(budget, (s) => s.context.data);
@@ -170,6 +194,10 @@ export function TerminalsRoute() {
         error={error}
         search={searchInput}
         status={query.status}
+        {...(accounts ? { accounts } : {})}
+        account={account}
+        // Another account starts at its first page, as the other filters do.
+        onAccount={(id) => navigateTo({ ...currentSearch(), page: undefined, account: id ?? undefined })}
         syncing={syncing}
         syncNotice={syncNotice}
         lastSync={followedJob ?? healthData?.lastSync ?? null}
@@ -196,6 +224,7 @@ export function TerminalsRoute() {
           initialTab={opened && opened.terminal.userTerminalId === openId ? opened.tab : undefined}
           onClose={closeTerminal}
           onChanged={reloadAll}
+          showAccount={accounts !== null}
         />
       )}
     </>

@@ -67,6 +67,9 @@ export async function startPortal(env: Record<string, string> = {}, { emptyDataD
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       LOG_LEVEL: 'warn',
+      // One simulated account unless a journey asks for more: a second one's syncs would cost
+      // every journey CPU that only the provider accounts' journey needs.
+      SIM_ACCOUNTS: 'us',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

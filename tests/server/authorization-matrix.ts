@@ -173,6 +173,17 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, AccessLevel>> = {
   'GET /api/v1/starlink-simulator/service-lines/:serviceLineNumber/details': 'provider:read',
   'GET /api/v1/starlink-simulator/service-lines/:serviceLineNumber/usage': 'provider:read',
   'GET /api/v1/starlink-simulator/user-terminals': 'provider:read',
+  // The provider accounts: read with the console, changed (secrets included) by who manages it.
+  'GET /api/v1/provider-accounts': 'provider:read',
+  'GET /api/v1/provider-accounts/simulated': 'provider:read',
+  // Names only, for every list's Account column and filter: any portal user in person.
+  'GET /api/v1/provider-accounts/refs': 'staff',
+  'POST /api/v1/provider-accounts': 'provider:manage',
+  'PATCH /api/v1/provider-accounts/:id': 'provider:manage',
+  'POST /api/v1/provider-accounts/:id/disable': 'provider:manage',
+  'POST /api/v1/provider-accounts/:id/enable': 'provider:manage',
+  'POST /api/v1/provider-accounts/:id/test': 'provider:manage',
+  'DELETE /api/v1/provider-accounts/:id': 'provider:manage',
   // Users and roles: read and manage.
   'GET /api/v1/roles': 'users:read',
   'POST /api/v1/roles': 'users:manage',

@@ -226,7 +226,7 @@ describe('customer actions', () => {
   });
 
   it('fails each plan change with the reason when no provider is configured, and goes on', async () => {
-    await ctx.database.db.execute(sql`INSERT INTO provider_products (product_reference_id, account_number, name, raw, synced_at) VALUES ('SUB-BULK-1', 'ACC-1', 'Bulk Plan', '{}', now()) ON CONFLICT DO NOTHING`);
+    await ctx.database.db.execute(sql`INSERT INTO provider_products (product_reference_id, account_id, account_number, name, raw, synced_at) VALUES ('SUB-BULK-1', 1, 'ACC-1', 'Bulk Plan', '{}', now()) ON CONFLICT DO NOTHING`);
     const response = await post('/api/v1/bulk', { kind: 'change-plan', csv: `service_line,plan\n${lineOf(10)},SUB-BULK-1\n${lineOf(11)},SUB-BULK-1` });
     expect(response.statusCode).toBe(202);
     const done = await finished(response.json().data.operation.id);

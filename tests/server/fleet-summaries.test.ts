@@ -274,7 +274,7 @@ describe('fleet summaries (migration 0009)', () => {
         expect((await ctx.app.repos.dashboard.counts()).activeTerminals).toBe(expected.onActiveLine);
         // The terminals page's totals for the filters the figures keep, against a count.
         for (const filter of TERMINAL_FILTERS) {
-          const query = { pattern: null, named: [], active: null, assigned: null, syncStatus: null, ...filter };
+          const query = { pattern: null, named: [], active: null, assigned: null, syncStatus: null, accountId: null, ...filter };
           expect(await ctx.app.repos.terminals.countFromFigures(query), JSON.stringify(filter)).toBe(await ctx.app.repos.terminals.count(query));
         }
         for (const query of QUERIES) {
@@ -343,7 +343,7 @@ describe('fleet summaries (migration 0009)', () => {
   });
 
   it('while a sync run is writing, recounts telemetry and usage at most every 30 seconds', async () => {
-    const runId = (await db().insert(syncRuns).values({ kind: 'usage', trigger: 'manual', status: 'running', queuedAt: ctx.clock.now() }).returning())[0]!.id;
+    const runId = (await db().insert(syncRuns).values({ kind: 'usage', accountId: 1, trigger: 'manual', status: 'running', queuedAt: ctx.clock.now() }).returning())[0]!.id;
     try {
       const signal = async () => (await ctx.app.repos.terminals.fleetFigures(today())).meanSignalQuality;
       await db().execute(sql`INSERT INTO fleet_activity_marks VALUES (txid_current())`);

@@ -9,6 +9,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import type { ProviderAccess } from '../../server/services/console-provider';
+import type { ProviderRegistry } from '../../server/provider-access';
 import { hash as argon2Hash, type Algorithm } from '@node-rs/argon2';
 import type { Clock } from '../../server/clock';
 import { loadConfig, type Config, type Env } from '../../server/config';
@@ -258,7 +259,7 @@ class IssuedTokens {
 }
 
 export async function createTestContext(
-  options: { now?: Date | string; env?: Env; provider?: ProviderAccess | null } = {},
+  options: { now?: Date | string; env?: Env; provider?: ProviderAccess | ProviderRegistry | null } = {},
 ): Promise<TestContext> {
   const clock = createClock(options.now);
   const testDb = await createTestDatabase();

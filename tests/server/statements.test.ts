@@ -84,7 +84,7 @@ async function signIn() {
 /** A sync run as a worker would make it (queued, claimed, run, finished), at the test clock. */
 async function runSync(kind: 'inventory' | 'usage') {
   const repos = createRepositories(db());
-  const inserted = await repos.syncRuns.insertQueued({ kind, trigger: 'manual', requestedBy: null, at: clock.now() });
+  const inserted = await repos.syncRuns.insertQueued({ kind, accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
   if (!inserted.ok) throw new Error(`a ${kind} run is already queued`);
   const run = (await repos.syncRuns.claim(inserted.row.id, 'statements-test', clock.now()))!;
   const tracker: SyncRunTracker = { run, signal: new AbortController().signal, report() {}, async checkpoint() {} };

@@ -33,7 +33,7 @@ describe('the schedule sized to the budget', () => {
       sync: {
         inventoryIsEmpty: async () => false,
         async tryStart(input) {
-          const inserted = await runs().insertQueued({ ...input, at: clock.now() });
+          const inserted = await runs().insertQueued({ ...input, accountId: 1, at: clock.now() });
           return inserted.ok ? inserted.row : null;
         },
       },
@@ -56,25 +56,25 @@ describe('the schedule sized to the budget', () => {
 
   it('keeps SYNC_INTERVAL after a run that needed less of the budget', async () => {
     await insertSyncRun(testDb.database.db, { kind: 'inventory', status: 'succeeded', queuedAt: at(15), startedAt: at(15), providerCalls: 312 });
-    expect(await scheduler().tick()).toMatchObject({ kind: 'inventory', trigger: 'schedule' });
+    expect((await scheduler().tick())[0]).toMatchObject({ kind: 'inventory', trigger: 'schedule' });
   });
 
   it('waits the calls of a costly inventory run at the sync share before the next one', async () => {
     // 3,360 calls at 168 a minute are 20 minutes: not 15 after its start, but 20.
     await insertSyncRun(testDb.database.db, { kind: 'inventory', status: 'succeeded', queuedAt: at(16), startedAt: at(16), providerCalls: 3_360 });
-    expect(await scheduler().tick()).toBeNull();
+    expect(await scheduler().tick()).toEqual([]);
     clock.advance(3 * MINUTE);
-    expect(await scheduler().tick()).toBeNull();
+    expect(await scheduler().tick()).toEqual([]);
     clock.advance(MINUTE);
-    expect(await scheduler().tick()).toMatchObject({ kind: 'inventory', trigger: 'schedule' });
+    expect((await scheduler().tick())[0]).toMatchObject({ kind: 'inventory', trigger: 'schedule' });
   });
 
   it('sizes the usage schedule by the last usage run the same way', async () => {
     // 16,800 calls at 168 a minute: 100 minutes, more than USAGE_SYNC_INTERVAL's 60.
     await insertSyncRun(testDb.database.db, { kind: 'usage', status: 'succeeded', queuedAt: at(70), startedAt: at(70), providerCalls: 16_800 });
-    expect(await scheduler().tickUsage()).toBeNull();
+    expect(await scheduler().tickUsage()).toEqual([]);
     clock.advance(30 * MINUTE);
-    expect(await scheduler().tickUsage()).toMatchObject({ kind: 'usage', trigger: 'schedule' });
+    expect((await scheduler().tickUsage())[0]).toMatchObject({ kind: 'usage', trigger: 'schedule' });
   });
 });
 
@@ -94,8 +94,8 @@ describe('one lane for inventory and usage runs', () => {
 
   it('keeps a usage run queued, saying why, while an inventory run runs, and starts it after', async () => {
     const runs = createSyncRunsRepository(testDb.database.db);
-    const inventory = await runs.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
-    const usage = await runs.insertQueued({ kind: 'usage', trigger: 'schedule', requestedBy: null, at: clock.now() });
+    const inventory = await runs.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
+    const usage = await runs.insertQueued({ kind: 'usage', accountId: 1, trigger: 'schedule', requestedBy: null, at: clock.now() });
     if (!inventory.ok || !usage.ok) throw new Error('could not queue');
     expect(await runs.claim(inventory.row.id, 'worker-a', clock.now())).toMatchObject({ status: 'running' });
     expect(await runs.claim(usage.row.id, 'worker-b', clock.now())).toBeNull();
@@ -111,8 +111,8 @@ describe('one lane for inventory and usage runs', () => {
       const b = createSyncRunsRepository(second.db);
       for (let round = 0; round < 10; round++) {
         await testDb.database.db.execute(sql`DELETE FROM sync_runs`);
-        const inventory = await a.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
-        const usage = await b.insertQueued({ kind: 'usage', trigger: 'manual', requestedBy: null, at: clock.now() });
+        const inventory = await a.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
+        const usage = await b.insertQueued({ kind: 'usage', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
         if (!inventory.ok || !usage.ok) throw new Error('could not queue');
         const claimed = await Promise.all([a.claim(inventory.row.id, 'worker-a', clock.now()), b.claim(usage.row.id, 'worker-b', clock.now())]);
         expect(claimed.filter((row) => row !== null)).toHaveLength(1);
@@ -172,10 +172,10 @@ describe('inventory and usage runs through the job queue', () => {
 
   it('runs a usage run asked for during an inventory run only once the inventory run has ended', async () => {
     const runs = createSyncRunsRepository(testDb.database.db);
-    await until('the inventory run is running', async () => (await runs.latest('inventory'))?.status === 'running');
-    const inventory = await runs.latest('inventory');
+    await until('the inventory run is running', async () => (await runs.latest('inventory', 1))?.status === 'running');
+    const inventory = await runs.latest('inventory', 1);
     expect(inventory).toMatchObject({ trigger: 'startup', status: 'running' });
-    const usage = await app.services.terminalSync.tryStart({ kind: 'usage', trigger: 'manual', requestedBy: null });
+    const usage = await app.services.terminalSync.tryStart({ kind: 'usage', accountId: 1, trigger: 'manual', requestedBy: null });
     expect(usage).not.toBeNull();
     /** What was running at each look, by kind. */
     const seenRunning: string[][] = [];
@@ -203,8 +203,8 @@ describe('inventory and usage runs through the job queue', () => {
     expect(res.statusCode).toBe(200);
     const data = res.json().data as SyncBudget;
     const runs = createSyncRunsRepository(testDb.database.db);
-    const inventory = (await runs.latestEnded('inventory'))!;
-    const usage = (await runs.latestEnded('usage'))!;
+    const inventory = (await runs.latestEnded('inventory', 1))!;
+    const usage = (await runs.latestEnded('usage', 1))!;
 
     expect(data.budget).toEqual({ requestsPerMinute: 240, syncShare: 0.7, syncRequestsPerMinute: 168, shared: true, pausedUntil: null });
     expect(data.inventory).toMatchObject({
@@ -231,8 +231,8 @@ describe('inventory and usage runs through the job queue', () => {
     const runs = createSyncRunsRepository(testDb.database.db);
     // An inventory run some other process is running (its heartbeat fresh), and a usage run
     // refused meanwhile: queued, with no job.
-    const inventory = await runs.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
-    const usage = await runs.insertQueued({ kind: 'usage', trigger: 'manual', requestedBy: null, at: clock.now() });
+    const inventory = await runs.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
+    const usage = await runs.insertQueued({ kind: 'usage', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inventory.ok || !usage.ok) throw new Error('could not queue');
     await runs.claim(inventory.row.id, 'elsewhere', clock.now());
     expect(await runs.claim(usage.row.id, 'here', clock.now())).toBeNull();
@@ -250,7 +250,7 @@ describe('inventory and usage runs through the job queue', () => {
     const runs = createSyncRunsRepository(testDb.database.db);
     // Later than the runs before it: the newest of its kind.
     clock.advance(1_000);
-    const queued = await runs.insertQueued({ kind: 'usage', trigger: 'manual', requestedBy: null, at: clock.now() });
+    const queued = await runs.insertQueued({ kind: 'usage', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!queued.ok) throw new Error('could not queue');
     // Not handed to the queue: it stays queued while the answer is read.
     const data = (await request('/api/v1/terminals/sync/budget')).json().data as SyncBudget;

@@ -14,6 +14,7 @@ import type { SyncJobsOptions } from '../../server/jobs';
 import { createRunWorker } from '../../server/jobs/run-worker';
 import type { StarlinkClient } from '../../server/provider';
 import type { RunningSimulator } from '../../server/simulator';
+import { singleAccount } from '../../server/provider-access';
 import { createAuditService } from '../../server/services/audit';
 import { createLineRowsRefresher } from '../../server/services/line-rows';
 import { createTerminalSyncService, type SyncRunTracker } from '../../server/services/terminal-sync';
@@ -127,7 +128,7 @@ function engineOn(database: Database, clock: TestClock, extra: Partial<Parameter
     repos,
     audit: createAuditService({ audit: repos.audit, now: clock.now }),
     now: clock.now,
-    provider: { kind: 'simulator', client: () => client },
+    provider: singleAccount({ kind: 'simulator', client: () => client }),
     noProvider: 'no provider',
     lineRows: createLineRowsRefresher({ repos }),
     ...extra,
@@ -138,7 +139,7 @@ function engineOn(database: Database, clock: TestClock, extra: Partial<Parameter
 /** Runs an inventory sync (batches of APPLY_BATCH) whose worker dies in the third batch of terminals, before it commits. */
 async function killMidApply(database: Database, clock: TestClock): Promise<SyncRunRow> {
   const repos = createRepositories(database.db);
-  const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+  const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
   if (!inserted.ok) throw new Error('could not queue');
   const run = (await repos.syncRuns.claim(inserted.row.id, 'doomed-worker', clock.now()))!;
   const engine = engineOn(database, clock, { options: { applyBatchSize: APPLY_BATCH } });
@@ -251,7 +252,7 @@ describe('the end of a run', () => {
     const testDb = await newDatabase();
     const clock = createClock(SYNC_TEST_TIME);
     const repos = createRepositories(testDb.database.db);
-    const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+    const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
     const engine = engineOn(testDb.database, clock, {
@@ -298,7 +299,7 @@ describe('the usage writes', () => {
     const repos = createRepositories(testDb.database.db);
     let ms = 0;
     const engine = engineOn(testDb.database, clock, { pacing: { monotonic: () => (ms += 100) } });
-    const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', trigger: 'manual', requestedBy: null, at: clock.now() });
+    const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
     // The same run twice: killed, then resumed (as the sweeper hands it to the next worker).
@@ -356,7 +357,7 @@ describe('the inventory writes', () => {
     const rests: number[] = [];
     let requestWaiting = false;
     const engine = engineOn(testDb.database, clock, {
-      provider: { kind: 'simulator', client: () => pacedClient },
+      provider: singleAccount({ kind: 'simulator', client: () => pacedClient }),
       pacing: {
         monotonic: () => (ms += 100),
         restRatio: 1,
@@ -367,7 +368,7 @@ describe('the inventory writes', () => {
       },
     });
     const inventoryRun = async () => {
-      const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+      const inserted = await repos.syncRuns.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
       if (!inserted.ok) throw new Error('could not queue');
       const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
       const phases: string[] = [];
@@ -423,15 +424,15 @@ describe('one server over time: the sweeper, a lost claim, and no schedule', () 
   });
 
   it('starts nothing on its own with SYNC_INTERVAL=off, not even on an empty inventory', async () => {
-    expect(await opened.repos.syncRuns.latest('inventory')).toBeNull();
+    expect(await opened.repos.syncRuns.latest('inventory', 1)).toBeNull();
     clock.advance(24 * 60 * 60_000);
-    expect((await opened.app.syncJobs!.tick()).scheduled).toBeNull();
-    expect(await opened.repos.syncRuns.latest('inventory')).toBeNull();
+    expect((await opened.app.syncJobs!.tick()).scheduled).toEqual([]);
+    expect(await opened.repos.syncRuns.latest('inventory', 1)).toBeNull();
   });
 
   it('resumes a run whose heartbeat is older than SYNC_STALE_AFTER, and leaves a fresh one alone', async () => {
     const usageBefore = await runIdsOf(testDb.database.db, 'usage');
-    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'schedule', requestedBy: null, at: clock.now() });
+    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'schedule', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     await opened.repos.syncRuns.claim(inserted.row.id, 'silent-worker', clock.now());
 
@@ -450,7 +451,7 @@ describe('one server over time: the sweeper, a lost claim, and no schedule', () 
 
   it('gives a run up after three attempts that stopped responding, and says why', async () => {
     const usageBefore = await runIdsOf(testDb.database.db, 'usage');
-    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     const id = inserted.row.id;
     await testDb.database.db.execute(sql`UPDATE sync_runs SET status = 'running', attempts = 3, worker_id = 'gone', heartbeat_at = ${new Date(clock.now().getTime() - 10 * 60_000).toISOString()}::timestamptz WHERE id = ${id}`);
@@ -469,7 +470,7 @@ describe('one server over time: the sweeper, a lost claim, and no schedule', () 
   it('enqueues a queued run whose job was lost, and it runs', async () => {
     const usageBefore = await runIdsOf(testDb.database.db, 'usage');
     // Inserted without a job, as after a crash between the run's insert and its job's.
-    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     const sweep = await opened.app.syncJobs!.sweeper.sweep();
     expect(sweep.reenqueued).toEqual([inserted.row.id]);
@@ -479,7 +480,7 @@ describe('one server over time: the sweeper, a lost claim, and no schedule', () 
 
   it('a worker that lost its run to another writes nothing more and leaves the run to its new owner', async () => {
     const db = testDb.database.db;
-    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', trigger: 'manual', requestedBy: null, at: clock.now() });
+    const inserted = await opened.repos.syncRuns.insertQueued({ kind: 'inventory', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
     if (!inserted.ok) throw new Error('could not queue');
     const worker = createRunWorker({
       runs: opened.repos.syncRuns,
@@ -544,7 +545,7 @@ describe('the schedule', () => {
     const testDb = await newDatabase(true);
     const clock = createClock(SYNC_TEST_TIME);
     const opened = await openApp(testDb.database, clock, { env: { SYNC_INTERVAL: '15m' } });
-    const startup = await opened.repos.syncRuns.latest('inventory');
+    const startup = await opened.repos.syncRuns.latest('inventory', 1);
     expect(startup).toMatchObject({ trigger: 'startup', requestedBy: null });
     expect((await waitFor(testDb.database, startup!.id, ended)).status).toBe('succeeded');
     // An empty database: no usage run before the startup run's.
@@ -553,9 +554,9 @@ describe('the schedule', () => {
 
     const usageBefore = await runIdsOf(testDb.database.db, 'usage');
     clock.advance(14 * 60_000);
-    expect((await opened.app.syncJobs!.tick()).scheduled).toBeNull();
+    expect((await opened.app.syncJobs!.tick()).scheduled).toEqual([]);
     clock.advance(2 * 60_000);
-    const scheduled = (await opened.app.syncJobs!.tick()).scheduled;
+    const [scheduled] = (await opened.app.syncJobs!.tick()).scheduled;
     expect(scheduled).toMatchObject({ kind: 'inventory', trigger: 'schedule' });
     expect((await waitFor(testDb.database, scheduled!.id, ended)).status).toBe('succeeded');
     await waitForItsUsage(testDb.database, usageBefore);
@@ -564,6 +565,6 @@ describe('the schedule', () => {
     // A restart with an inventory in place starts nothing by itself.
     const database = await testDb.reopen();
     const again = await openApp(database, clock, { env: { SYNC_INTERVAL: '15m' } });
-    expect((await again.repos.syncRuns.latest('inventory'))!.id).toBe(scheduled!.id);
+    expect((await again.repos.syncRuns.latest('inventory', 1))!.id).toBe(scheduled!.id);
   });
 });

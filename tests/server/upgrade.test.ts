@@ -1,7 +1,8 @@
 // The upgrade from the previous release, on a database that release really wrote (upgrade/fixtures:
 // its own server, killed halfway through an inventory sync, and its own queue given three jobs).
 // Today's server starts on it as an operator would, and the portal carries on: the administrator
-// signs in (an Owner now, as every administrator of the two-role days), the interrupted sync resumes and finishes, the jobs queued before the upgrade run
+// signs in (an Owner now, as every administrator of the two-role days), the interrupted sync resumes and finishes (under provider
+// account one, which now holds everything the single account held), the jobs queued before the upgrade run
 // after it, the one due in 2040 keeps its time and waits, and the per-minute schedule is there.
 // Embedded PGlite by default; PostgreSQL, restored from its pg_dump, when TEST_DATABASE_URL is set.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -121,6 +122,23 @@ describe(`the upgrade from the previous release (${on})`, () => {
         sql`SELECT (SELECT count(*)::int FROM customers) AS customers, (SELECT count(*)::int FROM terminals) AS terminals`,
       );
       expect(counts).toEqual({ customers: before.customers, terminals: before.terminals });
+
+      // The single account of the previous release is provider account one, with everything it
+      // held attached: today's settings (here the built-in simulator's first account) filled it in.
+      const accounts = await query<{ id: number; kind: string; simulator_account: string | null; name: string }>(
+        database,
+        sql`SELECT id, kind, simulator_account, name FROM provider_accounts ORDER BY id`,
+      );
+      expect(accounts[0]).toEqual({ id: 1, kind: 'simulator', simulator_account: 'us', name: 'Demo US' });
+      const [attached] = await query<{ terminals: number; lines: number; runs: number; elsewhere: number }>(
+        database,
+        sql`SELECT (SELECT count(*)::int FROM terminals WHERE account_id = 1) AS terminals,
+                   (SELECT count(*)::int FROM service_lines WHERE account_id = 1) AS lines,
+                   (SELECT count(*)::int FROM sync_runs WHERE account_id = 1 AND id = ${before.interruptedRunId}) AS runs,
+                   (SELECT count(*)::int FROM terminals WHERE account_id <> 1) AS elsewhere`,
+      );
+      expect(attached).toMatchObject({ terminals: before.terminals, runs: 1, elsewhere: 0 });
+      expect(attached!.lines).toBeGreaterThan(0);
 
       // Nobody's access changed: every administrator of the two-role days is an Owner, every
       // other portal user a read-only Admin, and each holds that one role only.

@@ -61,7 +61,7 @@ describe("the scheduler's usage decision on each tick", () => {
       sync: {
         inventoryIsEmpty: async () => false,
         async tryStart(input) {
-          const inserted = await runs().insertQueued({ ...input, at: clock.now() });
+          const inserted = await runs().insertQueued({ ...input, accountId: 1, at: clock.now() });
           return inserted.ok ? inserted.row : null;
         },
       },
@@ -81,37 +81,37 @@ describe("the scheduler's usage decision on each tick", () => {
   });
 
   it('starts a scheduled usage run when none ever ran, and not a second while it is queued', async () => {
-    const started = await scheduler().tickUsage();
+    const [started] = await scheduler().tickUsage();
     expect(started).toMatchObject({ kind: 'usage', trigger: 'schedule', status: 'queued', requestedBy: null });
-    expect(await scheduler().tickUsage()).toBeNull();
+    expect(await scheduler().tickUsage()).toEqual([]);
     expect((await runs().recent(10)).map((r) => r.id)).toEqual([started!.id]);
   });
 
   it('waits until USAGE_SYNC_INTERVAL has passed since the last usage run started, manual ones included', async () => {
     await insertSyncRun(testDb.database.db, { kind: 'usage', trigger: 'manual', status: 'succeeded', queuedAt: at(70), startedAt: at(59), finishedAt: at(58) });
-    expect(await scheduler().tickUsage()).toBeNull();
+    expect(await scheduler().tickUsage()).toEqual([]);
     clock.advance(MINUTE);
-    expect(await scheduler().tickUsage()).toMatchObject({ kind: 'usage', trigger: 'schedule' });
+    expect((await scheduler().tickUsage())[0]).toMatchObject({ kind: 'usage', trigger: 'schedule' });
   });
 
   it('goes by the time a run was queued when it never started (it failed before)', async () => {
     await insertSyncRun(testDb.database.db, { kind: 'usage', status: 'failed', queuedAt: at(30) });
-    expect(await scheduler().tickUsage()).toBeNull();
-    expect(await scheduler({ usage: 30 * MINUTE }).tickUsage()).not.toBeNull();
+    expect(await scheduler().tickUsage()).toEqual([]);
+    expect(await scheduler({ usage: 30 * MINUTE }).tickUsage()).toHaveLength(1);
   });
 
   it('leaves usage to a queued or running inventory run, which queues one when it succeeds', async () => {
     for (const status of ['queued', 'running'] as const) {
       await testDb.database.db.execute(sql`DELETE FROM sync_runs`);
       await insertSyncRun(testDb.database.db, { kind: 'inventory', status, queuedAt: at(1) });
-      expect(await scheduler().tickUsage()).toBeNull();
+      expect(await scheduler().tickUsage()).toEqual([]);
     }
   });
 
   it('starts nothing with USAGE_SYNC_INTERVAL=off or with SYNC_INTERVAL=off', async () => {
-    expect(await scheduler({ usage: null }).tickUsage()).toBeNull();
-    expect(await scheduler({ inventory: null }).tickUsage()).toBeNull();
-    expect(await runs().latest('usage')).toBeNull();
+    expect(await scheduler({ usage: null }).tickUsage()).toEqual([]);
+    expect(await scheduler({ inventory: null }).tickUsage()).toEqual([]);
+    expect(await runs().latest('usage', 1)).toBeNull();
   });
 });
 
@@ -154,7 +154,7 @@ describe('the usage sync against the simulator', () => {
     const before = await storedUsage();
     expect(before.cycles.length).toBeGreaterThan(100);
     expect(before.days.length).toBeGreaterThan(1000);
-    const run = await ctx.app.services.terminalSync.tryStart({ kind: 'usage', trigger: 'manual', requestedBy: null });
+    const run = await ctx.app.services.terminalSync.tryStart({ kind: 'usage', accountId: 1, trigger: 'manual', requestedBy: null });
     expect(run).not.toBeNull();
     // The clock stands still, so runs are told apart by id, not by when they were queued.
     // Every line had usage already: this run re-read only the last two cycles of each.
@@ -166,10 +166,10 @@ describe('the usage sync against the simulator', () => {
   it('starts a scheduled usage run an hour after the last one, which changes nothing but when cycles were read', async () => {
     const before = await storedUsage();
     clock().advance(30 * MINUTE);
-    expect(await ctx.app.syncJobs!.tick()).toMatchObject({ scheduled: null, scheduledUsage: null });
+    expect(await ctx.app.syncJobs!.tick()).toMatchObject({ scheduled: [], scheduledUsage: [] });
     clock().advance(31 * MINUTE);
-    const { scheduled, scheduledUsage } = await ctx.app.syncJobs!.tick();
-    expect(scheduled).toBeNull();
+    const { scheduled, scheduledUsage: [scheduledUsage] } = await ctx.app.syncJobs!.tick();
+    expect(scheduled).toEqual([]);
     expect(scheduledUsage).toMatchObject({ kind: 'usage', trigger: 'schedule', requestedBy: null });
     expect(await waitForRun(ctx, token, scheduledUsage!.id)).toMatchObject({ status: 'succeeded' });
 

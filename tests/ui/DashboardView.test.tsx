@@ -25,7 +25,13 @@ const summary: DashboardSummary = {
       createdAt: '2024-01-15T10:00:00.000Z',
     },
   ],
+  accounts: [],
 };
+
+const twoAccounts: DashboardSummary['accounts'] = [
+  { id: 1, name: 'Demo US', status: 'active', currency: 'USD', terminals: 156, activeTerminals: 140 },
+  { id: 2, name: 'Demo Brasil', status: 'auth_failed', currency: 'BRL', terminals: 52, activeTerminals: 16 },
+];
 
 function renderDashboard(props: Partial<DashboardViewProps> = {}) {
   const onRetry = vi.fn();
@@ -47,6 +53,18 @@ function renderDashboard(props: Partial<DashboardViewProps> = {}) {
 const card = (name: string) => screen.getByRole('region', { name });
 
 describe('DashboardView', () => {
+  it('splits the fleet by provider account when there are several, each with its status', () => {
+    renderDashboard({ summary: { ...summary, accounts: twoAccounts } });
+    const table = within(screen.getByRole('region', { name: 'Provider accounts' })).getByRole('table');
+    const rows = within(table).getAllByRole('row').slice(1).map((row) => row.textContent);
+    expect(rows).toEqual(['Demo USActiveUSD156140', 'Demo BrasilAuthentication failedBRL5216']);
+  });
+
+  it('shows no account split with a single account', () => {
+    renderDashboard({ summary: { ...summary, accounts: twoAccounts.slice(0, 1) } });
+    expect(screen.queryByRole('region', { name: 'Provider accounts' })).toBeNull();
+  });
+
   it('is titled "Enterprise Dashboard" and greets the signed-in admin by name', () => {
     renderDashboard();
     expect(screen.getByRole('heading', { level: 1, name: 'Enterprise Dashboard' })).toBeTruthy();

@@ -171,15 +171,22 @@ describe('TerminalDetailDialog: Information', () => {
     expect(within(dialog()).queryByLabelText('Customer Name')).toBeNull();
   });
 
-  it('shows plan, type, model, location and account from the detail', () => {
+  it('shows plan, type, model, location and account number from the detail', () => {
     renderDialog();
     const terminal = within(dialog()).getByRole('region', { name: 'Terminal' });
     expect(field(terminal, 'Plan')).toBe('Business 1 TB');
     expect(field(terminal, 'Terminal Type')).toBe('Flat High Performance');
     expect(field(terminal, 'Model')).toBe('UTR-231');
     expect(field(terminal, 'Location')).toBe('Harbour office');
-    expect(field(terminal, 'Account')).toBe('ACC-2963072-59271-11');
+    expect(field(terminal, 'Account Number')).toBe('ACC-2963072-59271-11');
     expect(within(terminal).queryByText('Nickname')).toBeNull();
+  });
+
+  it('names the provider account in the overview when the portal holds more than one, and not otherwise', () => {
+    const { rerenderWith } = renderDialog({ showAccount: true, detail: terminalDetail({ accountId: 2, accountName: 'Demo Brasil' }) });
+    expect(field(overview(), 'Account')).toBe('Demo Brasil');
+    rerenderWith({ showAccount: false, detail: terminalDetail({ accountId: 2, accountName: 'Demo Brasil' }) });
+    expect(within(overview()).queryByText('Account')).toBeNull();
   });
 });
 

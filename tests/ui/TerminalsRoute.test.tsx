@@ -1,7 +1,8 @@
 // The terminals page through the whole client (composition root, router, session, the list,
 // fleet health, sync and detail machines, views) against a fake of the portal API at the fetch seam.
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type { ProviderAccountRef } from '../../src/domain/provider-accounts';
 import { TERMINAL_MESSAGES, type SyncJob, type TerminalRowWire } from '../../src/domain/terminals';
 import { validateTerminalsSearch } from '../../src/routes/search-params';
 import { adminProfile } from '../machines/fixtures';
@@ -10,8 +11,11 @@ import { fleetHealth, serviceLineUsage, syncJob } from '../fixtures/terminals-ui
 import { openSignedInAt } from './open-app';
 
 const NORTHWIND = '7d3e9a41-5b2c-4d8e-9f10-2a3b4c5d6e7f';
+const DEMO_US: ProviderAccountRef = { id: 1, name: 'Demo US' };
+const DEMO_BRASIL: ProviderAccountRef = { id: 2, name: 'Demo Brasil' };
 
-function seed(): TerminalRowWire[] {
+/** Every odd terminal is under the second account when there is one. */
+function seed(accounts: readonly ProviderAccountRef[] = [DEMO_US]): TerminalRowWire[] {
   return Array.from({ length: 30 }, (_, i) => {
     const n = String(i + 1).padStart(3, '0');
     return terminalRowWire({
@@ -22,6 +26,8 @@ function seed(): TerminalRowWire[] {
       active: i % 4 !== 0,
       assigned_to: i < 3 ? NORTHWIND : null,
       assigned_to_customer: i < 3 ? 'Northwind Shipping' : null,
+      account_id: accounts[i % accounts.length]!.id,
+      account_name: accounts[i % accounts.length]!.name,
     });
   });
 }
@@ -38,10 +44,12 @@ interface FakeOptions {
   /** A job already running when the page opens (the page was reloaded mid-sync). */
   runningJob?: SyncJob | null;
   detailStatus?: number;
+  /** What GET /provider-accounts/refs answers (one account unless told). */
+  accounts?: ProviderAccountRef[];
 }
 
-function fakePortalApi({ count, sync = 'accepted', runningJob = null, detailStatus = 200 }: FakeOptions = {}) {
-  const terminals = seed().slice(0, count);
+function fakePortalApi({ count, sync = 'accepted', runningJob = null, detailStatus = 200, accounts = [DEMO_US] }: FakeOptions = {}) {
+  const terminals = seed(accounts).slice(0, count);
   const calls: string[] = [];
   const bodies: Array<[string, unknown]> = [];
   const json = (status: number, body: unknown) =>
@@ -63,8 +71,10 @@ function fakePortalApi({ count, sync = 'accepted', runningJob = null, detailStat
     if (token !== 'admin-token') return fail(401, 'Invalid or expired token');
 
     if (call === 'GET /api/v1/auth/me') return ok({ user: adminProfile });
+    if (call === 'GET /api/v1/provider-accounts/refs') return ok(accounts);
     if (call === 'GET /api/v1/terminals') {
       const q = url.searchParams;
+      const account = q.get('account_id');
       const search = (q.get('search') ?? '').toLowerCase();
       const active = q.get('active');
       const page = Number(q.get('page') ?? 1);
@@ -75,7 +85,8 @@ function fakePortalApi({ count, sync = 'accepted', runningJob = null, detailStat
             [t.user_terminal_id, t.kit_serial_number, t.dish_serial_number, t.service_line_number, t.assigned_to_customer ?? '', t.assigned_to ?? ''].some(
               (v) => (v ?? '').toLowerCase().includes(search),
             )) &&
-          (active === null || String(t.active) === active),
+          (active === null || String(t.active) === active) &&
+          (account === null || String(t.account_id) === account),
       );
       return ok({ results: matching.slice((page - 1) * limit, page * limit), totalCount: matching.length, page, limit });
     }
@@ -201,17 +212,71 @@ describe('the terminals page', () => {
   });
 
   it('the URL validator keeps known values and drops the rest', () => {
-    expect(validateTerminalsSearch({ page: '2', search: ' kit ', status: 'inactive', terminal: '01000000-00000000-00a1b001' })).toEqual({
+    expect(validateTerminalsSearch({ page: '2', search: ' kit ', status: 'inactive', account: '2', terminal: '01000000-00000000-00a1b001' })).toEqual({
       page: 2,
       search: 'kit',
       status: 'inactive',
+      account: 2,
       terminal: '01000000-00000000-00a1b001',
     });
-    expect(validateTerminalsSearch({ page: '0', search: '  ', status: 'assigned', terminal: '../etc' })).toEqual({
+    expect(validateTerminalsSearch({ page: '0', search: '  ', status: 'assigned', account: '1.5', terminal: '../etc' })).toEqual({
       page: undefined,
       search: undefined,
       status: undefined,
+      account: undefined,
       terminal: undefined,
     });
+  });
+});
+
+describe('the terminals page across provider accounts', () => {
+  const table = () => screen.getByRole('table', { name: TERMINAL_MESSAGES.listTitle });
+  const rowOf = (serviceLine: string) => within(table()).getByText(serviceLine).closest('tr') as HTMLElement;
+
+  it('with two accounts each row names its account, and the Account filter asks for one account from page 1 and shows what the server answered', async () => {
+    const { user, location, listCalls } = openTerminals('/terminals?page=2', { accounts: [DEMO_US, DEMO_BRASIL] });
+    await screen.findByText(/Showing 5 of 30 terminals/, {}, { timeout: 5000 });
+    expect(await screen.findByRole('columnheader', { name: 'Account' })).toBeTruthy();
+    expect(within(rowOf('AST-100026-20000-11')).getByText('Demo Brasil')).toBeTruthy();
+    expect(within(rowOf('AST-100027-20000-11')).getByText('Demo US')).toBeTruthy();
+
+    const filter = screen.getByLabelText('Account') as HTMLInputElement;
+    expect(filter.value).toBe('All accounts');
+    await user.click(filter.closest('.p-dropdown')!);
+    const options = within(await screen.findByRole('listbox'));
+    expect(options.getAllByRole('option').map((o) => o.textContent)).toEqual(['All accounts', 'Demo US', 'Demo Brasil']);
+    await user.click(options.getByRole('option', { name: 'Demo Brasil' }));
+
+    await waitFor(() => expect(location()).toContain('account=2'));
+    expect(location()).not.toContain('page=');
+    expect(await screen.findByText(/Showing 15 of 15 terminals/)).toBeTruthy();
+    expect(listCalls().at(-1)).toContain('page=1');
+    expect(listCalls().at(-1)).toContain('account_id=2');
+    expect(within(table()).queryByText('Demo US')).toBeNull();
+
+    // Back to every account on the same page: the list loads again without the filter.
+    await user.click(filter.closest('.p-dropdown')!);
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'All accounts' }));
+    await waitFor(() => expect(location()).not.toContain('account='));
+    expect(await screen.findByText(/Showing 25 of 30 terminals/)).toBeTruthy();
+    expect(listCalls().at(-1)).not.toContain('account_id');
+  });
+
+  it('a link with ?account= loads that account only', async () => {
+    const { listCalls } = openTerminals('/terminals?account=2', { count: 3, accounts: [DEMO_US, DEMO_BRASIL] });
+    expect(await screen.findByText(/Showing 1 of 1 terminals/, {}, { timeout: 5000 })).toBeTruthy();
+    expect(listCalls()[0]).toContain('account_id=2');
+    expect(((await screen.findByLabelText('Account')) as HTMLInputElement).value).toBe('Demo Brasil');
+  });
+
+  it('with one account there is no Account column and no Account filter', async () => {
+    const { api, listCalls } = openTerminals('/terminals', { count: 3 });
+    await screen.findByText(/Showing 3 of 3/, {}, { timeout: 5000 });
+    await waitFor(() => expect(api.calls).toContain('GET /api/v1/provider-accounts/refs'));
+    // The answer is on its way through the client and the chart: let it land before looking.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByRole('columnheader', { name: 'Account' })).toBeNull();
+    expect(screen.queryByLabelText('Account')).toBeNull();
+    expect(listCalls().every((call) => !call.includes('account_id'))).toBe(true);
   });
 });

@@ -23,6 +23,7 @@ function renderView(props: Partial<TerminalsViewProps> = {}) {
   const callbacks = {
     onSearch: vi.fn(),
     onStatus: vi.fn(),
+    onAccount: vi.fn(),
     onPage: vi.fn(),
     onRetry: vi.fn(),
     onRefresh: vi.fn(),
@@ -42,6 +43,7 @@ function renderView(props: Partial<TerminalsViewProps> = {}) {
     error: null,
     search: '',
     status: 'all',
+    account: null,
     syncing: false,
     syncNotice: null,
     lastSync: null,
@@ -346,5 +348,33 @@ describe('TerminalsView: loading and error', () => {
     expect(screen.queryByRole('table')).toBeNull();
     await user.click(within(alert).getByRole('button', { name: /Try Again/ }));
     expect(onRetry).toHaveBeenCalledOnce();
+  });
+});
+
+describe('TerminalsView: provider accounts', () => {
+  const accounts = [
+    { id: 1, name: 'Demo US' },
+    { id: 2, name: 'Demo Brasil' },
+  ];
+
+  it('with the accounts given, an Account column names each row\'s account and the Account filter reports the one picked', async () => {
+    const { user, onAccount } = renderView({
+      accounts,
+      rows: [rows[0]!, { ...rows[1]!, accountId: 2, accountName: 'Demo Brasil' }],
+    });
+    expect(screen.getByRole('columnheader', { name: 'Account' })).toBeTruthy();
+    expect(within(rowOf('AST-0001')).getByText('Demo US')).toBeTruthy();
+    expect(within(rowOf('AST-0002')).getByText('Demo Brasil')).toBeTruthy();
+    const filter = screen.getByLabelText('Account') as HTMLInputElement;
+    expect(filter.value).toBe('All accounts');
+    await user.click(filter.closest('.p-dropdown')!);
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Demo Brasil' }));
+    expect(onAccount).toHaveBeenCalledWith(2);
+  });
+
+  it('without them the table and filters are as with one account', () => {
+    renderView();
+    expect(screen.queryByRole('columnheader', { name: 'Account' })).toBeNull();
+    expect(screen.queryByLabelText('Account')).toBeNull();
   });
 });

@@ -71,7 +71,7 @@ describe('the sidebar menu', () => {
   it('shows a group while any child shows, leading to the first child the user may open', () => {
     expect(menuFor(['provider:read']).find((item) => item.title === 'Customers')).toMatchObject({
       url: '/customers/starlink-simulator',
-      items: [{ title: 'Starlink API Simulator' }],
+      items: [{ title: 'Starlink API Simulator' }, { title: 'Provider accounts' }],
     });
     const audit = SIDEBAR_MENU.find((item) => item.url === '/audit') as MenuItem;
     expect(audit).toMatchObject({ title: 'Audit log', icon: 'pi pi-history', permission: 'audit:read' });
@@ -84,6 +84,7 @@ describe('the sidebar menu', () => {
     expect(pagePermission('/users/roles')).toBe('users:read');
     expect(pagePermission('/audit?page=2')).toBe('audit:read');
     expect(pagePermission('/customer/terminals/u-1')).toBe('customers:read');
+    expect(pagePermission('/customers/provider-accounts')).toBe('provider:read');
     expect(pagePermission('/home')).toBeNull();
     expect(pagePermission('/settings')).toBeNull();
     expect(pagePermission('/my/terminals')).toBeNull();
@@ -92,11 +93,13 @@ describe('the sidebar menu', () => {
     for (const item of SIDEBAR_MENU.flatMap((i) => i.items ?? [i])) expect(item.permission ?? null).toBe(pagePermission(item.url));
   });
 
-  it('nests Customer Management and the Starlink API Simulator under Customers', () => {
+  it('nests Customer Management, the Starlink API Simulator and the provider accounts under Customers', () => {
     expect(customers.items?.map((item) => [item.title, item.url])).toEqual([
       ['Customer Management', '/customers'],
       ['Starlink API Simulator', '/customers/starlink-simulator'],
+      ['Provider accounts', '/customers/provider-accounts'],
     ]);
+    expect(initiallyOpenGroups(SIDEBAR_MENU, '/customers/provider-accounts')).toEqual(['Customers']);
   });
 
   it('nests the alerts list, the alert rules and the webhooks under Alerts, open on any of them', () => {
@@ -209,6 +212,7 @@ describe('page titles and breadcrumbs', () => {
         '/home',
         '/customers',
         '/customers/starlink-simulator',
+        '/customers/provider-accounts',
         '/customer/terminals/$customerUuid',
         '/terminals',
         '/subscription',
@@ -248,6 +252,7 @@ describe('page titles and breadcrumbs', () => {
       'Customers(/customers)',
       'Starlink API Simulator',
     ]);
+    expect(trail('/customers/provider-accounts')).toEqual(['Home(/home)', 'Customers(/customers)', 'Provider accounts']);
     expect(trail('/customer/terminals/0b7c1e52-aaaa')).toEqual(['Customers(/customers)', 'Terminal Usage']);
     expect(trail('/subscription')).toEqual(['Home(/home)', 'Subscriptions']);
     expect(trail('/subscription/provider-billing')).toEqual(['Home(/home)', 'Subscriptions(/subscription)', 'Provider Billing']);

@@ -64,6 +64,9 @@ describe('where an answer opens', () => {
     // A terminal id of digits would read back as a number if it were not quoted.
     expect(validateTerminalsSearch(read(searchResultUrl({ kind: 'kit', id: '0123456789' }))).terminal).toBe('0123456789');
     expect(validateTerminalsSearch(read(searchResultUrl({ kind: 'kit', id: 'UT10000001' }))).terminal).toBe('UT10000001');
+    // The Account filter rides along with an opened terminal as the account's id.
+    expect(validateTerminalsSearch(read('/terminals?account=2&terminal=UT10000001'))).toMatchObject({ account: 2, terminal: 'UT10000001' });
+    expect(validateTerminalsSearch(read('/terminals?account=0')).account).toBeUndefined();
     expect(validateUsersSearch(read(searchResultUrl({ kind: 'user', id: 'ana@example.com' }))).search).toBe('ana@example.com');
   });
 });

@@ -210,10 +210,10 @@ describe('data caps from recurring blocks', () => {
 
 describe('reference rows and telemetry', () => {
   it('maps products, addresses and service lines field by field', () => {
-    expect(productRow(product, ACCOUNT)).toMatchObject({ productReferenceId: 'SUB-PRIORITY-BLOCKS', isSla: true, price: 25, raw: product });
-    expect(productRow({ ...product, isSla: null }, ACCOUNT).isSla).toBe(false);
-    expect(addressRow(address, ACCOUNT)).toMatchObject({ formattedAddress: address.formattedAddress, locality: 'Moab', regionCode: 'US' });
-    expect(serviceLineRow(line(), ACCOUNT)).toMatchObject({ serviceLineNumber: 'AST-511274-31364-54', active: true, productReferenceId: 'SUB-PRIORITY-BLOCKS' });
+    expect(productRow(product, ACCOUNT, 1)).toMatchObject({ productReferenceId: 'SUB-PRIORITY-BLOCKS', isSla: true, price: 25, raw: product });
+    expect(productRow({ ...product, isSla: null }, ACCOUNT, 1).isSla).toBe(false);
+    expect(addressRow(address, ACCOUNT, 1)).toMatchObject({ formattedAddress: address.formattedAddress, locality: 'Moab', regionCode: 'US' });
+    expect(serviceLineRow(line(), ACCOUNT, 1)).toMatchObject({ serviceLineNumber: 'AST-511274-31364-54', active: true, productReferenceId: 'SUB-PRIORITY-BLOCKS' });
   });
 
   it('stores telemetry as sent (signal 0–1) with the alerts that are on, by name', () => {

@@ -36,6 +36,8 @@ const camelRow = {
   plan: wire.plan,
   location: wire.location,
   region: wire.region,
+  accountId: wire.account_id,
+  accountName: wire.account_name,
 };
 
 describe('normaliseTerminalRow', () => {
@@ -69,6 +71,13 @@ describe('normaliseTerminalRow', () => {
       syncStatus: 'pending',
       condition: null,
     });
+  });
+
+  it('reads the provider account, and none from an older server that does not send it', () => {
+    expect(normaliseTerminalRow({ ...wire, account_id: 2, account_name: 'Demo Brasil' })).toMatchObject({ accountId: 2, accountName: 'Demo Brasil' });
+    const { account_id: _id, account_name: _name, ...older } = wire;
+    expect(normaliseTerminalRow(older)).toMatchObject({ accountId: null, accountName: null });
+    expect(normaliseTerminalRow({ ...wire, account_id: 0, account_name: ' ' })).toMatchObject({ accountId: null, accountName: null });
   });
 
   it('keeps only the customer id when the name is missing (the Owner cell says "Customer")', () => {
@@ -145,6 +154,11 @@ describe('terminalListSearchParams', () => {
       sync_status: 'error',
       sort: '-last_synced',
     });
+  });
+
+  it('sends the Account filter as account_id, and nothing without one', () => {
+    expect(terminalListSearchParams({ accountId: 2 })).toMatchObject({ account_id: 2 });
+    expect(terminalListSearchParams({}).account_id).toBeUndefined();
   });
 });
 

@@ -367,7 +367,7 @@ export function createAlertsRepository(db: Db) {
                tel.terminals
         FROM wanted w
         LEFT JOIN service_lines l ON l.service_line_number = w.line
-        LEFT JOIN provider_products p ON p.product_reference_id = l.product_reference_id
+        LEFT JOIN provider_products p ON p.product_reference_id = l.product_reference_id AND p.account_id = l.account_id
         LEFT JOIN LATERAL (
           SELECT t.assigned_customer_id AS customer_id FROM terminals t
           WHERE t.service_line_number = w.line AND t.removed_at IS NULL AND t.assigned_customer_id IS NOT NULL

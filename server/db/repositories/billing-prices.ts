@@ -113,7 +113,14 @@ export function createBillingPricesRepository(db: Db) {
   const adj = billingAdjustments;
   const applied = alias(billingStatements, 'applied_statement');
 
-  const priceColumns = { price: p, productName: providerProducts.name };
+  // A product's name, once: two accounts may list the same reference (the price list is the
+  // reseller's, by reference, whatever account a line is on). The first account's name wins.
+  const productNames = db
+    .selectDistinctOn([providerProducts.productReferenceId], { productReferenceId: providerProducts.productReferenceId, name: providerProducts.name })
+    .from(providerProducts)
+    .orderBy(providerProducts.productReferenceId, providerProducts.accountId)
+    .as('product_names');
+  const priceColumns = { price: p, productName: productNames.name };
   const toPriceRow = (r: { price: BillingPriceRow; productName: string | null }): PriceRow => ({ ...r.price, productName: r.productName });
   const customerPriceColumns = { row: cp, customerName: customers.name };
   const adjustmentColumns = { row: adj, customerName: customers.name, appliedStatementNumber: applied.number };
@@ -127,11 +134,17 @@ export function createBillingPricesRepository(db: Db) {
 
     /** The provider's products still on offer, by name. */
     async products(tx: Db = db): Promise<ProductRow[]> {
-      return tx
-        .select({ productReferenceId: providerProducts.productReferenceId, name: providerProducts.name, price: providerProducts.price, isoCurrencyCode: providerProducts.isoCurrencyCode })
+      const rows = await tx
+        .selectDistinctOn([providerProducts.productReferenceId], {
+          productReferenceId: providerProducts.productReferenceId,
+          name: providerProducts.name,
+          price: providerProducts.price,
+          isoCurrencyCode: providerProducts.isoCurrencyCode,
+        })
         .from(providerProducts)
         .where(isNull(providerProducts.removedAt))
-        .orderBy(asc(providerProducts.name), asc(providerProducts.productReferenceId));
+        .orderBy(providerProducts.productReferenceId, providerProducts.accountId);
+      return rows.sort((a, b) => a.name.localeCompare(b.name) || a.productReferenceId.localeCompare(b.productReferenceId));
     },
 
     /** Whether the provider has (or had) the product: lines on a product since withdrawn are still billed. */
@@ -159,7 +172,7 @@ export function createBillingPricesRepository(db: Db) {
       const rows = await tx
         .select(priceColumns)
         .from(p)
-        .leftJoin(providerProducts, eq(providerProducts.productReferenceId, p.productReferenceId))
+        .leftJoin(productNames, eq(productNames.productReferenceId, p.productReferenceId))
         .orderBy(desc(p.effectiveFrom), desc(p.createdAt), asc(p.productReferenceId));
       return rows.map(toPriceRow);
     },
@@ -168,7 +181,7 @@ export function createBillingPricesRepository(db: Db) {
       const query = tx
         .select(priceColumns)
         .from(p)
-        .leftJoin(providerProducts, eq(providerProducts.productReferenceId, p.productReferenceId))
+        .leftJoin(productNames, eq(productNames.productReferenceId, p.productReferenceId))
         .where(eq(p.id, id));
       const [row] = lock ? await query.for('update', { of: p }) : await query;
       return row ? toPriceRow(row) : null;

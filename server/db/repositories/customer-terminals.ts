@@ -387,16 +387,27 @@ export function createCustomerTerminalsRepository(db: Db) {
       return new Set(rows.map((r) => r.line!));
     },
 
-    /** Service lines whose live terminals are all unassigned, in order (what a demo can hand out). */
+    /** Service lines whose live terminals are all unassigned (what a demo can hand out), the accounts in turn. */
     async freeLines(tx: Db = db): Promise<string[]> {
       const rows = await tx
-        .select({ line: t.serviceLineNumber })
+        .select({ line: t.serviceLineNumber, accountId: sql<number>`min(${t.accountId})` })
         .from(t)
         .where(and(isNull(t.removedAt), isNotNull(t.serviceLineNumber)))
         .groupBy(t.serviceLineNumber)
         .having(sql`bool_and(${t.assignedCustomerId} IS NULL)`)
         .orderBy(asc(t.serviceLineNumber));
-      return rows.map((r) => r.line!);
+      // The provider accounts taken in turn, each in line order: a hand-out that stops part way
+      // still gives lines of every account.
+      const byAccount = new Map<number, string[]>();
+      for (const row of rows) {
+        const lines = byAccount.get(Number(row.accountId)) ?? [];
+        lines.push(row.line!);
+        byAccount.set(Number(row.accountId), lines);
+      }
+      const queues = [...byAccount.entries()].sort(([a], [b]) => a - b).map(([, lines]) => lines);
+      const mixed: string[] = [];
+      for (let k = 0; mixed.length < rows.length; k++) for (const lines of queues) if (k < lines.length) mixed.push(lines[k]!);
+      return mixed;
     },
 
     /** The stored service lines among these numbers, and whether the provider still lists each. */

@@ -16,6 +16,16 @@ export interface DashboardCounts {
   inventorySynced: boolean;
 }
 
+export interface AccountFigures {
+  id: number;
+  name: string;
+  currency: string | null;
+  enabled: boolean;
+  authFailed: boolean;
+  terminals: number;
+  activeTerminals: number;
+}
+
 export type DashboardRepository = ReturnType<typeof createDashboardRepository>;
 
 export function createDashboardRepository(db: Db) {
@@ -31,6 +41,30 @@ export function createDashboardRepository(db: Db) {
       );
       if (!row || row.active_terminals === null) throw new Error('fleet_figures has no row: the database was not migrated');
       return { customers: Number(row.customers), users: Number(row.users), activeTerminals: Number(row.active_terminals), inventorySynced: row.inventory_synced };
+    },
+
+    /** Each set-up provider account's live terminals and those on an active line (terminals_account_live_idx alone). */
+    async perAccount(tx: Db = db): Promise<AccountFigures[]> {
+      const rows = rowsOf<{ id: number; name: string; currency: string | null; enabled: boolean; auth_failed: boolean; terminals: number; active_terminals: number }>(
+        await tx.execute(sql`
+          SELECT pa.id, pa.name, pa.currency, pa.enabled, pa.auth_failed_at IS NOT NULL AS auth_failed,
+                 coalesce(f.terminals, 0)::int AS terminals, coalesce(f.active_terminals, 0)::int AS active_terminals
+          FROM provider_accounts pa
+          LEFT JOIN (
+            SELECT account_id, count(*) AS terminals, count(*) FILTER (WHERE active) AS active_terminals
+            FROM terminals WHERE removed_at IS NULL GROUP BY account_id) f ON f.account_id = pa.id
+          WHERE pa.kind <> 'pending'
+          ORDER BY pa.id`),
+      );
+      return rows.map((r) => ({
+        id: Number(r.id),
+        name: r.name,
+        currency: r.currency,
+        enabled: r.enabled === true || (r.enabled as unknown) === 't',
+        authFailed: r.auth_failed === true || (r.auth_failed as unknown) === 't',
+        terminals: Number(r.terminals),
+        activeTerminals: Number(r.active_terminals),
+      }));
     },
   };
 }

@@ -13,6 +13,7 @@ import { createDashboardRepository } from './dashboard';
 import { createEmailOutboxRepository } from './email-outbox';
 import { createPasswordSetupTokensRepository } from './password-setup-tokens';
 import { createPasswordResetsRepository } from './password-resets';
+import { createProviderAccountsRepository } from './provider-accounts';
 import { createProviderCallBudgetRepository } from './provider-call-budget';
 import { createServiceLinesRepository } from './service-lines';
 import { createSubscriptionsRepository } from './subscriptions';
@@ -53,6 +54,7 @@ export function createRepositories(db: Db) {
     subscriptions: createSubscriptionsRepository(db),
     serviceLines: createServiceLinesRepository(db),
     activations: createActivationsRepository(db),
+    providerAccounts: createProviderAccountsRepository(db),
     providerCallBudget: createProviderCallBudgetRepository(db),
     dashboard: createDashboardRepository(db),
     customerRequests: createCustomerRequestsRepository(db),

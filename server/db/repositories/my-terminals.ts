@@ -44,7 +44,8 @@ function ownQuery(tx: Db, customerId: string, today: IsoDay, where: SQL | undefi
     .from(t)
     .leftJoin(serviceLines, eq(serviceLines.serviceLineNumber, t.serviceLineNumber))
     // The line's product is the provider's word; the terminal's copy is denormalised from it.
-    .leftJoin(p, eq(p.productReferenceId, sql`coalesce(${serviceLines.productReferenceId}, ${t.productReferenceId})`))
+    // A product is its account's: two accounts may list the same reference at their own prices.
+    .leftJoin(p, and(eq(p.productReferenceId, sql`coalesce(${serviceLines.productReferenceId}, ${t.productReferenceId})`), eq(p.accountId, t.accountId)))
     .leftJoin(tm, eq(tm.userTerminalId, t.userTerminalId))
     .leftJoinLateral(cycle, sql`true`)
     .where(and(eq(t.assignedCustomerId, customerId), isNull(t.removedAt), where))

@@ -48,10 +48,11 @@ export function createProviderInvoicesRepository(db: Db) {
     },
 
     /** Writes an invoice with its lines; false when it was already there (another import got it first). */
-    async insert(invoice: NewProviderInvoice, lines: readonly NewProviderInvoiceLine[], at: Date, tx: Db): Promise<boolean> {
+    /** `accountId`: the provider account the invoice was read from. */
+    async insert(invoice: NewProviderInvoice, lines: readonly NewProviderInvoiceLine[], accountId: number, at: Date, tx: Db): Promise<boolean> {
       const inserted = await tx
         .insert(providerInvoices)
-        .values({ ...invoice, importedAt: at })
+        .values({ ...invoice, accountId, importedAt: at })
         .onConflictDoNothing({ target: providerInvoices.invoiceId })
         .returning({ invoiceId: providerInvoices.invoiceId });
       if (inserted.length === 0) return false;

@@ -7,6 +7,8 @@ import { customers, serviceLines, terminals } from '../schema';
 
 export interface LineContext {
   serviceLineNumber: string;
+  /** The provider account the line lives under. */
+  accountId: number;
   accountNumber: string;
   active: boolean;
   terminals: { deviceId: string; kitSerialNumber: string; nickname: string | null }[];
@@ -19,6 +21,12 @@ export function createServiceLinesRepository(db: Db) {
   return {
     transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       return db.transaction(work);
+    },
+
+    /** The provider account that holds the line (removed lines too), or null when it was never stored. */
+    async accountOf(serviceLineNumber: string, tx: Db = db): Promise<number | null> {
+      const [row] = await tx.select({ accountId: serviceLines.accountId }).from(serviceLines).where(eq(serviceLines.serviceLineNumber, serviceLineNumber));
+      return row?.accountId ?? null;
     },
 
     /** The live terminal on each of these lines (the first by id where a line holds several). */
@@ -48,7 +56,7 @@ export function createServiceLinesRepository(db: Db) {
     /** The live line with its live terminals (by id) and the customer of the first one held; null when unknown or removed. */
     async context(serviceLineNumber: string, tx: Db = db): Promise<LineContext | null> {
       const [line] = await tx
-        .select({ serviceLineNumber: serviceLines.serviceLineNumber, accountNumber: serviceLines.accountNumber, active: serviceLines.active })
+        .select({ serviceLineNumber: serviceLines.serviceLineNumber, accountId: serviceLines.accountId, accountNumber: serviceLines.accountNumber, active: serviceLines.active })
         .from(serviceLines)
         .where(and(eq(serviceLines.serviceLineNumber, serviceLineNumber), isNull(serviceLines.removedAt)));
       if (!line) return null;

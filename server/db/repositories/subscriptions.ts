@@ -71,7 +71,8 @@ function subscriptionQuery(tx: Db, today: IsoDay, where: SQL | undefined) {
     })
     .from(t)
     .leftJoin(serviceLines, eq(serviceLines.serviceLineNumber, t.serviceLineNumber))
-    .leftJoin(p, eq(p.productReferenceId, sql`coalesce(${serviceLines.productReferenceId}, ${t.productReferenceId})`))
+    // A product is its account's: two accounts may list the same reference at their own prices.
+    .leftJoin(p, and(eq(p.productReferenceId, sql`coalesce(${serviceLines.productReferenceId}, ${t.productReferenceId})`), eq(p.accountId, t.accountId)))
     .leftJoin(customers, eq(customers.id, t.assignedCustomerId))
     .leftJoinLateral(cycle, sql`true`)
     .where(and(isNull(t.removedAt), isNotNull(t.serviceLineNumber), where))

@@ -1,11 +1,12 @@
 // Sync runs: what the portal shows about a terminal or usage sync, and the lock that keeps one of
-// each kind at a time. The partial unique index sync_runs_one_active_uq (0003) is the lock: a
-// second queued-or-running run of a kind cannot be inserted, on any server process.
+// each kind at a time per provider account. The partial unique index sync_runs_one_active_uq is the
+// lock: a second queued-or-running run of a kind for the same account cannot be inserted, on any
+// server process. Accounts sync side by side, each on its own budget.
 //
-// One lane: an inventory and a usage run never run at once (they would share the provider budget's
-// sync share and race for the same lines). A claim takes SYNC_LANE_LOCK and refuses while a run
-// of the other kind is running; the refused run stays queued, saying what it waits for, and the
-// worker that finishes the running one hands it to the queue again.
+// One lane per account: an inventory and a usage run of one account never run at once (they would
+// share its budget's sync share and race for the same lines). A claim takes SYNC_LANE_LOCK and
+// refuses while a run of the other kind is running for the account; the refused run stays queued,
+// saying what it waits for, and the worker that finishes the running one hands it to the queue again.
 //
 // Writes made by a worker name the worker (`worker_id`): a run that was taken over after its
 // worker went quiet no longer answers to the old worker, which then stops.
@@ -74,13 +75,13 @@ export function createSyncRunsRepository(db: Db) {
   return {
     /** A new queued run; another queued or running run of the kind is reported, not thrown. */
     async insertQueued(
-      input: { kind: SyncJobKind; trigger: SyncTrigger; requestedBy: string | null; at: Date },
+      input: { kind: SyncJobKind; accountId: number; trigger: SyncTrigger; requestedBy: string | null; at: Date },
       tx: Db = db,
     ): Promise<SyncRunInsert> {
       try {
         const [row] = await tx
           .insert(r)
-          .values({ kind: input.kind, trigger: input.trigger, status: 'queued', requestedBy: input.requestedBy, queuedAt: input.at, phase: 'Waiting for a worker', progress: 0 })
+          .values({ kind: input.kind, accountId: input.accountId, trigger: input.trigger, status: 'queued', requestedBy: input.requestedBy, queuedAt: input.at, phase: 'Waiting for a worker', progress: 0 })
           .returning();
         if (!row) throw new Error('insert into sync_runs returned no row');
         return { ok: true, row };
@@ -95,33 +96,43 @@ export function createSyncRunsRepository(db: Db) {
       return row ?? null;
     },
 
-    /** The queued or running run of a kind, if any (there is at most one). */
-    async active(kind: SyncJobKind, tx: Db = db): Promise<SyncRunRow | null> {
+    /** The account's queued or running run of a kind, if any (there is at most one). */
+    async active(kind: SyncJobKind, accountId: number, tx: Db = db): Promise<SyncRunRow | null> {
       const [row] = await tx
         .select()
         .from(r)
-        .where(and(eq(r.kind, kind), inArray(r.status, ACTIVE)))
+        .where(and(eq(r.kind, kind), eq(r.accountId, accountId), inArray(r.status, ACTIVE)))
         .limit(1);
       return row ?? null;
     },
 
-    /** Newest first, every kind. */
-    async recent(limit: number, tx: Db = db): Promise<SyncRunRow[]> {
-      return tx.select().from(r).orderBy(desc(r.queuedAt), desc(r.id)).limit(limit);
+    /** Newest first, every kind; one account's when given. */
+    async recent(limit: number, accountId: number | null = null, tx: Db = db): Promise<SyncRunRow[]> {
+      return tx
+        .select()
+        .from(r)
+        .where(accountId === null ? undefined : eq(r.accountId, accountId))
+        .orderBy(desc(r.queuedAt), desc(r.id))
+        .limit(limit);
     },
 
-    /** The newest run of a kind, whatever its status. */
-    async latest(kind: SyncJobKind, tx: Db = db): Promise<SyncRunRow | null> {
-      const [row] = await tx.select().from(r).where(eq(r.kind, kind)).orderBy(desc(r.queuedAt), desc(r.id)).limit(1);
-      return row ?? null;
-    },
-
-    /** The newest run of a kind that ended (succeeded or failed). */
-    async latestEnded(kind: SyncJobKind, tx: Db = db): Promise<SyncRunRow | null> {
+    /** The account's newest run of a kind (any account's when null), whatever its status. */
+    async latest(kind: SyncJobKind, accountId: number | null, tx: Db = db): Promise<SyncRunRow | null> {
       const [row] = await tx
         .select()
         .from(r)
-        .where(and(eq(r.kind, kind), inArray(r.status, ENDED)))
+        .where(and(eq(r.kind, kind), accountId === null ? undefined : eq(r.accountId, accountId)))
+        .orderBy(desc(r.queuedAt), desc(r.id))
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** The account's newest run of a kind that ended (succeeded or failed). */
+    async latestEnded(kind: SyncJobKind, accountId: number, tx: Db = db): Promise<SyncRunRow | null> {
+      const [row] = await tx
+        .select()
+        .from(r)
+        .where(and(eq(r.kind, kind), eq(r.accountId, accountId), inArray(r.status, ENDED)))
         .orderBy(desc(r.queuedAt), desc(r.id))
         .limit(1);
       return row ?? null;
@@ -135,15 +146,18 @@ export function createSyncRunsRepository(db: Db) {
     /**
      * queued → running for this worker, one more attempt, counts and progress from zero (an attempt
      * always starts from scratch). Null when the run is not queued (someone else took it, or it
-     * ended), or while a run of the other kind is running: then it stays queued and says so.
+     * ended), or while a run of the other kind is running for the same account: then it stays
+     * queued and says so.
      */
     async claim(id: string, workerId: string, at: Date, tx: Db = db): Promise<SyncRunRow | null> {
       return tx.transaction(async (t) => {
         await t.execute(sql`SELECT pg_advisory_xact_lock(${SYNC_LANE_LOCK})`);
+        const [own] = await t.select({ accountId: r.accountId }).from(r).where(eq(r.id, id));
+        if (!own) return null;
         const [other] = await t
           .select({ kind: r.kind })
           .from(r)
-          .where(and(eq(r.status, 'running'), ne(r.id, id)))
+          .where(and(eq(r.status, 'running'), eq(r.accountId, own.accountId), ne(r.id, id)))
           .limit(1);
         if (other) {
           await t

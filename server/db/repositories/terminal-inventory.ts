@@ -14,6 +14,7 @@ import { affected, rowsOf } from './results';
 
 export interface ProductUpsert {
   productReferenceId: string;
+  accountId: number;
   accountNumber: string;
   name: string;
   price: number | null;
@@ -24,6 +25,7 @@ export interface ProductUpsert {
 
 export interface AddressUpsert {
   addressReferenceId: string;
+  accountId: number;
   accountNumber: string;
   formattedAddress: string | null;
   locality: string | null;
@@ -38,6 +40,7 @@ export type StoredAddress = Pick<AddressUpsert, 'addressReferenceId' | 'formatte
 
 export interface ServiceLineUpsert {
   serviceLineNumber: string;
+  accountId: number;
   accountNumber: string;
   nickname: string | null;
   productReferenceId: string | null;
@@ -128,6 +131,8 @@ export interface UsageDailyUpsert {
 export interface StoredTerminalState {
   contentHash: string | null;
   removed: boolean;
+  /** The provider account that holds it: another account's terminal is never overwritten. */
+  accountId: number;
 }
 
 /** Who writes: the run (its rows are "seen" by it) and the time that counts as the sync's. */
@@ -135,6 +140,8 @@ export interface SyncStamp {
   /** Null for a single-terminal refresh: the row keeps the run that last wrote it. */
   runId: string | null;
   at: Date;
+  /** The provider account the rows come from. */
+  accountId: number;
 }
 
 const text = (value: string | number | boolean | null | undefined) => (value === null || value === undefined ? null : String(value));
@@ -145,74 +152,81 @@ const json = (value: unknown) => (value === undefined ? null : JSON.stringify(va
 export type TerminalInventoryRepository = ReturnType<typeof createTerminalInventoryRepository>;
 
 export function createTerminalInventoryRepository(db: Db) {
-  /** Marks removed what this sync did not write: every row it wrote (or a refresh wrote since) has a later `synced_at`. */
-  const markUnseen = async (table: 'provider_products' | 'provider_addresses' | 'service_lines', at: Date, tx: Db) =>
+  /**
+   * Marks removed what this sync of the account did not write: every row it wrote (or a refresh
+   * wrote since) has a later `synced_at`. Other accounts' rows are theirs to mark.
+   */
+  const markUnseen = async (table: 'provider_products' | 'provider_addresses' | 'service_lines', at: Date, accountId: number, tx: Db) =>
     affected(
       await tx.execute(sql`
         UPDATE ${sql.identifier(table)} SET removed_at = ${at.toISOString()}::timestamptz
-        WHERE removed_at IS NULL AND synced_at < ${at.toISOString()}::timestamptz`),
+        WHERE removed_at IS NULL AND account_id = ${accountId} AND synced_at < ${at.toISOString()}::timestamptz`),
     );
+  // A record another account already holds under the same id is kept apart: the conflict updates
+  // only a row of the writing account, never merges one account's record into another's.
 
   return {
     async upsertProducts(rows: readonly ProductUpsert[], at: Date, tx: Db = db): Promise<void> {
       if (rows.length === 0) return;
       await tx.execute(sql`
-        INSERT INTO provider_products (product_reference_id, account_number, name, price, iso_currency_code, is_sla, raw, synced_at, removed_at)
-        SELECT u.id, u.account, u.name, u.price::numeric, u.currency, u.is_sla::boolean, u.raw::jsonb, ${at.toISOString()}::timestamptz, NULL
-        FROM unnest(${column(rows, (r) => r.productReferenceId)}::text[], ${column(rows, (r) => r.accountNumber)}::text[],
+        INSERT INTO provider_products (product_reference_id, account_id, account_number, name, price, iso_currency_code, is_sla, raw, synced_at, removed_at)
+        SELECT u.id, u.account_id::integer, u.account, u.name, u.price::numeric, u.currency, u.is_sla::boolean, u.raw::jsonb, ${at.toISOString()}::timestamptz, NULL
+        FROM unnest(${column(rows, (r) => r.productReferenceId)}::text[], ${column(rows, (r) => r.accountId)}::text[], ${column(rows, (r) => r.accountNumber)}::text[],
                     ${column(rows, (r) => r.name)}::text[], ${column(rows, (r) => r.price)}::text[],
                     ${column(rows, (r) => r.isoCurrencyCode)}::text[], ${column(rows, (r) => r.isSla)}::text[],
                     ${column(rows, (r) => json(r.raw))}::text[])
-          AS u(id, account, name, price, currency, is_sla, raw)
-        ON CONFLICT (product_reference_id) DO UPDATE SET
+          AS u(id, account_id, account, name, price, currency, is_sla, raw)
+        ON CONFLICT (account_id, product_reference_id) DO UPDATE SET
           account_number = EXCLUDED.account_number, name = EXCLUDED.name, price = EXCLUDED.price,
           iso_currency_code = EXCLUDED.iso_currency_code, is_sla = EXCLUDED.is_sla, raw = EXCLUDED.raw,
           synced_at = EXCLUDED.synced_at, removed_at = NULL`);
     },
 
-    markProductsRemoved: (at: Date, tx: Db = db) => markUnseen('provider_products', at, tx),
+    markProductsRemoved: (at: Date, accountId: number, tx: Db = db) => markUnseen('provider_products', at, accountId, tx),
 
     async upsertAddresses(rows: readonly AddressUpsert[], at: Date, tx: Db = db): Promise<void> {
       if (rows.length === 0) return;
       await tx.execute(sql`
-        INSERT INTO provider_addresses (address_reference_id, account_number, formatted_address, locality, region, region_code,
+        INSERT INTO provider_addresses (address_reference_id, account_id, account_number, formatted_address, locality, region, region_code,
                                         latitude, longitude, synced_at, removed_at)
-        SELECT u.id, u.account, u.formatted, u.locality, u.region, u.region_code, u.lat::double precision, u.lon::double precision,
+        SELECT u.id, u.account_id::integer, u.account, u.formatted, u.locality, u.region, u.region_code, u.lat::double precision, u.lon::double precision,
                ${at.toISOString()}::timestamptz, NULL
-        FROM unnest(${column(rows, (r) => r.addressReferenceId)}::text[], ${column(rows, (r) => r.accountNumber)}::text[],
+        FROM unnest(${column(rows, (r) => r.addressReferenceId)}::text[], ${column(rows, (r) => r.accountId)}::text[], ${column(rows, (r) => r.accountNumber)}::text[],
                     ${column(rows, (r) => r.formattedAddress)}::text[], ${column(rows, (r) => r.locality)}::text[],
                     ${column(rows, (r) => r.region)}::text[], ${column(rows, (r) => r.regionCode)}::text[],
                     ${column(rows, (r) => r.latitude)}::text[], ${column(rows, (r) => r.longitude)}::text[])
-          AS u(id, account, formatted, locality, region, region_code, lat, lon)
+          AS u(id, account_id, account, formatted, locality, region, region_code, lat, lon)
         ON CONFLICT (address_reference_id) DO UPDATE SET
           account_number = EXCLUDED.account_number, formatted_address = EXCLUDED.formatted_address, locality = EXCLUDED.locality,
           region = EXCLUDED.region, region_code = EXCLUDED.region_code, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude,
-          synced_at = EXCLUDED.synced_at, removed_at = NULL`);
+          synced_at = EXCLUDED.synced_at, removed_at = NULL
+        WHERE provider_addresses.account_id = EXCLUDED.account_id`);
     },
 
-    markAddressesRemoved: (at: Date, tx: Db = db) => markUnseen('provider_addresses', at, tx),
+    markAddressesRemoved: (at: Date, accountId: number, tx: Db = db) => markUnseen('provider_addresses', at, accountId, tx),
 
     async upsertServiceLines(rows: readonly ServiceLineUpsert[], at: Date, tx: Db = db): Promise<void> {
       if (rows.length === 0) return;
       await tx.execute(sql`
-        INSERT INTO service_lines (service_line_number, account_number, nickname, product_reference_id, address_reference_id, active,
+        INSERT INTO service_lines (service_line_number, account_id, account_number, nickname, product_reference_id, address_reference_id, active,
                                    start_date, end_date, public_ip, data_blocks, synced_at, removed_at)
-        SELECT u.id, u.account, u.nickname, u.product, u.address, u.active::boolean, u.start_date::timestamptz, u.end_date::timestamptz,
+        SELECT u.id, u.account_id::integer, u.account, u.nickname, u.product, u.address, u.active::boolean, u.start_date::timestamptz, u.end_date::timestamptz,
                u.public_ip::boolean, u.blocks::jsonb, ${at.toISOString()}::timestamptz, NULL
-        FROM unnest(${column(rows, (r) => r.serviceLineNumber)}::text[], ${column(rows, (r) => r.accountNumber)}::text[],
+        FROM unnest(${column(rows, (r) => r.serviceLineNumber)}::text[], ${column(rows, (r) => r.accountId)}::text[], ${column(rows, (r) => r.accountNumber)}::text[],
                     ${column(rows, (r) => r.nickname)}::text[], ${column(rows, (r) => r.productReferenceId)}::text[],
                     ${column(rows, (r) => r.addressReferenceId)}::text[], ${column(rows, (r) => r.active)}::text[],
                     ${column(rows, (r) => r.startDate)}::text[], ${column(rows, (r) => r.endDate)}::text[],
                     ${column(rows, (r) => r.publicIp)}::text[], ${column(rows, (r) => json(r.dataBlocks))}::text[])
-          AS u(id, account, nickname, product, address, active, start_date, end_date, public_ip, blocks)
+          AS u(id, account_id, account, nickname, product, address, active, start_date, end_date, public_ip, blocks)
         ON CONFLICT (service_line_number) DO UPDATE SET
           account_number = EXCLUDED.account_number, nickname = EXCLUDED.nickname, product_reference_id = EXCLUDED.product_reference_id,
           address_reference_id = EXCLUDED.address_reference_id, active = EXCLUDED.active, start_date = EXCLUDED.start_date,
           end_date = EXCLUDED.end_date, public_ip = EXCLUDED.public_ip, data_blocks = EXCLUDED.data_blocks,
-          synced_at = EXCLUDED.synced_at, removed_at = NULL`);
+          synced_at = EXCLUDED.synced_at, removed_at = NULL
+        WHERE service_lines.account_id = EXCLUDED.account_id`);
     },
 
-    markServiceLinesRemoved: (at: Date, tx: Db = db) => markUnseen('service_lines', at, tx),
+    markServiceLinesRemoved: (at: Date, accountId: number, tx: Db = db) => markUnseen('service_lines', at, accountId, tx),
 
     /**
      * The start of an apply, once everything is fetched: the live terminals this run will change
@@ -222,11 +236,11 @@ export function createTerminalInventoryRepository(db: Db) {
      * rows not 'synced' now. Unchanged 'synced' rows keep 'synced': their data is the provider's.
      * One statement; new terminals are inserted by their batch directly.
      */
-    async markChangedPending(fetched: readonly { userTerminalId: string; contentHash: string | null }[], tx: Db = db): Promise<number> {
+    async markChangedPending(fetched: readonly { userTerminalId: string; contentHash: string | null }[], accountId: number, tx: Db = db): Promise<number> {
       return affected(
         await tx.execute(sql`
           UPDATE terminals t SET sync_status = 'pending'
-          WHERE t.removed_at IS NULL AND t.sync_status <> 'pending'
+          WHERE t.removed_at IS NULL AND t.account_id = ${accountId} AND t.sync_status <> 'pending'
             -- A top-level NOT EXISTS, so the planner makes it one hash anti-join (under a NOT (... AND
             -- EXISTS) it ran the subquery for each row: minutes at 100,000).
             AND NOT EXISTS (
@@ -264,10 +278,10 @@ export function createTerminalInventoryRepository(db: Db) {
       const states = new Map<string, StoredTerminalState>();
       if (ids.length === 0) return states;
       const result = await tx.execute(sql`
-        SELECT user_terminal_id AS id, content_hash AS hash, removed_at IS NOT NULL AS removed
+        SELECT user_terminal_id AS id, content_hash AS hash, removed_at IS NOT NULL AS removed, account_id
         FROM terminals WHERE user_terminal_id = ANY(${sql.param([...ids])}::text[])`);
-      for (const row of rowsOf<{ id: string; hash: string | null; removed: boolean }>(result)) {
-        states.set(row.id, { contentHash: row.hash, removed: row.removed === true || (row.removed as unknown) === 't' });
+      for (const row of rowsOf<{ id: string; hash: string | null; removed: boolean; account_id: number }>(result)) {
+        states.set(row.id, { contentHash: row.hash, removed: row.removed === true || (row.removed as unknown) === 't', accountId: Number(row.account_id) });
       }
       return states;
     },
@@ -289,11 +303,11 @@ export function createTerminalInventoryRepository(db: Db) {
       if (rows.length === 0) return;
       const at = stamp.at.toISOString();
       await tx.execute(sql`
-        INSERT INTO terminals (user_terminal_id, account_number, kit_serial_number, dish_serial_number, service_line_number, nickname,
+        INSERT INTO terminals (user_terminal_id, account_id, account_number, kit_serial_number, dish_serial_number, service_line_number, nickname,
                                active, condition, is_priority, sync_status, sync_error, last_synced_at, last_sync_run_id, content_hash,
                                data_cap_amount, data_cap_unit, data_cap_updated_at, plan, product_reference_id, terminal_type, model,
                                location, region, latitude, longitude, created_at, updated_at, removed_at)
-        SELECT u.id, u.account, u.kit, u.dish, u.line, u.nickname, u.active::boolean, u.condition, u.priority::boolean,
+        SELECT u.id, ${stamp.accountId}::integer, u.account, u.kit, u.dish, u.line, u.nickname, u.active::boolean, u.condition, u.priority::boolean,
                'synced', NULL, ${at}::timestamptz, ${stamp.runId}::uuid, u.hash,
                u.cap::numeric, u.cap_unit, CASE WHEN u.cap IS NULL THEN NULL ELSE ${at}::timestamptz END,
                u.plan, u.product, u.type, u.model, u.location, u.region, u.lat::double precision, u.lon::double precision,
@@ -325,7 +339,8 @@ export function createTerminalInventoryRepository(db: Db) {
             ELSE terminals.data_cap_updated_at END,
           plan = EXCLUDED.plan, product_reference_id = EXCLUDED.product_reference_id, terminal_type = EXCLUDED.terminal_type,
           model = EXCLUDED.model, location = EXCLUDED.location, region = EXCLUDED.region, latitude = EXCLUDED.latitude,
-          longitude = EXCLUDED.longitude, updated_at = EXCLUDED.updated_at, removed_at = NULL`);
+          longitude = EXCLUDED.longitude, updated_at = EXCLUDED.updated_at, removed_at = NULL
+        WHERE terminals.account_id = EXCLUDED.account_id`);
     },
 
     /** Terminals the provider lists but the sync could not apply: 'error' with the reason, still live. */
@@ -333,9 +348,9 @@ export function createTerminalInventoryRepository(db: Db) {
       if (rows.length === 0) return;
       const at = stamp.at.toISOString();
       await tx.execute(sql`
-        INSERT INTO terminals (user_terminal_id, account_number, kit_serial_number, dish_serial_number, service_line_number, nickname,
+        INSERT INTO terminals (user_terminal_id, account_id, account_number, kit_serial_number, dish_serial_number, service_line_number, nickname,
                                sync_status, sync_error, last_synced_at, last_sync_run_id, content_hash, created_at, updated_at, removed_at)
-        SELECT u.id, u.account, u.kit, u.dish, u.line, u.nickname, 'error', u.error, ${at}::timestamptz, ${stamp.runId}::uuid, NULL,
+        SELECT u.id, ${stamp.accountId}::integer, u.account, u.kit, u.dish, u.line, u.nickname, 'error', u.error, ${at}::timestamptz, ${stamp.runId}::uuid, NULL,
                ${at}::timestamptz, ${at}::timestamptz, NULL
         FROM unnest(${column(rows, (r) => r.userTerminalId)}::text[], ${column(rows, (r) => r.accountNumber)}::text[],
                     ${column(rows, (r) => r.kitSerialNumber)}::text[], ${column(rows, (r) => r.dishSerialNumber)}::text[],
@@ -348,7 +363,8 @@ export function createTerminalInventoryRepository(db: Db) {
           nickname = EXCLUDED.nickname, sync_status = 'error', sync_error = EXCLUDED.sync_error,
           last_synced_at = EXCLUDED.last_synced_at, last_sync_run_id = coalesce(EXCLUDED.last_sync_run_id, terminals.last_sync_run_id),
           -- No hash: the next sync that can apply the record writes it whole.
-          content_hash = NULL, updated_at = EXCLUDED.updated_at, removed_at = NULL`);
+          content_hash = NULL, updated_at = EXCLUDED.updated_at, removed_at = NULL
+        WHERE terminals.account_id = EXCLUDED.account_id`);
     },
 
     async upsertTelemetry(rows: readonly TelemetryUpsert[], at: Date, tx: Db = db): Promise<void> {
@@ -378,18 +394,18 @@ export function createTerminalInventoryRepository(db: Db) {
      * After a complete listing: live terminals this run did not write are gone at the provider.
      * They keep their row (and assignment history) with removed_at set; never deleted.
      */
-    async markUnseenTerminalsRemoved(stamp: { runId: string; at: Date }, tx: Db = db): Promise<number> {
+    async markUnseenTerminalsRemoved(stamp: { runId: string; at: Date; accountId: number }, tx: Db = db): Promise<number> {
       const at = stamp.at.toISOString();
       return affected(
         await tx.execute(sql`
           UPDATE terminals SET removed_at = ${at}::timestamptz, sync_status = 'synced', sync_error = NULL, updated_at = ${at}::timestamptz
-          WHERE removed_at IS NULL AND last_sync_run_id IS DISTINCT FROM ${stamp.runId}::uuid`),
+          WHERE removed_at IS NULL AND account_id = ${stamp.accountId} AND last_sync_run_id IS DISTINCT FROM ${stamp.runId}::uuid`),
       );
     },
 
-    /** Every terminal row, removed ones included: zero means the inventory was never synced. */
-    async countAll(tx: Db = db): Promise<number> {
-      const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(terminals);
+    /** Every terminal row of the account, removed ones included: zero means its inventory was never synced. */
+    async countAll(accountId: number, tx: Db = db): Promise<number> {
+      const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(terminals).where(eq(terminals.accountId, accountId));
       return Number(row?.n ?? 0);
     },
 
@@ -409,31 +425,34 @@ export function createTerminalInventoryRepository(db: Db) {
     },
 
     /** The stored product (its raw provider record), for refreshing one terminal without listing them all. */
-    async findProductRaw(productReferenceId: string, tx: Db = db): Promise<unknown | null> {
+    async findProductRaw(productReferenceId: string, accountId: number, tx: Db = db): Promise<unknown | null> {
       const [row] = await tx
         .select({ raw: providerProducts.raw })
         .from(providerProducts)
-        .where(and(eq(providerProducts.productReferenceId, productReferenceId), isNull(providerProducts.removedAt)));
+        .where(and(eq(providerProducts.productReferenceId, productReferenceId), eq(providerProducts.accountId, accountId), isNull(providerProducts.removedAt)));
       return row?.raw ?? null;
     },
 
-    /** Every live product's raw provider record: what a run that does not list products uses. */
-    async liveProductsRaw(tx: Db = db): Promise<unknown[]> {
-      const rows = await tx.select({ raw: providerProducts.raw }).from(providerProducts).where(isNull(providerProducts.removedAt));
+    /** Every live product's raw provider record of the account: what a run that does not list products uses. */
+    async liveProductsRaw(accountId: number, tx: Db = db): Promise<unknown[]> {
+      const rows = await tx
+        .select({ raw: providerProducts.raw })
+        .from(providerProducts)
+        .where(and(eq(providerProducts.accountId, accountId), isNull(providerProducts.removedAt)));
       return rows.map((r) => r.raw);
     },
 
     /** Each live service line's address, as the last run stored it. */
-    async liveLineAddresses(tx: Db = db): Promise<Map<string, string | null>> {
+    async liveLineAddresses(accountId: number, tx: Db = db): Promise<Map<string, string | null>> {
       const rows = await tx
         .select({ line: serviceLines.serviceLineNumber, address: serviceLines.addressReferenceId })
         .from(serviceLines)
-        .where(isNull(serviceLines.removedAt));
+        .where(and(eq(serviceLines.accountId, accountId), isNull(serviceLines.removedAt)));
       return new Map(rows.map((r) => [r.line, r.address]));
     },
 
     /** Every live address as stored (the columns a terminal's location is built from). */
-    async liveAddresses(tx: Db = db): Promise<StoredAddress[]> {
+    async liveAddresses(accountId: number, tx: Db = db): Promise<StoredAddress[]> {
       return tx
         .select({
           addressReferenceId: providerAddresses.addressReferenceId,
@@ -445,15 +464,15 @@ export function createTerminalInventoryRepository(db: Db) {
           longitude: providerAddresses.longitude,
         })
         .from(providerAddresses)
-        .where(isNull(providerAddresses.removedAt));
+        .where(and(eq(providerAddresses.accountId, accountId), isNull(providerAddresses.removedAt)));
     },
 
     /** Live service lines, each with whether any usage is stored for it yet. */
-    async serviceLinesForUsage(tx: Db = db): Promise<{ serviceLineNumber: string; hasUsage: boolean }[]> {
+    async serviceLinesForUsage(accountId: number, tx: Db = db): Promise<{ serviceLineNumber: string; hasUsage: boolean }[]> {
       const result = await tx.execute(sql`
         SELECT l.service_line_number AS line,
                EXISTS (SELECT 1 FROM service_line_usage_cycles c WHERE c.service_line_number = l.service_line_number) AS has_usage
-        FROM service_lines l WHERE l.removed_at IS NULL ORDER BY l.service_line_number`);
+        FROM service_lines l WHERE l.removed_at IS NULL AND l.account_id = ${accountId} ORDER BY l.service_line_number`);
       return rowsOf<{ line: string; has_usage: boolean | string }>(result).map((r) => ({
         serviceLineNumber: r.line,
         hasUsage: r.has_usage === true || r.has_usage === 't',

@@ -7,6 +7,7 @@ import { type TerminalSort, type TerminalSyncStatus } from '../../../src/domain/
 import type { Db } from '../client';
 import {
   customers,
+  providerAccounts,
   providerAddresses,
   providerProducts,
   serviceLines,
@@ -26,6 +27,8 @@ export interface TerminalListFilter {
   active?: boolean | null;
   assigned?: boolean | null;
   syncStatus?: TerminalSyncStatus | null;
+  /** One provider account's terminals only. */
+  accountId?: number | null;
 }
 
 export interface TerminalPage {
@@ -54,6 +57,8 @@ const listColumns = {
   plan: t.plan,
   location: t.location,
   region: t.region,
+  accountId: t.accountId,
+  accountName: providerAccounts.name,
   // A soft-deleted customer keeps its name here: the assignment is history the row still shows.
   customerName: customers.name,
 };
@@ -110,6 +115,7 @@ export interface TerminalQuery {
   active: boolean | null;
   assigned: boolean | null;
   syncStatus: TerminalSyncStatus | null;
+  accountId: number | null;
 }
 
 /**
@@ -148,6 +154,7 @@ interface Bind {
   named(ids: readonly string[]): unknown;
   active(active: boolean): boolean | SQLWrapper;
   syncStatus(status: TerminalSyncStatus): TerminalSyncStatus | SQLWrapper;
+  accountId(id: number): number | SQLWrapper;
 }
 const inline: Bind = {
   pattern: (pattern) => pattern,
@@ -155,12 +162,14 @@ const inline: Bind = {
   named: (ids) => sql.param([...ids]),
   active: (active) => active,
   syncStatus: (status) => status,
+  accountId: (id) => id,
 };
 const placeholders: Bind = {
   pattern: () => sql.placeholder('pattern'),
   named: () => sql.placeholder('named'),
   active: () => sql.placeholder('active'),
   syncStatus: () => sql.placeholder('syncStatus'),
+  accountId: () => sql.placeholder('accountId'),
 };
 
 function listWhere(query: TerminalQuery, bind: Bind = inline): SQL | undefined {
@@ -170,6 +179,7 @@ function listWhere(query: TerminalQuery, bind: Bind = inline): SQL | undefined {
   if (query.assigned === true) conditions.push(isNotNull(t.assignedCustomerId));
   if (query.assigned === false) conditions.push(isNull(t.assignedCustomerId));
   if (query.syncStatus) conditions.push(eq(t.syncStatus, bind.syncStatus(query.syncStatus)));
+  if (query.accountId !== null) conditions.push(eq(t.accountId, bind.accountId(query.accountId)));
   return and(...conditions);
 }
 
@@ -226,6 +236,7 @@ function listQuery(tx: Db, query: TerminalQuery, page: TerminalPage, reversed = 
     .select(listColumns)
     .from(pageKeys)
     .innerJoin(terminals, eq(t.userTerminalId, pageKeys.id))
+    .innerJoin(providerAccounts, eq(providerAccounts.id, t.accountId))
     .leftJoin(customers, eq(customers.id, t.assignedCustomerId))
     .orderBy(...orderBy(page.sort, reversed));
 }
@@ -233,7 +244,7 @@ function listQuery(tx: Db, query: TerminalQuery, page: TerminalPage, reversed = 
 /** What decides a list query's text: everything but the values (listWhere and listQuery). */
 function listShape(query: TerminalQuery, sort: TerminalSort, reversed: boolean): string {
   const search = query.pattern === null ? '-' : query.named === 'many' ? 'many' : query.named.length > 0 ? 'ids' : 'own';
-  return [search, query.active === null ? '-' : 'active', query.assigned, query.syncStatus === null ? '-' : 'sync', sort, reversed].join('|');
+  return [search, query.active === null ? '-' : 'active', query.assigned, query.syncStatus === null ? '-' : 'sync', query.accountId === null ? '-' : 'account', sort, reversed].join('|');
 }
 
 export type TerminalListRow = Awaited<ReturnType<typeof listQuery>>[number];
@@ -271,6 +282,7 @@ function detailQuery(tx: Db, userTerminalId: string) {
   return tx
     .select(detailColumns)
     .from(terminals)
+    .innerJoin(providerAccounts, eq(providerAccounts.id, t.accountId))
     .leftJoin(customers, eq(customers.id, t.assignedCustomerId))
     .leftJoin(serviceLines, eq(serviceLines.serviceLineNumber, t.serviceLineNumber))
     .leftJoin(providerAddresses, eq(providerAddresses.addressReferenceId, serviceLines.addressReferenceId))
@@ -355,7 +367,7 @@ export function createTerminalsRepository(db: Db) {
         const result = (await tx.execute(sql`${namedCustomers(pattern)} LIMIT ${NAMED_IDS_MAX + 1}`)) as unknown as { rows: { id: string }[] };
         named = result.rows.length > NAMED_IDS_MAX ? 'many' : result.rows.map((r) => r.id);
       }
-      return { pattern, named, active: filter.active ?? null, assigned: filter.assigned ?? null, syncStatus: filter.syncStatus ?? null };
+      return { pattern, named, active: filter.active ?? null, assigned: filter.assigned ?? null, syncStatus: filter.syncStatus ?? null, accountId: filter.accountId ?? null };
     },
 
     /** One page in the asked order, or (reversed) counted from the far end and in mirror order. */
@@ -376,6 +388,7 @@ export function createTerminalsRepository(db: Db) {
         named: query.named === 'many' ? [] : [...query.named],
         active: query.active,
         syncStatus: query.syncStatus,
+        accountId: query.accountId,
         limit: page.limit,
         offset: page.offset,
       });
@@ -431,7 +444,8 @@ export function createTerminalsRepository(db: Db) {
      */
     async countFromFigures(query: TerminalQuery, tx: Db = db): Promise<number | null> {
       const filters = [query.active, query.assigned, query.syncStatus].filter((f) => f !== null).length;
-      if (query.pattern || filters > 1) return null;
+      // The figures are the whole fleet's: one account's share is counted.
+      if (query.pattern || filters > 1 || query.accountId !== null) return null;
       const f = await fleetCounts(tx);
       if (query.active !== null) return query.active ? f.onActiveLine : f.total - f.onActiveLine;
       if (query.assigned !== null) return query.assigned ? f.assigned : f.total - f.assigned;
@@ -493,7 +507,7 @@ export function createTerminalsRepository(db: Db) {
           formattedAddress: providerAddresses.formattedAddress,
         })
         .from(serviceLines)
-        .leftJoin(providerProducts, eq(providerProducts.productReferenceId, serviceLines.productReferenceId))
+        .leftJoin(providerProducts, and(eq(providerProducts.productReferenceId, serviceLines.productReferenceId), eq(providerProducts.accountId, serviceLines.accountId)))
         .leftJoin(providerAddresses, eq(providerAddresses.addressReferenceId, serviceLines.addressReferenceId))
         .where(eq(serviceLines.serviceLineNumber, serviceLineNumber));
       return row ?? null;

@@ -1,3 +1,4 @@
+import { PROVIDER_ACCOUNT_STATUS_LABELS, type ProviderAccountStatus } from '../../domain/provider-accounts';
 import type { ReactNode } from 'react';
 import { Card } from 'primereact/card';
 import { StatCard } from '../common/StatCard';
@@ -82,6 +83,12 @@ function DashboardCard({ title, icon, loading, value, hint }: { title: string; i
   );
 }
 
+const ACCOUNT_SEVERITY: Record<ProviderAccountStatus, 'success' | 'warning' | 'danger'> = {
+  active: 'success',
+  disabled: 'warning',
+  auth_failed: 'danger',
+};
+
 /** "Enterprise Dashboard": greeting, live figures, module shortcuts and recent activity. */
 export function DashboardView({ profile, summary, loading, error, onRetry, onNavigate }: DashboardViewProps) {
   const now = useNow();
@@ -89,6 +96,8 @@ export function DashboardView({ profile, summary, loading, error, onRetry, onNav
   const who = profile && { name: profile.name ?? '', uuid: profile.uuid ?? '', updatedAt: profile.updatedAt ?? '' };
   const showSkeletons = loading || (!summary && !error);
   const health = summary?.providerHealth;
+  // An older server answers without the split: nothing to show then.
+  const accounts = summary?.accounts ?? [];
 
   return (
     <div className="page dashboard">
@@ -158,6 +167,43 @@ export function DashboardView({ profile, summary, loading, error, onRetry, onNav
                 (health.checkedAt ? `Checked ${formatRelativeTime(health.checkedAt, now)}` : 'Not checked yet'))
             }
           />
+        </section>
+      )}
+
+      {accounts.length > 1 && (
+        <section className="dashboard-section" aria-labelledby="dashboard-accounts-heading">
+          <div className="section-head">
+            <h2 id="dashboard-accounts-heading" className="section-title">
+              Provider accounts
+            </h2>
+          </div>
+          <Card className="accounts-card">
+            <table className="dashboard-accounts">
+              <caption className="sr-only">The fleet by provider account; the figures above sum across them</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Account</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Currency</th>
+                  <th scope="col" className="numeric">Terminals</th>
+                  <th scope="col" className="numeric">Active</th>
+                </tr>
+              </thead>
+              <tbody>
+                {accounts.map((account) => (
+                  <tr key={account.id}>
+                    <th scope="row">{account.name}</th>
+                    <td>
+                      <Tag value={PROVIDER_ACCOUNT_STATUS_LABELS[account.status]} severity={ACCOUNT_SEVERITY[account.status]} rounded />
+                    </td>
+                    <td>{account.currency ?? '—'}</td>
+                    <td className="numeric">{count(account.terminals)}</td>
+                    <td className="numeric">{count(account.activeTerminals)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Card>
         </section>
       )}
 

@@ -69,6 +69,8 @@ export interface TerminalDetailDialogProps {
   initialTab?: TerminalDetailTab;
   /** The Settings tab's content for the terminal's service line; without it (or a line) there is no Settings tab. */
   renderSettings?: (serviceLineNumber: string) => ReactNode;
+  /** The overview names the terminal's provider account (the portal holds more than one). */
+  showAccount?: boolean;
 }
 
 /** A terminal on no service line: the list and the detail say 'Unknown' or nothing. */
@@ -137,7 +139,7 @@ function DialogBody(props: TerminalDetailDialogProps) {
       )}
       {basics && (
         <>
-          <Overview basics={basics} removedAt={props.detail?.removedAt ?? null} />
+          <Overview basics={basics} removedAt={props.detail?.removedAt ?? null} showAccount={props.showAccount === true} />
           <TabView
             className="terminal-tabs"
             activeIndex={active}

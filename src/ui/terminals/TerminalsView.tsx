@@ -1,8 +1,10 @@
 import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
+import { Dropdown } from 'primereact/dropdown';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import { PAGE_TITLES } from '../../domain/navigation';
+import type { ProviderAccountRef } from '../../domain/provider-accounts';
 import {
   formatTerminalData,
   ownerLabel,
@@ -54,6 +56,14 @@ export interface TerminalsViewProps {
   /** The search box as typed. */
   search: string;
   status: TerminalStatusFilter;
+  /**
+   * The provider accounts, given when the portal holds more than one: the Account column and the
+   * Account filter show (absent: neither, and the page looks as it does with one account).
+   */
+  accounts?: readonly ProviderAccountRef[];
+  /** The Account filter's account; null for all of them. */
+  account: number | null;
+  onAccount(id: number | null): void;
 
   /** A sync is starting or running: the button reads "Syncing..." and is disabled. */
   syncing: boolean;
@@ -185,6 +195,30 @@ function SyncNotice({ notice, onDismiss }: { notice: TerminalSyncNotice; onDismi
   );
 }
 
+/** The Account filter's "All accounts" choice (PrimeReact's Dropdown reads a null value as none chosen). */
+const ALL_ACCOUNTS = 'all';
+
+function AccountFilter({ accounts, account, onAccount }: { accounts: readonly ProviderAccountRef[]; account: number | null; onAccount(id: number | null): void }) {
+  const id = useId();
+  const options = [{ value: ALL_ACCOUNTS, label: 'All accounts' }, ...accounts.map((a) => ({ value: String(a.id), label: a.name }))];
+  return (
+    <>
+      <label htmlFor={id} className="sr-only">
+        Account
+      </label>
+      <Dropdown
+        inputId={id}
+        className="list-status"
+        value={account === null ? ALL_ACCOUNTS : String(account)}
+        options={options}
+        optionLabel="label"
+        optionValue="value"
+        onChange={(event) => onAccount(event.value === ALL_ACCOUNTS ? null : Number(event.value))}
+      />
+    </>
+  );
+}
+
 function ServiceLineCell({ terminal }: { terminal: TerminalListItem }) {
   return (
     <div className="cell-stack">
@@ -259,7 +293,8 @@ export function TerminalsView(props: TerminalsViewProps) {
   const listTitleId = `${id}-list`;
   const folding = useColumnFolding<TerminalListItem>({ rowKey: (t) => t.userTerminalId, rowName: (t) => t.serviceLineNumber });
   const { rows, health, syncNotice } = props;
-  const filtered = props.search.trim() !== '' || props.status !== 'all';
+  const filtered = props.search.trim() !== '' || props.status !== 'all' || props.account !== null;
+  const accounts = props.accounts;
   const total = health?.total ?? props.totalCount;
 
   return (
@@ -324,7 +359,9 @@ export function TerminalsView(props: TerminalsViewProps) {
           status={props.status}
           options={TERMINAL_STATUS_OPTIONS}
           onStatus={props.onStatus}
-        />
+        >
+          {accounts && <AccountFilter accounts={accounts} account={props.account} onAccount={props.onAccount} />}
+        </SearchFilterBar>
 
         {props.error ? (
           <ErrorCard title={TERMINAL_MESSAGES.loadError} message={props.error} onRetry={props.onRetry} />
@@ -342,7 +379,10 @@ export function TerminalsView(props: TerminalsViewProps) {
               )}
               {props.lastSync && <span className="terminals-last-sync">{lastSyncSummary(props.lastSync, props.now)}</span>}
             </div>
+            {/* The Account column arrives after the rows: PrimeReact keeps each cell by its place and
+                would go on drawing the old column there, so the table starts afresh with it. */}
             <DataTable
+              key={accounts ? 'accounts' : 'one-account'}
               value={rows}
               dataKey="userTerminalId"
               lazy
@@ -360,6 +400,7 @@ export function TerminalsView(props: TerminalsViewProps) {
               {...folding.table([
                 { priority: 'always', header: 'Service Line Number', body: (t) => <ServiceLineCell terminal={t} /> },
                 { priority: 'fold', header: 'Owner', body: (t) => <OwnerCell terminal={t} /> },
+                accounts && { priority: 'fold', header: 'Account', body: (t) => t.accountName ?? DASH },
                 { priority: 'always', header: 'Status', body: (t) => <StatusCell terminal={t} /> },
                 { priority: 'always', header: 'Actions', body: (t) => <RowActions terminal={t} onOpen={props.onOpen} />, className: 'terminals-actions-cell' },
               ])}

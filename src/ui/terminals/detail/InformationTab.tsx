@@ -26,7 +26,8 @@ export function InformationTab({ basics, detail, usage }: { basics: Basics; deta
   add('Model', detail?.model);
   add('Location', detail?.address?.formattedAddress ?? detail?.location ?? usage?.location);
   add('Region', detail?.address?.region ?? detail?.region);
-  add('Account', detail?.accountNumber);
+  // The provider's account number; the overview's "Account" is the portal's name for the account.
+  add('Account Number', detail?.accountNumber);
   if (detail?.serviceLine?.startDate) add('Service Start', calendarDay(detail.serviceLine.startDate));
 
   return (

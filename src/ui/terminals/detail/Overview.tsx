@@ -7,7 +7,8 @@ function ActiveTag({ active }: { active: boolean }) {
   return <Tag value={active ? 'Active' : 'Inactive'} severity={active ? 'success' : 'danger'} rounded />;
 }
 
-export function Overview({ basics, removedAt }: { basics: Basics; removedAt: string | null }) {
+/** `showAccount`: the portal holds more than one provider account, so which one the terminal is under matters. */
+export function Overview({ basics, removedAt, showAccount = false }: { basics: Basics; removedAt: string | null; showAccount?: boolean }) {
   return (
     <section className="terminal-overview" aria-label="Overview">
       <div className="terminal-overview-head">
@@ -20,6 +21,7 @@ export function Overview({ basics, removedAt }: { basics: Basics; removedAt: str
           ['Kit Serial', basics.kitSerialNumber],
           ['Dish Serial', basics.dishSerialNumber],
           ['Service Line Number', basics.serviceLineNumber],
+          ...(showAccount ? [['Account', basics.accountName] as const] : []),
         ]}
       />
     </section>

@@ -19,6 +19,8 @@ export interface Basics {
   syncStatus: TerminalSyncStatus;
   lastSyncedAt: string | null;
   owner: Owner | null;
+  /** The provider account's name, when the server said. */
+  accountName: string | null;
 }
 
 export function basicsOf(terminal: TerminalListItem | null, detail: TerminalDetail | null, usage: ServiceLineUsageWire | null): Basics | null {
@@ -33,6 +35,7 @@ export function basicsOf(terminal: TerminalListItem | null, detail: TerminalDeta
     serviceLineNumber: record.serviceLineNumber,
     syncStatus: record.syncStatus,
     lastSyncedAt: record.lastSyncedAt,
+    accountName: record.accountName,
     owner:
       detail?.owner ??
       (record.assignedTo ? { uuid: record.assignedTo, name: record.assignedToCustomer ?? 'Customer', company: null } : null) ??
