@@ -198,7 +198,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         options: options.syncJobs,
         budget: () => services.syncBudget.shape(),
         // With accounts as data, each account whose syncs may run has its own schedule.
-        ...(registry ? { accounts: async () => (await repos.providerAccounts.list()).filter(syncable) } : {}),
+        ...(registry
+          ? {
+              accounts: async () =>
+                (await repos.providerAccounts.list()).filter(syncable).map((row) => ({ ...row, requestsPerMinute: registry.accountRef(row).requestsPerMinute })),
+            }
+          : {}),
         alerts: { evaluate: () => services.alerts.evaluate(), deliverWebhooks: () => services.webhooks.deliverDue() },
         bulk: { run: (operationId, stopping) => services.bulk.run(operationId, stopping), resumable: () => services.bulk.resumable() },
         billing: {

@@ -126,7 +126,7 @@ export function providerRegistryFromEnv(env: Env, now: Clock): ProviderRegistry 
   const accountRef = (row: ProviderAccountRow): ProviderAccountRef => ({
     // A Starlink account keeps the key today's single account had: its budget history carries on.
     key: row.kind === 'simulator' ? providerAccountKey('simulator', row.simulatorAccount ?? '') : providerAccountKey(row.apiUrl ?? '', row.clientId ?? ''),
-    requestsPerMinute: row.requestsPerMinute,
+    requestsPerMinute: row.requestsPerMinute ?? PROVIDER_DEFAULTS.requestsPerMinute,
   });
 
   const budgetOf = (ref: ProviderAccountRef): ProviderCallBudget | null => {
@@ -143,13 +143,13 @@ export function providerRegistryFromEnv(env: Env, now: Clock): ProviderRegistry 
   function build(row: ProviderAccountRow): CachedAccess {
     const ref = accountRef(row);
     const budget = budgetOf(ref);
-    const limiter = budget ? { limiter: budget } : { requestsPerMinute: row.requestsPerMinute };
+    const limiter = budget ? { limiter: budget } : { requestsPerMinute: ref.requestsPerMinute };
     if (row.kind === 'simulator') {
       const endpoint = endpointOf(row.simulatorAccount);
       if (!endpoint) throw new ServiceUnavailableError(PROVIDER_ACCOUNT_MESSAGES.noSimulator(row.simulatorAccount ?? ''));
       let client: StarlinkClient | null = null;
       return {
-        stamp: `simulator:${endpoint.slug}:${row.requestsPerMinute}:${endpoint.baseUrl ?? ''}`,
+        stamp: `simulator:${endpoint.slug}:${ref.requestsPerMinute}:${endpoint.baseUrl ?? ''}`,
         access: {
           kind: 'simulator',
           client: () => {
@@ -168,7 +168,7 @@ export function providerRegistryFromEnv(env: Env, now: Clock): ProviderRegistry 
     const tokenUrl = row.tokenUrl ?? `${apiUrl}/auth/connect/token`;
     let client: StarlinkClient | null = null;
     return {
-      stamp: `starlink:${apiUrl}:${tokenUrl}:${clientId}:${row.clientSecretSealed}:${row.requestsPerMinute}`,
+      stamp: `starlink:${apiUrl}:${tokenUrl}:${clientId}:${row.clientSecretSealed}:${ref.requestsPerMinute}`,
       access: {
         kind: 'starlink',
         client: () => (client ??= createStarlinkClient({ apiUrl, tokenUrl, clientId, clientSecret: secret, now, ...limiter })),

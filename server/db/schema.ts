@@ -1129,7 +1129,8 @@ export const providerAccounts = pgTable('provider_accounts', {
   clientId: text('client_id'),
   /** Sealed with the server's secret box, bound to the account's id; never returned. */
   clientSecretSealed: text('client_secret_sealed'),
-  requestsPerMinute: integer('requests_per_minute').notNull().default(240),
+  /** Null: the provider client's default. */
+  requestsPerMinute: integer('requests_per_minute'),
   syncIntervalMinutes: integer('sync_interval_minutes'),
   enabled: boolean('enabled').notNull().default(true),
   authFailedAt: ts('auth_failed_at'),

@@ -23,6 +23,8 @@ import { createScheduler, type ScheduledAccount, type Scheduler } from './schedu
 import { createSweeper, type SweepResult, type Sweeper } from './sweeper';
 import { createTerminalSyncWorker, createUsageSyncWorker } from './sync-workers';
 
+/** Sync runs of different provider accounts one process runs at once on PostgreSQL. */
+export const SYNC_RUNS_AT_ONCE = 4;
 export { MAX_SYNC_ATTEMPTS, type SweepResult } from './sweeper';
 export { ShutdownError } from './run-worker';
 
@@ -229,8 +231,11 @@ export function createSyncJobs(deps: {
       try {
         await queue.start();
         ready = true;
-        await queue.work('terminal-sync', (job) => inventoryWorker.handle(job.payload.runId));
-        await queue.work('usage-sync', (job) => usageWorker.handle(job.payload.runId));
+        // Provider accounts sync side by side, each on its own budget: on PostgreSQL a process runs
+        // several accounts' runs at once; the embedded database has one thread to give them.
+        const concurrency = deps.database.kind === 'pglite' ? 1 : SYNC_RUNS_AT_ONCE;
+        await queue.work('terminal-sync', (job) => inventoryWorker.handle(job.payload.runId), { concurrency });
+        await queue.work('usage-sync', (job) => usageWorker.handle(job.payload.runId), { concurrency });
         if (deps.alerts) {
           const alerts = deps.alerts;
           await queue.work('alerts-evaluate', async () => {

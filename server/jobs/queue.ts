@@ -45,8 +45,8 @@ export interface JobQueue {
   stop(): Promise<void>;
   /** Enqueues; with `id` the job takes that id (an existing job with it is replaced). */
   send<N extends QueueName>(name: N, payload: JobContracts[N], options?: { id?: string; startAfter?: Date }): Promise<string | null>;
-  /** Runs `handler` for each job of `name`, one at a time in this process. */
-  work<N extends QueueName>(name: N, handler: (job: ReceivedJob<N>) => Promise<void>): Promise<void>;
+  /** Runs `handler` for each job of `name`; `concurrency` of them at once in this process (default 1). */
+  work<N extends QueueName>(name: N, handler: (job: ReceivedJob<N>) => Promise<void>, options?: { concurrency?: number }): Promise<void>;
   /** Stops fetching new jobs of `name` (the one running finishes). */
   offWork(name: QueueName): Promise<void>;
   job(name: QueueName, id: string): Promise<JobInfo | null>;
@@ -202,8 +202,8 @@ export function createJobQueue(deps: { database: Database; log: JobLog; options?
       return id;
     },
 
-    async work(name, handler) {
-      const id = await boss.work<JobContracts[typeof name]>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
+    async work(name, handler, options = {}) {
+      const id = await boss.work<JobContracts[typeof name]>(name, { pollingIntervalSeconds, batchSize: 1, localConcurrency: options.concurrency ?? 1 }, async (jobs) => {
         const handled = (async () => {
           for (const job of jobs) await handler({ id: job.id, name, payload: job.data });
         })();

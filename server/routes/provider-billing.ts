@@ -3,9 +3,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PROVIDER_BILLING_MESSAGES as M } from '../../src/domain/provider-billing';
 import { invoiceParamsSchema, providerBillingSchema, providerInvoiceSchema } from './provider-billing-schemas';
-import { failures, successSchema } from './schemas';
+import { z } from 'zod';
+import { failures, providerAccountParam, successSchema } from './schemas';
 
 const tags = ['billing'];
+const accountQuery = z.object({ account_id: providerAccountParam });
 const security = [{ bearerAuth: [] }];
 
 export const providerBillingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -18,11 +20,12 @@ export const providerBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: "The provider account's balance and invoices, newest first",
-        response: { 200: successSchema(providerBillingSchema), ...failures(401, 403, 502, 503, 504) },
+        summary: "A provider account's balance and invoices, newest first (account_id; absent, the first enabled account)",
+        querystring: accountQuery,
+        response: { 200: successSchema(providerBillingSchema), ...failures(400, 401, 403, 404, 409, 502, 503, 504) },
       },
     },
-    async () => ({ success: true as const, data: await service().overview(), message: M.loaded }),
+    async (request) => ({ success: true as const, data: await service().overview(request.query.account_id), message: M.loaded }),
   );
 
   app.get(
@@ -34,9 +37,10 @@ export const providerBillingRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: "One provider invoice with its lines, each service line linked to the inventory's terminal on it",
         params: invoiceParamsSchema,
-        response: { 200: successSchema(providerInvoiceSchema), ...failures(400, 401, 403, 404, 502, 503, 504) },
+        querystring: accountQuery,
+        response: { 200: successSchema(providerInvoiceSchema), ...failures(400, 401, 403, 404, 409, 502, 503, 504) },
       },
     },
-    async (request) => ({ success: true as const, data: await service().invoice(request.params.invoiceId), message: M.invoiceLoaded }),
+    async (request) => ({ success: true as const, data: await service().invoice(request.params.invoiceId, request.query.account_id), message: M.invoiceLoaded }),
   );
 };

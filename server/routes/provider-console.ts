@@ -1,7 +1,7 @@
 // The provider console: /api/v1/starlink-simulator/* (spec section 7 "Simulator"). Admin only.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { failures, successSchema } from './schemas';
+import { failures, providerAccountParam, successSchema } from './schemas';
 import {
   providerHealthSchema,
   searchResponseSchema,
@@ -13,6 +13,9 @@ import {
 } from './provider-console-schemas';
 
 const day = z.iso.date({ error: 'Use a date like 2026-11-01' });
+// Which provider account the console reads; absent: the first enabled one.
+const accountId = providerAccountParam;
+const accountQuery = z.object({ account_id: accountId });
 const security = [{ bearerAuth: [] }];
 const tags = ['provider console'];
 
@@ -28,11 +31,12 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Look a service line up at the provider: details, usage and the raw answers',
         body: z.object({ serviceLineNumber: serviceLineNumberSchema }),
-        response: { 200: successSchema(searchResponseSchema), ...failures(401, 403, 502, 504) },
+        querystring: accountQuery,
+        response: { 200: successSchema(searchResponseSchema), ...failures(400, 401, 403, 404, 409, 502, 504) },
       },
     },
     async (request) => {
-      const data = await consoleService().search(request.body.serviceLineNumber);
+      const data = await consoleService().search(request.body.serviceLineNumber, request.query.account_id);
       return {
         success: true as const,
         data,
@@ -50,11 +54,12 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: "A service line's details as the console shows them",
         params: z.object({ serviceLineNumber: serviceLineNumberSchema }),
-        response: { 200: successSchema(serviceLineDetailsSchema), ...failures(401, 403, 404, 502, 504) },
+        querystring: accountQuery,
+        response: { 200: successSchema(serviceLineDetailsSchema), ...failures(400, 401, 403, 404, 409, 502, 504) },
       },
     },
     async (request) => {
-      const data = await consoleService().serviceLineDetails(request.params.serviceLineNumber);
+      const data = await consoleService().serviceLineDetails(request.params.serviceLineNumber, request.query.account_id);
       return { success: true as const, data, message: 'Service line details retrieved successfully' };
     },
   );
@@ -73,6 +78,7 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
             start_date: day.optional(),
             end_date: day.optional(),
             limit: z.coerce.number().int().min(1).max(1000).optional(),
+            account_id: accountId,
           })
           .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
             message: 'start_date must not be after end_date',
@@ -82,12 +88,13 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
           200: successSchema(
             z.object({ serviceLineNumber: z.string(), usageData: z.array(usageRecordSchema), usageStats: usageStatsSchema, lastUpdated: z.string().nullable() }),
           ),
-          ...failures(401, 403, 404, 502, 504),
+          ...failures(400, 401, 403, 404, 409, 502, 504),
         },
       },
     },
     async (request) => {
-      const data = await consoleService().serviceLineUsage(request.params.serviceLineNumber, request.query);
+      const { account_id, ...query } = request.query;
+      const data = await consoleService().serviceLineUsage(request.params.serviceLineNumber, query, account_id);
       return { success: true as const, data, message: 'Service line usage retrieved successfully' };
     },
   );
@@ -100,11 +107,12 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Every user terminal of the provider account, with counts by status, region and model',
-        response: { 200: successSchema(userTerminalsResponseSchema), ...failures(401, 403, 502, 504) },
+        querystring: accountQuery,
+        response: { 200: successSchema(userTerminalsResponseSchema), ...failures(400, 401, 403, 404, 409, 502, 504) },
       },
     },
-    async () => {
-      const data = await consoleService().userTerminals();
+    async (request) => {
+      const data = await consoleService().userTerminals(request.query.account_id);
       return { success: true as const, data, message: 'User terminals retrieved successfully' };
     },
   );
@@ -117,11 +125,12 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Connection test against the provider',
-        response: { 200: successSchema(providerHealthSchema), ...failures(401, 403) },
+        querystring: accountQuery,
+        response: { 200: successSchema(providerHealthSchema), ...failures(400, 401, 403, 404, 409) },
       },
     },
-    async () => {
-      const data = await consoleService().health();
+    async (request) => {
+      const data = await consoleService().health(request.query.account_id);
       return { success: true as const, data, message: data.status === 'Down' ? 'Connection test failed' : 'Connection test succeeded' };
     },
   );

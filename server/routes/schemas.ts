@@ -77,6 +77,14 @@ export const customerProfileSchema = z.object({
   serviceLines: z.array(z.string()).nullable(),
 });
 
+/** `?account_id=`: the provider account a page reads; absent, the first enabled one. */
+export const providerAccountParam = z.coerce
+  .number({ error: 'account_id must be a provider account id' })
+  .int({ error: 'account_id must be a provider account id' })
+  .min(1, { error: 'account_id must be a provider account id' })
+  .max(2_147_483_647, { error: 'account_id must be a provider account id' })
+  .optional();
+
 export const dashboardSummarySchema = z.object({
   totalCustomers: z.number().int(),
   activeTerminals: z.number().int().nullable(),

@@ -207,6 +207,9 @@ export function createActivationsService(deps: {
       await check(payload);
       if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
       const accountId = payload.accountId ?? (await deps.provider.defaultAccount());
+      if (!(await repos.providerAccounts.find(accountId))) {
+        throw fieldError('accountId', M.unknownAccount);
+      }
       await client(accountId);
       const deviceId = payload.deviceId.trim();
       const started = await store.start(

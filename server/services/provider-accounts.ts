@@ -9,7 +9,6 @@
 // - On the first start of this release, the account the migration made from what the portal held
 //   ("pending") becomes today's STARLINK_* account, or else the built-in simulator's first one.
 import {
-  DEFAULT_PROVIDER_REQUESTS_PER_MINUTE,
   type ProviderAccountInput,
   type ProviderAccountStatus,
   type ProviderAccountWire,
@@ -25,7 +24,7 @@ import { isUniqueViolation } from '../db/repositories/unique-violation';
 import type { ProviderAccountRow } from '../db/schema';
 import { ConflictError, NotFoundError, type FieldError } from '../errors';
 import { failValidation } from './account-fields';
-import { isProviderError } from '../provider';
+import { isProviderError, PROVIDER_DEFAULTS } from '../provider';
 import { sealContext, type ProviderRegistry } from '../provider-access';
 import type { AuditService, RequestContext } from './audit';
 
@@ -91,7 +90,7 @@ export function createProviderAccountsService(deps: {
       tokenUrl: endpoint?.baseUrl ? `${endpoint.baseUrl}/auth/connect/token` : row.kind === 'starlink' ? (row.tokenUrl ?? (row.apiUrl ? `${row.apiUrl}/auth/connect/token` : null)) : null,
       clientId: endpoint ? endpoint.credentials.clientId : row.clientId,
       hasSecret: endpoint ? true : row.clientSecretSealed !== null,
-      requestsPerMinute: row.requestsPerMinute,
+      requestsPerMinute: row.requestsPerMinute ?? PROVIDER_DEFAULTS.requestsPerMinute,
       syncIntervalMinutes: row.syncIntervalMinutes,
       status: accountStatus(row),
       statusMessage: row.statusMessage,
@@ -199,7 +198,7 @@ export function createProviderAccountsService(deps: {
       const set = columnsOf(input, input.kind, true);
       const wire = await refusingDuplicates(input, () =>
         db.transaction(async (tx) => {
-          const row = await repo.insert({ name: input.name.trim(), kind: input.kind, ...set, requestsPerMinute: input.requestsPerMinute ?? DEFAULT_PROVIDER_REQUESTS_PER_MINUTE }, tx);
+          const row = await repo.insert({ name: input.name.trim(), kind: input.kind, ...set, requestsPerMinute: input.requestsPerMinute ?? null }, tx);
           if (input.kind === 'starlink' && input.clientSecret) {
             await repo.update(row.id, { clientSecretSealed: box.seal(input.clientSecret, sealContext(row.id)) }, at, tx);
           }
@@ -338,7 +337,7 @@ export function createProviderAccountsService(deps: {
               tokenUrl: environment.tokenUrl,
               clientId: environment.clientId,
               clientSecretSealed: box.seal(environment.clientSecret, sealContext(pending.id)),
-              requestsPerMinute: environment.requestsPerMinute ?? DEFAULT_PROVIDER_REQUESTS_PER_MINUTE,
+              requestsPerMinute: environment.requestsPerMinute ?? null,
             },
             at,
           );

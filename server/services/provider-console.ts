@@ -167,8 +167,8 @@ export function createProviderConsoleService(deps: { provider: (accountId?: numb
 
   return {
     /** Service line details plus its usage; a line the provider does not know is `serviceLineFound: false`. */
-    async search(serviceLineNumber: string): Promise<ServiceLineSearchResponse> {
-      const provider = await deps.provider();
+    async search(serviceLineNumber: string, accountId?: number): Promise<ServiceLineSearchResponse> {
+      const provider = await deps.provider(accountId);
       const started = performance.now();
       const timestamp = deps.now().toISOString();
       try {
@@ -205,8 +205,8 @@ export function createProviderConsoleService(deps: { provider: (accountId?: numb
       }
     },
 
-    async serviceLineDetails(serviceLineNumber: string): Promise<ServiceLineDetails> {
-      const provider = await deps.provider();
+    async serviceLineDetails(serviceLineNumber: string, accountId?: number): Promise<ServiceLineDetails> {
+      const provider = await deps.provider(accountId);
       try {
         const line = await provider.getServiceLine(serviceLineNumber);
         const usage = await provider.queryUsage(serviceLineNumber);
@@ -217,8 +217,8 @@ export function createProviderConsoleService(deps: { provider: (accountId?: numb
       }
     },
 
-    async serviceLineUsage(serviceLineNumber: string, query: { start_date?: string; end_date?: string; limit?: number }) {
-      const provider = await deps.provider();
+    async serviceLineUsage(serviceLineNumber: string, query: { start_date?: string; end_date?: string; limit?: number }, accountId?: number) {
+      const provider = await deps.provider(accountId);
       try {
         await provider.getServiceLine(serviceLineNumber);
         const usage = await provider.queryUsage(serviceLineNumber);
@@ -231,8 +231,8 @@ export function createProviderConsoleService(deps: { provider: (accountId?: numb
     },
 
     /** Every user terminal of the provider account with its line's status, region, model and connectivity. */
-    async userTerminals(): Promise<UserTerminalsResponse> {
-      const provider = await deps.provider();
+    async userTerminals(accountId?: number): Promise<UserTerminalsResponse> {
+      const provider = await deps.provider(accountId);
       const started = performance.now();
       const now = deps.now();
       try {
@@ -271,10 +271,17 @@ export function createProviderConsoleService(deps: { provider: (accountId?: numb
     },
 
     /** Connection test: one authenticated call, timed. Never throws: a failure is `Down`. */
-    async health(): Promise<ProviderHealthResponse> {
-      const provider = await deps.provider();
-      const started = performance.now();
+    async health(accountId?: number): Promise<ProviderHealthResponse> {
       const checkedAt = deps.now().toISOString();
+      let provider: ConsoleProvider;
+      try {
+        provider = await deps.provider(accountId);
+      } catch (error) {
+        // No such account, a disabled one, or none enabled: the provider is not reachable from here.
+        const message = error instanceof Error ? error.message : CONSOLE_MESSAGES.connectionFailed;
+        return { status: 'Down', provider: 'starlink', accountNumber: null, apiVersion: PROVIDER_API_VERSION, latencyMs: null, checkedAt, message };
+      }
+      const started = performance.now();
       try {
         const account = await provider.checkConnection();
         const latencyMs = Math.round(performance.now() - started);

@@ -95,7 +95,7 @@ export function createSyncBudgetService(deps: {
       const row = await repos.providerAccounts.find(account);
       const budget: SyncBudgetShape = shared
         ? { requestsPerMinute: shared.requestsPerMinute, syncShare: shared.syncShare }
-        : { requestsPerMinute: row && row.kind !== 'pending' ? row.requestsPerMinute : PROVIDER_DEFAULTS.requestsPerMinute, syncShare: config.providerSyncShare };
+        : { requestsPerMinute: row?.requestsPerMinute ?? PROVIDER_DEFAULTS.requestsPerMinute, syncShare: config.providerSyncShare };
       // No provider: no background sync at all. SYNC_INTERVAL=off stops the usage schedule too; an
       // account's own interval replaces the portal's.
       const own = row?.syncIntervalMinutes ?? null;

@@ -93,6 +93,7 @@ export const ACTIVATION_MESSAGES = {
   customerBlocked: 'The customer is blocked: unblock them first',
   customerExpired: 'The customer’s account has expired: extend it first',
   inProgress: 'This kit already has an activation in progress: resume it',
+  unknownAccount: 'No provider account with that id',
   notFound: 'Activation not found',
   notResumable: 'This activation is running or already done',
   alreadyOnLine: (line: string) => `This kit is already on service line ${line}`,

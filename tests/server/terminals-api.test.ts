@@ -96,6 +96,9 @@ describe('the terminals list', () => {
         plan: 'Priority 50 GB',
         location: 'Mina Norte, Antofagasta, Chile',
         region: 'Antofagasta',
+        // The provider account the terminal lives under (account one, as the fixtures file them).
+        account_id: 1,
+        account_name: 'Provider account',
       },
     ]);
     const unassigned = (await list(`?search=${idOf(4)}`)).results[0]!;

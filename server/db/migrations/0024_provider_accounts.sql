@@ -13,7 +13,8 @@ CREATE TABLE provider_accounts (
   token_url text,
   client_id text,
   client_secret_sealed text,
-  requests_per_minute integer NOT NULL DEFAULT 240 CHECK (requests_per_minute BETWEEN 1 AND 250),
+  -- Null: the provider client's default (240 a minute, below the provider's 250).
+  requests_per_minute integer CHECK (requests_per_minute BETWEEN 1 AND 250),
   sync_interval_minutes integer CHECK (sync_interval_minutes BETWEEN 5 AND 1440),
   enabled boolean NOT NULL DEFAULT true,
   -- Set when the provider refused the credentials: the account's syncs pause until they change
