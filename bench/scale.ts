@@ -31,6 +31,18 @@
 // Targets (issue "Fleet scale: every admin page fast at 100,000 terminals") are printed with
 // met: true/false (bench/scale/targets.ts).
 //
+// With --accounts N (PostgreSQL only; PGlite keeps one account): N provider accounts of
+// --pg-terminals / N terminals each, every one with a simulator of its own (seed bench-scale-<k>).
+// Account 1 is the one the server makes from STARLINK_* as before; accounts 2..N are added through
+// the API, and the fill goes on once every account's inventory run and the usage run it queued
+// have ended (customers then hold lines of every account). The pages add the Terminals list of one
+// account and the Provider accounts page, and a sync while pages are timed is every account's at
+// once (POST /terminals/sync starts them all). Every provider call start of the run is read from
+// provider_call_starts as it happens, and each account's busiest 60 s is checked against its own
+// budget (bench/scale/accounts.ts): the lifted client default does not reach the accounts' clients,
+// which take their slots from their database budgets at their rows' requests_per_minute; the JSON
+// says which limit applied. Not with --baseline.
+//
 //   npm run bench:scale                                   (PostgreSQL 100,000 and PGlite 10,000)
 //   npm run bench:scale -- --baseline 393ac32             (the same, side by side with that commit)
 //   npm run bench:scale -- --pg-terminals 2000 --pglite-terminals 1000 --samples 5 --duration 2
@@ -40,6 +52,8 @@
 //                                                         (the demo fleet, where the issue's throughput
 //                                                          figures were taken; its syncs are too short
 //                                                          to time pages under)
+//   npm run bench:scale -- --only postgres --accounts 10 --pg-terminals 100000
+//                                                         (10 provider accounts × 10,000 terminals)
 //   BENCH_DATABASE_URL=postgres://… npm run bench:scale     (else TEST_DATABASE_URL, else
 //                                                           postgres://postgres@127.0.0.1:5432/test;
 //                                                           skipped with a note when unreachable)
@@ -59,6 +73,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { addAccounts, budgetReport, collectCallStarts, liftReach, LIFTED_LIMIT, syncEveryAccount, type BudgetReport, type CallStartsCollector } from './scale/accounts';
 import { signIn, type Portal } from './scale/api';
 import { parseOptions, UsageError, USAGE, type DatabaseKind, type ScaleOptions } from './scale/args';
 import { cleanUp, cleanUpOnSignals, defer } from './scale/cleanup';
@@ -68,7 +83,7 @@ import { pageLatency, pageThroughput, waitUntilQuiet, type Latency, type Request
 import { adminPages, judgedPages, type Page } from './scale/pages';
 import { startServer, startSimulator, type ServerProcess, type Simulator } from './scale/processes';
 import { createSyncDriver, type SyncWindow } from './scale/sync-load';
-import { compare, judge, type Comparison, type Target } from './scale/targets';
+import { budgetTarget, compare, judge, type Comparison, type Target } from './scale/targets';
 import { addWorktree, describeCheckout, resolveCommit } from './scale/worktree';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -133,6 +148,12 @@ interface DatabaseReport {
   comparison: Comparison[] | null;
   targets: Target[];
   errors: RequestError[];
+  /**
+   * With --accounts N (PostgreSQL): the accounts, each with a simulator of its own (`simulator`
+   * above is account 1's), and the budget check over the whole run (fill, idle, throughput and
+   * every account syncing at once).
+   */
+  accounts?: { count: number; terminalsPerAccount: number; seeds: string[]; budgets: BudgetReport };
 }
 
 const credentials = { email: 'scale-admin@example.com', password: randomBytes(18).toString('base64url') };
@@ -309,10 +330,13 @@ async function measureWorkers(single: Running, report: ServerReport, pages: Page
 }
 
 async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { current: Code; baseline: Code | null }, runDir: string): Promise<DatabaseReport | { database: DatabaseKind; skipped: string }> {
-  const terminals = options.terminals[kind];
+  // Several accounts on PostgreSQL only: each holds an equal share of the fleet.
+  const accountCount = kind === 'postgres' ? options.accounts : 1;
+  const terminalsPerAccount = Math.floor(options.terminals[kind] / accountCount);
+  const terminals = terminalsPerAccount * accountCount;
   const dbDir = path.join(runDir, kind);
   await mkdir(dbDir, { recursive: true });
-  log(`${kind}: ${terminals} terminals`);
+  log(`${kind}: ${terminals} terminals${accountCount > 1 ? ` in ${accountCount} provider accounts of ${terminalsPerAccount}` : ''}`);
 
   let filled: BenchDatabase;
   try {
@@ -322,12 +346,22 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
   }
 
   let simulator: Simulator;
+  // Accounts 2..N: one simulator each (account 1's is `simulator`, as with one account).
+  const moreSimulators: Simulator[] = [];
+  const seeds = accountCount > 1 ? Array.from({ length: accountCount }, (_, k) => `${SIM_SEED}-${k + 1}`) : [SIM_SEED];
   try {
-    simulator = await startSimulator({ root, terminals, seed: SIM_SEED, logFile: path.join(runDir, `${kind}-simulator.log`) });
+    simulator = await startSimulator({ root, terminals: terminalsPerAccount, seed: seeds[0]!, logFile: path.join(runDir, `${kind}-simulator.log`) });
+    for (let k = 1; k < accountCount; k++) {
+      moreSimulators.push(await startSimulator({ root, terminals: terminalsPerAccount, seed: seeds[k]!, logFile: path.join(runDir, `${kind}-simulator-${k + 1}.log`) }));
+    }
   } catch (error) {
+    for (const s of moreSimulators) await s.stop();
     await filled.drop();
     throw error;
   }
+  // Every provider call start of the run, read as it happens (the server prunes them after an hour).
+  const collector: CallStartsCollector | null = accountCount > 1 ? collectCallStarts(filled.env.DATABASE_URL!, log) : null;
+  let budgets: BudgetReport | null = null;
   const running: Running[] = [];
   const copies: BenchDatabase[] = [];
   try {
@@ -345,6 +379,29 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
         simulator,
         customers: options.customers ?? Math.max(10, Math.round(terminals / 100)),
         syncTimeoutMs: SYNC_TIMEOUT_MS,
+        ...(accountCount > 1
+          ? {
+              accounts: {
+                fleets: [simulator, ...moreSimulators].map((s) => ({ seed: s.seed, terminals: s.terminals })),
+                sync: async () => {
+                  // Account 1 is the one the server made from STARLINK_*; the others are added as an administrator adds them.
+                  const first = (await filler.portal.data<{ id: number; name: string }[]>('GET', '/provider-accounts/refs'))[0];
+                  if (!first) throw new Error('the server made no provider account from STARLINK_*');
+                  log(`${kind}: adding ${moreSimulators.length} provider accounts`);
+                  const added = await addAccounts(filler.portal, moreSimulators, 2);
+                  const synced = await syncEveryAccount({
+                    portal: filler.portal,
+                    databaseUrl: filled.env.DATABASE_URL!,
+                    accountIds: [first.id, ...added.map((a) => a.id)],
+                    // A fresh database: every run in it is the fill's.
+                    since: new Date(0),
+                    timeoutMs: SYNC_TIMEOUT_MS,
+                  });
+                  return { ...synced, filtered: added.at(-1)! };
+                },
+              },
+            }
+          : {}),
       });
     } catch (error) {
       console.error(`--- last lines of the ${fillerCode.role} server (fill) ---\n${filler.server.tail()}`);
@@ -419,6 +476,17 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
         await measureDuringSync(r, report, pagesOf.get(r.code.role)!, options, errors);
       }
       report.peakRssMB = await r.server.peakRssMB();
+      // Read before the database goes: the run's provider call starts against each account's budget.
+      if (collector && r.database === filled) {
+        await collector.stop();
+        budgets = await budgetReport({
+          databaseUrl: filled.env.DATABASE_URL!,
+          collector,
+          lift: await liftReach(r.code.dir, r.server.providerLimitLifted),
+          liftedLimit: LIFTED_LIMIT,
+        });
+        for (const a of budgets.accounts) log(`  account ${a.accountId}: at most ${a.maxIn60s} provider calls in 60 s, budget ${a.budget}${a.met ? '' : ' EXCEEDED'}`);
+      }
       await r.stop();
       // Nothing of it may keep the machine busy (PostgreSQL's autovacuum after the sync's writes)
       // while the next server is measured.
@@ -436,7 +504,7 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
       node: process.version,
       machine: { cpus: os.cpus().length, memoryGB: Math.round(os.totalmem() / 1024 ** 3) },
       settings: { samples: options.samples, warmUp: options.warmUp, connections: options.connections, durationS: options.durationMs / 1000, logLevel: LOG_LEVEL },
-      simulator: { seed: SIM_SEED, terminals, rateLimit: 'off', faults: 'none' },
+      simulator: { seed: seeds[0]!, terminals: terminalsPerAccount, rateLimit: 'off', faults: 'none' },
       fill: { ...fillResult.report, vacuumAnalyzeSeconds, databaseMB },
       context: fillResult.context,
       servers: [...reports.values()],
@@ -447,15 +515,18 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
         idle: judgedPages(pages, current.idle),
         duringSync: options.syncPass ? judgedPages(pages, pick(current).duringSync) : null,
         throughput: baseline ? { baseline: baseline.throughput, current: current.throughput } : null,
-      }),
+      }).concat(budgets ? [budgetTarget(kind, terminals, budgets.accounts)] : []),
       errors,
+      ...(budgets ? { accounts: { count: accountCount, terminalsPerAccount, seeds, budgets } } : {}),
     };
   } catch (error) {
     for (const r of running) if (r.server.alive()) console.error(`--- last lines of the ${r.code.role} server ---\n${r.server.tail()}`);
     throw error;
   } finally {
     for (const r of running) await r.stop().catch(() => undefined);
+    await collector?.stop().catch(() => undefined);
     await simulator.stop();
+    for (const s of moreSimulators) await s.stop();
     // Gone before the next database is filled: at 100,000 terminals each copy is gigabytes.
     for (const database of [...copies, filled]) await database.drop().catch((error: unknown) => log(`could not remove ${database.where}: ${String(error)}`));
   }
@@ -529,6 +600,14 @@ async function main(): Promise<number> {
         slowestDuringSync: slowest(r.servers.find((s) => s.role === 'current')!.duringSync.pages),
         syncStayedRunningThroughout: r.servers.every((s) => s.duringSync.stayedRunningThroughout),
         errors: r.errors.length,
+        ...(r.accounts
+          ? {
+              accounts: r.accounts.count,
+              terminalsPerAccount: r.accounts.terminalsPerAccount,
+              liftReachesAccountClients: r.accounts.budgets.lift.reachesAccountClients,
+              busiestMinutePerAccount: r.accounts.budgets.accounts.map((a) => ({ account: a.accountId, maxIn60s: a.maxIn60s, budget: a.budget, met: a.met })),
+            }
+          : {}),
       })),
       targets: targets.map((t) => ({ database: t.database, target: t.target, atTargetSize: t.atTargetSize, met: t.met, worst: t.worst })),
       allTargetsMet: targets.length > 0 && targets.every((t) => t.met),

@@ -9,7 +9,7 @@ export class UsageError extends Error {
 export const USAGE = [
   'usage: tsx bench/scale.ts [--pg-terminals 100000] [--pglite-terminals 10000] [--only pglite|postgres]',
   '                          [--samples 20] [--connections 10] [--duration 5] [--customers N] [--baseline <git rev>]',
-  '                          [--workers N] [--no-sync-pass]',
+  '                          [--workers N] [--no-sync-pass] [--accounts N]',
   '  --pg-terminals, --pglite-terminals  fleet size of the simulator for each database (1 to 1000000)',
   '  --only            run one of the two databases',
   '  --samples         timed sequential requests per page (after 3 warm-up requests), 1 to 10000',
@@ -19,6 +19,11 @@ export const USAGE = [
   '  --baseline        also run the server of this commit on a copy of the same database, side by side',
   '  --workers         PostgreSQL: also measure the throughput of the current server run with WORKERS=N (2 to 64)',
   '  --no-sync-pass    leave out the latency pass while a sync writes (a small fleet\'s runs end before a page can be timed under them)',
+  '  --accounts        PostgreSQL only (the PGlite pass keeps one account): N provider accounts (1 to 50, default 1),',
+  '                    each with a simulator of its own holding --pg-terminals / N terminals; not with --baseline.',
+  '                    Also times the Terminals list of one account and the Provider accounts page, and checks that',
+  '                    no account\'s provider calls exceed its own budget in any minute',
+  '                    e.g. --only postgres --accounts 10 --pg-terminals 100000   (10 accounts × 10,000 terminals)',
 ].join('\n');
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -37,6 +42,8 @@ export interface ScaleOptions {
   baseline: string | null;
   /** Time the pages while a sync writes (off with --no-sync-pass). */
   syncPass: boolean;
+  /** PostgreSQL: provider accounts, each with its own simulator of terminals.postgres / accounts terminals (1: one, as before). */
+  accounts: number;
 }
 
 function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -66,6 +73,7 @@ export function parseOptions(argv: string[]): ScaleOptions {
         baseline: { type: 'string' },
         workers: { type: 'string' },
         'no-sync-pass': { type: 'boolean' },
+        accounts: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -83,9 +91,13 @@ export function parseOptions(argv: string[]): ScaleOptions {
   if (baseline !== undefined && (baseline.trim() === '' || baseline.startsWith('-') || /\s/.test(baseline))) {
     throw new UsageError(`--baseline must be a git revision (a commit, tag or branch), got "${baseline}"\n${USAGE}`);
   }
+  const accounts = wholeNumber('accounts', str('accounts'), 1, 1, 50);
+  const pgTerminals = wholeNumber('pg-terminals', str('pg-terminals'), 100_000, 1, 1_000_000);
+  if (accounts > 1 && baseline !== undefined) throw new UsageError(`--accounts cannot be combined with --baseline (an older server has no provider accounts)\n${USAGE}`);
+  if (accounts > 1 && pgTerminals < accounts) throw new UsageError(`--pg-terminals (${pgTerminals}) must be at least --accounts (${accounts}): each account holds a share\n${USAGE}`);
   return {
     terminals: {
-      postgres: wholeNumber('pg-terminals', str('pg-terminals'), 100_000, 1, 1_000_000),
+      postgres: pgTerminals,
       pglite: wholeNumber('pglite-terminals', str('pglite-terminals'), 10_000, 1, 1_000_000),
     },
     // PGlite first: it is the smaller fill, so a broken set-up shows itself early.
@@ -98,5 +110,6 @@ export function parseOptions(argv: string[]): ScaleOptions {
     baseline: baseline ?? null,
     workers: str('workers') === undefined ? null : wholeNumber('workers', str('workers'), 2, 2, 64),
     syncPass: values['no-sync-pass'] !== true,
+    accounts,
   };
 }

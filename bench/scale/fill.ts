@@ -12,6 +12,7 @@ import { createFleet } from '../../server/simulator/fleet';
 import { normaliseTerminalPage, terminalListSearchParams } from '../../src/api/terminals';
 import type { AssignTerminalsResult, AssignedTerminal } from '../../src/domain/customer-terminals';
 import type { SyncJob } from '../../src/domain/terminals';
+import type { AccountSyncs } from './accounts';
 import { findUsageRun, startInventorySync, waitForRun, withQuery, type Portal, type PortalClient } from './api';
 
 export interface SyncFigures {
@@ -37,6 +38,11 @@ export interface FillReport {
   users: { created: number; seconds: number };
   assignments: { requests: number; linesAssigned: number; linesRefused: number; refusedReasons: Record<string, number>; seconds: number };
   seconds: number;
+  /**
+   * With several provider accounts: every account's runs (`inventory` and `usage` above are
+   * account 1's; providerCalls and syncSeconds cover them all, the accounts syncing side by side).
+   */
+  accounts?: AccountSyncs[];
 }
 
 /** What the timed pages are pointed at, resolved once after the fill (the copies hold the same rows). */
@@ -44,6 +50,16 @@ export interface PageContext {
   terminalsTotal: number;
   largeCustomer: { uuid: string; name: string; lines: number };
   terminal: { userTerminalId: string; serviceLineNumber: string; kitSerialNumber: string };
+  /** With several provider accounts: how many, and the one whose filtered Terminals list is timed. */
+  accounts?: { count: number; filtered: { id: number; name: string; terminals: number } };
+}
+
+/** The syncs of a fill with several accounts, run by the caller (bench/scale/accounts.ts). */
+export interface AccountsSyncs {
+  accounts: AccountSyncs[];
+  seconds: number;
+  /** The account whose filtered Terminals list is timed. */
+  filtered: { id: number; name: string };
 }
 
 const FIRST = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Felipe', 'Hugo', 'Isabel', 'Karina', 'Lucas', 'Marta', 'Olivia'];
@@ -100,11 +116,29 @@ export async function fill(options: {
   simulator: { seed: string; terminals: number };
   customers: number;
   syncTimeoutMs: number;
+  /** Several accounts: every account's simulator (the first is `simulator`) and what syncs them all. */
+  accounts?: { fleets: { seed: string; terminals: number }[]; sync: () => Promise<AccountsSyncs> };
 }): Promise<{ report: FillReport; context: PageContext }> {
   const { portal } = options;
   const fillStarted = performance.now();
-  const { inventory, usage } = await runSyncs(portal, options.syncTimeoutMs);
-  const providerCalls = inventory.providerCalls + usage.providerCalls;
+  let inventory: SyncFigures;
+  let usage: SyncFigures;
+  let providerCalls: number;
+  let syncSeconds: number;
+  let multi: AccountsSyncs | null = null;
+  if (options.accounts) {
+    console.error(`scale:   inventory and usage syncs of ${options.accounts.fleets.length} accounts`);
+    multi = await options.accounts.sync();
+    const first = multi.accounts[0]!;
+    ({ inventory, usage } = first);
+    providerCalls = multi.accounts.reduce((sum, a) => sum + a.inventory.providerCalls + a.usage.providerCalls, 0);
+    syncSeconds = multi.seconds;
+    console.error(`scale:   ${multi.accounts.length} accounts synced in ${multi.seconds} s, ${providerCalls} provider calls`);
+  } else {
+    ({ inventory, usage } = await runSyncs(portal, options.syncTimeoutMs));
+    providerCalls = inventory.providerCalls + usage.providerCalls;
+    syncSeconds = Math.round((inventory.seconds + usage.seconds) * 10) / 10;
+  }
 
   const parallel: PortalClient = portal.pool(FILL_PARALLEL);
   try {
@@ -126,8 +160,9 @@ export async function fill(options: {
     const userSeconds = seconds(started);
 
     // Two thirds of the lines, the large customer's share first, then even contiguous shares.
-    const lines = createFleet({ seed: options.simulator.seed, terminals: options.simulator.terminals })
-      .serviceLineNumbers()
+    // With several accounts, every account's lines one after the other (customers hold lines of several accounts).
+    const lines = (options.accounts?.fleets ?? [options.simulator])
+      .flatMap((fleet) => createFleet({ seed: fleet.seed, terminals: fleet.terminals }).serviceLineNumbers())
       .filter((_, i) => i % 3 !== 2);
     const largeShare = customers.length === 1 ? lines.length : Math.max(1, Math.round(lines.length * LARGE_CUSTOMER_SHARE));
     const shares: { customer: number; lines: string[] }[] = [{ customer: 0, lines: lines.slice(0, largeShare) }];
@@ -159,24 +194,30 @@ export async function fill(options: {
     const assignSeconds = seconds(started);
 
     const context = await resolveContext(portal, customers[0]!);
+    if (multi) context.accounts = { count: multi.accounts.length, filtered: { ...multi.filtered, terminals: await accountTerminals(portal, multi.filtered.id) } };
     const requestsPerMinute = PROVIDER_DEFAULTS.requestsPerMinute;
+    // Accounts call side by side, each at its own limit: the busiest account's calls set the time.
+    const callsAtOneLimit = multi ? Math.max(...multi.accounts.map((a) => a.inventory.providerCalls + a.usage.providerCalls)) : providerCalls;
     const report: FillReport = {
       filledBy: options.filledBy,
       providerClientLimitLifted: options.providerClientLimitLifted,
       inventory,
       usage,
       providerCalls,
-      syncSeconds: Math.round((inventory.seconds + usage.seconds) * 10) / 10,
+      syncSeconds,
       atRealLimit: {
         requestsPerMinute,
-        source: 'PROVIDER_DEFAULTS.requestsPerMinute in server/provider/client.ts (the client default, STARLINK_REQUESTS_PER_MINUTE unset)',
+        source: multi
+          ? "PROVIDER_DEFAULTS.requestsPerMinute in server/provider/client.ts, for the busiest account's calls (the accounts sync side by side, each at its own limit)"
+          : 'PROVIDER_DEFAULTS.requestsPerMinute in server/provider/client.ts (the client default, STARLINK_REQUESTS_PER_MINUTE unset)',
         providerLimitPerMinute: PROVIDER_RATE_LIMIT_PER_MINUTE,
-        minutes: Math.round((providerCalls / requestsPerMinute) * 10) / 10,
+        minutes: Math.round((callsAtOneLimit / requestsPerMinute) * 10) / 10,
       },
       customers: { created: customers.length, seconds: customerSeconds },
       users: { created: USERS, seconds: userSeconds },
       assignments: { requests: requests.length, linesAssigned, linesRefused, refusedReasons, seconds: assignSeconds },
       seconds: seconds(fillStarted),
+      ...(multi ? { accounts: multi.accounts } : {}),
     };
     return { report, context };
   } finally {
@@ -196,4 +237,10 @@ async function resolveContext(portal: Portal, large: { uuid: string; name: strin
     largeCustomer: { uuid: large.uuid, name: large.name, lines: new Set(terminals.map((t) => t.serviceLine)).size },
     terminal: { userTerminalId: middle.deviceId, serviceLineNumber: middle.serviceLine, kitSerialNumber: middle.kitSerialNumber },
   };
+}
+
+/** How many terminals the account's own Terminals list holds. */
+async function accountTerminals(portal: Portal, accountId: number): Promise<number> {
+  const query = { page: 1, accountId };
+  return normaliseTerminalPage(await portal.data('GET', withQuery('/terminals', terminalListSearchParams(query))), query).pagination.total;
 }

@@ -88,5 +88,20 @@ export function adminPages(context: PageContext, now: Date = new Date()): Page[]
     // /users: the list and its stat cards (the list's answer, limit 1).
     { name: 'users.list.page1', path: withQuery('/users', userListSearchParams({ page: 1 })) },
     { name: 'users.stats', path: withQuery('/users', userListSearchParams({ page: 1, limit: 1 })) },
+    ...accountPages(context),
+  ];
+}
+
+/**
+ * With several provider accounts (--accounts N): the Terminals list filtered to one account (its
+ * Account filter), the names that filter and the lists' Account column offer, and the Provider
+ * accounts page (every account with its live counts and last sync). One account: none, as before.
+ */
+function accountPages(context: PageContext): Page[] {
+  if (!context.accounts) return [];
+  return [
+    { name: 'terminals.list.account', path: withQuery('/terminals', terminalListSearchParams({ page: 1, accountId: context.accounts.filtered.id })) },
+    { name: 'providerAccounts.refs', path: '/provider-accounts/refs' },
+    { name: 'providerAccounts.list', path: '/provider-accounts' },
   ];
 }

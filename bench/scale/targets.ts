@@ -5,6 +5,8 @@
 //   PGlite, 10,000 terminals:      every page's p95 ≤ 50 ms idle
 //   both, with --baseline:         every page's throughput at least twice the baseline's, and
 //                                  the same for a mix of one request of every page
+//   PostgreSQL, with --accounts N:  no account exceeds its own budget (its most provider call
+//                                  starts in any 60 s ≤ the limit its calls were held to)
 //
 // A run at another size still reports met: true/false, with atTargetSize: false beside it.
 import type { DatabaseKind } from './args';
@@ -124,4 +126,19 @@ export function compare(baseline: Figures, current: Figures): Comparison[] {
       databaseCpuMsPerRequest: { baseline: b.tp?.databaseCpuMsPerRequest ?? null, current: c.tp?.databaseCpuMsPerRequest ?? null },
     };
   });
+}
+
+/** With several provider accounts: no account's call starts in any 60 s window above its own budget. */
+export function budgetTarget(database: DatabaseKind, terminals: number, accounts: readonly { accountId: number; name: string; maxIn60s: number; budget: number; met: boolean }[]): Target {
+  const entries = accounts.map((a) => ({ page: `account ${a.accountId} (${a.name}), budget ${a.budget}`, value: a.maxIn60s, over: a.maxIn60s / Math.max(a.budget, 1) }));
+  const worst = entries.reduce<(typeof entries)[number] | null>((w, e) => (w === null || e.over > w.over ? e : w), null);
+  return {
+    database,
+    target: 'no account exceeds its own budget (most provider call starts in any 60 s ≤ its requests per minute)',
+    terminals,
+    atTargetSize: terminals === TARGET_TERMINALS[database],
+    met: accounts.length > 0 && accounts.every((a) => a.met),
+    worst: worst ? { page: worst.page, value: worst.value } : null,
+    failing: accounts.filter((a) => !a.met).map((a) => ({ page: `account ${a.accountId} (${a.name}), budget ${a.budget}`, value: a.maxIn60s })),
+  };
 }
