@@ -84,16 +84,18 @@ export function normaliseProviderInvoice(data: unknown): ProviderInvoiceWire | n
   };
 }
 
+/** Each call takes the provider account it reads (`account_id`); without one the server reads its first enabled account. */
 export function createProviderBillingApi(client: ApiClient) {
+  const account = (accountId: number | null) => (accountId === null ? {} : { query: { account_id: accountId } });
   return {
     /** The provider account's balances and its invoices, newest first. */
-    overview: async (signal?: AbortSignal): Promise<ApiResult<ProviderBillingWire>> =>
-      mapResult(await client.request<unknown>('/billing/provider', withSignal(signal)), normaliseProviderBilling),
+    overview: async (signal?: AbortSignal, accountId: number | null = null): Promise<ApiResult<ProviderBillingWire>> =>
+      mapResult(await client.request<unknown>('/billing/provider', { ...account(accountId), ...withSignal(signal) }), normaliseProviderBilling),
 
     /** One invoice with its lines, each service line with the inventory's terminal on it. */
-    invoice: async (invoiceId: string, signal?: AbortSignal): Promise<ApiResult<ProviderInvoiceWire>> =>
+    invoice: async (invoiceId: string, signal?: AbortSignal, accountId: number | null = null): Promise<ApiResult<ProviderInvoiceWire>> =>
       mapResult(
-        await client.request<unknown>(`/billing/provider/invoices/${encodeURIComponent(invoiceId)}`, withSignal(signal)),
+        await client.request<unknown>(`/billing/provider/invoices/${encodeURIComponent(invoiceId)}`, { ...account(accountId), ...withSignal(signal) }),
         normaliseProviderInvoice,
       ),
   };

@@ -81,6 +81,26 @@ export interface ProviderAccountInput {
   syncIntervalMinutes?: number | null;
 }
 
+/** The add/edit dialog's form, as typed (numbers as text until checked). */
+export type ProviderAccountTextField = 'name' | 'apiUrl' | 'tokenUrl' | 'clientId' | 'clientSecret' | 'requestsPerMinute' | 'syncIntervalMinutes';
+export type ProviderAccountFormField = ProviderAccountTextField | 'simulatorAccount';
+
+export interface ProviderAccountFormValues {
+  name: string;
+  kind: ProviderAccountKind;
+  /** The simulated account's slug (kind simulator); '' none chosen yet. */
+  simulatorAccount: string;
+  apiUrl: string;
+  /** '' the API URL's /auth/connect/token. */
+  tokenUrl: string;
+  clientId: string;
+  /** '' on edit keeps the stored secret. */
+  clientSecret: string;
+  requestsPerMinute: string;
+  /** '' the portal's default schedule. */
+  syncIntervalMinutes: string;
+}
+
 /** `POST /provider-accounts/{id}/test`: what the provider answered, in words. */
 export interface ProviderConnectionTestWire {
   ok: boolean;

@@ -3,7 +3,8 @@
  * The page starts it when the dialog opens (with `customer` when opened from a customer's page)
  * and drops it when it reaches `closed`.
  *
- *   device            the kit or dish serial, checked with DEVICE_ID_PATTERN (`deviceError`)
+ *   device            the kit or dish serial, checked with DEVICE_ID_PATTERN (`deviceError`), and the
+ *                     provider account to activate under when the portal has several (`accountId`)
  *   customer.loading  the customers matching `customerSearch` are asked for        (tag: loading)
  *   customer.ready    pick one, or none (the customer is optional)
  *   customer.failed   why they could not be loaded; Try Again
@@ -135,6 +136,8 @@ export interface ActivationWizardContext {
   presetCustomer: ActivationCustomer | null;
   deviceId: string;
   deviceError: string | null;
+  /** The provider account chosen on the first step; null: the server's first enabled account. */
+  accountId: number | null;
   customer: ActivationCustomer | null;
   customerSearch: string;
   customers: ActivationCustomer[];
@@ -162,7 +165,8 @@ export interface ActivationWizardContext {
 }
 
 export type ActivationWizardEvent =
-  | { type: 'user.deviceId'; value: string }
+  /** The first step's fields: the serial as typed, and the account when the picker changes it. */
+  | { type: 'user.deviceId'; value: string; accountId?: number }
   | { type: 'user.customerSearch'; value: string }
   | { type: 'user.customer'; customer: ActivationCustomer | null }
   | { type: 'user.addressSearch'; value: string }
@@ -186,6 +190,7 @@ export function payloadOf(c: ActivationWizardContext): ActivationPayload {
   return {
     deviceId: c.deviceId.trim(),
     customerUuid: c.customer?.uuid ?? null,
+    ...(c.accountId !== null ? { accountId: c.accountId } : {}),
     ...(c.addressMode === 'new' ? { newAddress: newAddressOf(c.addressForm) } : { addressReferenceId: c.addressReferenceId }),
     productReferenceId: c.productReferenceId ?? '',
     nickname: orNull(c.nickname),
@@ -216,7 +221,12 @@ const activationWizardSetup = setup({
     }),
   },
   actions: {
-    storeDeviceId: assign((_, value: string) => ({ deviceId: value, deviceError: null })),
+    // Choosing an account leaves the serial, and what was said about it, as they were.
+    storeDeviceId: assign(({ context }, edit: { value: string; accountId?: number }) => ({
+      deviceId: edit.value,
+      deviceError: edit.value === context.deviceId ? context.deviceError : null,
+      accountId: edit.accountId ?? context.accountId,
+    })),
     storeDeviceError: assign(({ context }) => ({ deviceError: deviceProblem(context.deviceId) })),
     storeCustomerSearch: assign((_, value: string) => ({ customerSearch: value })),
     storeCustomers: assign((_, customers: ActivationCustomer[]) => ({ customers, customersError: null })),
@@ -317,6 +327,7 @@ export const activationWizardMachine = activationWizardSetup.createMachine({
     presetCustomer: input.customer,
     deviceId: '',
     deviceError: null,
+    accountId: null,
     customer: input.customer,
     customerSearch: '',
     customers: [],
@@ -342,7 +353,7 @@ export const activationWizardMachine = activationWizardSetup.createMachine({
   states: {
     device: {
       on: {
-        'user.deviceId': { actions: { type: 'storeDeviceId', params: ({ event }) => event.value } },
+        'user.deviceId': { actions: { type: 'storeDeviceId', params: ({ event }) => event } },
         'user.next': [
           { guard: 'isDeviceValidForPreset', target: 'address' },
           { guard: 'isDeviceValid', target: 'customer' },

@@ -29,8 +29,11 @@ import type { FieldErrors } from '../domain/customers';
 import {
   DEFAULT_PROVIDER_REQUESTS_PER_MINUTE,
   PROVIDER_ACCOUNT_LIMITS as L,
+  type ProviderAccountFormField,
+  type ProviderAccountFormValues,
   type ProviderAccountInput,
   type ProviderAccountKind,
+  type ProviderAccountTextField,
   type ProviderAccountWire,
   type ProviderConnectionTestWire,
   type SimulatedAccountWire,
@@ -38,24 +41,6 @@ import {
 import { failureText, hasErrors } from './customer-forms';
 import { submittingStates } from './submit';
 
-export type ProviderAccountTextField = 'name' | 'apiUrl' | 'tokenUrl' | 'clientId' | 'clientSecret' | 'requestsPerMinute' | 'syncIntervalMinutes';
-export type ProviderAccountFormField = ProviderAccountTextField | 'simulatorAccount';
-
-export interface ProviderAccountFormValues {
-  name: string;
-  kind: ProviderAccountKind;
-  /** The simulated account's slug (kind simulator); '' none chosen yet. */
-  simulatorAccount: string;
-  apiUrl: string;
-  /** '' the API URL's /auth/connect/token. */
-  tokenUrl: string;
-  clientId: string;
-  /** '' on edit keeps the stored secret. */
-  clientSecret: string;
-  requestsPerMinute: string;
-  /** '' the portal's default schedule. */
-  syncIntervalMinutes: string;
-}
 
 export interface ProviderAccountsContext {
   form: ProviderAccountFormValues;

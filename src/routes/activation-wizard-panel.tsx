@@ -1,7 +1,8 @@
 // "Add Terminal" as a page offers it (the terminals list, a customer's terminals page): the
 // activationWizard actor, started when the dialog opens (with the customer when the page has one)
 // and dropped when it reaches `closed`, with its API calls and toasts provided here. `onActivated`
-// is the page's "refresh your list".
+// is the page's "refresh your list". With several provider accounts the first step asks which one
+// to activate under, starting from the first the portal lists.
 import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -9,6 +10,7 @@ import { fromPromise, type SnapshotFrom } from 'xstate';
 import type { ActivationWire } from '../domain/activations';
 import { activationWizardMachine, type ActivationCustomer } from '../machines/activation-wizard';
 import { ActivationWizard, type ActivationWizardProps, type WizardStepName } from '../ui/terminals/ActivationWizard';
+import { useAccountChoices } from './account-refs';
 import { outcome } from './outcome';
 import { useAppServices, usePageActor } from './services';
 
@@ -65,6 +67,14 @@ export function ActivationWizardPanel(props: { customer: ActivationCustomer | nu
     if (closed) onClosed();
   }, [closed, onClosed]);
 
+  const accounts = useAccountChoices();
+  // The picker shows the first account until another is chosen: the wizard is told it too, so the
+  // activation goes under the account shown rather than the server's first enabled one.
+  useEffect(() => {
+    const snapshot = actor.getSnapshot();
+    if (accounts && snapshot.context.accountId === null) actor.send({ type: 'user.deviceId', value: snapshot.context.deviceId, accountId: accounts[0]!.id });
+  }, [actor, accounts]);
+
   const step = useSelector(actor, stepOf);
   const addressStep = useSelector(actor, addressStepOf);
   const loading = useSelector(actor, (s) => s.hasTag('loading'));
@@ -79,6 +89,8 @@ export function ActivationWizardPanel(props: { customer: ActivationCustomer | nu
       customerPreset={c.presetCustomer !== null}
       deviceId={c.deviceId}
       deviceError={c.deviceError}
+      {...(accounts ? { accounts } : {})}
+      accountId={c.accountId}
       customerSearch={c.customerSearch}
       customers={c.customers}
       customer={c.customer}
@@ -101,6 +113,7 @@ export function ActivationWizardPanel(props: { customer: ActivationCustomer | nu
       failure={c.failure}
       offered={offered}
       onDeviceId={(value) => send({ type: 'user.deviceId', value })}
+      onAccount={(accountId) => send({ type: 'user.deviceId', value: c.deviceId, accountId })}
       onCustomerSearch={(value) => send({ type: 'user.customerSearch', value })}
       onCustomer={(customer) => send({ type: 'user.customer', customer })}
       onAddressSearch={(value) => send({ type: 'user.addressSearch', value })}

@@ -1,3 +1,8 @@
+// The Starlink API Simulator page: the console machine and the connection test, provided over the
+// API. With several provider accounts the header asks which one the console talks to; choosing
+// another starts the page's actors afresh for it, so the connection test runs again and what was
+// loaded from the last account goes.
+import { useState, type ReactNode } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
@@ -6,20 +11,31 @@ import { CONSOLE_MESSAGES, type ProviderHealthResponse } from '../domain/provide
 import { providerConsoleMachine } from '../machines/provider-console';
 import { createResourceMachine, type LoadOutcome } from '../machines/resource';
 import { ProviderConsoleView } from '../ui/provider-console/ProviderConsoleView';
+import { AccountPicker } from '../ui/common/AccountPicker';
+import { useAccountChoices } from './account-refs';
 import { useAppServices, usePageActor } from './services';
 
 /** The status line's connection test: load on arrival, Test Connection reloads in place. */
 const providerHealthMachine = createResourceMachine<ProviderHealthResponse>('providerHealth');
 
 export function ProviderConsoleRoute() {
+  const accounts = useAccountChoices();
+  const [chosen, setChosen] = useState<number | null>(null);
+  // Until one is chosen the console asks the first account the picker lists.
+  const accountId = accounts ? (accounts.find((a) => a.id === chosen) ?? accounts[0]!).id : null;
+  const picker = accounts ? <AccountPicker accounts={accounts} value={accountId} onChange={setChosen} /> : null;
+  return <ProviderConsolePage key={accountId ?? 'one-account'} accountId={accountId} accountPicker={picker} />;
+}
+
+function ProviderConsolePage({ accountId, accountPicker }: { accountId: number | null; accountPicker: ReactNode }) {
   const { api } = useAppServices();
   const router = useRouter();
 
   const consoleActor = usePageActor(
     providerConsoleMachine.provide({
       actors: {
-        search: fromPromise(({ input, signal }) => api.providerConsole.search(input, signal)),
-        userTerminals: fromPromise(({ signal }) => api.providerConsole.userTerminals(signal)),
+        search: fromPromise(({ input, signal }) => api.providerConsole.search(input, signal, accountId)),
+        userTerminals: fromPromise(({ signal }) => api.providerConsole.userTerminals(signal, accountId)),
       },
     }),
   );
@@ -28,7 +44,7 @@ export function ProviderConsoleRoute() {
       actors: {
         load: fromPromise(async ({ signal }): Promise<LoadOutcome<ProviderHealthResponse>> => {
           try {
-            const result = await api.providerConsole.health(signal);
+            const result = await api.providerConsole.health(signal, accountId);
             return result.ok
               ? { ok: true, data: result.data }
               : { ok: false, message: result.message || CONSOLE_MESSAGES.connectionFailed };
@@ -57,6 +73,7 @@ export function ProviderConsoleRoute() {
 
   return (
     <ProviderConsoleView
+      accountPicker={accountPicker}
       serviceLineInput={serviceLineInput}
       canSearch={canSearch}
       searching={searching}

@@ -16,8 +16,7 @@ import {
   type TerminalListItem,
 } from '../domain/terminals';
 import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
-import type { ProviderAccountRef } from '../domain/provider-accounts';
-import { loadAccountRefs } from '../api/provider-accounts';
+import { useAccountChoices } from './account-refs';
 import type { TerminalListQuery } from '../api/terminals';
 import { createListMachine, type ListLocation, type ListQuery } from '../machines/list';
 import type { SyncBudget } from '../domain/provider-budget';
@@ -44,7 +43,6 @@ const terminalsListMachine = createListMachine<TerminalListItem, TerminalStatusF
 });
 const fleetHealthMachine = createResourceMachine<FleetHealth>('fleetHealth');
 const syncBudgetMachine = createResourceMachine<SyncBudget>('syncBudget');
-const accountRefsMachine = createResourceMachine<ProviderAccountRef[]>('accountRefs');
 const routeApi = getRouteApi('/app/terminals');
 
 function finishedText(job: SyncJob): string {
@@ -107,7 +105,7 @@ export function TerminalsRoute() {
     syncBudgetMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.syncBudget(signal))) } }),
   );
 
-  const accountRefs = usePageActor(accountRefsMachine.provide({ actors: { load: loadAccountRefs(api.client) } }));
+  const accounts = useAccountChoices();
 
   const reloadAll = () => {
     list.send({ type: 'user.refresh' });
@@ -144,8 +142,6 @@ export function TerminalsRoute() {
     loadedAccount.current = account;
     list.send({ type: 'user.refresh' });
   }, [list, account]);
-  // One account (or none read) needs no column or filter to tell them apart.
-  const accounts = useSelector(accountRefs, (s) => (s.matches('ready') && s.context.data && s.context.data.length > 1 ? s.context.data : null));
   const healthData = useSelector(health, (s) => s.context.data);
   const healthLoading = useSelector(health, (s) => s.hasTag('loading'));
   const budgetData = useSelector(budget, (s) => s.context.data);

@@ -5,6 +5,7 @@
 // account are kept apart, never merged; and an account holding lines cannot be deleted.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DashboardSummary } from '../../src/domain/dashboard';
 import type { ProviderAccountWire, ProviderConnectionTestWire } from '../../src/domain/provider-accounts';
 import type { TerminalPageWire } from '../../src/domain/terminals';
 import { rowsOf } from '../../server/db/repositories/results';
@@ -140,6 +141,14 @@ describe('provider accounts', () => {
     expect(brasil.totalCount).toBe(BR_TERMINALS);
     expect(new Set(brasil.results.map((t) => t.account_name))).toEqual(new Set(['Brasil']));
     expect(new Set(brasil.results.map((t) => t.user_terminal_id))).toEqual(new Set(br.fleet.userTerminalIds()));
+
+    // The dashboard sums across the accounts and splits the fleet by account.
+    const summary = (await call('GET', '/api/v1/dashboard/summary')).json().data as DashboardSummary;
+    expect(summary.accounts.map((a) => [a.name, a.currency, a.terminals])).toEqual([
+      ['Starlink account', 'USD', US_TERMINALS],
+      ['Brasil', 'BRL', BR_TERMINALS],
+    ]);
+    expect(summary.activeTerminals).toBe(summary.accounts.reduce((sum, a) => sum + a.activeTerminals, 0));
   });
 
   it('shows "authentication failed" for refused credentials and pauses that account alone; new credentials lift it', async () => {

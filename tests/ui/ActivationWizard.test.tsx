@@ -22,9 +22,11 @@ interface FakeOptions {
   /** What each POST /activations (then each resume) answers, in turn. */
   starts?: ActivationWire[];
   resumes?: ActivationWire[];
+  /** The portal's provider accounts (absent: the list cannot be read, as with one account). */
+  accounts?: Array<{ id: number; name: string }>;
 }
 
-function fakePortalApi({ profile = adminProfile, starts = [activationFixture()], resumes = [activationFixture()] }: FakeOptions = {}) {
+function fakePortalApi({ profile = adminProfile, starts = [activationFixture()], resumes = [activationFixture()], accounts }: FakeOptions = {}) {
   const bodies: Array<[string, unknown]> = [];
   const calls: string[] = [];
   const page = customerPageAnswers();
@@ -39,6 +41,7 @@ function fakePortalApi({ profile = adminProfile, starts = [activationFixture()],
     if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
     if (body !== undefined) bodies.push([call, body]);
     if (call === 'GET /api/v1/auth/me') return ok({ user: profile });
+    if (call === 'GET /api/v1/provider-accounts/refs' && accounts) return ok(accounts);
     if (call === 'GET /api/v1/terminals') return ok({ results: rows, totalCount: rows.length, page: 1, limit: 25 });
     if (call === 'GET /api/v1/terminals/health') return ok(fleetHealth({ total: rows.length }));
     if (call === 'GET /api/v1/customers') return ok({ customers: [], pagination: { total: 0, page: 1, limit: 50, pages: 0 } });
@@ -65,6 +68,20 @@ async function type(view: Opened, label: string, value: string) {
   await fill(view.user, input, value);
 }
 const click = (view: Opened, name: string) => view.user.click(wizard().getByRole('button', { name }));
+/** From the serial typed to the answer: no customer, the first address and plan, no nickname. */
+async function activateFromDevice(view: Opened) {
+  await type(view, T.device, KIT);
+  await click(view, T.next);
+  await wizard().findByRole('radio', { name: T.noCustomer }, { timeout: 5000 });
+  await click(view, T.next);
+  await view.user.click(await wizard().findByRole('radio', { name: ADDRESSES[0]!.formattedAddress }));
+  await click(view, T.next);
+  await view.user.click(await wizard().findByRole('radio', { name: productLabel(PLANS[0]!) }));
+  await click(view, T.next);
+  await click(view, T.next);
+  await click(view, T.activate);
+  await wizard().findByText(`${T.doneTitle} on service line ${NEW_LINE}`, {}, { timeout: 5000 });
+}
 
 describe('Add Terminal: the activation wizard', () => {
   it('activates a kit for a customer (from their page) at a new address, and the page refreshes', async () => {
@@ -147,6 +164,29 @@ describe('Add Terminal: the activation wizard', () => {
     expect(await wizard().findByText(`${T.doneTitle} on service line ${NEW_LINE}`, {}, { timeout: 5000 })).toBeTruthy();
     expect(api.calls).toContain('POST /api/v1/activations/act-1/resume');
     await waitFor(() => expect(api.calls.filter((c) => c.startsWith('GET /api/v1/terminals?')).length).toBeGreaterThan(listCalls));
+  });
+
+  it('with two provider accounts the first step asks which to activate under, and the activation names the one chosen', async () => {
+    const api = fakePortalApi({ accounts: [{ id: 1, name: 'Demo US' }, { id: 2, name: 'Demo Brasil' }] });
+    const view = openSignedInAt('/terminals', api.fetch);
+    await view.user.click(await screen.findByRole('button', { name: 'Add Terminal' }, { timeout: 5000 }));
+    const picker = (await wizard().findByLabelText('Provider account')) as HTMLInputElement;
+    await waitFor(() => expect(picker.value).toBe('Demo US'));
+    await view.user.click(picker.closest('.p-dropdown')!);
+    await view.user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Demo Brasil' }));
+    await waitFor(() => expect(picker.value).toBe('Demo Brasil'));
+    await activateFromDevice(view);
+    expect(api.bodies.find(([call]) => call === 'POST /api/v1/activations')![1]).toMatchObject({ deviceId: KIT, accountId: 2 });
+  });
+
+  it('with one provider account there is no account to ask for, and the activation names none', async () => {
+    const api = fakePortalApi({ accounts: [{ id: 1, name: 'Demo US' }] });
+    const view = openSignedInAt('/terminals', api.fetch);
+    await view.user.click(await screen.findByRole('button', { name: 'Add Terminal' }, { timeout: 5000 }));
+    await waitFor(() => expect(api.calls.filter((c) => c === 'GET /api/v1/provider-accounts/refs').length).toBeGreaterThan(1));
+    expect(wizard().queryByLabelText('Provider account')).toBeNull();
+    await activateFromDevice(view);
+    expect(api.bodies.find(([call]) => call === 'POST /api/v1/activations')![1]).not.toHaveProperty('accountId');
   });
 
   it('says what is wrong: the serial, the address, the coordinates, the plan, the nickname', async () => {

@@ -35,10 +35,12 @@ interface FakeOptions {
   /** Status of each GET /billing/provider/invoices/:id in turn (200 when the list runs out). */
   invoiceStatus?: number[];
   profile?: AdminUser;
+  /** The portal's provider accounts (absent: the list cannot be read, as with one account). */
+  accounts?: Array<{ id: number; name: string }>;
 }
 
 /** The portal API as the page sees it, for the stored tokens "admin-token" and "customer-token". */
-function fakePortalApi({ billingStatus = [], invoiceStatus = [], profile = adminProfile }: FakeOptions = {}) {
+function fakePortalApi({ billingStatus = [], invoiceStatus = [], profile = adminProfile, accounts }: FakeOptions = {}) {
   const calls: string[] = [];
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -59,6 +61,7 @@ function fakePortalApi({ billingStatus = [], invoiceStatus = [], profile = admin
     }
     if (token !== 'admin-token') return fail(401, 'Invalid or expired token');
     if (call === 'GET /api/v1/auth/me') return ok({ user: profile });
+    if (call === 'GET /api/v1/provider-accounts/refs' && accounts) return ok(accounts);
     if (call === 'GET /api/v1/billing/provider') {
       const status = billingStatus.shift() ?? 200;
       return status === 200 ? ok(billing) : fail(status, 'Provider unavailable');
@@ -239,6 +242,26 @@ describe('the Provider Billing page', () => {
     await waitFor(() => expect(location()).toBe(PATH));
     expect(await screen.findByRole('heading', { level: 1, name: T.title })).toBeTruthy();
     expect(within(await invoicesTable()).getByText(NEWEST)).toBeTruthy();
+  });
+
+  it('with two provider accounts the header asks whose bill to read, and the second one\'s bill and invoices name it', async () => {
+    const { user, api } = openBilling({ accounts: [{ id: 1, name: 'Demo US' }, { id: 2, name: 'Demo Brasil' }] });
+    const picker = (await screen.findByLabelText('Account')) as HTMLInputElement;
+    await waitFor(() => expect(api.calls).toContain('GET /api/v1/billing/provider?account_id=1'));
+    expect(picker.value).toBe('Demo US');
+    await user.click(picker.closest('.p-dropdown')!);
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Demo Brasil' }));
+    await waitFor(() => expect(api.calls).toContain('GET /api/v1/billing/provider?account_id=2'));
+    await user.click(within(invoiceRow(await invoicesTable(), NEWEST)).getByRole('button', { name: `${T.view} ${NEWEST}` }));
+    await waitFor(() => expect(api.calls).toContain(`GET /api/v1/billing/provider/invoices/${NEWEST}?account_id=2`));
+  });
+
+  it('with one provider account there is no account to choose, and the bill is asked for as before', async () => {
+    const { api } = openBilling({ accounts: [{ id: 1, name: 'Demo US' }] });
+    await invoicesTable();
+    await waitFor(() => expect(api.calls).toContain('GET /api/v1/provider-accounts/refs'));
+    expect(screen.queryByLabelText('Account')).toBeNull();
+    expect(api.calls.filter((c) => c.startsWith('GET /api/v1/billing/provider'))).toEqual(['GET /api/v1/billing/provider']);
   });
 
   it('a portal user who is not an administrator reads it too: the page guards customers, not roles', async () => {

@@ -20,10 +20,12 @@ interface FakeOptions {
   terminalsStatus?: number[];
   /** Searches wait until released, to catch the page in "Searching...". */
   holdSearches?: boolean;
+  /** The portal's provider accounts (absent: the list cannot be read, as with one account). */
+  accounts?: Array<{ id: number; name: string }>;
 }
 
 /** The portal API as the console sees it, for the stored admin token "admin-token". */
-function fakePortalApi({ terminalsStatus = [], holdSearches = false }: FakeOptions = {}) {
+function fakePortalApi({ terminalsStatus = [], holdSearches = false, accounts }: FakeOptions = {}) {
   const calls: string[] = [];
   const aborted: string[] = [];
   const held: Array<() => void> = [];
@@ -44,11 +46,13 @@ function fakePortalApi({ terminalsStatus = [], holdSearches = false }: FakeOptio
       throw new DOMException('The operation was aborted.', 'AbortError');
     }
     const token = new Headers(init?.headers).get('authorization')?.replace('Bearer ', '');
-    calls.push(method === 'POST' ? `${call} ${JSON.stringify(body)}` : call);
+    calls.push(method === 'POST' ? `${call}${url.search} ${JSON.stringify(body)}` : `${call}${url.search}`);
     if (token !== 'admin-token') return json(401, { success: false, message: 'Invalid or expired token' });
     switch (call) {
       case 'GET /api/v1/auth/me':
         return json(200, { success: true, message: 'ok', data: { user: adminProfile } });
+      case 'GET /api/v1/provider-accounts/refs':
+        return accounts ? json(200, { success: true, message: 'ok', data: accounts }) : json(404, { success: false, message: 'Route not found' });
       case 'GET /api/v1/starlink-simulator/health':
         return json(200, { success: true, message: 'ok', data: health });
       case 'GET /api/v1/starlink-simulator/user-terminals': {
@@ -134,5 +138,36 @@ describe('the Starlink API Simulator page', () => {
     api.releaseSearches();
     await waitFor(() => expect(api.aborted).toContain('POST /api/v1/starlink-simulator/search'));
     expect(api.calls.some((call) => call.startsWith('POST /api/v1/starlink-simulator/search'))).toBe(false);
+  });
+
+  it('with two provider accounts the header asks which one to use; choosing the second tests its connection and asks it', async () => {
+    const { user, api } = openConsole({ accounts: [{ id: 1, name: 'Demo US' }, { id: 2, name: 'Demo Brasil' }] });
+    const picker = (await screen.findByLabelText('Account')) as HTMLInputElement;
+    await waitFor(() => expect(api.calls).toContain('GET /api/v1/starlink-simulator/health?account_id=1'));
+    expect(picker.value).toBe('Demo US');
+    await user.click(screen.getByRole('button', { name: 'Load Terminals' }));
+    await screen.findByLabelText('Loaded terminals');
+
+    await user.click(picker.closest('.p-dropdown')!);
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Demo Brasil' }));
+    await waitFor(() => expect(api.calls).toContain('GET /api/v1/starlink-simulator/health?account_id=2'));
+    // What the first account answered goes with it.
+    expect(screen.queryByLabelText('Loaded terminals')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Load Terminals' }));
+    await screen.findByLabelText('Loaded terminals');
+    await fill(user, screen.getByLabelText('Service line number'), KNOWN_LINE);
+    await user.click(searchButton());
+    await screen.findByRole('tablist', { name: 'Search results' });
+    expect(api.calls).toContain('GET /api/v1/starlink-simulator/user-terminals?account_id=2');
+    expect(api.calls).toContain(`POST /api/v1/starlink-simulator/search?account_id=2 {"serviceLineNumber":"${KNOWN_LINE}"}`);
+  });
+
+  it('with one provider account there is no account to choose, and the console names none', async () => {
+    const { user, api } = openConsole({ accounts: [{ id: 1, name: 'Demo US' }] });
+    await waitFor(() => expect(api.calls).toContain('GET /api/v1/provider-accounts/refs'));
+    await user.click(await screen.findByRole('button', { name: 'Load Terminals' }));
+    await screen.findByLabelText('Loaded terminals');
+    expect(screen.queryByLabelText('Account')).toBeNull();
+    expect(api.calls.filter((call) => call.includes('account_id'))).toEqual([]);
   });
 });

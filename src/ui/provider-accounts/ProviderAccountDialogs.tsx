@@ -9,6 +9,9 @@ import { RadioButton } from 'primereact/radiobutton';
 import type { FieldErrors } from '../../domain/customers';
 import {
   PROVIDER_ACCOUNT_LIMITS as L,
+  type ProviderAccountFormField,
+  type ProviderAccountFormValues,
+  type ProviderAccountTextField,
   type ProviderAccountKind,
   type ProviderAccountWire,
   type SimulatedAccountWire,
@@ -19,21 +22,6 @@ import { FormDialog } from '../common/FormDialog';
 import { PROVIDER_ACCOUNT_TEXTS as T } from './parts';
 import './provider-accounts.css';
 
-export type ProviderAccountTextField = 'name' | 'apiUrl' | 'tokenUrl' | 'clientId' | 'clientSecret' | 'requestsPerMinute' | 'syncIntervalMinutes';
-export type ProviderAccountFormField = ProviderAccountTextField | 'simulatorAccount';
-
-/** The form as the dialog shows it (the provider accounts machine's context has this shape). */
-export interface ProviderAccountFormValues {
-  name: string;
-  kind: ProviderAccountKind;
-  simulatorAccount: string;
-  apiUrl: string;
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  requestsPerMinute: string;
-  syncIntervalMinutes: string;
-}
 
 export interface ProviderAccountFormDialogProps {
   visible: boolean;

@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react';
+import { useId, type FormEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { InputText } from 'primereact/inputtext';
@@ -21,6 +21,8 @@ import './provider-console.css';
 export const SERVICE_LINE_PLACEHOLDER = 'SL-12345-67890';
 
 export interface ProviderConsoleViewProps {
+  /** Which provider account the console asks (null: the portal has one, and nothing to choose). */
+  accountPicker?: ReactNode;
   /** The search box, as typed. */
   serviceLineInput: string;
   /** Search can start now: the trimmed input is non-empty and no search is under way. */
@@ -145,6 +147,7 @@ export function ProviderConsoleView(props: ProviderConsoleViewProps) {
         title={meta.title}
         breadcrumb={meta.breadcrumb}
         subtitle="Query the provider's API: service line search, user terminals, usage and raw responses."
+        {...(props.accountPicker ? { actions: <div className="account-picker">{props.accountPicker}</div> } : {})}
         onNavigate={props.onNavigate}
       />
       <HealthLine

@@ -2,6 +2,7 @@
 // currency with the amount due, the invoices newest first, and one invoice's lines in a dialog,
 // each service line linked to its terminal in the inventory (or marked as not in it). Read-only.
 // Renders props and calls callbacks; the flags come from the providerBilling machine.
+import type { ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
@@ -29,6 +30,8 @@ import { money } from './format';
 import './provider-billing.css';
 
 export interface ProviderBillingViewProps {
+  /** Whose bill the page reads (absent: the portal has one provider account, and nothing to choose). */
+  accountPicker?: ReactNode;
   /** null until the first answer. */
   billing: ProviderBillingWire | null;
   /** The first load (or Try Again): skeletons. */
@@ -255,7 +258,10 @@ export function ProviderBillingView(props: ProviderBillingViewProps) {
         breadcrumb={meta.breadcrumb}
         onNavigate={props.onNavigate}
         actions={
-          <Button type="button" label="Refresh" icon="pi pi-refresh" outlined disabled={props.loading || props.refreshing || props.error !== null} onClick={props.onRefresh} />
+          <>
+            {props.accountPicker && <div className="account-picker">{props.accountPicker}</div>}
+            <Button type="button" label="Refresh" icon="pi pi-refresh" outlined disabled={props.loading || props.refreshing || props.error !== null} onClick={props.onRefresh} />
+          </>
         }
       />
       {props.error !== null ? (

@@ -10,6 +10,8 @@ import { ProgressSpinner } from 'primereact/progressspinner';
 import { RadioButton } from 'primereact/radiobutton';
 import { Steps } from 'primereact/steps';
 import { ACTIVATION_NICKNAME_MAX_LENGTH, type ActivationWire } from '../../domain/activations';
+import type { ProviderAccountRef } from '../../domain/provider-accounts';
+import { AccountPicker } from '../common/AccountPicker';
 import { CustomerDialog } from '../customers/CustomerDialog';
 import '../customers/customers.css';
 import './terminals.css';
@@ -78,6 +80,9 @@ export interface ActivationWizardProps {
   customerPreset: boolean;
   deviceId: string;
   deviceError: string | null;
+  /** The provider accounts to activate under (absent: the portal has one, and nothing to choose). */
+  accounts?: readonly ProviderAccountRef[];
+  accountId: number | null;
   customerSearch: string;
   customers: readonly WizardCustomer[];
   customer: WizardCustomer | null;
@@ -106,6 +111,7 @@ export interface ActivationWizardProps {
   /** What the chart takes from here. */
   offered: { back: boolean; next: boolean; confirm: boolean; resume: boolean; close: boolean; newAddress: boolean; existingAddress: boolean; retry: boolean };
   onDeviceId(value: string): void;
+  onAccount(id: number): void;
   onCustomerSearch(value: string): void;
   onCustomer(customer: WizardCustomer | null): void;
   onAddressSearch(value: string): void;
@@ -260,7 +266,21 @@ function Body(props: ActivationWizardProps) {
   const T = ACTIVATION_WIZARD_TEXTS;
   switch (props.step) {
     case 'device':
-      return <TextField label={T.device} value={props.deviceId} error={props.deviceError} onChange={props.onDeviceId} autoFocus />;
+      return (
+        <>
+          {props.accounts && (
+            <div className="account-picker">
+              <AccountPicker
+                accounts={props.accounts}
+                value={props.accountId}
+                onChange={(id) => id !== null && props.onAccount(id)}
+                label="Provider account"
+              />
+            </div>
+          )}
+          <TextField label={T.device} value={props.deviceId} error={props.deviceError} onChange={props.onDeviceId} autoFocus />
+        </>
+      );
     case 'customer':
       return (
         <>

@@ -1,8 +1,8 @@
 import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
-import { Dropdown } from 'primereact/dropdown';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
+import { AccountPicker } from '../common/AccountPicker';
 import { PAGE_TITLES } from '../../domain/navigation';
 import type { ProviderAccountRef } from '../../domain/provider-accounts';
 import {
@@ -195,30 +195,6 @@ function SyncNotice({ notice, onDismiss }: { notice: TerminalSyncNotice; onDismi
   );
 }
 
-/** The Account filter's "All accounts" choice (PrimeReact's Dropdown reads a null value as none chosen). */
-const ALL_ACCOUNTS = 'all';
-
-function AccountFilter({ accounts, account, onAccount }: { accounts: readonly ProviderAccountRef[]; account: number | null; onAccount(id: number | null): void }) {
-  const id = useId();
-  const options = [{ value: ALL_ACCOUNTS, label: 'All accounts' }, ...accounts.map((a) => ({ value: String(a.id), label: a.name }))];
-  return (
-    <>
-      <label htmlFor={id} className="sr-only">
-        Account
-      </label>
-      <Dropdown
-        inputId={id}
-        className="list-status"
-        value={account === null ? ALL_ACCOUNTS : String(account)}
-        options={options}
-        optionLabel="label"
-        optionValue="value"
-        onChange={(event) => onAccount(event.value === ALL_ACCOUNTS ? null : Number(event.value))}
-      />
-    </>
-  );
-}
-
 function ServiceLineCell({ terminal }: { terminal: TerminalListItem }) {
   return (
     <div className="cell-stack">
@@ -360,7 +336,9 @@ export function TerminalsView(props: TerminalsViewProps) {
           options={TERMINAL_STATUS_OPTIONS}
           onStatus={props.onStatus}
         >
-          {accounts && <AccountFilter accounts={accounts} account={props.account} onAccount={props.onAccount} />}
+          {accounts && (
+            <AccountPicker accounts={accounts} value={props.account} onChange={props.onAccount} allLabel="All accounts" hideLabel className="list-status" />
+          )}
         </SearchFilterBar>
 
         {props.error ? (
