@@ -335,6 +335,9 @@ export const terminals = pgTable(
       .where(sql`${t.removedAt} IS NULL AND ${t.assignedCustomerId} IS NOT NULL`),
     // 0005: the lines removed terminals were on (assignment's "no longer listed" reason).
     index('terminals_removed_line_idx').on(t.serviceLineNumber).where(sql`${t.removedAt} IS NOT NULL`),
+    // 0024: the lists' account filter and the dashboard's split by account; one account's terminals in line order.
+    index('terminals_account_live_idx').on(t.accountId, t.active).where(sql`${t.removedAt} IS NULL`),
+    index('terminals_account_line_idx').on(t.accountId, t.serviceLineNumber, t.userTerminalId).where(sql`${t.removedAt} IS NULL`),
   ],
 );
 

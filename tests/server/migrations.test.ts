@@ -138,6 +138,8 @@ describe('migrations', () => {
       // The schema file says the same of the index.
       const config = getTableConfig(schema.terminals);
       expect(config.indexes.map((i) => i.config.name).sort()).toEqual([
+        'terminals_account_line_idx',
+        'terminals_account_live_idx',
         'terminals_customer_idx',
         'terminals_customer_live_idx',
         'terminals_live_line_idx',

@@ -64,3 +64,5 @@ CREATE UNIQUE INDEX sync_runs_one_active_uq ON sync_runs (account_id, kind) WHER
 -- (active too: the dashboard splits the live terminals on an active line by account from it alone.)
 CREATE INDEX terminals_account_live_idx ON terminals (account_id, active) WHERE removed_at IS NULL;
 CREATE INDEX service_lines_account_live_idx ON service_lines (account_id) WHERE removed_at IS NULL;
+-- One account's terminals in the list's default order (by service line), paged from the index.
+CREATE INDEX terminals_account_line_idx ON terminals (account_id, service_line_number, user_terminal_id) WHERE removed_at IS NULL;
