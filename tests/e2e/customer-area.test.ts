@@ -163,5 +163,5 @@ describe('the customer area in the browser', () => {
     } finally {
       await own.close();
     }
-  });
+  }, 120_000); // A long journey: twice the default, for the runs where every journey shares two cores.
 });

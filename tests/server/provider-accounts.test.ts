@@ -15,8 +15,8 @@ import type { RunningSimulator } from '../../server/simulator';
 import { createTestContext, type TestContext } from './helpers';
 import { SYNC_TEST_TIME, startFleet } from './terminal-sync-fixtures';
 
-const US_TERMINALS = 30;
-const BR_TERMINALS = 18;
+const US_TERMINALS = 16;
+const BR_TERMINALS = 10;
 
 let us: RunningSimulator;
 let br: RunningSimulator;
@@ -31,7 +31,8 @@ beforeAll(async () => {
     { STARLINK_API_URL: us.baseUrl, STARLINK_TOKEN_URL: us.tokenUrl, STARLINK_CLIENT_ID: us.credentials.clientId, STARLINK_CLIENT_SECRET: us.credentials.clientSecret },
     () => new Date(SYNC_TEST_TIME),
   );
-  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off' }, provider: registry });
+  // One cycle of usage history: what the usage runs read is not what this file is about.
+  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off', USAGE_HISTORY_CYCLES: '1' }, provider: registry });
   await ctx.app.services.providerAccounts.adoptPending({ seedDemo: false });
   const admin = await ctx.createAdmin();
   token = (await ctx.login('admin', admin.email, admin.password)).token!;
