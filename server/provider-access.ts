@@ -239,8 +239,6 @@ export function providerRegistryFromEnv(env: Env, now: Clock): ProviderRegistry 
 /** What a sealed client secret is bound to: a secret copied into another account's row does not open. */
 export const sealContext = (accountId: number) => `provider-account:${accountId}`;
 
-/** The budget a single account's calls count against when nothing else says: the client's default. */
-export const DEFAULT_ACCOUNT_BUDGET = PROVIDER_DEFAULTS.requestsPerMinute;
 
 /** The simulator accounts a cluster's primary runs for its workers, or null outside a cluster worker. */
 function sharedSimulatorsFromEnv(env: Env): SimulatedEndpoint[] | null {

@@ -606,66 +606,64 @@ export function createReconciliationService(deps: {
 
   /** One account's invoices. */
   async function importFor(accountId: number, context: RequestContext): Promise<{ imported: number; updated: number }> {
-    {
-      // The background lane: the import is the billing job's, and people's calls go first.
-      const provider = (await directory().access(accountId)).client().background();
-      let listing;
+    // The background lane: the import is the billing job's, and people's calls go first.
+    const provider = (await directory().access(accountId)).client().background();
+    let listing;
+    try {
+      listing = await provider.listInvoices();
+    } catch (error) {
+      throw providerFailure(error, S.importFailed);
+    }
+    const known = await invoices.known(listing.items.map((i) => i.invoiceId));
+    let imported = 0;
+    let updated = 0;
+    const problems: string[] = [];
+    for (const summary of listing.items) {
+      const stored = known.get(summary.invoiceId);
+      if (stored) {
+        const dueDate = dateOrNull(summary.dueDate);
+        if (stored.status !== summary.status || (stored.dueDate?.getTime() ?? null) !== (dueDate?.getTime() ?? null)) {
+          await invoices.transaction(async (tx) => {
+            await invoices.updateStatus(summary.invoiceId, { status: summary.status, dueDate }, tx);
+            await audit.record(
+              { ...context, action: 'billing.provider_invoice_updated', targetType: 'provider_invoice', targetId: summary.invoiceId, before: { status: stored.status }, after: { status: summary.status } },
+              tx,
+            );
+          });
+          updated++;
+        }
+        continue;
+      }
+      let detail;
       try {
-        listing = await provider.listInvoices();
+        detail = await provider.getInvoice(summary.invoiceId);
       } catch (error) {
         throw providerFailure(error, S.importFailed);
       }
-      const known = await invoices.known(listing.items.map((i) => i.invoiceId));
-      let imported = 0;
-      let updated = 0;
-      const problems: string[] = [];
-      for (const summary of listing.items) {
-        const stored = known.get(summary.invoiceId);
-        if (stored) {
-          const dueDate = dateOrNull(summary.dueDate);
-          if (stored.status !== summary.status || (stored.dueDate?.getTime() ?? null) !== (dueDate?.getTime() ?? null)) {
-            await invoices.transaction(async (tx) => {
-              await invoices.updateStatus(summary.invoiceId, { status: summary.status, dueDate }, tx);
-              await audit.record(
-                { ...context, action: 'billing.provider_invoice_updated', targetType: 'provider_invoice', targetId: summary.invoiceId, before: { status: stored.status }, after: { status: summary.status } },
-                tx,
-              );
-            });
-            updated++;
-          }
-          continue;
-        }
-        let detail;
-        try {
-          detail = await provider.getInvoice(summary.invoiceId);
-        } catch (error) {
-          throw providerFailure(error, S.importFailed);
-        }
-        const rows = invoiceRows(summary, detail);
-        if ('problem' in rows) {
-          problems.push(rows.problem);
-          continue;
-        }
-        const written = await invoices.transaction(async (tx) => {
-          if (!(await invoices.insert(rows.invoice, rows.lines, accountId, now(), tx))) return false;
-          await audit.record(
-            {
-              ...context,
-              action: 'billing.provider_invoice_imported',
-              targetType: 'provider_invoice',
-              targetId: rows.invoice.invoiceId,
-              after: { cycle: rows.invoice.cycle, currency: rows.invoice.currency, amountMinor: rows.invoice.amountMinor, lines: rows.lines.length },
-            },
-            tx,
-          );
-          return true;
-        });
-        if (written) imported++;
+      const rows = invoiceRows(summary, detail);
+      if ('problem' in rows) {
+        problems.push(rows.problem);
+        continue;
       }
-      // The others are in: a bad answer stops neither them nor the next import, and is said aloud.
-      if (problems.length > 0) throw new BadGatewayError(S.invoiceRefused(problems));
-      return { imported, updated };
+      const written = await invoices.transaction(async (tx) => {
+        if (!(await invoices.insert(rows.invoice, rows.lines, accountId, now(), tx))) return false;
+        await audit.record(
+          {
+            ...context,
+            action: 'billing.provider_invoice_imported',
+            targetType: 'provider_invoice',
+            targetId: rows.invoice.invoiceId,
+            after: { cycle: rows.invoice.cycle, currency: rows.invoice.currency, amountMinor: rows.invoice.amountMinor, lines: rows.lines.length },
+          },
+          tx,
+        );
+        return true;
+      });
+      if (written) imported++;
     }
+    // The others are in: a bad answer stops neither them nor the next import, and is said aloud.
+    if (problems.length > 0) throw new BadGatewayError(S.invoiceRefused(problems));
+    return { imported, updated };
   }
 }
 
