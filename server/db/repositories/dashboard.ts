@@ -3,6 +3,7 @@
 // statement's fixed cost was most of the page's.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { accountCounts } from './account-figures';
 import { rowsOf } from './results';
 
 export interface DashboardCounts {
@@ -45,25 +46,18 @@ export function createDashboardRepository(db: Db) {
 
     /** Each set-up provider account's live terminals and those on an active line (terminals_account_live_idx alone). */
     async perAccount(tx: Db = db): Promise<AccountFigures[]> {
-      const rows = rowsOf<{ id: number; name: string; currency: string | null; enabled: boolean; auth_failed: boolean; terminals: number; active_terminals: number }>(
-        await tx.execute(sql`
-          SELECT pa.id, pa.name, pa.currency, pa.enabled, pa.auth_failed_at IS NOT NULL AS auth_failed,
-                 coalesce(f.terminals, 0)::int AS terminals, coalesce(f.active_terminals, 0)::int AS active_terminals
-          FROM provider_accounts pa
-          LEFT JOIN (
-            SELECT account_id, count(*) AS terminals, count(*) FILTER (WHERE active) AS active_terminals
-            FROM terminals WHERE removed_at IS NULL GROUP BY account_id) f ON f.account_id = pa.id
-          WHERE pa.kind <> 'pending'
-          ORDER BY pa.id`),
-      );
-      return rows.map((r) => ({
+      const [accounts, counts] = await Promise.all([
+        tx.execute(sql`SELECT id, name, currency, enabled, auth_failed_at IS NOT NULL AS auth_failed FROM provider_accounts WHERE kind <> 'pending' ORDER BY id`),
+        accountCounts(tx),
+      ]);
+      return rowsOf<{ id: number; name: string; currency: string | null; enabled: boolean; auth_failed: boolean }>(accounts).map((r) => ({
         id: Number(r.id),
         name: r.name,
         currency: r.currency,
         enabled: r.enabled === true || (r.enabled as unknown) === 't',
         authFailed: r.auth_failed === true || (r.auth_failed as unknown) === 't',
-        terminals: Number(r.terminals),
-        activeTerminals: Number(r.active_terminals),
+        terminals: counts.get(Number(r.id))?.terminals ?? 0,
+        activeTerminals: counts.get(Number(r.id))?.activeTerminals ?? 0,
       }));
     },
   };

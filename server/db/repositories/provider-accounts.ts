@@ -3,6 +3,8 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { providerAccounts, type ProviderAccountRow } from '../schema';
+import { accountCounts } from './account-figures';
+import { rowsOf } from './results';
 
 export type ProviderAccountInsert = Omit<typeof providerAccounts.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
 export type ProviderAccountPatch = Partial<ProviderAccountInsert>;
@@ -13,8 +15,6 @@ export interface ProviderAccountListRow extends ProviderAccountRow {
   lastSyncAt: Date | null;
 }
 
-const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[]));
-
 export type ProviderAccountsRepository = ReturnType<typeof createProviderAccountsRepository>;
 
 export function createProviderAccountsRepository(db: Db) {
@@ -24,27 +24,22 @@ export function createProviderAccountsRepository(db: Db) {
       return tx.select().from(a).orderBy(asc(a.id));
     },
 
-    /** Every account with its live lines and terminals and its last finished sync. */
+    /** Every account with its live lines and terminals (as the database keeps them) and its last finished sync. */
     async listWithCounts(tx: Db = db): Promise<ProviderAccountListRow[]> {
-      const [accounts, counts] = await Promise.all([
+      const [accounts, counts, syncs] = await Promise.all([
         tx.select().from(a).orderBy(asc(a.id)),
-        tx.execute(sql`
-          SELECT pa.id,
-                 (SELECT count(*)::int FROM service_lines l WHERE l.account_id = pa.id AND l.removed_at IS NULL) AS lines,
-                 (SELECT count(*)::int FROM terminals t WHERE t.account_id = pa.id AND t.removed_at IS NULL) AS terminals,
-                 (SELECT max(r.finished_at) FROM sync_runs r WHERE r.account_id = pa.id AND r.status = 'succeeded') AS last_sync
-          FROM provider_accounts pa`),
+        accountCounts(tx),
+        tx.execute(sql`SELECT account_id, max(finished_at) AS last_sync FROM sync_runs WHERE status = 'succeeded' GROUP BY account_id`),
       ]);
-      const byId = new Map(
-        rowsOf<{ id: number; lines: number; terminals: number; last_sync: string | Date | null }>(counts).map((c) => [Number(c.id), c]),
-      );
+      const lastSync = new Map(rowsOf<{ account_id: number; last_sync: string | Date | null }>(syncs).map((r) => [Number(r.account_id), r.last_sync]));
       return accounts.map((row) => {
-        const c = byId.get(row.id);
+        const c = counts.get(row.id);
+        const last = lastSync.get(row.id);
         return {
           ...row,
-          lineCount: Number(c?.lines ?? 0),
-          terminalCount: Number(c?.terminals ?? 0),
-          lastSyncAt: c?.last_sync ? new Date(c.last_sync) : null,
+          lineCount: c?.lines ?? 0,
+          terminalCount: c?.terminals ?? 0,
+          lastSyncAt: last ? new Date(last) : null,
         };
       });
     },
