@@ -5,6 +5,7 @@ import { BILLING_MESSAGES as M, FIX_ACTIONS, LEAK_KINDS, type FixBody, type Leak
 import { DEACTIVATION_REASON_MAX_LENGTH } from '../../src/domain/service-lines';
 import { isBoardCycle, type InvoiceImportResult } from '../services/reconciliation';
 import { inputText, exact, type Exact } from './schemas';
+import { wholeNumber } from './customers-schemas';
 
 /** A fix's note is also the reason a cancelled line is given at the provider: its limit is that one's. */
 export const LEAK_NOTE_MAX_LENGTH = DEACTIVATION_REASON_MAX_LENGTH;
@@ -15,12 +16,15 @@ export const RECONCILIATION_REQUEST_MESSAGES = {
   action: `action must be one of ${FIX_ACTIONS.join(', ')}`,
   key: `key must be the leak's key, 1 to ${LEAK_KEY_MAX_LENGTH} characters`,
   note: `note must be at most ${LEAK_NOTE_MAX_LENGTH} characters, or null`,
+  accountId: 'account_id must be a provider account id',
 } as const;
 const F = RECONCILIATION_REQUEST_MESSAGES;
 
 const cycle = z.string({ error: M.cycleInvalid }).max(7, { error: M.cycleInvalid }).refine(isBoardCycle, { error: M.cycleInvalid });
 
-export const reconciliationQuerySchema = z.object({ cycle: cycle.optional() });
+const accountId = wholeNumber(1, 2_147_483_647, F.accountId);
+
+export const reconciliationQuerySchema = z.object({ cycle: cycle.optional(), account_id: accountId.optional() });
 
 export const fixBodySchema = z
   .object({
@@ -29,6 +33,7 @@ export const fixBodySchema = z
     key: inputText({ error: F.key }).min(1, { error: F.key }).max(LEAK_KEY_MAX_LENGTH, { error: F.key }),
     action: z.enum(FIX_ACTIONS, { error: F.action }),
     note: inputText({ error: F.note }).max(LEAK_NOTE_MAX_LENGTH, { error: F.note }).nullable().optional(),
+    accountId: z.number({ error: F.accountId }).int({ error: F.accountId }).min(1, { error: F.accountId }).max(2_147_483_647, { error: F.accountId }).optional(),
   })
   .strict();
 
@@ -49,6 +54,7 @@ export const leakSchema = z.object({
 
 export const reconciliationSchema = z.object({
   cycle: z.string(),
+  account: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   currency: z.string(),
   invoice: z.object({ invoiceId: z.string(), amountMinor: z.number().int(), status: z.string().nullable() }).nullable(),
   costEstimated: z.boolean(),
@@ -56,6 +62,7 @@ export const reconciliationSchema = z.object({
   leaks: z.array(leakSchema),
   byKind: z.array(z.object({ kind, count: z.number().int(), amountMinor: z.number().int() })),
   openLeakMinor: z.number().int(),
+  otherCurrencies: z.array(z.object({ currency: z.string(), lines: z.number().int(), billedMinor: z.number().int() })),
 });
 
 export const fixResultSchema = z.object({ leak: leakSchema });

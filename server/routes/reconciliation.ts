@@ -20,12 +20,12 @@ export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: "A cycle's reconciliation board (the running cycle by default): the provider's cost, what the statements bill, the margin, and every leak with the amount at stake and its fixes",
+        summary: "One provider account's reconciliation board of a cycle, in the account's currency (the running cycle and the first account by default): the provider's cost, what the statements bill, the margin, and every leak with the amount at stake and its fixes",
         querystring: reconciliationQuerySchema,
-        response: { 200: successSchema(reconciliationSchema), ...failures(400, 401, 403) },
+        response: { 200: successSchema(reconciliationSchema), ...failures(400, 401, 403, 404) },
       },
     },
-    async (request) => ({ success: true as const, data: await service().board(request.query.cycle ?? null), message: 'Reconciliation board' }),
+    async (request) => ({ success: true as const, data: await service().board(request.query.cycle ?? null, request.query.account_id ?? null), message: 'Reconciliation board' }),
   );
 
   app.post(

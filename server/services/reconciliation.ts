@@ -38,7 +38,7 @@ import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
 import type { CustomerPriceEntryRow } from '../db/repositories/billing-prices';
 import type { NewProviderInvoice, NewProviderInvoiceLine } from '../db/repositories/provider-invoices';
-import type { BoardCustomer, BoardLine, CycleInvoiceLine, ProviderProductRow } from '../db/repositories/reconciliation';
+import type { BoardCustomer, BoardLine, CycleInvoiceLine, CycleStatementItem, ProviderProductRow } from '../db/repositories/reconciliation';
 import { BadGatewayError, ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
 import type { ProviderInvoiceDetail, ProviderInvoiceSummary } from '../provider/schemas';
 import type { AuditService, RequestContext } from './audit';
@@ -52,6 +52,7 @@ export const RECONCILIATION_SERVER_MESSAGES = {
   cycleAhead: 'The board covers the running cycle and earlier ones',
   alreadyResolved: 'This leak has already been dealt with',
   cancelReason: 'Billed by the provider and not billed to an active customer (reconciliation)',
+  accountNotFound: 'Provider account not found',
 } as const;
 const S = RECONCILIATION_SERVER_MESSAGES;
 
@@ -65,8 +66,8 @@ export interface InvoiceImportResult {
 export interface ReconciliationService {
   /** Imports the provider's invoices not imported yet and refreshes the status of the others. */
   importInvoices(context?: RequestContext): Promise<InvoiceImportResult>;
-  /** The board of a cycle; null: the running one. */
-  board(cycle: string | null): Promise<ReconciliationWire>;
+  /** One provider account's board of a cycle; null: the running one, the first account. */
+  board(cycle: string | null, accountId?: number | null): Promise<ReconciliationWire>;
   fix(body: FixBody, context: RequestContext): Promise<{ leak: LeakWire }>;
 }
 
@@ -266,21 +267,35 @@ export function createReconciliationService(deps: {
     if (cycle > cycleOf(now())) throw fieldError('cycle', S.cycleAhead);
   }
 
-  async function workOut(cycle: string): Promise<Board> {
+  /** The board's account: the one asked for (404 when there is none such), else the first; and whether it is the first. */
+  async function accountOf(accountId: number | null): Promise<{ account: { id: number; name: string; currency: string | null } | null; first: boolean }> {
+    const accounts = await repos.providerAccounts.list();
+    const account = accountId === null ? (accounts[0] ?? null) : (accounts.find((a) => a.id === accountId) ?? null);
+    if (accountId !== null && !account) throw new NotFoundError(S.accountNotFound);
+    return { account, first: account === null || account.id === accounts[0]?.id };
+  }
+
+  async function workOut(cycle: string, accountId: number | null): Promise<Board> {
     checkCycle(cycle);
+    const { account, first } = await accountOf(accountId);
+    const id = account?.id ?? 0;
     const bounds = cycleBounds(cycle);
     const cycleEndMs = Date.parse(`${bounds.end}T00:00:00Z`);
-    const [cycleInvoices, products] = await Promise.all([store.invoicesOf(cycle), store.providerProducts()]);
-    const currency = cycleInvoices[0]?.currency ?? commonCurrency(products) ?? DEFAULT_CURRENCY;
+    const [cycleInvoices, products] = await Promise.all([store.invoicesOf(cycle, id), store.providerProducts(id)]);
+    // The account's own currency (the provider says it when the account connects); before that,
+    // its invoices' or its products'.
+    const currency = account?.currency ?? cycleInvoices[0]?.currency ?? commonCurrency(products) ?? DEFAULT_CURRENCY;
     const ownInvoices = cycleInvoices.filter((i) => i.currency === currency);
     const invoiced = ownInvoices.length > 0;
-    const [invoiceLines, served, statements, items, list] = await Promise.all([
-      invoiced ? store.invoiceLinesOf(cycle, currency) : Promise.resolve([] as CycleInvoiceLine[]),
-      store.servedLineNumbers(bounds.start, bounds.end),
-      store.statementsOf(cycle, currency),
-      store.lineItemsOf(cycle, currency),
+    const [invoiceLines, served, allStatements, allItems, list] = await Promise.all([
+      invoiced ? store.invoiceLinesOf(cycle, currency, id) : Promise.resolve([] as CycleInvoiceLine[]),
+      store.servedLineNumbers(bounds.start, bounds.end, id),
+      store.statementsOf(cycle),
+      store.lineItemsOf(cycle),
       prices.listEntries(),
     ]);
+    const statements = allStatements.filter((s) => s.currency === currency);
+    const items = allItems.filter((i) => i.currency === currency);
     const onInvoice = new Set(invoiceLines.filter((l) => l.known && l.serviceLineNumber).map((l) => l.serviceLineNumber!));
     const lines = new Map((await store.lines([...new Set([...served, ...onInvoice])], cycle, bounds.start, bounds.end)).map((l) => [l.serviceLineNumber, l]));
 
@@ -294,6 +309,17 @@ export function createReconciliationService(deps: {
       else entry.planOverageMinor += item.amountMinor + (discountShare[k] ?? 0);
       billed.set(item.serviceLineNumber, entry);
     });
+    // The account's lines billed in another currency are listed apart and never compared: their
+    // billing says nothing of this currency's cost, so they raise no leak of billing either.
+    const elsewhere = new Map<string, { lines: Set<string>; billedMinor: number }>();
+    for (const item of allItems) {
+      if (item.currency === currency || item.accountId !== id || !item.serviceLineNumber) continue;
+      const entry = elsewhere.get(item.currency) ?? { lines: new Set<string>(), billedMinor: 0 };
+      entry.lines.add(item.serviceLineNumber);
+      entry.billedMinor += item.amountMinor;
+      elsewhere.set(item.currency, entry);
+    }
+    const billedElsewhere = new Set([...elsewhere.values()].flatMap((e) => [...e.lines]));
     const statementOf = new Map(statements.map((s) => [s.customerId, s.id]));
 
     const numbers = [...lines.keys()];
@@ -367,6 +393,7 @@ export function createReconciliationService(deps: {
         }
         continue;
       }
+      if (billedElsewhere.has(number) && !billed.has(number)) continue;
       const bill = billed.get(number);
       const billedMinor = bill?.planOverageMinor ?? 0;
       if (billedMinor < lineCost.planOverage) {
@@ -454,23 +481,28 @@ export function createReconciliationService(deps: {
     const open = leaks.filter((l) => l.wire.resolution === null);
     const kinds = LEAK_KINDS.filter((k) => invoiced || !INVOICE_ONLY.includes(k));
     const providerCostMinor = invoiced ? sumMinor(ownInvoices.map((i) => i.amountMinor)) : sumMinor([...cost.values()].map((c) => c.total));
-    const billedMinor = sumMinor(statements.map((s) => s.totalMinor));
+    const mine = accountShares(statements, items, id, first);
+    const billedMinor = sumMinor([...mine.values()]);
     return {
       leaks,
       wire: {
         cycle,
+        account: account ? { id: account.id, name: account.name } : null,
         currency,
         invoice: invoiced
           ? { invoiceId: ownInvoices[0]!.invoiceId, amountMinor: sumMinor(ownInvoices.map((i) => i.amountMinor)), status: ownInvoices[0]!.status }
           : null,
         costEstimated: !invoiced,
-        totals: { providerCostMinor, billedMinor, marginMinor: billedMinor - providerCostMinor, statements: statements.length },
+        totals: { providerCostMinor, billedMinor, marginMinor: billedMinor - providerCostMinor, statements: mine.size },
         leaks: leaks.map((l) => l.wire),
         byKind: kinds.map((kind) => {
           const mine = open.filter((l) => l.wire.kind === kind);
           return { kind, count: mine.length, amountMinor: sumMinor(mine.map((l) => l.wire.amountMinor)) };
         }),
         openLeakMinor: sumMinor(open.map((l) => l.wire.amountMinor)),
+        otherCurrencies: [...elsewhere]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([other, e]) => ({ currency: other, lines: e.lines.size, billedMinor: e.billedMinor })),
       },
     };
   }
@@ -587,12 +619,12 @@ export function createReconciliationService(deps: {
       return totals;
     },
 
-    async board(cycle) {
-      return (await workOut(cycle ?? cycleOf(now()))).wire;
+    async board(cycle, accountId = null) {
+      return (await workOut(cycle ?? cycleOf(now()), accountId)).wire;
     },
 
     async fix(body, context) {
-      const board = await workOut(body.cycle);
+      const board = await workOut(body.cycle, body.accountId ?? null);
       const leak = board.leaks.find((l) => l.wire.kind === body.kind && l.wire.key === body.key);
       if (!leak) throw new NotFoundError(M.leakNotFound);
       if (!leak.wire.fixes.includes(body.action)) throw fieldError('action', M.fixNotAllowed);
@@ -689,6 +721,33 @@ const factsOf = (line: BoardLine): LineCycleFacts => ({
 /** The product the line ends the cycle on. */
 function lastProduct(line: BoardLine, cycle: string): string | null {
   return feePeriods(factsOf(line), cycle).at(-1)?.productReferenceId ?? line.productReferenceId;
+}
+
+/**
+ * What each statement in the board's currency bills the account, by statement: its total (so its
+ * discount and corrections too) shared between the accounts in proportion to what its line items
+ * bill each. A statement that bills no line (corrections alone) counts on the first account, so
+ * that with one account the board's billed total is the statements' total.
+ */
+function accountShares(statements: readonly { id: string; totalMinor: number }[], items: readonly CycleStatementItem[], accountId: number, first: boolean): Map<string, number> {
+  const weights = new Map<string, { mine: number; others: number }>();
+  for (const item of items) {
+    const w = weights.get(item.statementId) ?? { mine: 0, others: 0 };
+    if (item.accountId === accountId) w.mine += Math.max(0, item.amountMinor);
+    else w.others += Math.max(0, item.amountMinor);
+    weights.set(item.statementId, w);
+  }
+  const shares = new Map<string, number>();
+  for (const statement of statements) {
+    const w = weights.get(statement.id) ?? { mine: 0, others: 0 };
+    if (w.mine === 0 && w.others === 0) {
+      if (first) shares.set(statement.id, statement.totalMinor);
+      continue;
+    }
+    if (w.mine === 0) continue;
+    shares.set(statement.id, w.others === 0 ? statement.totalMinor : allocate(statement.totalMinor, [w.mine, w.others])[0]!);
+  }
+  return shares;
 }
 
 /**

@@ -43,8 +43,12 @@ export function normaliseBoard(data: unknown): ReconciliationWire | null {
   if (!cycle || !currency) return null;
   const invoice = isRecord(data.invoice) ? data.invoice : null;
   const invoiceId = invoice ? text(invoice.invoiceId) : null;
+  const account = isRecord(data.account) ? data.account : null;
+  const accountId = account ? int(account.id, 0) : 0;
+  const accountName = account ? text(account.name) : null;
   return {
     cycle,
+    account: accountId >= 1 && accountName ? { id: accountId, name: accountName } : null,
     currency,
     invoice: invoice && invoiceId ? { invoiceId, amountMinor: amount(invoice.amountMinor), status: text(invoice.status) } : null,
     costEstimated: bool(data.costEstimated, invoiceId === null),
@@ -63,14 +67,24 @@ export function normaliseBoard(data: unknown): ReconciliationWire | null {
       })
       .filter(present),
     openLeakMinor: amount(data.openLeakMinor),
+    otherCurrencies: listOf(data.otherCurrencies)
+      .map((raw) => {
+        if (!isRecord(raw)) return null;
+        const other = text(raw.currency);
+        return other ? { currency: other, lines: Math.max(0, int(raw.lines, 0)), billedMinor: amount(raw.billedMinor) } : null;
+      })
+      .filter(present),
   };
 }
 
 export function createReconciliationApi(client: ApiClient) {
   return {
-    /** The cycle's board ('YYYY-MM'; the current cycle when none is given). */
-    board: async (cycle: string | null, signal?: AbortSignal): Promise<ApiResult<ReconciliationWire>> =>
-      mapResult(await client.request<unknown>('/billing/reconciliation', { query: { cycle: cycle ?? undefined }, ...withSignal(signal) }), normaliseBoard),
+    /** One account's board of a cycle ('YYYY-MM'; the current cycle, and the first account, when none is given). */
+    board: async (cycle: string | null, signal?: AbortSignal, accountId?: number | null): Promise<ApiResult<ReconciliationWire>> =>
+      mapResult(
+        await client.request<unknown>('/billing/reconciliation', { query: { cycle: cycle ?? undefined, account_id: accountId ?? undefined }, ...withSignal(signal) }),
+        normaliseBoard,
+      ),
 
     /** Answers the leak as it now stands (with its resolution). */
     fix: async (body: FixBody, signal?: AbortSignal): Promise<ApiResult<LeakWire>> =>

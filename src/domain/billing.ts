@@ -607,8 +607,21 @@ export interface LeakWire {
   resolution: { action: FixAction; at: string; by: string | null; note: string | null } | null;
 }
 
+/** What a board's account bills in a currency other than its own: listed, never compared with its cost. */
+export interface OtherCurrencyBilling {
+  currency: string;
+  lines: number;
+  billedMinor: number;
+}
+
+/**
+ * One provider account's board of a cycle, in the account's currency: what that account charges
+ * against what the statements bill its lines in the same currency.
+ */
 export interface ReconciliationWire {
   cycle: string;
+  /** The provider account the board is of (null: no account is set up yet). */
+  account: { id: number; name: string } | null;
   currency: string;
   /** The provider's invoice for the cycle, when imported; else the cost is an estimate. */
   invoice: { invoiceId: string; amountMinor: number; status: string | null } | null;
@@ -618,10 +631,14 @@ export interface ReconciliationWire {
   /** Per kind: how many and the amount at stake (open leaks only). */
   byKind: { kind: LeakKind; count: number; amountMinor: number }[];
   openLeakMinor: number;
+  /** The account's lines billed in other currencies: not compared, as no rate between them is kept. */
+  otherCurrencies: OtherCurrencyBilling[];
 }
 
 export interface FixBody {
   cycle: string;
+  /** The board's provider account; the first account when missing. */
+  accountId?: number;
   kind: LeakKind;
   key: string;
   action: FixAction;

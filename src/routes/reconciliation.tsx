@@ -1,8 +1,9 @@
-// Billing → Reconciliation (/billing/reconciliation): one cycle's board (a resource over
-// GET /billing/reconciliation?cycle=, the cycle from the URL, the current one by default), the leak
+// Billing → Reconciliation (/billing/reconciliation): one cycle's board of one provider account (a
+// resource over GET /billing/reconciliation?cycle=&account_id=, both from the URL: the current
+// cycle and the first account by default; the account picker shows with several), the leak
 // fix machine whose effects are provided here (POST …/fix, the toasts), and Import invoices (one
 // call and a reload: nothing to confirm or go back to, so no machine of its own). Everything hangs
-// off the cycle: another cycle is another board, with its own actors.
+// off the cycle and account: another is another board, with its own actors.
 import { useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -14,6 +15,7 @@ import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { ConfirmFixDialog } from '../ui/billing/reconciliation/ConfirmFixDialog';
 import { RECONCILIATION_TEXTS as T, currentCycle, leakId } from '../ui/billing/reconciliation/parts';
 import { ReconciliationView } from '../ui/billing/reconciliation/ReconciliationView';
+import { useAccountChoices } from './account-refs';
 import { outcome } from './outcome';
 import { useAppServices, useCan, usePageActor } from './services';
 
@@ -25,7 +27,8 @@ export function ReconciliationRoute() {
   const search = routeApi.useSearch();
   const current = currentCycle();
   const cycle = search.cycle ?? current;
-  return <ReconciliationBoard key={cycle} cycle={cycle} current={current} />;
+  const account = search.account ?? null;
+  return <ReconciliationBoard key={`${cycle}/${account ?? ''}`} cycle={cycle} current={current} account={account} />;
 }
 
 /** A board as the page shows it: the leaks a fix has answered for replace the board's until it reloads. */
@@ -34,19 +37,21 @@ function withFixes(board: ReconciliationWire | null, fixed: Readonly<Record<stri
   return { ...board, leaks: board.leaks.map((leak) => (leak.resolution ? leak : (fixed[leakId(leak)] ?? leak))) };
 }
 
-function ReconciliationBoard({ cycle, current }: { cycle: string; current: string }) {
+function ReconciliationBoard({ cycle, current, account }: { cycle: string; current: string; account: number | null }) {
   const { api } = useAppServices();
   const router = useRouter();
   const canChange = useCan('billing:manage');
   const [importing, setImporting] = useState(false);
   const [fixed, setFixed] = useState<Readonly<Record<string, LeakWire>>>({});
 
-  const board = usePageActor(boardMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.reconciliation.board(cycle, signal))) } }));
+  const accounts = useAccountChoices();
+  const board = usePageActor(boardMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.reconciliation.board(cycle, signal, account))) } }));
   const reload = () => board.send(reloadEvent(board.getSnapshot()));
 
   const fix = usePageActor(
     leakFixMachine.provide({
-      actors: { fixLeak: fromPromise(({ input, signal }) => outcome(() => api.reconciliation.fix(input, signal))) },
+      // A fix is worked out on the board it was chosen on: the same account's.
+      actors: { fixLeak: fromPromise(({ input, signal }) => outcome(() => api.reconciliation.fix(account === null ? input : { ...input, accountId: account }, signal))) },
       actions: {
         notifySuccess: (_, message) => void toast.success(message, { id: 'leak-fix' }),
         notifyFailure: (_, message) => void toast.error(message, { id: 'leak-fix' }),
@@ -81,7 +86,11 @@ function ReconciliationBoard({ cycle, current }: { cycle: string; current: strin
     }
   };
 
-  const goTo = (next: string) => void router.navigate({ to: '/billing/reconciliation', search: next === current ? {} : { cycle: next } });
+  const searchOf = (next: string, nextAccount: number | null) => ({
+    ...(next === current ? {} : { cycle: next }),
+    ...(nextAccount === null ? {} : { account: nextAccount }),
+  });
+  const goTo = (next: string) => void router.navigate({ to: '/billing/reconciliation', search: searchOf(next, account) });
 
   return (
     <>
@@ -101,6 +110,7 @@ function ReconciliationBoard({ cycle, current }: { cycle: string; current: strin
         onRetry={() => board.send({ type: 'user.retry' })}
         onFix={(leak, action) => fix.send({ type: 'user.fix', cycle, leak, action })}
         onNavigate={(url) => void router.navigate({ href: url })}
+        {...(accounts ? { accounts, onAccount: (id: number) => void router.navigate({ to: '/billing/reconciliation', search: searchOf(cycle, id) }) } : {})}
       />
       <ConfirmFixDialog
         visible={confirming}

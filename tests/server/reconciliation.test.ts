@@ -349,6 +349,47 @@ describe('bad input', () => {
   });
 });
 
+describe('a board per provider account', () => {
+  // Last: it files one line under a second account, in another currency, which the boards above do not expect.
+  it("reads each account's lines and invoices in its own currency, and lists what is billed in another apart", async () => {
+    const before = await board();
+    const moved = seeded.topUp;
+    const [second] = await rows<{ id: number }>(sql`
+      INSERT INTO provider_accounts (name, kind, api_url, token_url, client_id, enabled, currency)
+      VALUES ('Demo Brasil', 'starlink', 'https://provider.invalid/api', 'https://provider.invalid/token', 'br', false, 'BRL') RETURNING id`);
+    await db().execute(sql`UPDATE service_lines SET account_id = ${second!.id} WHERE service_line_number = ${moved}`);
+    await db().execute(sql`UPDATE terminals SET account_id = ${second!.id} WHERE service_line_number = ${moved}`);
+    const [billed] = await rows<{ total: string }>(sql`
+      SELECT sum(i.amount_minor)::text AS total FROM billing_statement_items i JOIN billing_statements s ON s.id = i.statement_id
+      WHERE s.cycle = ${LAST} AND i.service_line_number = ${moved} AND i.kind IN ('plan', 'overage', 'top_up')`);
+
+    const res = await api('GET', `/billing/reconciliation?cycle=${LAST}&account_id=${second!.id}`, viewer);
+    expect(res.statusCode, res.body).toBe(200);
+    const brasil = (res.json() as { data: ReconciliationWire }).data;
+    // The line is billed in USD and costs in BRL: listed, not compared, and no leak of billing.
+    expect(brasil).toMatchObject({ account: { id: second!.id, name: 'Demo Brasil' }, currency: 'BRL', invoice: null });
+    expect(brasil.otherCurrencies).toEqual([{ currency: 'USD', lines: 1, billedMinor: Number(billed!.total) }]);
+    expect(brasil.leaks.filter((l) => l.serviceLineNumber === moved && l.kind !== 'unassigned')).toEqual([]);
+    expect(brasil.totals).toMatchObject({ billedMinor: 0, statements: 0 });
+
+    // The first account's board no longer counts the line's share of its statement, and its
+    // invoice's charge for the line is for a line its own inventory does not have.
+    const us = await board();
+    expect(us.account).toEqual({ id: 1, name: expect.any(String) });
+    expect(us.totals.billedMinor).toBeLessThan(before.totals.billedMinor);
+    expect(us.leaks.some((l) => l.kind === 'invoice_unmatched' && l.serviceLineNumber === moved)).toBe(true);
+    expect(us.leaks.some((l) => l.kind === 'below_cost' && l.serviceLineNumber === moved)).toBe(false);
+  });
+
+  it('answers 404 for an account the portal does not have and 400 for one that is not an id', async () => {
+    const unknown = await api('GET', '/billing/reconciliation?account_id=9999', viewer);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe(RECONCILIATION_SERVER_MESSAGES.accountNotFound);
+    for (const id of ['0', 'two', '1.5']) expect((await api('GET', `/billing/reconciliation?account_id=${id}`, viewer)).statusCode, id).toBe(400);
+    expect((await api('POST', '/billing/reconciliation/fix', admin, { cycle: LAST, kind: 'unassigned', key: 'x', action: 'mark_checked', accountId: 0 })).statusCode).toBe(400);
+  });
+});
+
 describe("reading the provider's invoice", () => {
   const summary = (overrides: Partial<ProviderInvoiceSummary> = {}): ProviderInvoiceSummary => ({
     invoiceId: 'INV-1',

@@ -19,12 +19,14 @@ import { envelope, refusalBody } from '../fixtures/api-fetch';
 vi.mock('primereact/chart', () => ({ Chart: ({ pt }: { pt?: { canvas?: { 'aria-label'?: string } } }) => <div role="img" aria-label={pt?.canvas?.['aria-label']} /> }));
 
 /** The portal API over the tests' one fake, keeping the board: a posted fix marks its leak handled. */
-function boardApi(profile: AdminUser = adminProfile, initial: ReconciliationWire = boardWire()) {
+function boardApi(profile: AdminUser = adminProfile, initial: ReconciliationWire = boardWire(), accounts: { id: number; name: string }[] = [{ id: 1, name: 'Demo US' }]) {
   let board = initial;
   const bodies: Array<[string, unknown]> = [];
+  const accountOf = (url: URL) => accounts.find((a) => String(a.id) === url.searchParams.get('account_id')) ?? accounts[0]!;
   const portal = fakePortalApi(
     {
-      'GET /api/v1/billing/reconciliation': ({ url }) => ({ body: envelope({ ...board, cycle: url.searchParams.get('cycle') ?? board.cycle }) }),
+      'GET /api/v1/provider-accounts/refs': { body: envelope(accounts) },
+      'GET /api/v1/billing/reconciliation': ({ url }) => ({ body: envelope({ ...board, cycle: url.searchParams.get('cycle') ?? board.cycle, account: accountOf(url) }) }),
       'POST /api/v1/billing/reconciliation/fix': ({ body }) => {
         bodies.push(['POST /api/v1/billing/reconciliation/fix', body]);
         const fix = body as { kind: string; key: string; action: FixAction };
@@ -50,6 +52,31 @@ const section = async (kind: (typeof LEAK_KINDS)[number]) => within(await screen
 const card = (title: string) => within(screen.getByRole('region', { name: title }));
 
 describe('Reconciliation board', () => {
+  it('with two provider accounts asks whose board to read, keeps the account in the address, fixes on that account\'s board, and names what is billed in another currency', async () => {
+    const two = [{ id: 1, name: 'Demo US' }, { id: 2, name: 'Demo Brasil' }];
+    const api = boardApi(adminProfile, boardWire({ otherCurrencies: [{ currency: 'BRL', lines: 2, billedMinor: 51_000 }] }), two);
+    const { user, location } = openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
+    const picker = (await screen.findByLabelText('Account', {}, { timeout: 5000 })) as HTMLInputElement;
+    await waitFor(() => expect(picker.value).toBe('Demo US'));
+    expect(screen.getByText(T.otherCurrencies('USD', [{ currency: 'BRL', lines: 2, billedMinor: 51_000 }]))).toBeTruthy();
+    await user.click(picker.closest('.p-dropdown')!);
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Demo Brasil' }));
+    await waitFor(() => expect(api.calls).toContain(`GET /api/v1/billing/reconciliation?cycle=${CYCLE}&account_id=2`));
+    expect(location()).toContain('account=2');
+    await user.click(await (await section('unassigned')).findByRole('button', { name: fixButtonName(unassignedLeak, 'mark_checked') }));
+    await waitFor(() => expect(api.bodies).toContainEqual(['POST /api/v1/billing/reconciliation/fix', expect.objectContaining({ key: unassignedLeak.key, accountId: 2 })]));
+  });
+
+  it('with one provider account shows no account to choose and asks for the board as before', async () => {
+    const api = boardApi();
+    openSignedInAt(`/billing/reconciliation?cycle=${CYCLE}`, api.fetch);
+    await section('unassigned');
+    await waitFor(() => expect(api.calls).toContain('GET /api/v1/provider-accounts/refs'));
+    expect(screen.queryByLabelText('Account')).toBeNull();
+    const asked = api.calls.filter((c) => c.startsWith('GET /api/v1/billing/reconciliation'));
+    expect(new Set(asked)).toEqual(new Set([`GET /api/v1/billing/reconciliation?cycle=${CYCLE}`]));
+  });
+
   it('asks for the current cycle by default, says the cost is an estimate, and shows the totals with a negative margin in red', async () => {
     const api = boardApi();
     openSignedInAt('/billing/reconciliation', api.fetch);

@@ -1,7 +1,9 @@
 // What the reconciliation board reads of a cycle — the provider's imported invoices,
 // the lines that had service, the statements' items, who holds each line, the provider's own
 // prices — and the resolutions it writes. Each read is one statement over the whole cycle: the
-// board is worked out in the service from these sets.
+// board is worked out in the service from these sets. A board is one provider account's: what
+// the provider charges is read under that account; what the statements bill is read whole (a
+// statement may bill lines of several accounts), each item naming its line's account.
 import { inArray, sql } from 'drizzle-orm';
 import type { ProductPeriod } from '../../../src/domain/billing';
 import type { Db } from '../client';
@@ -59,6 +61,7 @@ export interface BoardLine {
 export interface CycleStatement {
   id: string;
   customerId: string;
+  currency: string;
   status: string;
   totalMinor: number;
   discountMinor: number;
@@ -67,6 +70,9 @@ export interface CycleStatement {
 export interface CycleStatementItem {
   statementId: string;
   customerId: string;
+  currency: string;
+  /** The provider account of the item's line; null when the inventory never had the line. */
+  accountId: number | null;
   kind: string;
   serviceLineNumber: string | null;
   productReferenceId: string | null;
@@ -107,11 +113,11 @@ export function createReconciliationRepository(db: Db) {
       return db.transaction(work);
     },
 
-    /** The imported invoices of a cycle, newest first. */
-    async invoicesOf(cycle: string, tx: Db = db): Promise<CycleInvoice[]> {
+    /** One account's imported invoices of a cycle, newest first. */
+    async invoicesOf(cycle: string, accountId: number, tx: Db = db): Promise<CycleInvoice[]> {
       const result = await tx.execute(sql`
         SELECT invoice_id, currency, amount_minor::text AS amount_minor, status, (extract(epoch FROM invoice_date) * 1000)::float8 AS invoice_ms
-        FROM provider_invoices WHERE cycle = ${cycle} ORDER BY invoice_date DESC NULLS LAST, invoice_id`);
+        FROM provider_invoices WHERE cycle = ${cycle} AND account_id = ${accountId} ORDER BY invoice_date DESC NULLS LAST, invoice_id`);
       return rowsOf<Record<string, unknown>>(result).map((r) => ({
         invoiceId: String(r.invoice_id),
         currency: String(r.currency),
@@ -121,14 +127,18 @@ export function createReconciliationRepository(db: Db) {
       }));
     },
 
-    /** The lines of a cycle's invoices in one currency, in invoice and position order. */
-    async invoiceLinesOf(cycle: string, currency: string, tx: Db = db): Promise<CycleInvoiceLine[]> {
+    /**
+     * The lines of one account's invoices of a cycle in one currency, in invoice and position
+     * order; a line is known when the account's inventory has it (another account's line of the
+     * same number is not this invoice's).
+     */
+    async invoiceLinesOf(cycle: string, currency: string, accountId: number, tx: Db = db): Promise<CycleInvoiceLine[]> {
       const result = await tx.execute(sql`
         SELECT il.invoice_id, il.position, il.product_reference_id, il.description, il.service_line_number,
                il.quantity::text AS quantity, il.amount_minor::text AS amount_minor,
-               EXISTS (SELECT 1 FROM service_lines l WHERE l.service_line_number = il.service_line_number) AS known
+               EXISTS (SELECT 1 FROM service_lines l WHERE l.service_line_number = il.service_line_number AND l.account_id = ${accountId}) AS known
         FROM provider_invoice_lines il JOIN provider_invoices i ON i.invoice_id = il.invoice_id
-        WHERE i.cycle = ${cycle} AND i.currency = ${currency}
+        WHERE i.cycle = ${cycle} AND i.currency = ${currency} AND i.account_id = ${accountId}
         ORDER BY il.invoice_id, il.position`);
       return rowsOf<Record<string, unknown>>(result).map((r) => ({
         invoiceId: String(r.invoice_id),
@@ -145,12 +155,13 @@ export function createReconciliationRepository(db: Db) {
     /**
      * The inventory's lines that may have had service in the cycle [start, end): started before
      * its end (or no start known on an active line), not ended before it began, and not removed
-     * from the inventory before it began.
+     * from the inventory before it began; one account's.
      */
-    async servedLineNumbers(start: string, end: string, tx: Db = db): Promise<string[]> {
+    async servedLineNumbers(start: string, end: string, accountId: number, tx: Db = db): Promise<string[]> {
       const result = await tx.execute(sql`
         SELECT service_line_number FROM service_lines
-        WHERE (start_date < ${end}::timestamptz OR (start_date IS NULL AND active))
+        WHERE account_id = ${accountId}
+          AND (start_date < ${end}::timestamptz OR (start_date IS NULL AND active))
           AND (end_date IS NULL OR end_date >= ${start}::timestamptz)
           AND (removed_at IS NULL OR removed_at >= ${start}::timestamptz)
         ORDER BY service_line_number`);
@@ -198,31 +209,35 @@ export function createReconciliationRepository(db: Db) {
       }));
     },
 
-    /** The cycle's statements in one currency. */
-    async statementsOf(cycle: string, currency: string, tx: Db = db): Promise<CycleStatement[]> {
+    /** The cycle's statements, in every currency. */
+    async statementsOf(cycle: string, tx: Db = db): Promise<CycleStatement[]> {
       const result = await tx.execute(sql`
-        SELECT id::text AS id, customer_id::text AS customer_id, status, total_minor::text AS total_minor, discount_minor::text AS discount_minor
-        FROM billing_statements WHERE cycle = ${cycle} AND currency = ${currency} ORDER BY id`);
+        SELECT id::text AS id, customer_id::text AS customer_id, currency, status, total_minor::text AS total_minor, discount_minor::text AS discount_minor
+        FROM billing_statements WHERE cycle = ${cycle} ORDER BY id`);
       return rowsOf<Record<string, unknown>>(result).map((r) => ({
         id: String(r.id),
         customerId: String(r.customer_id),
+        currency: String(r.currency),
         status: String(r.status),
         totalMinor: whole(r.total_minor),
         discountMinor: whole(r.discount_minor),
       }));
     },
 
-    /** Their items that bill a line (plan, overage, top-ups), in statement order. */
-    async lineItemsOf(cycle: string, currency: string, tx: Db = db): Promise<CycleStatementItem[]> {
+    /** Their items that bill a line (plan, overage, top-ups), in statement order, each with its line's account. */
+    async lineItemsOf(cycle: string, tx: Db = db): Promise<CycleStatementItem[]> {
       const result = await tx.execute(sql`
-        SELECT s.id::text AS statement_id, s.customer_id::text AS customer_id, i.kind, i.service_line_number, i.product_reference_id,
+        SELECT s.id::text AS statement_id, s.customer_id::text AS customer_id, s.currency, l.account_id, i.kind, i.service_line_number, i.product_reference_id,
                i.quantity::text AS quantity, i.amount_minor::text AS amount_minor
         FROM billing_statement_items i JOIN billing_statements s ON s.id = i.statement_id
-        WHERE s.cycle = ${cycle} AND s.currency = ${currency} AND i.kind IN ('plan', 'overage', 'top_up')
+        LEFT JOIN service_lines l ON l.service_line_number = i.service_line_number
+        WHERE s.cycle = ${cycle} AND i.kind IN ('plan', 'overage', 'top_up')
         ORDER BY s.id, i.position`);
       return rowsOf<Record<string, unknown>>(result).map((r) => ({
         statementId: String(r.statement_id),
         customerId: String(r.customer_id),
+        currency: String(r.currency),
+        accountId: r.account_id === null || r.account_id === undefined ? null : Number(r.account_id),
         kind: String(r.kind),
         serviceLineNumber: textOrNull(r.service_line_number),
         productReferenceId: textOrNull(r.product_reference_id),
@@ -251,11 +266,11 @@ export function createReconciliationRepository(db: Db) {
       return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, blocked: r.blocked, expiresAt: r.expiresAt, deleted: r.deletedAt !== null }]));
     },
 
-    /** Every product the provider has listed (removed ones still price the cycles they were on). */
-    async providerProducts(tx: Db = db): Promise<ProviderProductRow[]> {
+    /** Every product one account's provider has listed (removed ones still price the cycles they were on). */
+    async providerProducts(accountId: number, tx: Db = db): Promise<ProviderProductRow[]> {
       const result = await tx.execute(sql`
         SELECT product_reference_id, name, price::text AS price, iso_currency_code, raw, (removed_at IS NOT NULL) AS removed
-        FROM provider_products ORDER BY product_reference_id`);
+        FROM provider_products WHERE account_id = ${accountId} ORDER BY product_reference_id`);
       return rowsOf<Record<string, unknown>>(result).map((r) => ({
         productReferenceId: String(r.product_reference_id),
         name: String(r.name),

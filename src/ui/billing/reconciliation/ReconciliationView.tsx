@@ -15,6 +15,8 @@ import { PageHeader } from '../../common/PageHeader';
 import { useColumnFolding } from '../../common/useColumnFolding';
 import { StatCard } from '../../common/StatCard';
 import { LabelledSelect } from '../../requests/LabelledSelect';
+import { AccountPicker } from '../../common/AccountPicker';
+import type { ProviderAccountRef } from '../../../domain/provider-accounts';
 import { LeakChart } from './LeakChart';
 import { RECONCILIATION_TEXTS as T, cycleOptions, leakId, leakOrder } from './parts';
 import './reconciliation.css';
@@ -42,6 +44,12 @@ export interface ReconciliationViewProps {
   onRetry(): void;
   onFix(leak: LeakWire, action: FixAction): void;
   onNavigate(url: string): void;
+  /**
+   * The provider accounts, given when the portal holds more than one: the board is one account's,
+   * in its currency, and the picker says which (absent: no picker, as with one account).
+   */
+  accounts?: readonly ProviderAccountRef[];
+  onAccount?(id: number): void;
 }
 
 function Totals({ board }: { board: ReconciliationWire }) {
@@ -153,8 +161,12 @@ function KindSection({ kind, board, props }: { kind: LeakKind; board: Reconcilia
 
 function CycleBar(props: ReconciliationViewProps) {
   const later = props.cycle < props.current;
+  const { accounts, onAccount } = props;
   return (
     <div className="cycle-bar">
+      {accounts && onAccount && (
+        <AccountPicker accounts={accounts} value={props.board?.account?.id ?? accounts[0]?.id ?? null} onChange={(id) => id !== null && onAccount(id)} />
+      )}
       <LabelledSelect label={T.cycle} value={props.cycle} options={cycleOptions(props.current, props.cycle)} onChange={props.onCycle} />
       <Button type="button" icon="pi pi-chevron-left" label={T.previousCycle} text onClick={() => props.onCycle(shiftCycle(props.cycle, -1))} />
       {later && <Button type="button" icon="pi pi-chevron-right" iconPos="right" label={T.nextCycle} text onClick={() => props.onCycle(shiftCycle(props.cycle, 1))} />}
@@ -188,6 +200,7 @@ export function ReconciliationView(props: ReconciliationViewProps) {
         <>
           {board.costEstimated && <Message severity="warn" text={T.estimateBanner} className="estimate-banner" />}
           <Totals board={board} />
+          {board.otherCurrencies.length > 0 && <Message severity="info" text={T.otherCurrencies(board.currency, board.otherCurrencies)} className="estimate-banner" />}
           {board.leaks.length > 0 && <LeakChart board={board} />}
           {LEAK_KINDS.map((kind) => (
             <KindSection key={kind} kind={kind} board={board} props={props} />

@@ -1,6 +1,7 @@
 // What the reconciliation board's pieces share: texts, the cycle's name, the cycles offered, and
 // the order leaks are listed in.
-import { cycleOf, shiftCycle, type LeakKind, type LeakWire } from '../../../domain/billing';
+import { cycleOf, shiftCycle, type LeakKind, type LeakWire, type OtherCurrencyBilling } from '../../../domain/billing';
+import { formatMoney } from '../../../domain/money';
 import { monthLabel } from '../../../domain/my-area';
 
 export const RECONCILIATION_TEXTS = {
@@ -30,6 +31,10 @@ export const RECONCILIATION_TEXTS = {
   chartTitle: 'Amount at stake per kind of leak',
   working: 'Working...',
   readOnly: 'Your roles let you read the reconciliation, not fix leaks or import invoices.',
+  otherCurrencies: (currency: string, others: readonly OtherCurrencyBilling[]) =>
+    `Not compared with this account\u2019s ${currency} cost: ${others
+      .map((o) => `${o.lines === 1 ? '1 line' : `${o.lines} lines`} billed in ${o.currency} (${formatMoney(o.billedMinor, o.currency)})`)
+      .join(', ')}.`,
 } as const;
 
 /** The chart's axis: the kinds' short names. */
