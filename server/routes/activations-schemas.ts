@@ -11,6 +11,7 @@ import {
   type ActivationWire,
 } from '../../src/domain/activations';
 import { exact, type Exact } from './schemas';
+import { wholeNumber } from './customers-schemas';
 
 export const ACTIVATION_REQUEST_MESSAGES = {
   id: 'id must be a UUID',
@@ -78,6 +79,7 @@ export const addressSearchQuerySchema = z.object({
     .trim()
     .max(ACTIVATION_ADDRESS_SEARCH_MAX_LENGTH, { error: `search must be at most ${ACTIVATION_ADDRESS_SEARCH_MAX_LENGTH} characters` })
     .optional(),
+  account_id: wholeNumber(1, 2_147_483_647, 'account_id must be a provider account id').optional(),
 });
 
 export const activationAddressesSchema = z.array(

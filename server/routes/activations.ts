@@ -58,12 +58,12 @@ export const activationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: "The account's addresses (as last synced) to put a new line at, at most 50, narrowed by a search",
+        summary: "A provider account's addresses (as last synced; the first account's by default) to put a new line at, at most 50, narrowed by a search",
         querystring: addressSearchQuerySchema,
         response: { 200: successSchema(activationAddressesSchema), ...failures(400, 401, 403) },
       },
     },
-    async (request) => ({ success: true as const, data: await service().addresses(request.query.search ?? null), message: 'Addresses retrieved successfully' }),
+    async (request) => ({ success: true as const, data: await service().addresses(request.query.search ?? null, request.query.account_id ?? null), message: 'Addresses retrieved successfully' }),
   );
 
   app.get(

@@ -34,7 +34,8 @@ export interface ActivationsService {
   start(payload: ActivationPayload, context: RequestContext): Promise<ActivationWire>;
   resume(id: string, context: RequestContext): Promise<ActivationWire>;
   get(id: string): Promise<ActivationWire>;
-  addresses(search: string | null): Promise<ActivationAddressWire[]>;
+  /** One account's addresses (the first account's when none is named): a line is put at an address of its own account. */
+  addresses(search: string | null, accountId?: number | null): Promise<ActivationAddressWire[]>;
 }
 
 /** A run untouched this long is taken to have died with its server: Resume may take it over. */
@@ -89,11 +90,16 @@ export function createActivationsService(deps: {
   }
 
   /** The checks made before anything goes to the provider: each a 4xx, nothing written. */
-  async function check(payload: ActivationPayload): Promise<void> {
+  async function check(payload: ActivationPayload, accountId: number): Promise<void> {
     if (!!payload.addressReferenceId === !!payload.newAddress) throw fieldError('addressReferenceId', M.addressChoice);
-    if (!(await repos.subscriptions.findLiveProduct(payload.productReferenceId))) {
+    // The plan and the address are the chosen account's own: another account's are not its to sell or use.
+    if (!(await repos.subscriptions.findLiveProduct(payload.productReferenceId, accountId))) {
       throw fieldError('productReferenceId', M.productUnknown);
     }
+    // An address the portal has not synced yet goes to the provider as given; one it knows under
+    // another account is refused here.
+    const held = payload.addressReferenceId ? await store.addressAccounts(payload.addressReferenceId) : [];
+    if (held.length > 0 && !held.includes(accountId)) throw fieldError('addressReferenceId', M.addressOtherAccount);
     if (payload.customerUuid) {
       const customer = await repos.customers.findLiveById(payload.customerUuid);
       if (!customer) throw new NotFoundError(M.customerUnknown);
@@ -204,12 +210,13 @@ export function createActivationsService(deps: {
 
   return {
     async start(payload, context) {
-      await check(payload);
+      if (!!payload.addressReferenceId === !!payload.newAddress) throw fieldError('addressReferenceId', M.addressChoice);
       if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
       const accountId = payload.accountId ?? (await deps.provider.defaultAccount());
       if (!(await repos.providerAccounts.find(accountId))) {
         throw fieldError('accountId', M.unknownAccount);
       }
+      await check(payload, accountId);
       await client(accountId);
       const deviceId = payload.deviceId.trim();
       const started = await store.start(
@@ -241,8 +248,10 @@ export function createActivationsService(deps: {
       return run(claimed, context);
     },
 
-    addresses(search) {
-      return store.addresses(search, ACTIVATION_ADDRESSES_LIMIT);
+    async addresses(search, accountId = null) {
+      // Without a provider there is no default account: the first one's addresses, as synced.
+      const account = accountId ?? (deps.provider ? await deps.provider.defaultAccount() : 1);
+      return store.addresses(search, ACTIVATION_ADDRESSES_LIMIT, account);
     },
 
     async get(id) {

@@ -88,11 +88,14 @@ export function createActivationsApi(client: ApiClient) {
     get: async (id: string, signal?: AbortSignal): Promise<ApiResult<ActivationWire>> =>
       mapResult(await client.request<unknown>(path(id), withSignal(signal)), normaliseActivation),
 
-    /** The account's addresses (at most 50), filtered by `search` when given. */
-    addresses: async (search = '', signal?: AbortSignal): Promise<ApiResult<AccountAddress[]>> => {
+    /** A provider account's addresses (at most 50; the first account's for null), filtered by `search` when given. */
+    addresses: async (search = '', signal?: AbortSignal, accountId: number | null = null): Promise<ApiResult<AccountAddress[]>> => {
       const q = search.trim();
       return mapResult(
-        await client.request<unknown>('/activations/addresses', { ...(q ? { query: { search: q } } : {}), ...withSignal(signal) }),
+        await client.request<unknown>('/activations/addresses', {
+          ...(q || accountId !== null ? { query: { ...(q ? { search: q } : {}), ...(accountId !== null ? { account_id: accountId } : {}) } } : {}),
+          ...withSignal(signal),
+        }),
         (data) => {
           const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.addresses) ? data.addresses : null;
           return list && list.map(normaliseAccountAddress).filter((a): a is AccountAddress => a !== null);

@@ -94,6 +94,7 @@ export const ACTIVATION_MESSAGES = {
   customerExpired: 'The customer’s account has expired: extend it first',
   inProgress: 'This kit already has an activation in progress: resume it',
   unknownAccount: 'No provider account with that id',
+  addressOtherAccount: 'That address belongs to another provider account: choose one of this account\u2019s addresses',
   notFound: 'Activation not found',
   notResumable: 'This activation is running or already done',
   alreadyOnLine: (line: string) => `This kit is already on service line ${line}`,

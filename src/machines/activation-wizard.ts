@@ -197,6 +197,12 @@ export function payloadOf(c: ActivationWizardContext): ActivationPayload {
   };
 }
 
+/** The addresses asked for: the search typed, on the chosen account (null: the portal's one account). */
+export interface AddressQuery {
+  search: string;
+  accountId: number | null;
+}
+
 const activationWizardSetup = setup({
   types: {
     context: {} as ActivationWizardContext,
@@ -207,10 +213,10 @@ const activationWizardSetup = setup({
     loadCustomers: fromPromise<LoadOutcome<ActivationCustomer[]>, string>(async () => {
       throw new Error('loadCustomers is provided by the app');
     }),
-    loadAddresses: fromPromise<LoadOutcome<ActivationAddress[]>, string>(async () => {
+    loadAddresses: fromPromise<LoadOutcome<ActivationAddress[]>, AddressQuery>(async () => {
       throw new Error('loadAddresses is provided by the app');
     }),
-    loadPlans: fromPromise<LoadOutcome<ActivationProduct[]>, void>(async () => {
+    loadPlans: fromPromise<LoadOutcome<ActivationProduct[]>, number | null>(async () => {
       throw new Error('loadPlans is provided by the app');
     }),
     startActivation: fromPromise<ActivationOutcome, ActivationPayload>(async () => {
@@ -415,7 +421,7 @@ export const activationWizardMachine = activationWizardSetup.createMachine({
           invoke: {
             id: 'loadAddresses',
             src: 'loadAddresses',
-            input: ({ context }) => context.addressSearch.trim(),
+            input: ({ context }) => ({ search: context.addressSearch.trim(), accountId: context.accountId }),
             onDone: [
               {
                 guard: { type: 'isLoaded', params: ({ event }) => event.output },
@@ -470,6 +476,8 @@ export const activationWizardMachine = activationWizardSetup.createMachine({
           invoke: {
             id: 'loadPlans',
             src: 'loadPlans',
+            // The plans sold on the chosen account (null: the portal's one account).
+            input: ({ context }) => context.accountId,
             onDone: [
               {
                 guard: { type: 'isLoaded', params: ({ event }) => event.output },

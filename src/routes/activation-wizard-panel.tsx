@@ -47,8 +47,8 @@ export function ActivationWizardPanel(props: { customer: ActivationCustomer | nu
             return result.ok ? { ok: true as const, data: result.data.customers.map((c) => ({ uuid: c.uuid, name: c.name })) } : result;
           }),
         ),
-        loadAddresses: fromPromise(({ input, signal }) => outcome(() => api.activations.addresses(input, signal))),
-        loadPlans: fromPromise(({ signal }) => outcome(() => api.subscriptions.plans(signal))),
+        loadAddresses: fromPromise(({ input, signal }) => outcome(() => api.activations.addresses(input.search, signal, input.accountId))),
+        loadPlans: fromPromise(({ input, signal }) => outcome(() => api.subscriptions.plansOf(input, signal))),
         startActivation: fromPromise(({ input, signal }) => outcome(() => api.activations.start(input, signal))),
         resumeActivation: fromPromise(({ input, signal }) => outcome(() => api.activations.resume(input, signal))),
       },

@@ -91,6 +91,18 @@ describe('activation wizard: the form steps', () => {
     expect(actor.getSnapshot().context.customer).toEqual(CUSTOMER);
   });
 
+  it("reads the chosen provider account's addresses and plans, and starts the activation on it", async () => {
+    const { actor, called } = startActivationWizard({}, CUSTOMER);
+    actor.send({ type: 'user.deviceId', value: KIT, accountId: 2 });
+    actor.send(next);
+    await at(actor, { address: 'existing' });
+    actor.send(pickAddress('addr-1'));
+    actor.send(next);
+    await at(actor, { product: 'ready' });
+    expect(called('loadAddresses').map((c) => c.input)).toEqual([{ search: '', accountId: 2 }]);
+    expect(called('loadPlans').map((c) => c.input)).toEqual([2]);
+  });
+
   it('asks for an address, searches them, and checks a new one', async () => {
     const { actor, called } = startActivationWizard();
     actor.send(deviceId(KIT));
@@ -104,7 +116,10 @@ describe('activation wizard: the form steps', () => {
     expect(actor.getSnapshot().context.addressReferenceId).toBeNull();
     actor.send(addressSearch('quay'));
     await at(actor, { address: 'existing' });
-    expect(called('loadAddresses').map((c) => c.input)).toEqual(['', 'quay']);
+    expect(called('loadAddresses').map((c) => c.input)).toEqual([
+      { search: '', accountId: null },
+      { search: 'quay', accountId: null },
+    ]);
     actor.send(newAddress);
     actor.send(addressField('latitude', '91'));
     actor.send(next);

@@ -25,6 +25,8 @@ describe('subscription plan machine: choosing', () => {
     const snapshot = await waitFor(actor, (s) => s.matches('choosing'));
     expect(snapshot.context).toEqual({ subscription: current, plans: [plan50, plan1TB], chosen: null, error: null });
     expect(called('loadPlans')).toHaveLength(1);
+    // A line may only move to a plan of its own provider account: the plans asked for are that account's.
+    expect(called('loadPlans')[0]!.input).toEqual({ accountId: current.accountId });
   });
 
   it('the current plan cannot be chosen, nor can a plan the provider does not offer', async () => {

@@ -5,6 +5,7 @@
 // account are kept apart, never merged; and an account holding lines cannot be deleted.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIVATION_MESSAGES } from '../../src/domain/activations';
 import type { DashboardSummary } from '../../src/domain/dashboard';
 import type { ProviderAccountWire, ProviderConnectionTestWire } from '../../src/domain/provider-accounts';
 import type { TerminalPageWire } from '../../src/domain/terminals';
@@ -150,6 +151,30 @@ describe('provider accounts', () => {
       ['Brasil', 'BRL', BR_TERMINALS],
     ]);
     expect(summary.activeTerminals).toBe(summary.accounts.reduce((sum, a) => sum + a.activeTerminals, 0));
+  });
+
+  it("offers the activation wizard the chosen account's addresses, and refuses another account's address or plan", async () => {
+    type Address = { addressReferenceId: string };
+    const ids = async (query: string) => ((await call('GET', `/api/v1/activations/addresses${query}`)).json().data as Address[]).map((a) => a.addressReferenceId);
+    const held = async (accountId: number) =>
+      rowsOf<{ id: string }>(await db().execute(sql`SELECT address_reference_id AS id FROM provider_addresses WHERE account_id = ${accountId} AND removed_at IS NULL`)).map((r) => r.id);
+    const [usAddresses, brAddresses] = [await held(1), await held(2)];
+    expect(brAddresses.length).toBeGreaterThan(0);
+    expect(new Set(await ids('?account_id=2'))).toEqual(new Set(brAddresses.slice(0, 50)));
+    // No account named: the first one's, as before the portal held several.
+    expect((await ids('')).every((id) => usAddresses.includes(id))).toBe(true);
+    expect((await call('GET', '/api/v1/activations/addresses?account_id=x')).statusCode).toBe(400);
+
+    const start = (payload: Record<string, unknown>) => call('POST', '/api/v1/activations', { deviceId: 'KIT99990001', ...payload });
+    const otherAddress = await start({ accountId: 1, addressReferenceId: brAddresses[0], productReferenceId: 'SUB-METERED-50GB' });
+    expect(otherAddress.statusCode, otherAddress.body).toBe(400);
+    expect(otherAddress.json().message).toContain(ACTIVATION_MESSAGES.addressOtherAccount);
+    const planElsewhere = await db().execute(sql`SELECT product_reference_id AS id FROM provider_products WHERE account_id = 2 LIMIT 1`);
+    await db().execute(sql`UPDATE provider_products SET removed_at = now() WHERE account_id = 2 AND product_reference_id = ${rowsOf<{ id: string }>(planElsewhere)[0]!.id}`);
+    const removedPlan = await start({ accountId: 2, addressReferenceId: brAddresses[0], productReferenceId: rowsOf<{ id: string }>(planElsewhere)[0]!.id });
+    expect(removedPlan.statusCode, removedPlan.body).toBe(400);
+    expect(removedPlan.json().message).toContain(ACTIVATION_MESSAGES.productUnknown);
+    await db().execute(sql`UPDATE provider_products SET removed_at = NULL WHERE account_id = 2`);
   });
 
   it('shows "authentication failed" for refused credentials and pauses that account alone; new credentials lift it', async () => {

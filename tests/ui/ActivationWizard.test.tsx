@@ -176,6 +176,9 @@ describe('Add Terminal: the activation wizard', () => {
     await view.user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Demo Brasil' }));
     await waitFor(() => expect(picker.value).toBe('Demo Brasil'));
     await activateFromDevice(view);
+    // Its addresses and plans are the chosen account's.
+    expect(api.calls).toContain('GET /api/v1/activations/addresses?account_id=2');
+    expect(api.calls).toContain('GET /api/v1/subscriptions/plans?account_id=2');
     expect(api.bodies.find(([call]) => call === 'POST /api/v1/activations')![1]).toMatchObject({ deviceId: KIT, accountId: 2 });
   });
 

@@ -44,7 +44,7 @@ export function createActivationsRepository(db: Db) {
      * contains `search` (case-insensitive, `%` and `_` literal, control characters dropped as in
      * every search), by formatted address.
      */
-    async addresses(search: string | null, limit: number, tx: Db = db): Promise<AddressChoice[]> {
+    async addresses(search: string | null, limit: number, accountId: number, tx: Db = db): Promise<AddressChoice[]> {
       const a = providerAddresses;
       const term = searchTerm(search);
       const pattern = term ? `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
@@ -54,11 +54,19 @@ export function createActivationsRepository(db: Db) {
         .where(
           and(
             isNull(a.removedAt),
+            eq(a.accountId, accountId),
             pattern ? sql`lower(coalesce(${a.formattedAddress}, '') || ' ' || coalesce(${a.locality}, '') || ' ' || coalesce(${a.region}, '')) LIKE ${pattern}` : undefined,
           ),
         )
         .orderBy(asc(a.formattedAddress), asc(a.addressReferenceId))
         .limit(limit);
+    },
+
+    /** The accounts that hold this address as last synced (none: the portal has not seen it). */
+    async addressAccounts(addressReferenceId: string, tx: Db = db): Promise<number[]> {
+      const a = providerAddresses;
+      const rows = await tx.select({ accountId: a.accountId }).from(a).where(and(eq(a.addressReferenceId, addressReferenceId), isNull(a.removedAt)));
+      return rows.map((r) => r.accountId);
     },
 
     async findById(id: string, tx: Db = db): Promise<ActivationRow | null> {

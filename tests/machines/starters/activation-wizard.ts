@@ -10,6 +10,7 @@ import {
   type ActivationOutcome,
   type ActivationProduct,
   type AddressField,
+  type AddressQuery,
 } from '../../../src/machines/activation-wizard';
 import type { LoadOutcome } from '../../../src/machines/resource';
 import { ADDRESSES, CUSTOMER, PLANS, activationFixture } from '../../fixtures/activations';
@@ -32,8 +33,8 @@ export function startActivationWizard(answers: Answers = {}, customer: Activatio
     activationWizardMachine.provide({
       actors: {
         loadCustomers: answer<LoadOutcome<ActivationCustomer[]>, string>('loadCustomers', answers.customers ?? [ok([CUSTOMER])]),
-        loadAddresses: answer<LoadOutcome<ActivationAddress[]>, string>('loadAddresses', answers.addresses ?? [ok(ADDRESSES)]),
-        loadPlans: answer<LoadOutcome<ActivationProduct[]>, void>('loadPlans', answers.plans ?? [ok(PLANS)]),
+        loadAddresses: answer<LoadOutcome<ActivationAddress[]>, AddressQuery>('loadAddresses', answers.addresses ?? [ok(ADDRESSES)]),
+        loadPlans: answer<LoadOutcome<ActivationProduct[]>, number | null>('loadPlans', answers.plans ?? [ok(PLANS)]),
         startActivation: answer<ActivationOutcome, ActivationPayload>('startActivation', answers.start ?? [ok(activationFixture())]),
         resumeActivation: answer<ActivationOutcome, string>('resumeActivation', answers.resume ?? [ok(activationFixture())]),
       },

@@ -7,6 +7,7 @@ import {
   type ChangePlanOutcome,
   type ChangePlanRequest,
   type PlansOutcome,
+  type PlansRequest,
 } from '../../../src/machines/subscription-plan';
 import { plan1TB, plan50, subscription } from '../../fixtures/subscriptions-client';
 import { ok, scriptedActors, type Answer } from '../scripted-actors';
@@ -27,7 +28,7 @@ export function startDialog(answers: Answers = {}) {
   const actor = createActor(
     subscriptionPlanMachine.provide({
       actors: {
-        loadPlans: answer<PlansOutcome, void>('loadPlans', answers.plans ?? [ok([plan50, plan1TB])]),
+        loadPlans: answer<PlansOutcome, PlansRequest>('loadPlans', answers.plans ?? [ok([plan50, plan1TB])]),
         changePlan: answer<ChangePlanOutcome, ChangePlanRequest>('changePlan', answers.change ?? [ok(changed)]),
       },
       actions: {
