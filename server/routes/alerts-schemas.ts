@@ -39,6 +39,7 @@ export const ALERT_FIELD_MESSAGES = {
   scope: 'scope must be customer or line',
   key: 'key must name a customer (its UUID) or a service line',
   customerKey: 'key must be the customer UUID for a customer override',
+  accountId: 'account_id must be a provider account id',
 } as const;
 const F = ALERT_FIELD_MESSAGES;
 
@@ -55,6 +56,8 @@ export const alertListQuerySchema = z.object({
   severity: z.enum([...ALERT_SEVERITIES, 'all'], { error: F.severity }).default('all'),
   customer: z.uuid({ error: F.customer }).optional(),
   search: z.string().max(ALERT_SEARCH_MAX_LENGTH, { error: F.search }).optional(),
+  // The alerts on one provider account's lines (an unknown account matches none).
+  account_id: wholeNumber(1, 2_147_483_647, F.accountId).optional(),
   page: wholeNumber(1, MAX_PAGE, QUERY_MESSAGES.page).default(1),
   limit: wholeNumber(1, ALERTS_MAX_PAGE_SIZE, F.limit).default(ALERTS_PAGE_SIZE),
 });
@@ -133,6 +136,8 @@ export const alertSchema = z.object({
   acknowledgedBy: z.string().nullable(),
   resolvedAt: iso.nullable(),
   resolvedReason: z.string().nullable(),
+  accountId: z.number().int().nullable().optional(),
+  accountName: z.string().nullable().optional(),
 });
 
 const counts = z.object({ open: z.number().int(), acknowledged: z.number().int(), resolved: z.number().int() });

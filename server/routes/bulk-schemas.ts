@@ -75,6 +75,7 @@ export const bulkOperationSchema = z.object({
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   createdBy: z.string().nullable(),
+  accounts: z.array(z.object({ id: z.number().int(), name: z.string() })).optional(),
 });
 exact<Exact<z.infer<typeof bulkOperationSchema>, BulkOperationWire>>();
 

@@ -19,6 +19,7 @@ import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
 import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
 import { inputText, paginationSchema, exact, type Exact } from './schemas';
 import { SERVICE_LINE_REQUEST_MESSAGES } from './service-lines-schemas';
+import { TERMINAL_QUERY_MESSAGES } from './terminals-schemas';
 
 export const REQUEST_FIELD_MESSAGES = {
   id: 'Request id must be a UUID',
@@ -29,6 +30,7 @@ export const REQUEST_FIELD_MESSAGES = {
   note: M.noteTooLong,
   status: `status must be one of ${REQUEST_STATUS_FILTERS.join(', ')}`,
   limit: `limit must be a whole number from 1 to ${REQUESTS_MAX_PAGE_SIZE}`,
+  accountId: TERMINAL_QUERY_MESSAGES.accountId,
 } as const;
 const F = REQUEST_FIELD_MESSAGES;
 
@@ -67,6 +69,8 @@ export const requestQueueQuerySchema = z.object({
   status: z.enum(REQUEST_STATUS_FILTERS, { error: F.status }).default('pending'),
   page: wholeNumber(1, MAX_PAGE, QUERY_MESSAGES.page).default(1),
   limit: wholeNumber(1, REQUESTS_MAX_PAGE_SIZE, F.limit).default(REQUESTS_PAGE_SIZE),
+  // The requests about one provider account's lines (an unknown account matches none).
+  account_id: wholeNumber(1, 2_147_483_647, F.accountId).optional(),
 });
 
 const isoDate = z.string();
@@ -101,6 +105,8 @@ export const queuedRequestSchema = z.object({
   ...requestShape,
   customer: z.object({ uuid: z.string(), name: z.string(), company: z.string() }),
   decidedBy: z.string().nullable(),
+  accountId: z.number().int().nullable(),
+  accountName: z.string().nullable(),
 });
 
 export const myRequestsSchema = z.object({

@@ -54,6 +54,7 @@ export const CUSTOMER_TERMINAL_QUERY_MESSAGES = {
   status: `status must be one of ${CUSTOMER_USAGE_STATUS_OPTIONS.map((o) => o.value).join(', ')}`,
   sort: `sort must be one of ${CUSTOMER_USAGE_SORT_FIELDS.join(', ')}`,
   sortOrder: 'order must be asc or desc',
+  accountId: TERMINAL_QUERY_MESSAGES.accountId,
 } as const;
 
 const M = CUSTOMER_TERMINAL_QUERY_MESSAGES;
@@ -126,12 +127,18 @@ const statusValues = CUSTOMER_USAGE_STATUS_OPTIONS.map((o) => o.value) as [
   ...(typeof CUSTOMER_USAGE_STATUS_OPTIONS)[number]['value'][],
 ];
 
+/** One provider account's terminals of the customer (an unknown account matches none), as `GET /terminals` takes it. */
+const accountIdSchema = wholeNumber(1, 2_147_483_647, M.accountId).optional();
+
 /** A page of the customer's assigned terminals; the Assign Terminals dialog asks for the first. */
-export const assignedTerminalsPageQuerySchema = z.object({
-  page: wholeNumber(1, MAX_PAGE, M.page).default(1),
-  // The same bound as the usage table's pages (and its message).
-  limit: wholeNumber(1, CUSTOMER_USAGE_MAX_PAGE_SIZE, M.pageLimit).default(ASSIGNED_PREVIEW_SIZE),
-});
+export const assignedTerminalsPageQuerySchema = z
+  .object({
+    page: wholeNumber(1, MAX_PAGE, M.page).default(1),
+    // The same bound as the usage table's pages (and its message).
+    limit: wholeNumber(1, CUSTOMER_USAGE_MAX_PAGE_SIZE, M.pageLimit).default(ASSIGNED_PREVIEW_SIZE),
+    account_id: accountIdSchema,
+  })
+  .transform((q) => ({ page: q.page, limit: q.limit, accountId: q.account_id ?? null }));
 
 /** The usage table's filter: the month (as the list's), the search, status filter and sort. */
 const usageTableShape = {
@@ -140,6 +147,7 @@ const usageTableShape = {
   status: z.enum(statusValues, { error: M.status }).default('all'),
   sort: z.enum(CUSTOMER_USAGE_SORT_FIELDS, { error: M.sort }).optional(),
   order: z.enum(['asc', 'desc'], { error: M.sortOrder }).default('asc'),
+  account_id: accountIdSchema,
 };
 type UsageTableQuery = z.output<z.ZodObject<typeof usageTableShape>>;
 
@@ -154,6 +162,7 @@ const usageTableFilter = (q: UsageTableQuery) => ({
   search: q.search,
   status: q.status,
   sort: q.sort ? { field: q.sort, order: q.order === 'asc' ? (1 as const) : (-1 as const) } : null,
+  accountId: q.account_id ?? null,
 });
 
 /** The usage table's filter and its page. */
@@ -214,6 +223,8 @@ export const assignedTerminalsSchema = z.array(
     assignedTo: z.string(),
     kitSerialNumber: z.string(),
     assignedAt: isoDate,
+    accountId: z.number().int().nullable(),
+    accountName: z.string().nullable(),
   }),
 );
 
@@ -235,6 +246,8 @@ export const terminalUsageRecordsSchema = z.array(
         standardUsed: z.number(),
       })
       .nullable(),
+    accountId: z.number().int().nullable(),
+    accountName: z.string().nullable(),
   }),
 );
 

@@ -54,8 +54,8 @@ export const listExportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { sort, search, active, assigned, sync_status } = request.query;
-      const { filename, lines } = await exports().terminals({ sort, search, active, assigned, syncStatus: sync_status });
+      const { sort, search, active, assigned, sync_status, account_id } = request.query;
+      const { filename, lines } = await exports().terminals({ sort, search, active, assigned, syncStatus: sync_status, accountId: account_id });
       return sendCsv(reply, filename, lines);
     },
   );
@@ -73,8 +73,8 @@ export const listExportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { over_plan: overPlan, ...query } = request.query;
-      const { filename, lines } = await exports().subscriptions({ ...query, overPlan });
+      const { over_plan: overPlan, account_id: accountId, ...query } = request.query;
+      const { filename, lines } = await exports().subscriptions({ ...query, overPlan, accountId });
       return sendCsv(reply, filename, lines);
     },
   );

@@ -25,6 +25,7 @@ export const SUBSCRIPTION_QUERY_MESSAGES = {
   overPlan: 'over_plan must be true or false',
   serviceLine: TERMINAL_QUERY_MESSAGES.serviceLine,
   productReferenceId: 'productReferenceId must be 1 to 100 characters',
+  accountId: TERMINAL_QUERY_MESSAGES.accountId,
 } as const;
 
 const M = SUBSCRIPTION_QUERY_MESSAGES;
@@ -38,6 +39,12 @@ export const subscriptionListQuerySchema = z.object({
     .enum(['true', 'false'], { error: M.overPlan })
     .transform((v) => v === 'true')
     .optional(),
+  account_id: wholeNumber(1, 2_147_483_647, M.accountId).optional(),
+});
+
+/** GET /subscriptions/plans: one account's plans (the first account's when none is named). */
+export const subscriptionPlansQuerySchema = z.object({
+  account_id: wholeNumber(1, 2_147_483_647, M.accountId).optional(),
 });
 
 export const subscriptionLineParamsSchema = z.object({
@@ -67,6 +74,8 @@ export const subscriptionSchema = z.object({
   billingCycle: z.object({ startDate: z.string(), endDate: z.string() }).nullable(),
   forecast: forecastSchema.nullable(),
   customerName: z.string().nullable(),
+  accountId: z.number().int().nullable(),
+  accountName: z.string().nullable(),
 });
 exact<Exact<z.infer<typeof subscriptionSchema>, SubscriptionWire>>();
 

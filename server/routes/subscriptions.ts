@@ -11,6 +11,7 @@ import {
   subscriptionLineParamsSchema,
   subscriptionListQuerySchema,
   subscriptionListSchema,
+  subscriptionPlansQuerySchema,
   subscriptionPlansSchema,
 } from './subscriptions-schemas';
 
@@ -33,8 +34,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { over_plan: overPlan, ...query } = request.query;
-      const data = await service().list({ ...query, overPlan });
+      const { over_plan: overPlan, account_id: accountId, ...query } = request.query;
+      const data = await service().list({ ...query, overPlan, accountId });
       return { success: true as const, data, message: MESSAGES.listed };
     },
   );
@@ -46,12 +47,13 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'The plans the provider offers (synced products), with their monthly data and price',
+        summary: "The plans one provider account offers (its synced products), with their monthly data and price in the account's currency",
+        querystring: subscriptionPlansQuerySchema,
         response: { 200: successSchema(subscriptionPlansSchema), ...failures(401, 403) },
       },
     },
-    async () => {
-      const data = await service().plans();
+    async (request) => {
+      const data = await service().plans(request.query.account_id);
       return { success: true as const, data, message: MESSAGES.plans };
     },
   );

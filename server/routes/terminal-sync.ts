@@ -6,7 +6,7 @@ import { principalOf } from '../plugins/auth';
 import { auditContext } from '../services/audit';
 import { TERMINAL_SYNC_MESSAGES } from '../services/terminal-sync';
 import { failures, successSchema } from './schemas';
-import { refreshResultSchema, syncBudgetSchema, syncJobParamsSchema, syncQueueSchema } from './terminal-sync-schemas';
+import { refreshResultSchema, syncAccountQuerySchema, syncBudgetSchema, syncJobParamsSchema, syncQueueSchema } from './terminal-sync-schemas';
 import { syncJobSchema, terminalParamsSchema } from './terminals-schemas';
 
 const tags = ['terminals'];
@@ -57,12 +57,13 @@ export const terminalSyncRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'The inventory sync queued or running now, and the most recent runs of every kind',
+        summary: "The inventory sync queued or running now, and the most recent runs of every kind, each naming its provider account (one account's with account_id)",
+        querystring: syncAccountQuerySchema,
         response: { 200: successSchema(syncQueueSchema), ...failures(401, 403) },
       },
     },
-    async () => {
-      const data = await sync().queue();
+    async (request) => {
+      const data = await sync().queue(request.query.account_id ?? null);
       return { success: true as const, data, message: 'Sync queue retrieved successfully' };
     },
   );
@@ -75,12 +76,14 @@ export const terminalSyncRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary:
-          "The provider call budget: its limit and sync share, when the next inventory and usage syncs are due, the duration and calls of the last run of each kind, and calls per minute over the last hour (syncs and people)",
+          "One provider account's call budget (account_id; the first account's by default): its limit and sync share, when the next inventory and usage syncs are due, the duration and calls of the last run of each kind, and calls per minute over the last hour (syncs and people)",
+        querystring: syncAccountQuerySchema,
         response: { 200: successSchema(syncBudgetSchema), ...failures(401, 403) },
       },
     },
-    async () => {
-      const data = await app.services.syncBudget.report();
+    async (request) => {
+      // One account's budget: the one asked for, else the first enabled account.
+      const data = await app.services.syncBudget.report(request.query.account_id);
       return { success: true as const, data, message: 'Sync budget retrieved successfully' };
     },
   );

@@ -209,6 +209,8 @@ export const syncJobSchema = z.object({
   startedAt: isoDate.nullable(),
   finishedAt: isoDate.nullable(),
   heartbeatAt: isoDate.nullable(),
+  accountId: z.number().int().nullable(),
+  accountName: z.string().nullable(),
 });
 
 export const fleetHealthSchema = z.object({

@@ -66,6 +66,8 @@ export interface AlertListQuery {
   severity: 'warning' | 'critical' | 'all';
   customer: string | null;
   search: string | null;
+  /** Only the alerts on this provider account's lines and terminals (the counts too). */
+  account_id?: number | undefined;
   page: number;
   limit: number;
 }
@@ -108,6 +110,8 @@ export function toAlertWire(row: AlertListRow): AlertWire {
     acknowledgedBy: row.acknowledgedByName,
     resolvedAt: isoOrNull(row.resolvedAt),
     resolvedReason: row.resolvedReason,
+    // The Alerts page's rows only: the customer's own alerts and the webhooks name no account.
+    ...(row.accountId !== undefined ? { accountId: row.accountId, accountName: row.accountName ?? null } : {}),
   };
 }
 
@@ -314,6 +318,7 @@ export function createAlertsService(deps: {
         severity: query.severity === 'all' ? null : query.severity,
         customerId: query.customer,
         search: query.search?.trim() || null,
+        accountId: query.account_id ?? null,
       };
       const { rows, total } = await store.list(filter, { offset: (query.page - 1) * query.limit, limit: query.limit });
       const counts = await store.counts(filter);

@@ -208,7 +208,10 @@ export function createBulkService(deps: {
     },
 
     async list() {
-      return (await store.latest(LATEST)).map(toBulkOperationWire);
+      const latest = await store.latest(LATEST);
+      // Which provider accounts each run's lines are under: a run may span several.
+      const touched = await store.accountsTouched(latest.map((row) => row.id));
+      return latest.map((row) => ({ ...toBulkOperationWire(row), accounts: touched.get(row.id) ?? [] }));
     },
 
     async get(id) {

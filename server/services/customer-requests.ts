@@ -49,6 +49,8 @@ export interface QueueQuery {
   status: RequestStatusFilter;
   page: number;
   limit: number;
+  /** Only the requests about this provider account's lines (the counts too). */
+  account_id?: number | undefined;
 }
 
 export interface CustomerRequestsService {
@@ -67,6 +69,10 @@ interface Catalogue {
   plans: Map<string, StoredProduct>;
   topUps: Map<string, DataProductWire>;
 }
+/** Each provider account prices its own products: the catalogue of each account asked for. */
+type Catalogues = ReadonlyMap<number, Catalogue>;
+/** A line the portal no longer knows has no account, and its request no prices. */
+const NO_CATALOGUE: Catalogue = { plans: new Map(), topUps: new Map() };
 
 export function createCustomerRequestsService(deps: {
   repos: Repositories;
@@ -81,20 +87,28 @@ export function createCustomerRequestsService(deps: {
   const store = repos.customerRequests;
   const staleBefore = () => new Date(now().getTime() - APPROVAL_CLAIM_MS);
 
-  async function catalogue(tx?: Db): Promise<Catalogue> {
-    const products = await repos.subscriptions.liveProducts(tx);
-    const topUps = new Map<string, DataProductWire>();
-    for (const product of products) {
-      const topUp = planProducts(product).topUpProduct;
-      if (topUp && !topUps.has(topUp.productId)) topUps.set(topUp.productId, topUp);
-    }
-    return { plans: new Map(products.map((p) => [p.productReferenceId, p])), topUps };
+  /** The catalogues of the accounts of these requests' lines. */
+  async function catalogue(rows: readonly { lineAccountId: number | null }[], tx?: Db): Promise<Catalogues> {
+    const ids = [...new Set(rows.map((row) => row.lineAccountId).filter((id): id is number => id !== null))];
+    const entries = await Promise.all(
+      ids.map(async (accountId): Promise<[number, Catalogue]> => {
+        const products = await repos.subscriptions.liveProducts(accountId, tx);
+        const topUps = new Map<string, DataProductWire>();
+        for (const product of products) {
+          const topUp = planProducts(product).topUpProduct;
+          if (topUp && !topUps.has(topUp.productId)) topUps.set(topUp.productId, topUp);
+        }
+        return [accountId, { plans: new Map(products.map((p) => [p.productReferenceId, p])), topUps }];
+      }),
+    );
+    return new Map(entries);
   }
 
   /** A claim is an implementation detail: while it holds, the request is still pending to everyone. */
   const decidedAtOf = (row: CustomerRequestRow) => (row.status === 'pending' ? null : (row.decidedAt?.toISOString() ?? null));
 
-  function toWire(row: RequestListRow, known: Catalogue): CustomerRequestWire {
+  function toWire(row: RequestListRow, catalogues: Catalogues): CustomerRequestWire {
+    const known = (row.lineAccountId !== null ? catalogues.get(row.lineAccountId) : undefined) ?? NO_CATALOGUE;
     const plan = row.kind === 'plan_change' ? known.plans.get(row.productId) : undefined;
     const topUp = row.kind === 'top_up' ? known.topUps.get(row.productId) : undefined;
     const count = row.blockCount ?? 1;
@@ -125,18 +139,20 @@ export function createCustomerRequestsService(deps: {
     };
   }
 
-  function toQueued(row: QueueRow, known: Catalogue): QueuedRequestWire {
+  function toQueued(row: QueueRow, known: Catalogues): QueuedRequestWire {
     return {
       ...toWire(row, known),
       customer: { uuid: row.customerId, name: row.customerName, company: row.customerCompany },
       decidedBy: row.decidedByName,
+      accountId: row.accountId,
+      accountName: row.accountName,
     };
   }
 
   async function queued(id: string): Promise<QueuedRequestWire> {
     const row = await store.queueRow(id);
     if (!row) throw new NotFoundError(M.requestNotFound);
-    return toQueued(row, await catalogue());
+    return toQueued(row, await catalogue([row]));
   }
 
   /**
@@ -173,7 +189,8 @@ export function createCustomerRequestsService(deps: {
     if (!deps.email) return null;
     const contact = await store.contactOf(row.customerId, tx);
     if (!contact) return null;
-    const asked = describeAsked(toWire({ ...row, terminalNickname: null }, await catalogue(tx)));
+    const listed = { ...row, terminalNickname: null, lineAccountId: await store.accountOfLine(row.serviceLineNumber, tx) };
+    const asked = describeAsked(toWire(listed, await catalogue([listed], tx)));
     return deps.email.record({ to: contact.email, ...requestDecidedEmail({ name: contact.name, asked, serviceLineNumber: row.serviceLineNumber, decision, reason }) }, tx);
   }
 
@@ -185,18 +202,17 @@ export function createCustomerRequestsService(deps: {
   return {
     async mine(customer) {
       const { customerId, serviceLines } = scopeOf(customer);
-      const [rows, lines, known] = await Promise.all([
-        store.ofCustomer(customerId, undefined, serviceLines),
-        store.linesOfCustomer(customerId, undefined, serviceLines),
-        catalogue(),
-      ]);
+      const [rows, lines] = await Promise.all([store.ofCustomer(customerId, undefined, serviceLines), store.linesOfCustomer(customerId, undefined, serviceLines)]);
+      const known = await catalogue(rows);
       return { requests: rows.map((row) => toWire(row, known)), lines };
     },
 
     async options(customer, serviceLineNumber) {
       const settings = await lineOf(scopeOf(customer), serviceLineNumber);
       requireOpen(settings);
-      const plans = (await deps.subscriptions.plans()).filter((p) => p.productReferenceId !== settings.productReferenceId);
+      // The plans of the line's own provider account (each account lists and prices its own).
+      const account = await store.accountOfLine(serviceLineNumber);
+      const plans = (await deps.subscriptions.plans(account ?? undefined)).filter((p) => p.productReferenceId !== settings.productReferenceId);
       return {
         serviceLineNumber,
         currentPlan: { productReferenceId: settings.productReferenceId, name: settings.planName },
@@ -213,7 +229,7 @@ export function createCustomerRequestsService(deps: {
       requireOpen(settings);
       if (payload.kind === 'plan_change') {
         if (payload.productId === settings.productReferenceId) throw new ConflictError(M.samePlan);
-        const offered = await deps.subscriptions.plans();
+        const offered = await deps.subscriptions.plans((await store.accountOfLine(payload.serviceLineNumber)) ?? undefined);
         if (!offered.some((p) => p.productReferenceId === payload.productId)) throw fieldError('productId', M.planNotOffered);
       } else {
         if (!settings.topUpProduct) throw fieldError('productId', M.noTopUp);
@@ -248,8 +264,8 @@ export function createCustomerRequestsService(deps: {
         );
         return inserted.row;
       });
-      const mine = await store.findOfCustomer(row.id, customerId);
-      return toWire(mine!, await catalogue());
+      const mine = (await store.findOfCustomer(row.id, customerId))!;
+      return toWire(mine, await catalogue([mine]));
     },
 
     async cancel(customer, id, context) {
@@ -265,11 +281,14 @@ export function createCustomerRequestsService(deps: {
         return true;
       });
       if (!done) await undecidable(row);
-      return toWire((await store.findOfCustomer(id, customerId))!, await catalogue());
+      const cancelled = (await store.findOfCustomer(id, customerId))!;
+      return toWire(cancelled, await catalogue([cancelled]));
     },
 
-    async queue({ status, page, limit }) {
-      const [{ rows, total }, counts, known] = await Promise.all([store.page({ status, limit, offset: (page - 1) * limit }), store.counts(), catalogue()]);
+    async queue({ status, page, limit, account_id }) {
+      const accountId = account_id ?? null;
+      const [{ rows, total }, counts] = await Promise.all([store.page({ status, accountId, limit, offset: (page - 1) * limit }), store.counts(accountId)]);
+      const known = await catalogue(rows);
       return { requests: rows.map((row) => toQueued(row, known)), pagination: paginationOf(total, page, limit), counts };
     },
 

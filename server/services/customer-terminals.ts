@@ -52,7 +52,11 @@ export interface CustomerUsageQuery {
 }
 
 /** The cycle picked as for the whole list, then the table's page, search, filter and sort. */
-export type CustomerUsagePageRequest = CustomerUsageQuery & Omit<CustomerUsagePageQuery, 'year' | 'month'>;
+export type CustomerUsagePageRequest = CustomerUsageQuery &
+  Omit<CustomerUsagePageQuery, 'year' | 'month' | 'accountId'> & {
+    /** Only the terminals under this provider account; null for every account's. */
+    accountId: number | null;
+  };
 
 export interface LineHistoryQuery {
   /** Only the cycles that started within it. */
@@ -66,7 +70,7 @@ export interface CustomerTerminalsService {
   assign(input: { customerUuid: string; serviceLineNumbers: string[] }, context: RequestContext): Promise<{ result: AssignTerminalsResult; message: string }>;
   unassign(input: { customerUuid: string; serviceLineNumber: string }, context: RequestContext): Promise<{ result: UnassignTerminalResult; message: string }>;
   assigned(customerUuid: string): Promise<AssignedTerminal[]>;
-  assignedPage(customerUuid: string, query: { page: number; limit: number }): Promise<AssignedTerminalsPage>;
+  assignedPage(customerUuid: string, query: { page: number; limit: number; accountId: number | null }): Promise<AssignedTerminalsPage>;
   usage(customerUuid: string, query: CustomerUsageQuery): Promise<TerminalUsageRecord[]>;
   usagePage(customerUuid: string, query: CustomerUsagePageRequest): Promise<CustomerUsagePage>;
   dailyUsage(customerUuid: string, range: DayRange): Promise<CustomerDailyUsage[]>;
@@ -111,6 +115,8 @@ function toUsageRecord(row: CustomerUsageRow): TerminalUsageRecord {
     currentBillingCycle: cycle
       ? { startDate: cycle.startDate, endDate: cycle.endDate, totalUsed: cycle.totalUsed, priorityData: cycle.priorityData, standardUsed: cycle.deprioritizedData.used }
       : null,
+    accountId: row.accountId,
+    accountName: row.accountName,
   };
 }
 
@@ -123,6 +129,8 @@ function toAssignedTerminal(row: AssignedRow, customerId: string): AssignedTermi
     kitSerialNumber: row.kitSerialNumber,
     // Every assignment has its moment (the table's check); the fallback only satisfies the type.
     assignedAt: isoOrNull(row.assignedAt) ?? '',
+    accountId: row.accountId,
+    accountName: row.accountName,
   };
 }
 
@@ -257,7 +265,7 @@ export function createCustomerTerminalsService(deps: {
 
     async assignedPage(customerUuid, query) {
       const customer = await liveCustomerOr404(customerUuid);
-      const { rows, total } = await store.assignedPage(customer.id, (query.page - 1) * query.limit, query.limit);
+      const { rows, total } = await store.assignedPage(customer.id, (query.page - 1) * query.limit, query.limit, query.accountId);
       return { records: rows.map((row) => toAssignedTerminal(row, customer.id)), pagination: paginationOf(total, query.page, query.limit) };
     },
 
@@ -280,7 +288,7 @@ export function createCustomerTerminalsService(deps: {
       const found = await store.usagePage(
         customer.id,
         pick,
-        { offset: (page - 1) * limit, limit, search: query.search.trim(), status: query.status, sort: query.sort },
+        { offset: (page - 1) * limit, limit, search: query.search.trim(), status: query.status, sort: query.sort, accountId: query.accountId },
         current === null ? 'tables' : current ? 'storedRows' : 'storedRowsAndMarked',
       );
       return {

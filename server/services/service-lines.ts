@@ -144,7 +144,8 @@ export function createServiceLinesService(deps: {
    * (see `current`): each read is a provider call, and the account's call budget is shared.
    */
   async function view(line: ProviderServiceLine, context: LineContext, reads: ViewReads = EVERYTHING): Promise<ServiceLineSettingsWire> {
-    const product = await repos.subscriptions.findLiveProduct(line.productReferenceId);
+    // The line's plan is a product of the account the line lives under, not another account's namesake.
+    const product = await repos.subscriptions.findLiveProduct(line.productReferenceId, context.accountId);
     const { blockProducts, topUpProduct } = planProducts(product);
     let partialPeriods: ServiceLineSettingsWire['partialPeriods'];
     let equipment: Pick<ServiceLineSettingsWire, 'terminals' | 'routerConfigs'>;

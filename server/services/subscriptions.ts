@@ -42,11 +42,14 @@ export interface SubscriptionListQuery {
   search?: string | undefined;
   plan: SubscriptionPlanFilter;
   overPlan?: boolean | undefined;
+  /** Only the terminals of this provider account; every account's when missing. */
+  accountId?: number | undefined;
 }
 
 export interface SubscriptionsService {
   list(query: SubscriptionListQuery): Promise<SubscriptionListWire>;
-  plans(): Promise<SubscriptionPlanWire[]>;
+  /** One account's plans; the first enabled account's when none is named (as with one account). */
+  plans(accountId?: number): Promise<SubscriptionPlanWire[]>;
   changePlan(input: { serviceLineNumber: string; productReferenceId: string }, context: RequestContext): Promise<SubscriptionWire>;
 }
 
@@ -97,6 +100,8 @@ export function toSubscription(row: SubscriptionRow, today: string): Subscriptio
     billingCycle,
     forecast: forecastCycle(usedGB, monthlyDataGB, billingCycle, today),
     customerName: row.customerName,
+    accountId: row.accountId,
+    accountName: row.accountName,
   };
 }
 
@@ -122,6 +127,12 @@ export function createSubscriptionsService(deps: {
   const { repos, audit, now } = deps;
   const store = repos.subscriptions;
 
+  /** Where a plan list that names no account looks: the first enabled account, else the first. */
+  async function firstAccount(): Promise<number | null> {
+    const accounts = await repos.providerAccounts.list();
+    return (accounts.find((a) => a.enabled) ?? accounts[0])?.id ?? null;
+  }
+
   return {
     // The rows are stored with their figures (computed here, by the domain helpers, whose rounding
     // is the spec's) and paged in SQL; triggers mark the lines whose rows a write made stale.
@@ -137,8 +148,10 @@ export function createSubscriptionsService(deps: {
     },
 
 
-    async plans() {
-      return (await store.liveProducts()).map((product) => ({
+    async plans(accountId) {
+      const account = accountId ?? (await firstAccount());
+      if (account === null) return [];
+      return (await store.liveProducts(account)).map((product) => ({
         productReferenceId: product.productReferenceId,
         name: product.name,
         monthlyDataGB: productDataGB(product),
@@ -151,7 +164,9 @@ export function createSubscriptionsService(deps: {
       const today = dayOf(now());
       const [current] = await store.onLine(serviceLineNumber, today);
       if (!current) throw new NotFoundError(SUBSCRIPTION_MESSAGES.notFound);
-      const product = await store.findLiveProduct(productReferenceId);
+      // The line may only move to a plan its own account offers (another account's same reference
+      // is priced, and held, elsewhere).
+      const product = await store.findLiveProduct(productReferenceId, current.accountId);
       if (!product) {
         throw new BadRequestError(SUBSCRIPTION_MESSAGES.unknownPlan, { errors: [{ path: 'productReferenceId', message: SUBSCRIPTION_MESSAGES.unknownPlan }] });
       }

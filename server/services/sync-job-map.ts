@@ -4,7 +4,8 @@ import type { SyncJob } from '../../src/domain/terminals';
 import type { SyncRunRow } from '../db/schema';
 import { isoOrNull } from '../clock';
 
-export function toSyncJob(row: SyncRunRow): SyncJob {
+/** `accountName`: the run's account's name, where the caller read it (null: not named). */
+export function toSyncJob(row: SyncRunRow, accountName: string | null = null): SyncJob {
   return {
     id: row.id,
     kind: row.kind,
@@ -20,5 +21,7 @@ export function toSyncJob(row: SyncRunRow): SyncJob {
     startedAt: isoOrNull(row.startedAt),
     finishedAt: isoOrNull(row.finishedAt),
     heartbeatAt: isoOrNull(row.heartbeatAt),
+    accountId: row.accountId,
+    accountName,
   };
 }

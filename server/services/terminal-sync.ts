@@ -727,7 +727,7 @@ export function createTerminalSyncService(deps: {
           await audit.record({ ...context, action: 'terminal.sync_started', targetType: 'sync_run', targetId: row.id, after: { kind: row.kind, trigger: row.trigger, accountId: row.accountId } });
         }
       }
-      return toSyncJob(first);
+      return toSyncJob(first, (await repos.providerAccounts.find(first.accountId))?.name ?? null);
     },
 
     /** For the scheduler and the workers: a run of `kind` unless one is already queued or running. */
@@ -736,15 +736,21 @@ export function createTerminalSyncService(deps: {
     async getJob(id: string): Promise<SyncJob> {
       const row = await runs.findById(id);
       if (!row) throw new NotFoundError(TERMINAL_SYNC_MESSAGES.jobNotFound);
-      return toSyncJob(row);
+      return toSyncJob(row, (await repos.providerAccounts.find(row.accountId))?.name ?? null);
     },
 
-    /** The inventory run in progress (any account's), and the recent runs of every account. */
+    /**
+     * The inventory run in progress (any account's), and the recent runs of every account, each
+     * naming its account; with `accountId`, that account's only (an unknown one has none).
+     */
     async queue(accountId: number | null = null): Promise<SyncQueue> {
-      const accounts = accountId === null ? await repos.providerAccounts.list() : [{ id: accountId }];
-      const [actives, recent] = await Promise.all([Promise.all(accounts.map((a) => runs.active('inventory', a.id))), runs.recent(settings.recentRuns, accountId)]);
+      const every = await repos.providerAccounts.list();
+      const names = new Map(every.map((a) => [a.id, a.name]));
+      const accounts = accountId === null ? every.map((a) => a.id) : [accountId];
+      const [actives, recent] = await Promise.all([Promise.all(accounts.map((id) => runs.active('inventory', id))), runs.recent(settings.recentRuns, accountId)]);
       const active = actives.find((row) => row !== null) ?? null;
-      return { active: active ? toSyncJob(active) : null, recent: recent.map(toSyncJob) };
+      const job = (row: SyncRunRow) => toSyncJob(row, names.get(row.accountId) ?? null);
+      return { active: active ? job(active) : null, recent: recent.map(job) };
     },
 
     /** True when the account never had a terminal stored: its first sync runs at once so the portal has data. */

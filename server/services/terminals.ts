@@ -329,7 +329,7 @@ export function createTerminalsService(deps: { db: Db; repos: Repositories; audi
         // The Data Usage card's "share of priority lines" (spec 2): priority lines over all lines.
         priorityShare: figures.total > 0 ? Math.round((figures.priority / figures.total) * 100) : null,
         sync: { synced: figures.synced, pending: figures.pending, error: figures.error },
-        lastSync: lastRun ? toSyncJob(lastRun) : null,
+        lastSync: lastRun ? toSyncJob(lastRun, (await repos.providerAccounts.find(lastRun.accountId))?.name ?? null) : null,
       };
     },
 

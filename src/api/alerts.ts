@@ -8,6 +8,7 @@ import { downloadCsv } from './csv';
 import { listExportFileName } from '../domain/list-exports';
 import { bool, int, isRecord, present, type Raw, text, withSignal } from './normalise';
 import { listOf, num, oneOf } from './terminals';
+import { rowAccount } from './account-refs';
 import {
   ALERT_KINDS,
   ALERT_SEVERITIES,
@@ -74,6 +75,8 @@ export function normaliseAlert(raw: unknown): AlertWire | null {
     acknowledgedBy: text(raw.acknowledgedBy),
     resolvedAt: text(raw.resolvedAt),
     resolvedReason: text(raw.resolvedReason),
+    // The Alerts list names each alert's provider account; the bell and the customer's alerts do not.
+    ...('accountId' in raw || 'account_id' in raw ? rowAccount(raw) : {}),
   };
 }
 
@@ -147,6 +150,7 @@ export function alertListSearchParams(query: AlertListQuery): Record<string, str
     search: query.search || undefined,
     page: query.page ?? 1,
     limit: query.limit ?? ALERTS_PAGE_SIZE,
+    ...(query.accountId !== undefined ? { account_id: query.accountId } : {}),
   };
 }
 

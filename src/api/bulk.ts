@@ -20,6 +20,7 @@ import { mapResult, type ApiClient, type ApiResult, type Download } from './clie
 import { downloadCsv } from './csv';
 import { int, isRecord, present, str, text, withSignal } from './normalise';
 import { listOf, oneOf } from './terminals';
+import { accountRefsOf } from './account-refs';
 
 export interface BulkBody {
   kind: BulkKind;
@@ -86,6 +87,8 @@ export function normaliseBulkOperation(raw: unknown): BulkOperationWire | null {
     createdAt,
     finishedAt: text(raw.finishedAt),
     createdBy: str(raw.createdBy),
+    // The list of runs names the accounts of each run's lines; one run's progress does not.
+    ...(Array.isArray(raw.accounts) ? { accounts: accountRefsOf(raw.accounts) } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import { downloadCsv } from './csv';
 import { listExportFileName } from '../domain/list-exports';
 import { normalisePagination } from './customers';
 import { int, isRecord, pick, type Raw, str, withSignal } from './normalise';
+import { rowAccount } from './account-refs';
 import {
   idOf,
   listOf,
@@ -123,6 +124,7 @@ export function normaliseAssignedTerminal(raw: unknown): AssignedTerminal | null
     assignedTo: str(pick(raw, 'assignedTo', 'assigned_to')) ?? '',
     kitSerialNumber: idOf(pick(raw, 'kitSerialNumber', 'kit_serial_number')),
     assignedAt: str(pick(raw, 'assignedAt', 'assigned_at')) ?? '',
+    ...rowAccount(raw),
   };
 }
 
@@ -162,6 +164,7 @@ export function normaliseUsageRecord(raw: unknown): TerminalUsageRecord | null {
     status: oneOf(CUSTOMER_TERMINAL_STATUSES, raw.status) ?? 'Pending',
     dataCap: normaliseDataCap(pick(raw, 'dataCap', 'data_cap')),
     currentBillingCycle: normaliseUsageCycle(pick(raw, 'currentBillingCycle', 'current_billing_cycle')),
+    ...rowAccount(raw),
   };
 }
 
@@ -277,10 +280,14 @@ export function createCustomerTerminalsApi(client: ApiClient) {
     /** The first `limit` of the customer's terminals (the Assign Terminals dialog) and how many there are. */
     assignedTerminalsPage: (
       customerUuid: string,
-      query: { page: number; limit: number } = { page: 1, limit: ASSIGNED_PREVIEW_SIZE },
+      query: { page: number; limit: number; accountId?: number } = { page: 1, limit: ASSIGNED_PREVIEW_SIZE },
       signal?: AbortSignal,
     ): Promise<ApiResult<AssignedTerminalsPage>> =>
-      get(`${customerPath(customerUuid)}/terminals/page`, (data) => normaliseAssignedTerminalsPage(data, query), signal, query),
+      get(`${customerPath(customerUuid)}/terminals/page`, (data) => normaliseAssignedTerminalsPage(data, query), signal, {
+        page: query.page,
+        limit: query.limit,
+        ...(query.accountId !== undefined ? { account_id: query.accountId } : {}),
+      }),
 
     /** Spec 7: always the billing cycles of one month (first and last UTC day), the current one by default. */
     customerUsage: (customerUuid: string, month?: { year: number; month: number }, signal?: AbortSignal): Promise<ApiResult<TerminalUsageRecord[]>> => {

@@ -5,6 +5,7 @@
 // Refusals (400, 403, 404, 409, 502…) come back as ok:false with the server's words.
 import { mapResult, type ApiClient, type ApiResult } from './client';
 import { int, isRecord, present, type Raw, text, withSignal } from './normalise';
+import { rowAccount } from './account-refs';
 import { normalisePlan } from './subscriptions';
 import { listOf, num, oneOf } from './terminals';
 import {
@@ -26,6 +27,8 @@ export interface RequestQueueQuery {
   status?: RequestStatusFilter;
   page?: number;
   limit?: number;
+  /** Only the requests about this provider account's lines; every account's when missing. */
+  accountId?: number;
 }
 
 const whole = (value: unknown) => Math.max(0, int(value, 0));
@@ -67,6 +70,7 @@ export function normaliseQueuedRequest(raw: unknown): QueuedRequestWire | null {
     ...request,
     customer: { uuid: text(customer.uuid) ?? '', name: text(customer.name) ?? 'Customer', company: text(customer.company) ?? '' },
     decidedBy: text(raw.decidedBy),
+    ...rowAccount(raw),
   };
 }
 
@@ -135,7 +139,12 @@ export function createRequestsApi(client: ApiClient) {
     queue: async (query: RequestQueueQuery = {}, signal?: AbortSignal): Promise<ApiResult<RequestQueueWire>> =>
       mapResult(
         await client.request<unknown>('/requests', {
-          query: { status: query.status ?? 'pending', page: query.page ?? 1, limit: query.limit ?? REQUESTS_PAGE_SIZE },
+          query: {
+            status: query.status ?? 'pending',
+            page: query.page ?? 1,
+            limit: query.limit ?? REQUESTS_PAGE_SIZE,
+            ...(query.accountId !== undefined ? { account_id: query.accountId } : {}),
+          },
           ...withSignal(signal),
         }),
         (data) => normaliseRequestQueue(data, query),

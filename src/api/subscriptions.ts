@@ -6,6 +6,7 @@ import { mapResult, type ApiClient, type ApiResult, type Download } from './clie
 import { downloadCsv } from './csv';
 import { listExportFileName } from '../domain/list-exports';
 import { int, isRecord, pick, type Raw, text, withSignal } from './normalise';
+import { rowAccount } from './account-refs';
 import { listOf, num, oneOf } from './terminals';
 import {
   DEFAULT_CURRENCY,
@@ -27,6 +28,8 @@ export interface SubscriptionListQuery {
   search?: string;
   plan?: SubscriptionPlanFilter;
   overPlan?: boolean;
+  /** Only the terminals of this provider account; every account's when missing. */
+  accountId?: number;
 }
 
 const gb = (value: unknown) => Math.max(0, num(value) ?? 0);
@@ -73,8 +76,10 @@ export function normaliseSubscription(raw: unknown): SubscriptionWire | null {
     billingCycle: normaliseCycle(pick(raw, 'billingCycle', 'billing_cycle')),
     forecast: normaliseForecast(raw.forecast),
     customerName: text(pick(raw, 'customerName', 'customer_name')),
+    ...rowAccount(raw),
   };
 }
+
 
 function normaliseSummary(raw: unknown, fallbackTotal: number): SubscriptionSummary {
   const r: Raw = isRecord(raw) ? raw : {};
@@ -126,10 +131,18 @@ export function subscriptionListSearchParams(query: SubscriptionListQuery): Reco
     search: search ? search : undefined,
     plan: query.plan && query.plan !== 'all' ? query.plan : undefined,
     over_plan: query.overPlan ? true : undefined,
+    account_id: query.accountId,
   };
 }
 
 export function createSubscriptionsApi(client: ApiClient) {
+  /** One provider account's plans (a line may only move to a plan of its own account); the first account's for null. */
+  const plansOf = async (accountId: number | null, signal?: AbortSignal): Promise<ApiResult<SubscriptionPlanWire[]>> =>
+    mapResult(await client.request<unknown>('/subscriptions/plans', { query: { account_id: accountId ?? undefined }, ...withSignal(signal) }), (data) => {
+      const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.plans) ? data.plans : null;
+      return list && listOf(list).map(normalisePlan).filter((p): p is SubscriptionPlanWire => p !== null);
+    });
+
   return {
     list: async (query: SubscriptionListQuery = {}, signal?: AbortSignal): Promise<ApiResult<SubscriptionListWire>> =>
       mapResult(
@@ -141,11 +154,10 @@ export function createSubscriptionsApi(client: ApiClient) {
     exportCsv: (query: SubscriptionListQuery = {}, signal?: AbortSignal): Promise<ApiResult<Download>> =>
       downloadCsv(client, '/subscriptions/export.csv', subscriptionListSearchParams(query), listExportFileName('subscriptions', new Date()), signal),
 
-    plans: async (signal?: AbortSignal): Promise<ApiResult<SubscriptionPlanWire[]>> =>
-      mapResult(await client.request<unknown>('/subscriptions/plans', withSignal(signal)), (data) => {
-        const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.plans) ? data.plans : null;
-        return list && listOf(list).map(normalisePlan).filter((p): p is SubscriptionPlanWire => p !== null);
-      }),
+    /** The first provider account's plans (as with one account); `plansOf` names the account. */
+    plans: (signal?: AbortSignal): Promise<ApiResult<SubscriptionPlanWire[]>> => plansOf(null, signal),
+
+    plansOf,
 
     /** The provider's refusal (422, 502, 504) comes back as ok:false with its message. */
     changePlan: async (serviceLineNumber: string, productReferenceId: string, signal?: AbortSignal): Promise<ApiResult<SubscriptionWire>> =>

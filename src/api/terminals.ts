@@ -6,6 +6,7 @@ import { mapResult, type ApiClient, type ApiResult, type Download } from './clie
 import { downloadCsv } from './csv';
 import { listExportFileName } from '../domain/list-exports';
 import { bool, int, isRecord, pick, type Raw, str, withSignal } from './normalise';
+import { rowAccount } from './account-refs';
 import { paginationOf, type Pagination } from '../domain/customers';
 import {
   DEFAULT_SYNC_SHARE,
@@ -139,16 +140,10 @@ export function normaliseTerminalRow(raw: unknown): TerminalListItem | null {
     plan: str(raw.plan),
     location: str(raw.location),
     region: str(raw.region),
-    accountId: accountIdOf(pick(raw, 'accountId', 'account_id')),
-    accountName: optionalText(pick(raw, 'accountName', 'account_name')) ?? null,
+    ...rowAccount(raw),
   };
 }
 
-/** A provider account id is a whole number from 1; anything else reads as not known. */
-function accountIdOf(value: unknown): number | null {
-  const n = num(value);
-  return n !== null && Number.isInteger(n) && n >= 1 ? n : null;
-}
 
 /**
  * `GET /terminals` data (spec 7): a bare list, or an object whose `results` or `data` holds the
@@ -213,6 +208,7 @@ export function normaliseSyncJob(raw: unknown): SyncJob | null {
     startedAt: str(pick(raw, 'startedAt', 'started_at')),
     finishedAt: str(pick(raw, 'finishedAt', 'finished_at')),
     heartbeatAt: str(pick(raw, 'heartbeatAt', 'heartbeat_at')),
+    ...rowAccount(raw),
   };
 }
 
@@ -468,11 +464,16 @@ export function createTerminalsApi(client: ApiClient) {
     syncJob: (id: string, signal?: AbortSignal): Promise<ApiResult<SyncJob>> =>
       get(`/terminals/sync/job/${encodeURIComponent(id)}`, normaliseSyncJob, signal),
 
-    /** The queued or running sync, if any, and recent runs. */
-    syncQueue: (signal?: AbortSignal): Promise<ApiResult<SyncQueue>> => get('/terminals/sync/queue', normaliseSyncQueue, signal),
+    /** The queued or running sync, if any, and recent runs; one provider account's when `accountId` is given. */
+    syncQueue: (signal?: AbortSignal, accountId?: number): Promise<ApiResult<SyncQueue>> =>
+      get('/terminals/sync/queue', normaliseSyncQueue, signal, accountId === undefined ? undefined : { account_id: accountId }),
 
-    /** The provider call budget, when the next syncs are due, the last runs and the last hour's calls. */
-    syncBudget: (signal?: AbortSignal): Promise<ApiResult<SyncBudget>> => get('/terminals/sync/budget', normaliseSyncBudget, signal),
+    /**
+     * One provider account's call budget (the first account's when `accountId` is missing): when
+     * the next syncs are due, the last runs and the last hour's calls.
+     */
+    syncBudget: (signal?: AbortSignal, accountId?: number): Promise<ApiResult<SyncBudget>> =>
+      get('/terminals/sync/budget', normaliseSyncBudget, signal, accountId === undefined ? undefined : { account_id: accountId }),
 
     /** 404 'Terminal not found'. */
     terminalDetail: (id: string, signal?: AbortSignal): Promise<ApiResult<TerminalDetail>> => get(path(id), normaliseDetail, signal),

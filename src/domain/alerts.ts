@@ -117,6 +117,12 @@ export interface AlertWire {
   acknowledgedBy: string | null;
   resolvedAt: string | null;
   resolvedReason: string | null;
+  /**
+   * The provider account of the alert's line or terminal, on the Alerts list only (absent
+   * elsewhere); null for an alert on no line, or a line no longer known.
+   */
+  accountId?: number | null;
+  accountName?: string | null;
 }
 
 export type AlertCounts = Record<AlertStatus, number>;
@@ -202,6 +208,8 @@ export interface AlertListQuery {
   customer?: string;
   /** A service line number, terminal id or customer name (part of one). */
   search?: string;
+  /** Only the alerts on this provider account's lines and terminals; every account's when missing. */
+  accountId?: number;
   page?: number;
   limit?: number;
 }

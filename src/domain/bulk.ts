@@ -285,6 +285,16 @@ export interface BulkOperationWire {
   createdAt: string;
   finishedAt: string | null;
   createdBy: string | null;
+  /**
+   * The provider accounts whose lines the run's rows name, by name (the list of runs only; none
+   * for the customer actions, which name no line).
+   */
+  accounts?: BulkAccountRef[];
+}
+
+export interface BulkAccountRef {
+  id: number;
+  name: string;
 }
 
 export interface BulkResultRow {

@@ -158,6 +158,12 @@ export interface AssignedTerminal {
   assignedTo: string;
   kitSerialNumber: string;
   assignedAt: string;
+  /**
+   * The provider account the terminal lives under (a customer may hold lines of several); null
+   * when the server did not say (an older one).
+   */
+  accountId: number | null;
+  accountName: string | null;
 }
 
 /**
@@ -211,6 +217,9 @@ export interface TerminalUsageRecord {
     /** Standard (deprioritised) GB in the cycle. */
     standardUsed: number;
   } | null;
+  /** The provider account the terminal lives under; null when the server did not say. */
+  accountId: number | null;
+  accountName: string | null;
 }
 
 /** `GET /terminals/customers/{uuid}/usage/daily` data: one entry per day of the range, zeros included. */
@@ -369,6 +378,8 @@ export interface CustomerUsagePageQuery {
   search: string;
   status: CustomerUsageStatusFilter;
   sort: CustomerUsageSort | null;
+  /** Only the customer's terminals under this provider account; every account's when missing. */
+  accountId?: number;
 }
 
 /** The query string of the page request; the defaults are left out. */
@@ -380,6 +391,7 @@ export function customerUsagePageSearchParams(query: CustomerUsagePageQuery): Re
     ...(query.search.trim() ? { search: query.search.trim() } : {}),
     ...(query.status !== 'all' ? { status: query.status } : {}),
     ...(query.sort ? { sort: query.sort.field, order: query.sort.order === 1 ? 'asc' : 'desc' } : {}),
+    ...(query.accountId !== undefined ? { account_id: query.accountId } : {}),
   };
 }
 

@@ -62,6 +62,7 @@ export const TERMINALS_EXPORT: ListExport<TerminalRowWire> = {
     { header: 'Owner ID', value: (t) => t.assigned_to },
     { header: 'Status', value: (t) => (t.active ? 'Active' : 'Inactive') },
     { header: 'Sync', value: (t) => SYNC_STATUS_LABEL[t.sync_status] },
+    { header: 'Account', value: (t) => t.account_name },
   ],
 };
 
@@ -83,6 +84,7 @@ export const SUBSCRIPTIONS_EXPORT: ListExport<SubscriptionWire> = {
     { header: 'Forecast Overage (GB)', value: (s) => (s.forecast ? gb(s.forecast.projectedOverageGB) : null) },
     { header: 'Forecast Charges', value: (s) => (s.forecast ? money(s.forecast.projectedCharges) : null) },
     { header: 'Status', value: (s) => s.status },
+    { header: 'Account', value: (s) => s.accountName },
   ],
 };
 

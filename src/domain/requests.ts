@@ -63,6 +63,9 @@ export interface CustomerRequestWire {
 export interface QueuedRequestWire extends CustomerRequestWire {
   customer: { uuid: string; name: string; company: string };
   decidedBy: string | null;
+  /** The provider account of the request's line; null when the line is no longer known. */
+  accountId: number | null;
+  accountName: string | null;
 }
 
 /** A line the customer may ask about. */

@@ -94,6 +94,9 @@ export interface SubscriptionWire {
   forecast: SubscriptionForecast | null;
   /** The customer holding the terminal, if any. */
   customerName: string | null;
+  /** The provider account the terminal lives under; null when the answer did not say (an older server). */
+  accountId: number | null;
+  accountName: string | null;
 }
 
 export interface SubscriptionSummary {

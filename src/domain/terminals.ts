@@ -292,6 +292,10 @@ export interface SyncJob {
   startedAt: string | null;
   finishedAt: string | null;
   heartbeatAt: string | null;
+  /** The provider account the run syncs; null when the answer did not say (an older server). */
+  accountId: number | null;
+  /** Null when the answer did not name it (an older server). */
+  accountName: string | null;
 }
 
 /** `GET /api/v1/terminals/sync/queue` data. */

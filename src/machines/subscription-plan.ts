@@ -40,6 +40,10 @@ export interface ChangePlanRequest {
 }
 
 export type PlansOutcome = LoadOutcome<SubscriptionPlanWire[]>;
+/** Whose plans: the account of the line being changed (null when the row did not say). */
+export interface PlansRequest {
+  accountId: number | null;
+}
 export type ChangePlanOutcome = LoadOutcome<SubscriptionWire>;
 
 const messageOf = (outcome: LoadOutcome<unknown>) => (outcome.ok ? '' : outcome.message.trim()) || FALLBACK_LOAD_ERROR;
@@ -53,7 +57,8 @@ export const subscriptionPlanMachine = setup({
     events: {} as SubscriptionPlanEvent,
   },
   actors: {
-    loadPlans: fromPromise<PlansOutcome, void>(async () => {
+    /** Input: the account of the line being changed (its own account's plans are the ones it may take). */
+    loadPlans: fromPromise<PlansOutcome, PlansRequest>(async () => {
       throw new Error('loadPlans is provided by the app');
     }),
     changePlan: fromPromise<ChangePlanOutcome, ChangePlanRequest>(async () => {
@@ -94,6 +99,7 @@ export const subscriptionPlanMachine = setup({
       invoke: {
         id: 'loadPlans',
         src: 'loadPlans',
+        input: ({ context }) => ({ accountId: context.subscription?.accountId ?? null }),
         onDone: [
           {
             guard: { type: 'isLoaded', params: ({ event }) => event.output },

@@ -2,7 +2,9 @@
 // the page), a list machine over GET /alerts whose answer carries the status counts, and the
 // acknowledgements (the alert acknowledge machine), whose effects are provided here. Kind and
 // severity are not part of the list machine's query: the load reads them from the address, and a
-// change of them loads the list again, as the subscriptions page does with "over plan".
+// change of them loads the list again, as the subscriptions page does with "over plan". With more
+// than one provider account the list has an Account filter (in the address too, read the same way)
+// and an Account column.
 import { useEffect, useRef, useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -16,6 +18,7 @@ import { AcknowledgeDialog } from '../ui/alerts/AcknowledgeDialog';
 import { AlertsView, type AlertsReport } from '../ui/alerts/AlertsView';
 import { useCsvExport } from '../ui/common/ExportButton';
 import { validateAlertsSearch, type AlertsSearch } from '../ui/alerts/search';
+import { useAccountChoices } from './account-refs';
 import { useAlertsChanged } from './app-layout';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
@@ -39,6 +42,8 @@ export function AlertsRoute() {
   const location = locationOf(search);
   const kind = search.kind ?? 'all';
   const severity = search.severity ?? 'all';
+  const account = search.account ?? null;
+  const accounts = useAccountChoices();
   const [counts, setCounts] = useState<AlertCounts | null>(null);
   const currentSearch = () => validateAlertsSearch(router.state.location.search as Record<string, unknown>);
   const navigateTo = (next: AlertsSearch, replace = false) => void router.navigate({ to: '/alerts', search: validateAlertsSearch(next as Record<string, unknown>), replace });
@@ -46,7 +51,15 @@ export function AlertsRoute() {
   /** The list machine's query as `GET /alerts` takes it (kind and severity from the address). */
   const alertsQuery = (query: ListQuery<AlertStatusFilter>): AlertListQuery => {
     const shown = currentSearch();
-    return { status: query.status, kind: shown.kind ?? 'all', severity: shown.severity ?? 'all', search: query.search, page: query.page, limit: query.limit };
+    return {
+      status: query.status,
+      kind: shown.kind ?? 'all',
+      severity: shown.severity ?? 'all',
+      search: query.search,
+      page: query.page,
+      limit: query.limit,
+      ...(shown.account !== undefined ? { accountId: shown.account } : {}),
+    };
   };
 
   const list = usePageActor(
@@ -89,8 +102,8 @@ export function AlertsRoute() {
   );
 
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
-  // Kind and severity: when the address changes them, the list loads again (its load reads them).
-  const filters = `${kind}/${severity}`;
+  // Kind, severity and account: when the address changes them, the list loads again (its load reads them).
+  const filters = `${kind}/${severity}/${account ?? 'all'}`;
   const loadedFilters = useRef(filters);
   useEffect(() => {
     if (loadedFilters.current === filters) return;
@@ -130,6 +143,10 @@ export function AlertsRoute() {
         onStatus={(status) => list.send({ type: 'user.status', status })}
         onKind={(value) => navigateTo({ ...currentSearch(), page: undefined, kind: value === 'all' ? undefined : value })}
         onSeverity={(value) => navigateTo({ ...currentSearch(), page: undefined, severity: value === 'all' ? undefined : value })}
+        {...(accounts ? { accounts } : {})}
+        account={account}
+        // Another account starts at its first page, as the other filters do.
+        onAccount={(id) => navigateTo({ ...currentSearch(), page: undefined, account: id ?? undefined })}
         onSearch={(value) => list.send({ type: 'user.searchInput', value })}
         onPage={(page) => list.send({ type: 'user.page', page })}
         onRetry={() => list.send({ type: 'user.retry' })}

@@ -17,6 +17,7 @@ import { BulkActionsView, type BulkStep } from '../ui/bulk/BulkActionsView';
 import { BulkResults, type BulkResultFilter } from '../ui/bulk/BulkResults';
 import { BULK_TEXTS } from '../ui/bulk/parts';
 import { useCsvExport } from '../ui/common/ExportButton';
+import { useAccountChoices } from './account-refs';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { useAppServices, useCan, usePageActor } from './services';
@@ -88,6 +89,8 @@ export function BulkRoute() {
   const problem = useMemo(() => csvProblem(kind, csv), [kind, csv]);
 
   const recentOperations = useSelector(recent, (s) => s.context.data);
+  // With more than one provider account, each run names the accounts its lines are under.
+  const showAccounts = useAccountChoices() !== null;
   const recentError = useSelector(recent, (s) => (s.matches('failed') ? s.context.error : null));
 
   return (
@@ -133,6 +136,7 @@ export function BulkRoute() {
         error: recentError,
         shown: operationId,
         canOpen,
+        showAccounts,
         onOpen: (id) => bulk.send({ type: 'user.open', id }),
         onRetry: () => recent.send({ type: 'user.retry' }),
       }}

@@ -1,8 +1,9 @@
 // A customer's terminals and their usage by month (/customer/terminals/{customerUuid}): the page's
 // customerUsage actor, the Assign Terminals dialog, and the Terminal Details dialog of a row. The
 // month and the open terminal live in the URL (`?month=2025-3&terminal=<id>`), so a reload or a
-// link keeps them; the machine follows the URL.
-import { useCallback, useEffect, useState } from 'react';
+// link keeps them; the machine follows the URL. With more than one provider account the table has
+// an Account filter (`&account=2`, read by the usage load and the export) and an Account column.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -13,6 +14,7 @@ import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
 import { customerUsageMachine, usageRequestOf } from '../machines/customer-usage';
 import { useCsvExport } from '../ui/common/ExportButton';
 import { CustomerTerminalsView } from '../ui/customer-terminals/CustomerTerminalsView';
+import { useAccountChoices } from './account-refs';
 import { ActivationWizardPanel } from './activation-wizard-panel';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { CustomerStatementsSection } from './statements';
@@ -82,6 +84,13 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
       search: validateCustomerTerminalsSearch(next as Record<string, unknown>),
     });
   const currentSearch = () => validateCustomerTerminalsSearch(router.state.location.search as Record<string, unknown>);
+  const account = search.account ?? null;
+  const accounts = useAccountChoices();
+  /** The Account filter of the address, as the usage page and its export take it. */
+  const accountQuery = () => {
+    const shown = currentSearch().account;
+    return shown !== undefined ? { accountId: shown } : {};
+  };
 
   const page = usePageActor(
     customerUsageMachine.provide({
@@ -99,7 +108,7 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
             const { start, end } = monthRange(input.year, input.month);
             const { customerUuid: uuid, ...query } = input;
             const [page, daily] = await Promise.all([
-              api.customerTerminals.customerUsagePage(uuid, query, signal),
+              api.customerTerminals.customerUsagePage(uuid, { ...query, ...accountQuery() }, signal),
               api.customerTerminals.customerDailyUsage(uuid, { startDate: start, endDate: end }, signal),
             ]);
             if (!page.ok) return page;
@@ -126,7 +135,7 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
   const csv = useCsvExport(
     () => {
       const { customerUuid: uuid, ...query } = usageRequestOf(page.getSnapshot().context);
-      return api.customerTerminals.exportUsageCsv(uuid, query);
+      return api.customerTerminals.exportUsageCsv(uuid, { ...query, ...accountQuery() });
     },
     listExportFileName('customer-usage', new Date()),
     LIST_EXPORT_FAILED['customer-usage'],
@@ -139,6 +148,15 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
   useEffect(() => {
     if (page.getSnapshot().context.month !== wanted) page.send({ type: 'user.selectMonth', value: wanted });
   }, [page, wanted]);
+
+  // The account: when the address changes it, the table loads again from its first page (the
+  // machine's own filter change does both; its load reads the account from the address).
+  const loadedAccount = useRef(account);
+  useEffect(() => {
+    if (loadedAccount.current === account) return;
+    loadedAccount.current = account;
+    page.send({ type: 'user.status', status: page.getSnapshot().context.status });
+  }, [page, account]);
 
   const assign = useAssignTerminalsDialog({ onAssigned: () => page.send({ type: 'terminals.changed' }) });
 
@@ -198,6 +216,9 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         onSearch={(value) => page.send({ type: 'user.searchInput', value })}
         onPage={(value) => page.send({ type: 'user.page', page: value })}
         onStatus={(value) => page.send({ type: 'user.status', status: value })}
+        {...(accounts ? { accounts } : {})}
+        account={account}
+        onAccount={(id) => navigateTo({ ...currentSearch(), account: id ?? undefined })}
         onSort={(value) => page.send({ type: 'user.sort', sort: value })}
         onRefresh={() => page.send({ type: 'user.refresh' })}
         exporting={csv.exporting}

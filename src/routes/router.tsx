@@ -254,12 +254,20 @@ const pricesRoute = createRoute({
   component: lazyRouteComponent(() => import('./prices'), 'PricesRoute'),
 });
 
-/** The reconciliation board: the cycle shown lives in the URL (`?cycle=YYYY-MM`; none: the current one). */
+/**
+ * The reconciliation board: the cycle and provider account shown live in the URL
+ * (`?cycle=YYYY-MM&account=2`; none: the current cycle, the first account).
+ */
 const reconciliationRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/billing/reconciliation',
-  validateSearch: (search: Record<string, unknown>): { cycle?: string } =>
-    typeof search.cycle === 'string' && isCycle(search.cycle) ? { cycle: search.cycle } : {},
+  validateSearch: (search: Record<string, unknown>): { cycle?: string; account?: number } => {
+    const account = typeof search.account === 'number' || typeof search.account === 'string' ? Number(search.account) : NaN;
+    return {
+      ...(typeof search.cycle === 'string' && isCycle(search.cycle) ? { cycle: search.cycle } : {}),
+      ...(search.account !== undefined && Number.isSafeInteger(account) && account >= 1 ? { account } : {}),
+    };
+  },
   component: lazyRouteComponent(() => import('./reconciliation'), 'ReconciliationRoute'),
 });
 

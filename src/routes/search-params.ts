@@ -65,12 +65,14 @@ export function validateTerminalsSearch(search: Record<string, unknown>): Termin
 }
 
 /**
- * `/customer/terminals/<uuid>?month=2025-3&terminal=<user terminal id>`: the month shown (one of
- * the last twelve; the current one is left out) and the terminal whose details dialog is open.
+ * `/customer/terminals/<uuid>?month=2025-3&terminal=<user terminal id>&account=2`: the month shown
+ * (one of the last twelve; the current one is left out), the terminal whose details dialog is open
+ * and the Account filter (a provider account's id).
  */
 export interface CustomerTerminalsSearch {
   month?: string;
   terminal?: string;
+  account?: number;
 }
 
 export function validateCustomerTerminalsSearch(search: Record<string, unknown>, now: Date = new Date()): CustomerTerminalsSearch {
@@ -78,7 +80,12 @@ export function validateCustomerTerminalsSearch(search: Record<string, unknown>,
   const months = lastTwelveMonths(now);
   const offered = months.some((m) => m.value === month) && month !== months[0]!.value;
   const terminal = typeof search.terminal === 'string' ? search.terminal.trim() : '';
-  return { month: offered ? month : undefined, terminal: TERMINAL_ID_PATTERN.test(terminal) ? terminal : undefined };
+  const account = typeof search.account === 'number' ? search.account : typeof search.account === 'string' && search.account.trim() !== '' ? Number(search.account) : NaN;
+  return {
+    month: offered ? month : undefined,
+    terminal: TERMINAL_ID_PATTERN.test(terminal) ? terminal : undefined,
+    account: Number.isSafeInteger(account) && account >= 1 ? account : undefined,
+  };
 }
 
 /** `/users?search=ana&status=inactive&deleted=true`: what the users list shows (defaults left out). */
@@ -97,13 +104,17 @@ export function validateUsersSearch(search: Record<string, unknown>): UsersSearc
   return { search: text ? text : undefined, status, deleted };
 }
 
-/** `/subscription?page=2&search=ast&plan=1tb&over=true`: what the subscriptions list shows (defaults left out). */
+/**
+ * `/subscription?page=2&search=ast&plan=1tb&over=true&account=2`: what the subscriptions list shows
+ * (defaults left out); `account` is the Account filter (a provider account's id).
+ */
 export interface SubscriptionsSearch {
   page?: number;
   search?: string;
   plan?: Exclude<SubscriptionPlanFilter, 'all'>;
   /** Only terminals over their plan (the banner's "Show them"). */
   over?: true;
+  account?: number;
 }
 
 export function validateSubscriptionsSearch(search: Record<string, unknown>): SubscriptionsSearch {
@@ -113,11 +124,13 @@ export function validateSubscriptionsSearch(search: Record<string, unknown>): Su
   const plan = typeof search.plan === 'string' && (SUBSCRIPTION_PLAN_FILTERS as readonly string[]).includes(search.plan) && search.plan !== 'all'
     ? (search.plan as Exclude<SubscriptionPlanFilter, 'all'>)
     : undefined;
+  const account = typeof search.account === 'number' ? search.account : typeof search.account === 'string' && search.account.trim() !== '' ? Number(search.account) : NaN;
   return {
     page: Number.isInteger(page) && page > 1 && page <= MAX_PAGE ? page : undefined,
     search: text ? text : undefined,
     plan,
     over: search.over === true || search.over === 'true' ? true : undefined,
+    account: Number.isSafeInteger(account) && account >= 1 ? account : undefined,
   };
 }
 

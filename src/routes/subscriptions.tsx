@@ -1,6 +1,8 @@
 // Subscriptions (/subscription): every terminal's plan for the current billing cycle (page, search,
 // plan filter and "over plan" in the URL), the five summary cards and the banner, and the Change
-// Plan dialog, each a machine whose effects are provided here. Plan changes go to the provider.
+// Plan dialog, each a machine whose effects are provided here. Plan changes go to the provider. With
+// more than one provider account the list has an Account column and filter (`account` in the URL),
+// and the dialog offers the plans of the line's own account.
 import { useEffect, useRef } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -19,6 +21,7 @@ import { subscriptionPlanMachine } from '../machines/subscription-plan';
 import { ChangePlanDialog, type ChangePlanStep } from '../ui/subscriptions/ChangePlanDialog';
 import { SubscriptionsView } from '../ui/subscriptions/SubscriptionsView';
 import { useCsvExport } from '../ui/common/ExportButton';
+import { useAccountChoices } from './account-refs';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
 import { validateSubscriptionsSearch, type SubscriptionsSearch } from './search-params';
@@ -50,9 +53,16 @@ export function SubscriptionsRoute() {
   const search = routeApi.useSearch();
   const location = locationOf(search);
   const overPlan = search.over === true;
+  const account = search.account ?? null;
   const currentSearch = () => validateSubscriptionsSearch(router.state.location.search as Record<string, unknown>);
   const navigateTo = (next: SubscriptionsSearch, replace = false) =>
     void router.navigate({ to: '/subscription', search: validateSubscriptionsSearch(next as Record<string, unknown>), replace });
+
+  /** The filters the list machine does not hold ("over plan" and the account), read from the address. */
+  const addressFilters = () => {
+    const shown = currentSearch();
+    return { overPlan: shown.over === true, ...(shown.account !== undefined ? { accountId: shown.account } : {}) };
+  };
 
   const list = usePageActor(
     subscriptionsListMachine.provide({
@@ -60,7 +70,7 @@ export function SubscriptionsRoute() {
         load: fromPromise(({ input, signal }) =>
           outcome(async () => {
             const result = await api.subscriptions.list(
-              { page: input.page, limit: input.limit, search: input.search, plan: input.status, overPlan: currentSearch().over === true },
+              { page: input.page, limit: input.limit, search: input.search, plan: input.status, ...addressFilters() },
               signal,
             );
             return result.ok ? { ok: true as const, data: { rows: result.data.subscriptions, pagination: result.data.pagination } } : result;
@@ -85,7 +95,7 @@ export function SubscriptionsRoute() {
   const csv = useCsvExport(
     () => {
       const { search: text, status } = list.getSnapshot().context.query;
-      return api.subscriptions.exportCsv({ search: text, plan: status, overPlan: currentSearch().over === true });
+      return api.subscriptions.exportCsv({ search: text, plan: status, ...addressFilters() });
     },
     listExportFileName('subscriptions', new Date()),
     LIST_EXPORT_FAILED.subscriptions,
@@ -111,7 +121,7 @@ export function SubscriptionsRoute() {
   const plan = usePageActor(
     subscriptionPlanMachine.provide({
       actors: {
-        loadPlans: fromPromise(({ signal }) => outcome(() => api.subscriptions.plans(signal))),
+        loadPlans: fromPromise(({ input, signal }) => outcome(() => api.subscriptions.plansOf(input.accountId, signal))),
         changePlan: fromPromise(({ input, signal }) =>
           outcome(() => api.subscriptions.changePlan(input.serviceLineNumber, input.productReferenceId, signal)),
         ),
@@ -125,14 +135,16 @@ export function SubscriptionsRoute() {
   );
 
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
-  // "Over plan" is not part of the list machine's query: when the address changes it, the list
-  // loads again (its load reads the address).
-  const overLoaded = useRef(overPlan);
+  const accounts = useAccountChoices();
+  // "Over plan" and the account are not part of the list machine's query: when the address changes
+  // either, the list loads again (its load reads the address).
+  const filtersLoaded = useRef(`${overPlan}|${account}`);
   useEffect(() => {
-    if (overLoaded.current === overPlan) return;
-    overLoaded.current = overPlan;
+    const filters = `${overPlan}|${account}`;
+    if (filtersLoaded.current === filters) return;
+    filtersLoaded.current = filters;
     list.send({ type: 'user.refresh' });
-  }, [list, overPlan]);
+  }, [list, overPlan, account]);
 
   const summaryData = useSelector(summary, (s) => s.context.data);
   const dialogOpen = useSelector(plan, (s) => s.hasTag('open'));
@@ -154,6 +166,10 @@ export function SubscriptionsRoute() {
         onSearch={(value) => list.send({ type: 'user.searchInput', value })}
         onPlanFilter={(status) => list.send({ type: 'user.status', status })}
         onOverPlan={(value) => navigateTo({ ...currentSearch(), page: undefined, over: value ? true : undefined })}
+        {...(accounts ? { accounts } : {})}
+        account={account}
+        // Another account starts at its first page, as the other filters do.
+        onAccount={(id) => navigateTo({ ...currentSearch(), page: undefined, account: id ?? undefined })}
         onPage={(page) => list.send({ type: 'user.page', page })}
         onRetry={() => list.send({ type: 'user.retry' })}
         onRefresh={refreshAll}

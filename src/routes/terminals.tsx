@@ -3,6 +3,8 @@
 // so a link opens it. Each is a machine whose effects are provided here. When the portal holds more
 // than one provider account the list has an Account column and filter, and the dialog names the
 // account; the accounts are read once per visit, and without them the page is as with one account.
+// The "Provider calls" budget and "Recent syncs" follow the filter (the first account's budget and
+// every account's runs for "All accounts").
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -43,6 +45,7 @@ const terminalsListMachine = createListMachine<TerminalListItem, TerminalStatusF
 });
 const fleetHealthMachine = createResourceMachine<FleetHealth>('fleetHealth');
 const syncBudgetMachine = createResourceMachine<SyncBudget>('syncBudget');
+const recentSyncsMachine = createResourceMachine<SyncJob[]>('recentSyncs');
 const routeApi = getRouteApi('/app/terminals');
 
 function finishedText(job: SyncJob): string {
@@ -101,8 +104,26 @@ export function TerminalsRoute() {
     fleetHealthMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.fleetHealth(signal))) } }),
   );
 
+  // The "Provider calls" panel shows the budget of the account the list is filtered to; with every
+  // account listed, the first account's (the server's default).
   const budget = usePageActor(
-    syncBudgetMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.syncBudget(signal))) } }),
+    syncBudgetMachine.provide({
+      actors: { load: fromPromise(({ signal }) => outcome(() => api.terminals.syncBudget(signal, currentSearch().account))) },
+    }),
+  );
+
+  // "Recent syncs" follows the Account filter too: that account's runs, or every account's.
+  const recentSyncs = usePageActor(
+    recentSyncsMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) =>
+          outcome(async () => {
+            const result = await api.terminals.syncQueue(signal, currentSearch().account);
+            return result.ok ? { ok: true as const, data: result.data.recent } : result;
+          }),
+        ),
+      },
+    }),
   );
 
   const accounts = useAccountChoices();
@@ -111,6 +132,7 @@ export function TerminalsRoute() {
     list.send({ type: 'user.refresh' });
     health.send(reloadEvent(health.getSnapshot()));
     budget.send(reloadEvent(budget.getSnapshot()));
+    recentSyncs.send(reloadEvent(recentSyncs.getSnapshot()));
   };
 
   const sync = usePageActor(
@@ -135,18 +157,22 @@ export function TerminalsRoute() {
   );
 
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
-  // The account: when the address changes it, the list loads again (its load reads it).
+  // The account: when the address changes it, the list and the budget panel load again (their loads read it).
   const loadedAccount = useRef(account);
   useEffect(() => {
     if (loadedAccount.current === account) return;
     loadedAccount.current = account;
     list.send({ type: 'user.refresh' });
-  }, [list, account]);
+    budget.send(reloadEvent(budget.getSnapshot()));
+    recentSyncs.send(reloadEvent(recentSyncs.getSnapshot()));
+  }, [list, budget, recentSyncs, account]);
   const healthData = useSelector(health, (s) => s.context.data);
   const healthLoading = useSelector(health, (s) => s.hasTag('loading'));
   const budgetData = useSelector(budget, (s) => s.context.data);
   const budgetError = useSelector(budget, (s) => s.context.error);
   const budgetLoading = useSelector(budget, (s) => s.hasTag('loading') || s.hasTag('refreshing'));
+  const recentRuns = useSelector(recentSyncs, (s) => s.context.data);
+  const recentError = useSelector(recentSyncs, (s) => s.context.error);
 
   const syncing = useSelector(sync, (s) => s.hasTag('busy') || s.hasTag('checking'));
   const running = useSelector(sync, (s) => s.hasTag('syncing'));
@@ -198,6 +224,7 @@ export function TerminalsRoute() {
         syncNotice={syncNotice}
         lastSync={followedJob ?? healthData?.lastSync ?? null}
         budget={{ budget: budgetData, loading: budgetLoading, error: budgetError }}
+        recentSyncs={{ runs: recentRuns, error: recentError }}
         onSearch={(value) => list.send({ type: 'user.searchInput', value })}
         onStatus={(status) => list.send({ type: 'user.status', status })}
         onPage={(page) => list.send({ type: 'user.page', page })}

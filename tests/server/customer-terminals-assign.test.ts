@@ -303,16 +303,18 @@ describe('who may call', () => {
 });
 
 describe("the customer's assigned terminals", () => {
-  it('lists the live terminals, by service line then id, with kit serial and moment', async () => {
+  it('lists the live terminals, by service line then id, with kit serial, moment and provider account', async () => {
+    // Every terminal here is under the portal's one account, as its first start named it.
+    const account = { accountId: 1, accountName: 'Provider account' };
     const res = await ctx.request({ method: 'GET', url: `/api/v1/terminals/customers/${people.ana}/terminals`, token });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       success: true,
       message: 'Assigned terminals retrieved successfully',
       data: [
-        { deviceId: idOf(1), serviceLine: lineOf(1), status: 'Active', assignedTo: people.ana, kitSerialNumber: 'KIT4A1B2C01', assignedAt: '2026-03-02T08:00:00.000Z' },
-        { deviceId: idOf(2), serviceLine: lineOf(2), status: 'Active', assignedTo: people.ana, kitSerialNumber: 'KIT4A1B2C02', assignedAt: '2026-03-02T08:00:00.000Z' },
-        { deviceId: 'UT-SHARED-A', serviceLine: SHARED_LINE, status: 'Active', assignedTo: people.ana, kitSerialNumber: 'KIT-SHARED-A', assignedAt: '2026-03-02T08:00:00.000Z' },
+        { deviceId: idOf(1), serviceLine: lineOf(1), status: 'Active', assignedTo: people.ana, kitSerialNumber: 'KIT4A1B2C01', assignedAt: '2026-03-02T08:00:00.000Z', ...account },
+        { deviceId: idOf(2), serviceLine: lineOf(2), status: 'Active', assignedTo: people.ana, kitSerialNumber: 'KIT4A1B2C02', assignedAt: '2026-03-02T08:00:00.000Z', ...account },
+        { deviceId: 'UT-SHARED-A', serviceLine: SHARED_LINE, status: 'Active', assignedTo: people.ana, kitSerialNumber: 'KIT-SHARED-A', assignedAt: '2026-03-02T08:00:00.000Z', ...account },
       ],
     });
   });

@@ -96,6 +96,9 @@ async function usage(query = '', customer = ulla): Promise<TerminalUsageRecord[]
   return body.data;
 }
 
+/** The portal's one provider account (migration 0024), which every terminal here lives under. */
+const ACCOUNT = { accountId: 1, accountName: 'Provider account' };
+
 /** Terminal id → the cycle's start date, or null. */
 const cycleStarts = (records: TerminalUsageRecord[]) => Object.fromEntries(records.map((r) => [r.terminalId, r.currentBillingCycle?.startDate ?? null]));
 
@@ -111,6 +114,7 @@ describe("a customer's usage, current billing cycle", () => {
       dataCap: { amount: 50, unit: 'GB' },
       // No limit on this cycle: the 50 GB cap is the allowance.
       currentBillingCycle: { startDate: '2026-02-15', endDate: '2026-03-14', totalUsed: 50.75, priorityData: { used: 40.5, total: 50, unit: 'GB', percentage: 81 }, standardUsed: 10.25 },
+      ...ACCOUNT,
     });
     expect(await usage()).toEqual([
       l1('UT-U1-A', 'Standard'),
@@ -125,8 +129,9 @@ describe("a customer's usage, current billing cycle", () => {
         dataCap: { amount: 1, unit: 'TB' },
         // A terabyte plan counts as 1,000 GB.
         currentBillingCycle: { startDate: '2026-03-01', endDate: '2026-03-31', totalUsed: 9.5, priorityData: { used: 9.5, total: 1000, unit: 'GB', percentage: 1 }, standardUsed: 0 },
+        ...ACCOUNT,
       },
-      { terminalId: 'UT-U3', serviceLineNumber: L(3), location: null, terminalType: null, plan: null, status: 'Pending', dataCap: null, currentBillingCycle: null },
+      { terminalId: 'UT-U3', serviceLineNumber: L(3), location: null, terminalType: null, plan: null, status: 'Pending', dataCap: null, currentBillingCycle: null, ...ACCOUNT },
       {
         terminalId: 'UT-U4',
         serviceLineNumber: L(4),
@@ -137,8 +142,9 @@ describe("a customer's usage, current billing cycle", () => {
         dataCap: null,
         // Neither a limit nor a cap: no allowance to measure against.
         currentBillingCycle: { startDate: '2026-02-20', endDate: '2026-03-19', totalUsed: 10, priorityData: { used: 5, total: 0, unit: 'GB', percentage: 0 }, standardUsed: 5 },
+        ...ACCOUNT,
       },
-      { terminalId: 'UT-U5', serviceLineNumber: L(5), location: null, terminalType: null, plan: null, status: 'Suspended', dataCap: null, currentBillingCycle: null },
+      { terminalId: 'UT-U5', serviceLineNumber: L(5), location: null, terminalType: null, plan: null, status: 'Suspended', dataCap: null, currentBillingCycle: null, ...ACCOUNT },
     ]);
   });
 

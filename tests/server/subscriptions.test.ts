@@ -102,6 +102,8 @@ describe('the subscriptions list and the plans on offer', () => {
       billingCycle: { startDate: '2026-03-01', endDate: '2026-03-31' },
       forecast: expect.objectContaining({ projectedUsedGB: expect.any(Number) }) as SubscriptionWire['forecast'],
       customerName: 'Ana Costa',
+      accountId: 1,
+      accountName: expect.any(String) as string,
     });
     expect(by.get(idOf(2))).toMatchObject({
       plan: '1 TB',

@@ -514,3 +514,28 @@ describe('CustomerTerminalsView: unassign confirmation', () => {
     expect(within(dialog()).queryByRole('button', { name: /close/i })).toBeNull();
   });
 });
+
+describe('a customer holding lines of several provider accounts', () => {
+  const accounts = [
+    { id: 1, name: 'Demo US' },
+    { id: 2, name: 'Demo Brasil' },
+  ];
+  const table = () => within(screen.getByRole('table', { name: 'Customer terminals' }));
+
+  it("with two accounts in the portal, names each terminal's account and filters by the one chosen", async () => {
+    const mixed = [usageRecord(null, { terminalId: 'UT-US', serviceLineNumber: 'AST-1', accountId: 1, accountName: 'Demo US' }), usageRecord(null, { terminalId: 'UT-BR', serviceLineNumber: 'AST-2', accountId: 2, accountName: 'Demo Brasil' })];
+    const onAccount = vi.fn();
+    const { user } = renderView({ records: mixed, accounts, account: null, onAccount });
+    expect(table().getByRole('columnheader', { name: 'Account' })).toBeTruthy();
+    expect(table().getByText('Demo Brasil')).toBeTruthy();
+    await user.click(screen.getByLabelText('Account').closest('.p-dropdown')!);
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Demo Brasil' }));
+    expect(onAccount).toHaveBeenCalledWith(2);
+  });
+
+  it('with one account, shows neither the filter nor the column', () => {
+    renderView({ account: null, onAccount: vi.fn() });
+    expect(table().queryByRole('columnheader', { name: 'Account' })).toBeNull();
+    expect(screen.queryByLabelText('Account')).toBeNull();
+  });
+});

@@ -236,7 +236,7 @@ describe('the terminals page across provider accounts', () => {
   it('with two accounts each row names its account, and the Account filter asks for one account from page 1 and shows what the server answered', async () => {
     const { user, location, listCalls } = openTerminals('/terminals?page=2', { accounts: [DEMO_US, DEMO_BRASIL] });
     await screen.findByText(/Showing 5 of 30 terminals/, {}, { timeout: 5000 });
-    expect(await screen.findByRole('columnheader', { name: 'Account' })).toBeTruthy();
+    expect(await within(table()).findByRole('columnheader', { name: 'Account' })).toBeTruthy();
     expect(within(rowOf('AST-100026-20000-11')).getByText('Demo Brasil')).toBeTruthy();
     expect(within(rowOf('AST-100027-20000-11')).getByText('Demo US')).toBeTruthy();
 
@@ -262,11 +262,14 @@ describe('the terminals page across provider accounts', () => {
     expect(listCalls().at(-1)).not.toContain('account_id');
   });
 
-  it('a link with ?account= loads that account only', async () => {
-    const { listCalls } = openTerminals('/terminals?account=2', { count: 3, accounts: [DEMO_US, DEMO_BRASIL] });
+  it("a link with ?account= loads that account only, and the Provider calls panel shows that account's budget", async () => {
+    const { listCalls, api } = openTerminals('/terminals?account=2', { count: 3, accounts: [DEMO_US, DEMO_BRASIL] });
     expect(await screen.findByText(/Showing 1 of 1 terminals/, {}, { timeout: 5000 })).toBeTruthy();
     expect(listCalls()[0]).toContain('account_id=2');
     expect(((await screen.findByLabelText('Account')) as HTMLInputElement).value).toBe('Demo Brasil');
+    expect(api.calls.filter((c) => c.startsWith('GET /api/v1/terminals/sync/budget'))).toEqual(['GET /api/v1/terminals/sync/budget?account_id=2']);
+    // So do the recent syncs (the sync button's own check of a running sync looks at every account).
+    expect(api.calls).toContain('GET /api/v1/terminals/sync/queue?account_id=2');
   });
 
   it('with one account there is no Account column and no Account filter', async () => {
@@ -278,5 +281,7 @@ describe('the terminals page across provider accounts', () => {
     expect(screen.queryByRole('columnheader', { name: 'Account' })).toBeNull();
     expect(screen.queryByLabelText('Account')).toBeNull();
     expect(listCalls().every((call) => !call.includes('account_id'))).toBe(true);
+    // The budget panel shows the first account's, as the server answers when no account is named.
+    expect(api.calls).toContain('GET /api/v1/terminals/sync/budget');
   });
 });

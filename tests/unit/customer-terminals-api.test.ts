@@ -88,6 +88,9 @@ describe('normaliseAssignedTerminal', () => {
       assignedTo: '',
       kitSerialNumber: UNKNOWN_ID,
       assignedAt: '',
+      // An older server names no provider account.
+      accountId: null,
+      accountName: null,
     });
   });
 
@@ -117,6 +120,8 @@ describe('normaliseUsageRecord', () => {
           priority_data: { used: 460, total: 500 },
           standard_used: 12.25,
         },
+        account_id: 2,
+        account_name: 'Demo Brasil',
       }),
     ).toEqual({
       terminalId: 'UT-7',
@@ -133,6 +138,8 @@ describe('normaliseUsageRecord', () => {
         priorityData: { used: 460, total: 500, unit: 'GB', percentage: 92 },
         standardUsed: 12.25,
       },
+      accountId: 2,
+      accountName: 'Demo Brasil',
     });
   });
 

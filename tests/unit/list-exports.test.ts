@@ -59,14 +59,14 @@ describe('the list export columns', () => {
   });
 
   it("writes a terminal's owner as the list does: the customer's name, or Unassigned", () => {
-    const base = { user_terminal_id: 'UT1', service_line_number: 'AST-1', active: false, sync_status: 'error' } as TerminalRowWire;
-    expect(cells(TERMINALS_EXPORT.columns, { ...base, assigned_to: null, assigned_to_customer: null })).toEqual(['AST-1', 'UT1', 'Unassigned', '', 'Inactive', 'Sync error']);
+    const base = { user_terminal_id: 'UT1', service_line_number: 'AST-1', active: false, sync_status: 'error', account_name: 'Demo US' } as TerminalRowWire;
+    expect(cells(TERMINALS_EXPORT.columns, { ...base, assigned_to: null, assigned_to_customer: null })).toEqual(['AST-1', 'UT1', 'Unassigned', '', 'Inactive', 'Sync error', 'Demo US']);
     expect(cells(TERMINALS_EXPORT.columns, { ...base, assigned_to: 'c-1', assigned_to_customer: 'Acme' }).slice(2, 4)).toEqual(['Acme', 'c-1']);
   });
 
   it('writes GB with one decimal and money with two, in GB whatever the screen abbreviates', () => {
-    const s = { terminalId: 'UT1', serviceLineNumber: 'AST-1', location: null, terminalType: null, plan: '1 TB', monthlyDataGB: 1000, usedGB: 1057.25, remainingGB: 0, overageGB: 57.25, overageCharges: 286.25, currency: 'EUR', status: 'Over Plan', forecast: null } as SubscriptionWire;
-    expect(cells(SUBSCRIPTIONS_EXPORT.columns, s)).toEqual(['UT1', 'AST-1', '', '', '1 TB', '1000.0', '1057.3', '0.0', '57.3', '286.25', 'EUR', '', '', '', 'Over Plan']);
+    const s = { terminalId: 'UT1', serviceLineNumber: 'AST-1', location: null, terminalType: null, plan: '1 TB', monthlyDataGB: 1000, usedGB: 1057.25, remainingGB: 0, overageGB: 57.25, overageCharges: 286.25, currency: 'EUR', status: 'Over Plan', forecast: null, accountName: 'Demo Brasil' } as SubscriptionWire;
+    expect(cells(SUBSCRIPTIONS_EXPORT.columns, s)).toEqual(['UT1', 'AST-1', '', '', '1 TB', '1000.0', '1057.3', '0.0', '57.3', '286.25', 'EUR', '', '', '', 'Over Plan', 'Demo Brasil']);
   });
 
   it("leaves a usage row's figures empty when the month has no billing cycle, as the table's dashes", () => {

@@ -61,10 +61,14 @@ describe('normaliseSubscriptionPage and normalisePlan', () => {
 });
 
 describe('subscriptions api', () => {
-  it('list asks for the page with its search, plan and over-plan filters', async () => {
+  it('list asks for the page with its search, plan, over-plan and account filters', async () => {
     const { api, sent } = apiAnswering(200, envelope(subscriptionPage()));
-    const result = await api.subscriptions.list({ page: 2, limit: 25, search: '  lisbon ', plan: '1tb', overPlan: true });
-    expect(sent()).toMatchObject({ path: '/api/v1/subscriptions', method: 'GET', query: { page: '2', limit: '25', search: 'lisbon', plan: '1tb', over_plan: 'true' } });
+    const result = await api.subscriptions.list({ page: 2, limit: 25, search: '  lisbon ', plan: '1tb', overPlan: true, accountId: 2 });
+    expect(sent()).toMatchObject({
+      path: '/api/v1/subscriptions',
+      method: 'GET',
+      query: { page: '2', limit: '25', search: 'lisbon', plan: '1tb', over_plan: 'true', account_id: '2' },
+    });
     expect(result).toMatchObject({ ok: true, data: subscriptionPage() });
   });
 
@@ -83,6 +87,18 @@ describe('subscriptions api', () => {
     const { api, sent } = apiAnswering(200, envelope([plan50, { name: 'broken' }, plan1TB]));
     expect(await api.subscriptions.plans()).toMatchObject({ ok: true, data: [plan50, plan1TB] });
     expect(sent().path).toBe('/api/v1/subscriptions/plans');
+    expect(sent().query).toEqual({});
+  });
+
+  it("plansOf asks for one account's plans", async () => {
+    const { api, sent } = apiAnswering(200, envelope([plan50]));
+    await api.subscriptions.plansOf(2);
+    expect(sent()).toMatchObject({ path: '/api/v1/subscriptions/plans', query: { account_id: '2' } });
+  });
+
+  it('reads the account of a row, and a row naming none as of no known account', () => {
+    expect(normaliseSubscription({ ...subscription(), accountId: undefined, account_id: 2, accountName: undefined, account_name: 'Demo Brasil' })).toMatchObject({ accountId: 2, accountName: 'Demo Brasil' });
+    expect(normaliseSubscription({ ...subscription(), accountId: 0, accountName: '' })).toMatchObject({ accountId: null, accountName: null });
   });
 
   it('changePlan puts the product on the line and reads the changed subscription', async () => {

@@ -171,11 +171,15 @@ describe('sync normalisers', () => {
 
   it('reads snake_case fields, a numeric id, defaults and a clamped progress', () => {
     expect(
-      normaliseSyncJob({ job_id: 7, status: 'succeeded', progress: 140, provider_calls: '12', queued_at: 'q', finished_at: 'f', counts: { added: 3 } }),
+      normaliseSyncJob({ job_id: 7, status: 'succeeded', progress: 140, provider_calls: '12', queued_at: 'q', finished_at: 'f', counts: { added: 3 }, account_id: 2, account_name: 'Demo Brasil' }),
     ).toEqual({
-      ...syncJobFixture({ id: '7', status: 'succeeded', progress: 100, providerCalls: 12, queuedAt: 'q', finishedAt: 'f', requestedBy: null }),
+      ...syncJobFixture({ id: '7', status: 'succeeded', progress: 100, providerCalls: 12, queuedAt: 'q', finishedAt: 'f', requestedBy: null, accountId: 2, accountName: 'Demo Brasil' }),
       counts: { added: 3, updated: 0, unchanged: 0, removed: 0, failed: 0 },
     });
+  });
+
+  it('reads a run that names no account (an older server) as of no known account', () => {
+    expect(normaliseSyncJob({ id: 'r', status: 'running', account_id: 'x' })).toMatchObject({ accountId: null, accountName: null });
   });
 
   it.each([null, 'run-1', { status: 'running' }, { id: '', status: 'running' }, { id: 'r', status: 'paused' }])(

@@ -5,7 +5,21 @@
 import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { AlertFigures, AlertKind, AlertStatus } from '../../../src/domain/alerts';
 import type { Db } from '../client';
-import { alertOverrides, alertReads, alertRules, alerts, alertSubscriptions, customers, users, type AlertOverrideRow, type AlertRow, type AlertRuleRow } from '../schema';
+import {
+  alertOverrides,
+  alertReads,
+  alertRules,
+  alerts,
+  alertSubscriptions,
+  customers,
+  providerAccounts,
+  serviceLines,
+  terminals,
+  users,
+  type AlertOverrideRow,
+  type AlertRow,
+  type AlertRuleRow,
+} from '../schema';
 import { onLines } from './my-terminals';
 import { rowsOf } from './results';
 
@@ -75,6 +89,12 @@ export interface AlertListRow extends AlertRow {
   customerName: string | null;
   customerCompany: string | null;
   acknowledgedByName: string | null;
+  /**
+   * The provider account of the alert's line (or terminal), read for the Alerts page only; null
+   * for an alert on no line (a customer's, a sync's) or a line no longer known.
+   */
+  accountId?: number | null;
+  accountName?: string | null;
 }
 
 export interface AlertFilter {
@@ -83,7 +103,17 @@ export interface AlertFilter {
   severity: 'warning' | 'critical' | null;
   customerId: string | null;
   search: string | null;
+  /** Only the alerts on this provider account's lines and terminals; absent or null: every alert. */
+  accountId?: number | null;
 }
+
+/**
+ * The provider account an alert concerns: its line's, else its terminal's (each a key lookup);
+ * null for an alert on no line or terminal.
+ */
+const accountOfAlert = sql<number | null>`coalesce(
+  (SELECT ${serviceLines.accountId} FROM ${serviceLines} WHERE ${serviceLines.serviceLineNumber} = ${alerts.serviceLineNumber}),
+  (SELECT ${terminals.accountId} FROM ${terminals} WHERE ${terminals.userTerminalId} = ${alerts.userTerminalId}))`;
 
 const UNRESOLVED_COLUMNS = sql`id::text AS id, kind, level, target_key, period_key, customer_id::text AS customer_id, service_line_number, user_terminal_id`;
 
@@ -109,6 +139,7 @@ export function createAlertsRepository(db: Db) {
     if (filter.kind) parts.push(eq(a.kind, filter.kind));
     if (filter.severity) parts.push(eq(a.severity, filter.severity));
     if (filter.customerId) parts.push(eq(a.customerId, filter.customerId));
+    if (filter.accountId !== undefined && filter.accountId !== null) parts.push(sql`${accountOfAlert} = ${filter.accountId}`);
     if (filter.search) {
       const like = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       parts.push(
@@ -246,13 +277,15 @@ export function createAlertsRepository(db: Db) {
 
     // ---- Reading alerts -------------------------------------------------------------------
 
+    /** A page of the Alerts list, each alert with its account (the page and its export only). */
     async list(filter: AlertFilter, page: { offset: number; limit: number }, tx: Db = db): Promise<{ rows: AlertListRow[]; total: number }> {
       const where = filterWhere(filter);
       const rows = await tx
-        .select(listColumns)
+        .select({ ...listColumns, accountId: providerAccounts.id, accountName: providerAccounts.name })
         .from(a)
         .leftJoin(customers, eq(customers.id, a.customerId))
         .leftJoin(users, eq(users.id, a.acknowledgedBy))
+        .leftJoin(providerAccounts, sql`${providerAccounts.id} = ${accountOfAlert}`)
         .where(where)
         .orderBy(desc(a.openedAt), desc(a.id))
         .limit(page.limit)
@@ -262,7 +295,7 @@ export function createAlertsRepository(db: Db) {
         .from(a)
         .leftJoin(customers, eq(customers.id, a.customerId))
         .where(where);
-      return { rows: rows.map(toListRow), total: Number(count?.n ?? 0) };
+      return { rows: rows.map((r) => ({ ...toListRow(r), accountId: r.accountId, accountName: r.accountName })), total: Number(count?.n ?? 0) };
     },
 
     /** Counts per status under the same filters but the status. */

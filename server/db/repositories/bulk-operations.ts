@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle
 import { rowsOf } from './results';
 import type { BulkKind, BulkRowInput, BulkRowStatus } from '../../../src/domain/bulk';
 import type { Db } from '../client';
-import { bulkOperationRows, bulkOperations, customers, providerProducts, serviceLines, terminals, users, type BulkOperationRow } from '../schema';
+import { bulkOperationRows, bulkOperations, customers, providerAccounts, providerProducts, serviceLines, terminals, users, type BulkOperationRow } from '../schema';
 
 export interface BulkOperationWithCreator extends BulkOperationRow {
   creatorName: string | null;
@@ -111,6 +111,31 @@ export function createBulkOperationsRepository(db: Db) {
 
     async latest(limit: number, tx: Db = db): Promise<BulkOperationWithCreator[]> {
       return tx.select(withCreator).from(o).leftJoin(users, eq(users.id, o.createdBy)).orderBy(desc(o.createdAt), desc(o.id)).limit(limit);
+    },
+
+    /**
+     * The provider accounts whose lines each operation's rows name (assign and change-plan rows
+     * name a line; the customer actions none), by account name. One statement over the listed
+     * operations' rows (at most BULK_MAX_ROWS each), each line a key lookup.
+     */
+    async accountsTouched(operationIds: readonly string[], tx: Db = db): Promise<Map<string, { id: number; name: string }[]>> {
+      const touched = new Map<string, { id: number; name: string }[]>();
+      if (operationIds.length === 0) return touched;
+      const rows = rowsOf<{ operation_id: string; account_id: number; account_name: string }>(
+        await tx.execute(sql`
+          SELECT DISTINCT r.operation_id::text AS operation_id, pa.id AS account_id, pa.name AS account_name
+          FROM ${bulkOperationRows} r
+          JOIN ${serviceLines} sl ON sl.service_line_number = r.input->>'serviceLine'
+          JOIN ${providerAccounts} pa ON pa.id = sl.account_id
+          WHERE r.operation_id = ANY(${sql.param([...operationIds])}::uuid[])
+          ORDER BY pa.name, pa.id`),
+      );
+      for (const row of rows) {
+        const list = touched.get(row.operation_id) ?? [];
+        list.push({ id: Number(row.account_id), name: row.account_name });
+        touched.set(row.operation_id, list);
+      }
+      return touched;
     },
 
     /** Operations still running: what a start-up hands back to the job. */

@@ -12,7 +12,7 @@
 import { and, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { RequestStatus, RequestStatusFilter } from '../../../src/domain/requests';
 import type { Db } from '../client';
-import { customerRequests, customers, serviceLines, terminals, users, type CustomerRequestRow } from '../schema';
+import { customerRequests, customers, providerAccounts, serviceLines, terminals, users, type CustomerRequestRow } from '../schema';
 import { onLines } from './my-terminals';
 import { isUniqueViolation } from './unique-violation';
 
@@ -25,17 +25,63 @@ export type RequestInsert = { ok: true; row: CustomerRequestRow } | { ok: false;
 /** A request with what the lists show beside it. */
 export interface RequestListRow extends CustomerRequestRow {
   terminalNickname: string | null;
+  /** The provider account of the request's line, whose products price it; null when the line is no longer known. */
+  lineAccountId: number | null;
 }
 export interface QueueRow extends RequestListRow {
   customerName: string;
   customerCompany: string;
   decidedByName: string | null;
+  /** The provider account of the request's line; null when the line is no longer known. */
+  accountId: number | null;
+  accountName: string | null;
+}
+
+/** The queue's filter: a status ('all': every one) and a provider account (null: every one). */
+export interface QueueFilter {
+  status: RequestStatusFilter;
+  accountId: number | null;
 }
 
 export type CustomerRequestsRepository = ReturnType<typeof createCustomerRequestsRepository>;
 
+/**
+ * The request's line, named with its table: drizzle leaves a column of a one-table select bare,
+ * which inside a subquery would name the subquery's own column (and match every row).
+ */
+const requestLine = sql.raw('"customer_requests"."service_line_number"');
+
 /** The nickname of a live terminal on the request's line (the first by id that has one). */
-const nicknameOfLine = sql<string | null>`(SELECT t.nickname FROM ${terminals} t WHERE t.service_line_number = ${r.serviceLineNumber} AND t.removed_at IS NULL AND t.nickname IS NOT NULL ORDER BY t.user_terminal_id LIMIT 1)`;
+const nicknameOfLine = sql<string | null>`(SELECT t.nickname FROM ${terminals} t WHERE t.service_line_number = ${requestLine} AND t.removed_at IS NULL AND t.nickname IS NOT NULL ORDER BY t.user_terminal_id LIMIT 1)`;
+
+/**
+ * The requests about lines of one provider account (null: every request). A request whose line is
+ * no longer known has no account: it is listed under every account only.
+ */
+const ofAccount = (accountId: number | null) => (accountId === null ? undefined : eq(serviceLines.accountId, accountId));
+
+/** The queue's columns: the request, its line's nickname, the customer, the decider and the line's account. */
+function queueSelect(tx: Db) {
+  return tx
+    .select({
+      ...allColumns,
+      terminalNickname: nicknameOfLine,
+      lineAccountId: serviceLines.accountId,
+      customerName: customers.name,
+      customerCompany: customers.company,
+      decidedByName: users.name,
+      accountId: providerAccounts.id,
+      accountName: providerAccounts.name,
+    })
+    .from(r)
+    .innerJoin(customers, eq(customers.id, r.customerId))
+    .leftJoin(users, and(eq(users.id, r.decidedBy), sql`${r.status} <> 'pending'`))
+    .leftJoin(serviceLines, eq(serviceLines.serviceLineNumber, r.serviceLineNumber))
+    .leftJoin(providerAccounts, eq(providerAccounts.id, serviceLines.accountId));
+}
+
+/** The provider account of the request's line (a key lookup); null when the line is no longer known. */
+const accountOfLine = sql<number | null>`(SELECT sl.account_id FROM ${serviceLines} sl WHERE sl.service_line_number = ${requestLine})`;
 
 /** Not claimed by an approval in progress (or claimed by one whose server died). */
 const unclaimed = (staleBefore: Date) => or(isNull(r.decidedAt), lt(r.decidedAt, staleBefore));
@@ -67,7 +113,7 @@ export function createCustomerRequestsRepository(db: Db) {
     /** The request when it is this customer's; null for another's or an unknown id alike. */
     async findOfCustomer(id: string, customerId: string, tx: Db = db): Promise<RequestListRow | null> {
       const [row] = await tx
-        .select({ ...allColumns, terminalNickname: nicknameOfLine })
+        .select({ ...allColumns, terminalNickname: nicknameOfLine, lineAccountId: accountOfLine })
         .from(r)
         .where(and(eq(r.id, id), eq(r.customerId, customerId)));
       return row ?? null;
@@ -76,42 +122,36 @@ export function createCustomerRequestsRepository(db: Db) {
     /** The customer's requests (about `lines`, when a member is limited to some), newest first. */
     async ofCustomer(customerId: string, tx: Db = db, lines: readonly string[] | null = null): Promise<RequestListRow[]> {
       return tx
-        .select({ ...allColumns, terminalNickname: nicknameOfLine })
+        .select({ ...allColumns, terminalNickname: nicknameOfLine, lineAccountId: accountOfLine })
         .from(r)
         .where(and(eq(r.customerId, customerId), onLines(r.serviceLineNumber, lines)))
         .orderBy(desc(r.createdAt), desc(r.id));
     },
 
-    /** One page of the queue, newest first, with the asking customer and the deciding admin. */
-    async page(filter: { status: RequestStatusFilter; limit: number; offset: number }, tx: Db = db): Promise<{ rows: QueueRow[]; total: number }> {
-      const where = filter.status === 'all' ? undefined : eq(r.status, filter.status);
-      const rows = await tx
-        .select({
-          ...allColumns,
-          terminalNickname: nicknameOfLine,
-          customerName: customers.name,
-          customerCompany: customers.company,
-          decidedByName: users.name,
-        })
-        .from(r)
-        .innerJoin(customers, eq(customers.id, r.customerId))
-        .leftJoin(users, and(eq(users.id, r.decidedBy), sql`${r.status} <> 'pending'`))
+    /** One page of the queue, newest first, with the asking customer, the deciding admin and the line's account. */
+    async page(filter: QueueFilter & { limit: number; offset: number }, tx: Db = db): Promise<{ rows: QueueRow[]; total: number }> {
+      const where = and(filter.status === 'all' ? undefined : eq(r.status, filter.status), ofAccount(filter.accountId));
+      const rows = await queueSelect(tx)
         .where(where)
         .orderBy(desc(r.createdAt), desc(r.id))
         .limit(filter.limit)
         .offset(filter.offset);
-      const total = await tx.$count(r, where);
+      const total =
+        filter.accountId === null
+          ? await tx.$count(r, where)
+          : Number((await tx.select({ n: sql<number>`count(*)::int` }).from(r).innerJoin(serviceLines, eq(serviceLines.serviceLineNumber, r.serviceLineNumber)).where(where))[0]?.n ?? 0);
       return { rows, total };
     },
 
     async queueRow(id: string, tx: Db = db): Promise<QueueRow | null> {
-      const [row] = await tx
-        .select({ ...allColumns, terminalNickname: nicknameOfLine, customerName: customers.name, customerCompany: customers.company, decidedByName: users.name })
-        .from(r)
-        .innerJoin(customers, eq(customers.id, r.customerId))
-        .leftJoin(users, and(eq(users.id, r.decidedBy), sql`${r.status} <> 'pending'`))
-        .where(eq(r.id, id));
+      const [row] = await queueSelect(tx).where(eq(r.id, id));
       return row ?? null;
+    },
+
+    /** The provider account of a line; null when the portal does not know the line. */
+    async accountOfLine(serviceLineNumber: string, tx: Db = db): Promise<number | null> {
+      const [row] = await tx.select({ accountId: serviceLines.accountId }).from(serviceLines).where(eq(serviceLines.serviceLineNumber, serviceLineNumber));
+      return row?.accountId ?? null;
     },
 
     /** Where to tell a live customer about their request: null once the account is deleted. */
@@ -120,8 +160,12 @@ export function createCustomerRequestsRepository(db: Db) {
       return row ?? null;
     },
 
-    async counts(tx: Db = db): Promise<Record<RequestStatus, number>> {
-      const rows = await tx.select({ status: r.status, n: sql<number>`count(*)::int` }).from(r).groupBy(r.status);
+    /** Requests per status (of the lines of one provider account when given). */
+    async counts(accountId: number | null = null, tx: Db = db): Promise<Record<RequestStatus, number>> {
+      const select = tx.select({ status: r.status, n: sql<number>`count(*)::int` }).from(r);
+      const rows = await (accountId === null
+        ? select.groupBy(r.status)
+        : select.innerJoin(serviceLines, eq(serviceLines.serviceLineNumber, r.serviceLineNumber)).where(ofAccount(accountId)).groupBy(r.status));
       const counts: Record<RequestStatus, number> = { pending: 0, approved: 0, declined: 0, cancelled: 0 };
       for (const row of rows) counts[row.status] = row.n;
       return counts;

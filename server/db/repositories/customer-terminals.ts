@@ -13,7 +13,7 @@ import type { CustomerUsagePageQuery, CustomerUsageSortField } from '../../../sr
 import { monthRange } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import { transactionRetryingConflicts } from '../conflicts';
-import { customers, customerUsageRows, serviceLines, serviceLineUsageCycles, serviceLineUsageDaily, subscriptionDirty, terminals } from '../schema';
+import { customers, customerUsageRows, providerAccounts, serviceLines, serviceLineUsageCycles, serviceLineUsageDaily, subscriptionDirty, terminals } from '../schema';
 import { explain, planNodes, type IsoDay } from './terminals';
 import { rowsOf } from './results';
 
@@ -42,6 +42,9 @@ function cycleCondition(pick: CyclePick): SQL | undefined {
 }
 
 const liveOf = (customerId: string) => and(eq(t.assignedCustomerId, customerId), isNull(t.removedAt));
+/** The customer's live terminals, of one provider account when given (null: every account's). */
+const liveOfAccount = (customerId: string, accountId: number | null) =>
+  accountId === null ? liveOf(customerId) : and(liveOf(customerId), eq(t.accountId, accountId));
 
 /**
  * Every live terminal of the customer with the picked cycle of its line, in one statement: the
@@ -83,17 +86,24 @@ function usageQuery(tx: Db, customerId: string, pick: CyclePick) {
       priorityGb: cycle.priorityGb,
       standardGb: cycle.standardGb,
       usageLimitGb: cycle.usageLimitGb,
+      // Which provider account the line is under: a customer may hold lines of several.
+      accountId: providerAccounts.id,
+      accountName: providerAccounts.name,
     })
     .from(t)
     .leftJoinLateral(cycle, sql`true`)
+    .leftJoin(providerAccounts, eq(providerAccounts.id, t.accountId))
     .where(liveOf(customerId))
     .orderBy(asc(t.serviceLineNumber), asc(t.userTerminalId));
 }
 
 export type CustomerUsageRow = Awaited<ReturnType<typeof usageQuery>>[number];
 
-/** The customer's live terminals, by service line then id (terminals_customer_live_idx, 0013: read from the index alone). */
-function assignedQuery(tx: Db, customerId: string) {
+/**
+ * The customer's live terminals (of one provider account when given), by service line then id
+ * (terminals_customer_live_idx, 0013), each with its account's name.
+ */
+function assignedQuery(tx: Db, customerId: string, accountId: number | null = null) {
   return tx
     .select({
       userTerminalId: t.userTerminalId,
@@ -101,9 +111,12 @@ function assignedQuery(tx: Db, customerId: string) {
       kitSerialNumber: t.kitSerialNumber,
       active: t.active,
       assignedAt: t.assignedAt,
+      accountId: providerAccounts.id,
+      accountName: providerAccounts.name,
     })
     .from(t)
-    .where(liveOf(customerId))
+    .leftJoin(providerAccounts, eq(providerAccounts.id, t.accountId))
+    .where(liveOfAccount(customerId, accountId))
     .orderBy(asc(t.serviceLineNumber), asc(t.userTerminalId));
 }
 
@@ -113,6 +126,8 @@ export interface UsagePageQuery extends Pick<CustomerUsagePageQuery, 'limit' | '
   offset: number;
   /** Trimmed; '' for none. */
   search: string;
+  /** Only the terminals under this provider account (a filter: the summary counts every one); null for every account's. */
+  accountId?: number | null;
 }
 
 export interface UsagePageRows {
@@ -242,13 +257,24 @@ function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQue
   const status = query.status === 'all' ? sql`true` : sql`status = ${query.status}`;
   const direction = sql.raw(query.sort?.order === -1 ? 'DESC' : 'ASC');
   const order = query.sort ? sql`${SORT_VALUE[query.sort.field]} ${direction}, ` : sql``;
+  // One provider account's rows, a filter as the status is (the summary still counts every
+  // terminal of the customer): a key lookup of each terminal, as the stored rows hold no account.
+  const accountId = query.accountId ?? null;
+  const account = accountId === null ? sql`true` : sql`(SELECT ${t.accountId} FROM ${t} WHERE ${t.userTerminalId} = rows.user_terminal_id) = ${accountId}`;
+  // The page's rows, ordered, then their account (a key lookup for each row of the page only).
   return sql`
     WITH rows AS MATERIALIZED (${usagePageRows(customerId, pick, source, marked)}),
-    shown AS (SELECT * FROM rows WHERE ${status} AND ${matches})
+    shown AS (SELECT * FROM rows WHERE ${status} AND ${matches} AND ${account})
     SELECT
-      (SELECT coalesce(json_agg(p), '[]'::json) FROM (
-        SELECT * FROM shown ORDER BY ${order}service_line_number, user_terminal_id
-        LIMIT ${query.limit} OFFSET ${query.offset}) p) AS page,
+      (SELECT coalesce(json_agg(q ORDER BY ${order}service_line_number, user_terminal_id), '[]'::json) FROM (
+        SELECT p.*, acct.account_id, acct.account_name FROM (
+          SELECT * FROM shown ORDER BY ${order}service_line_number, user_terminal_id
+          LIMIT ${query.limit} OFFSET ${query.offset}) p
+        LEFT JOIN LATERAL (
+          SELECT ${providerAccounts.id} AS account_id, ${providerAccounts.name} AS account_name
+          FROM ${t} JOIN ${providerAccounts} ON ${providerAccounts.id} = ${t.accountId}
+          WHERE ${t.userTerminalId} = p.user_terminal_id
+        ) acct ON true) q) AS page,
       (SELECT count(*)::int FROM shown) AS matching,
       count(*)::int AS total,
       (count(*) FILTER (WHERE status = 'Active'))::int AS active,
@@ -319,6 +345,8 @@ function pageRow(raw: Record<string, unknown>): CustomerUsageRow {
     priorityGb: num(raw.priority_gb),
     standardGb: num(raw.standard_gb),
     usageLimitGb: num(raw.cycle_limit_gb),
+    accountId: num(raw.account_id),
+    accountName: (raw.account_name as string | null) ?? null,
   };
 }
 
@@ -447,11 +475,11 @@ export function createCustomerTerminalsRepository(db: Db) {
       return assignedQuery(tx, customerId);
     },
 
-    /** A page of `assignedTo` and how many there are (both read from terminals_customer_live_idx). */
-    async assignedPage(customerId: string, offset: number, limit: number, tx: Db = db) {
+    /** A page of `assignedTo` (of one provider account when given) and how many there are. */
+    async assignedPage(customerId: string, offset: number, limit: number, accountId: number | null = null, tx: Db = db) {
       const [rows, [count]] = await Promise.all([
-        assignedQuery(tx, customerId).limit(limit).offset(offset),
-        tx.select({ n: sql<number>`count(*)::int` }).from(t).where(liveOf(customerId)),
+        assignedQuery(tx, customerId, accountId).limit(limit).offset(offset),
+        tx.select({ n: sql<number>`count(*)::int` }).from(t).where(liveOfAccount(customerId, accountId)),
       ]);
       return { rows, total: Number(count?.n ?? 0) };
     },

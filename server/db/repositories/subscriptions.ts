@@ -10,6 +10,7 @@ import { GB_PER_TB } from '../../../src/domain/subscriptions';
 import type { Db } from '../client';
 import {
   customers,
+  providerAccounts,
   providerProducts,
   serviceLines,
   serviceLineUsageCycles,
@@ -64,6 +65,8 @@ function subscriptionQuery(tx: Db, today: IsoDay, where: SQL | undefined) {
       dataCapUnit: t.dataCapUnit,
       currency: p.isoCurrencyCode,
       customerName: customers.name,
+      accountId: t.accountId,
+      accountName: providerAccounts.name,
       cycleStart: cycle.cycleStart,
       cycleEnd: cycle.cycleEnd,
       priorityGb: cycle.priorityGb,
@@ -74,6 +77,7 @@ function subscriptionQuery(tx: Db, today: IsoDay, where: SQL | undefined) {
     // A product is its account's: two accounts may list the same reference at their own prices.
     .leftJoin(p, and(eq(p.productReferenceId, sql`coalesce(${serviceLines.productReferenceId}, ${t.productReferenceId})`), eq(p.accountId, t.accountId)))
     .leftJoin(customers, eq(customers.id, t.assignedCustomerId))
+    .leftJoin(providerAccounts, eq(providerAccounts.id, t.accountId))
     .leftJoinLateral(cycle, sql`true`)
     .where(and(isNull(t.removedAt), isNotNull(t.serviceLineNumber), where))
     .orderBy(asc(t.serviceLineNumber), asc(t.userTerminalId));
@@ -121,6 +125,8 @@ export interface SubscriptionPageQuery {
   search?: string | undefined;
   plan: SubscriptionPlanFilter;
   overPlan?: boolean | undefined;
+  /** Only the terminals of this provider account (none match an unknown one). */
+  accountId?: number | undefined;
 }
 
 /** The advisory lock a refreshing transaction holds (any constant every process shares). */
@@ -138,6 +144,15 @@ export type SubscriptionsRepository = ReturnType<typeof createSubscriptionsRepos
 
 /** Rows matching: the totals already count the unfiltered set and each single plan or over-plan filter. */
 async function countOf(query: SubscriptionPageQuery, summary: SubscriptionSummary, where: SQL | undefined, tx: Db): Promise<number> {
+  // The totals count every account's rows: one account's are counted through their terminals.
+  if (query.accountId !== undefined) {
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(r)
+      .innerJoin(t, eq(t.userTerminalId, r.userTerminalId))
+      .where(and(where, eq(t.accountId, query.accountId)));
+    return Number(row?.n ?? 0);
+  }
   if (!query.search) {
     if (query.overPlan === undefined) {
       if (query.plan === 'all') return summary.totalTerminals;
@@ -282,7 +297,8 @@ export function createSubscriptionsRepository(db: Db) {
 
     /**
      * One page of stored rows in the page's order (the order index), and how many rows match:
-     * from the totals when the filter is one they count, else counted.
+     * from the totals when the filter is one they count, else counted. The account is read from
+     * the terminal at read time (a stored row's copy would miss a renamed account).
      */
     async page(query: SubscriptionPageQuery, summary: SubscriptionSummary, tx: Db = db): Promise<{ rows: SubscriptionWire[]; total: number }> {
       const where = and(
@@ -301,26 +317,36 @@ export function createSubscriptionsRepository(db: Db) {
         : [desc(r.overageGb), sql`${r.serviceLineNumber} COLLATE "C"`, sql`${r.userTerminalId} COLLATE "C"`];
       const limit = Math.min(query.limit, total - offset);
       const rows = await tx
-        .select({ wire: r.wire })
+        .select({ wire: r.wire, accountId: t.accountId, accountName: providerAccounts.name })
         .from(r)
-        .where(where)
+        .innerJoin(t, eq(t.userTerminalId, r.userTerminalId))
+        .leftJoin(providerAccounts, eq(providerAccounts.id, t.accountId))
+        .where(and(where, query.accountId === undefined ? undefined : eq(t.accountId, query.accountId)))
         .orderBy(...order)
         .limit(limit)
         .offset(fromEnd ? total - offset - limit : offset);
       if (fromEnd) rows.reverse();
-      return { rows: rows.map((row) => row.wire as SubscriptionWire), total };
+      return { rows: rows.map((row) => ({ ...(row.wire as SubscriptionWire), accountId: row.accountId, accountName: row.accountName })), total };
     },
 
-    /** The products the provider still lists, cheapest first. */
-    async liveProducts(tx: Db = db): Promise<StoredProduct[]> {
-      return tx.select(productColumns).from(p).where(isNull(p.removedAt)).orderBy(sql`${p.price} ASC NULLS LAST`, asc(p.name));
+    /** The products one provider account still lists, cheapest first (each account prices its own). */
+    async liveProducts(accountId: number, tx: Db = db): Promise<StoredProduct[]> {
+      return tx
+        .select(productColumns)
+        .from(p)
+        .where(and(eq(p.accountId, accountId), isNull(p.removedAt)))
+        .orderBy(sql`${p.price} ASC NULLS LAST`, asc(p.name));
     },
 
-    async findLiveProduct(productReferenceId: string, tx: Db = db): Promise<StoredProduct | null> {
+    /**
+     * A product one account still lists: the account a line or activation lives under, whose own
+     * products alone it may take (two accounts list the same reference at their own prices).
+     */
+    async findLiveProduct(productReferenceId: string, accountId: number, tx: Db = db): Promise<StoredProduct | null> {
       const [row] = await tx
         .select(productColumns)
         .from(p)
-        .where(and(eq(p.productReferenceId, productReferenceId), isNull(p.removedAt)));
+        .where(and(eq(p.accountId, accountId), eq(p.productReferenceId, productReferenceId), isNull(p.removedAt)));
       return row ?? null;
     },
 

@@ -26,7 +26,10 @@ import {
   type AlertWire,
 } from '../../domain/alerts';
 import type { Pagination } from '../../domain/customers';
+import type { ProviderAccountRef } from '../../domain/provider-accounts';
+import { AccountPicker } from '../common/AccountPicker';
 import { ErrorCard } from '../common/ErrorCard';
+import { DASH } from '../common/format';
 import { ExportButton } from '../common/ExportButton';
 import { useColumnFolding } from '../common/useColumnFolding';
 import { NavLink } from '../common/NavLink';
@@ -52,6 +55,14 @@ export interface AlertsViewProps {
   status: AlertStatusFilter;
   kind: AlertKind | 'all';
   severity: AlertSeverity | 'all';
+  /**
+   * The provider accounts, given when the portal holds more than one: the Account filter and
+   * column show (absent: neither, and the page looks as it does with one account).
+   */
+  accounts?: readonly ProviderAccountRef[];
+  /** The Account filter's account; null for all of them. */
+  account?: number | null;
+  onAccount?: (id: number | null) => void;
   /** The search box as typed. */
   search: string;
   loading: boolean;
@@ -101,6 +112,7 @@ export function AlertsView(props: AlertsViewProps) {
   const { pagination, busy } = props;
   const selected = props.alerts.filter((alert) => props.selection.includes(alert.id));
   const mayAcknowledge = props.canAcknowledge !== false;
+  const accounts = props.accounts;
   return (
     <section className="page alerts-page" aria-labelledby={`${id}-title`}>
       <header className="page-header-row">
@@ -143,6 +155,9 @@ export function AlertsView(props: AlertsViewProps) {
         </IconField>
         <LabelledSelect label="Kind" value={props.kind} options={KIND_OPTIONS} onChange={props.onKind} />
         <LabelledSelect label="Severity" value={props.severity} options={SEVERITY_OPTIONS} onChange={props.onSeverity} />
+        {accounts && props.onAccount && (
+          <AccountPicker accounts={accounts} value={props.account ?? null} onChange={props.onAccount} allLabel="All accounts" hideLabel className="list-status" />
+        )}
       </div>
       {props.report && (
         <div className="alerts-report">
@@ -156,7 +171,10 @@ export function AlertsView(props: AlertsViewProps) {
         <p role="status">{ALERTS_LOADING_TEXT}</p>
       ) : (
         <>
+          {/* The Account column arrives after the rows: PrimeReact keeps each cell by its place, so
+              the table starts afresh with it. */}
           <DataTable
+            key={accounts ? 'accounts' : 'one-account'}
             value={[...props.alerts]}
             dataKey="id"
             emptyMessage={M.noAlerts}
@@ -201,6 +219,8 @@ export function AlertsView(props: AlertsViewProps) {
                   </span>
                 ),
               },
+              // An alert on no line (a customer's, a sync's) has no account: a dash.
+              accounts && { priority: 'fold', header: 'Account', body: (a) => a.accountName ?? DASH },
               {
                 priority: 'always',
                 header: 'Status',

@@ -10,6 +10,8 @@ export interface AlertsSearch {
   status?: Exclude<AlertStatusFilter, 'active'>;
   kind?: AlertKind;
   severity?: AlertSeverity;
+  /** The Account filter: a provider account's id (absent: every account). */
+  account?: number;
 }
 
 const MAX_PAGE = 1_000_000;
@@ -22,11 +24,13 @@ export function validateAlertsSearch(search: Record<string, unknown>): AlertsSea
   const raw = typeof search.search === 'string' ? search.search : typeof search.search === 'number' ? String(search.search) : '';
   const text = raw.trim().slice(0, ALERT_SEARCH_MAX_LENGTH);
   const status = one(ALERT_STATUS_FILTERS, search.status);
+  const account = typeof search.account === 'number' ? search.account : typeof search.account === 'string' && search.account.trim() !== '' ? Number(search.account) : NaN;
   return {
     page: Number.isInteger(page) && page > 1 && page <= MAX_PAGE ? page : undefined,
     search: text ? text : undefined,
     status: status === 'active' ? undefined : status,
     kind: one(ALERT_KINDS, search.kind),
     severity: one(ALERT_SEVERITIES, search.severity),
+    account: Number.isSafeInteger(account) && account >= 1 ? account : undefined,
   };
 }

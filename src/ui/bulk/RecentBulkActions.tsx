@@ -1,12 +1,13 @@
 // The latest bulk actions (newest first): when, which action, how many rows, how they ended, and
-// Open, which shows that operation's progress or results above.
+// Open, which shows that operation's progress or results above. With more than one provider account,
+// the accounts whose lines each run named (none for the customer actions, which name no line).
 import { useId } from 'react';
 import { Button } from 'primereact/button';
 import { DataTable } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import { BULK_KIND_LABELS, type BulkOperationWire } from '../../domain/bulk';
 import { ErrorCard } from '../common/ErrorCard';
-import { formatDateTime } from '../common/format';
+import { DASH, formatDateTime } from '../common/format';
 import { useColumnFolding } from '../common/useColumnFolding';
 import { BULK_TEXTS as T } from './parts';
 
@@ -16,6 +17,8 @@ export interface RecentBulkActionsProps {
   /** The operation shown above, marked in the list. */
   shown: string | null;
   canOpen: boolean;
+  /** The portal holds more than one provider account: an Accounts column names each run's. */
+  showAccounts?: boolean;
   onOpen(id: string): void;
   onRetry(): void;
 }
@@ -35,7 +38,10 @@ export function RecentBulkActions(props: RecentBulkActionsProps) {
       ) : rows === null ? (
         <p role="status">{T.recentLoading}</p>
       ) : (
+        // The Accounts column may arrive after the rows: PrimeReact keeps each cell by its place, so
+        // the table starts afresh with it.
         <DataTable
+          key={props.showAccounts ? 'accounts' : 'one-account'}
           value={rows}
           dataKey="id"
           emptyMessage={T.recentEmpty}
@@ -45,6 +51,11 @@ export function RecentBulkActions(props: RecentBulkActionsProps) {
             { priority: 'always', header: T.started, body: (operation) => <time dateTime={operation.createdAt}>{formatDateTime(operation.createdAt)}</time> },
             { priority: 'always', header: T.actionLabel, body: (operation) => BULK_KIND_LABELS[operation.kind] },
             { priority: 'fold', header: T.rows, body: (operation) => operation.total.toLocaleString('en-US') },
+            props.showAccounts === true && {
+              priority: 'fold',
+              header: 'Accounts',
+              body: (operation) => (operation.accounts && operation.accounts.length > 0 ? operation.accounts.map((a) => a.name).join(', ') : DASH),
+            },
             { priority: 'fold', header: T.result, body: (operation) => T.outcome(operation) },
             {
               priority: 'always',

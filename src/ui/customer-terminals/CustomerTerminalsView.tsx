@@ -1,6 +1,7 @@
 // "Customer Terminal Usage" (spec section 2 "Customer terminal usage"): one customer's terminals
 // with their usage in the chosen month. Renders props and calls callbacks: the server searches,
-// filters, sorts and pages the table, and counts the summary cards.
+// filters, sorts and pages the table, and counts the summary cards. A customer may hold lines of
+// several provider accounts: with more than one account in the portal, an Account filter and column.
 import { memo, useId, type MouseEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { DataTable, type DataTablePageEvent, type DataTableRowClickEvent, type DataTableSortEvent } from 'primereact/datatable';
@@ -29,7 +30,9 @@ import {
 } from '../../domain/customer-terminals';
 import type { Pagination } from '../../domain/customers';
 import { PAGE_TITLES } from '../../domain/navigation';
+import type { ProviderAccountRef } from '../../domain/provider-accounts';
 import { barPercent, TERMINAL_SEARCH_MAX_LENGTH } from '../../domain/terminals';
+import { AccountPicker } from '../common/AccountPicker';
 import { MonthSelect } from '../common/MonthSelect';
 import { StatCard } from '../common/StatCard';
 import { DailyUsageChart } from '../common/DailyUsageChart';
@@ -86,6 +89,14 @@ export interface CustomerTerminalsViewProps {
   search: string;
   status: CustomerUsageStatusFilter;
   sort: CustomerUsageSort | null;
+  /**
+   * The provider accounts, given when the portal holds more than one: the Account filter and
+   * column show (absent: neither, and the page looks as it does with one account).
+   */
+  accounts?: readonly ProviderAccountRef[];
+  /** The Account filter's account; null for all of them. */
+  account?: number | null;
+  onAccount?: (id: number | null) => void;
   /** The line waiting for confirmation to be unassigned; `busy` while the request runs. */
   unassign: { serviceLineNumber: string; busy: boolean } | null;
 
@@ -261,6 +272,8 @@ type UsageTableProps = Pick<CustomerTerminalsViewProps, 'records' | 'pagination'
   /** Whether the customer has any terminal: which of the two empty messages the table shows. */
   hasTerminals: boolean;
   canAssign: boolean;
+  /** The Account column shows (the portal holds more than one account). */
+  showAccount: boolean;
 };
 
 /** The page of rows; renders again only when what it shows changes, not at each key typed in the search. */
@@ -274,6 +287,9 @@ const UsageTable = memo(function UsageTable(props: UsageTableProps) {
   };
   return (
     <DataTable
+      // The Account column arrives after the rows: PrimeReact keeps each cell by its place, so the
+      // table starts afresh with it.
+      key={props.showAccount ? 'accounts' : 'one-account'}
       value={[...props.records]}
       dataKey="terminalId"
       // The server answers the page searched, filtered and sorted; the table only shows it.
@@ -295,6 +311,7 @@ const UsageTable = memo(function UsageTable(props: UsageTableProps) {
       pt={{ table: { 'aria-label': 'Customer terminals' } }}
       {...folding.table([
         { priority: 'always', field: 'serviceLine', header: 'Service Line', sortable: true, body: (r) => <ServiceLineCell record={r} /> },
+        props.showAccount && { priority: 'fold', header: 'Account', body: (r) => r.accountName ?? DASH },
         { priority: 'fold', field: 'usage', header: 'Usage', sortable: true, body: (r) => <UsageCell record={r} />, className: 'usage-column' },
         { priority: 'fold', field: 'remaining', header: 'Remaining', sortable: true, body: (r) => withCycle(r, () => formatCustomerUsage(recordRemaining(r))) },
         { priority: 'fold', field: 'overage', header: 'Overage', sortable: true, body: (r) => <OverageCell record={r} /> },
@@ -339,7 +356,11 @@ function UsagePanel(props: CustomerTerminalsViewProps) {
         status={props.status}
         options={CUSTOMER_USAGE_STATUS_OPTIONS}
         onStatus={props.onStatus}
-      />
+      >
+        {props.accounts && props.onAccount && (
+          <AccountPicker accounts={props.accounts} value={props.account ?? null} onChange={props.onAccount} allLabel="All accounts" hideLabel className="list-status" />
+        )}
+      </SearchFilterBar>
       {props.usageLoading ? (
         <p className="usage-loading" role="status">
           <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {USAGE_LOADING_TEXT}
@@ -352,6 +373,7 @@ function UsagePanel(props: CustomerTerminalsViewProps) {
           refreshing={props.refreshing}
           hasTerminals={(props.summary?.totalTerminals ?? 0) > 0}
           canAssign={props.canAssign !== false}
+          showAccount={props.accounts !== undefined}
           onSort={onSort}
           onPage={onPage}
           onOpen={onOpen}

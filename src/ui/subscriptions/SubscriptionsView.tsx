@@ -1,6 +1,7 @@
 // "Subscriptions" (spec section 2 "Subscriptions"): every terminal's plan for its current
 // billing cycle, the overage banner, summary cards, filters and a server-paged table with a
-// Change Plan button per row. Renders props and calls callbacks.
+// Change Plan button per row. With more than one provider account, an Account filter and column.
+// Renders props and calls callbacks.
 import { useId } from 'react';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
@@ -9,6 +10,7 @@ import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { Tag } from 'primereact/tag';
 import { formatCustomerUsage } from '../../domain/customer-terminals';
+import type { ProviderAccountRef } from '../../domain/provider-accounts';
 import { PAGE_TITLES } from '../../domain/navigation';
 import { PROVIDER_BILLING_TEXTS } from '../../domain/provider-billing';
 import {
@@ -20,6 +22,7 @@ import {
   type SubscriptionStatus,
   type SubscriptionWire,
 } from '../../domain/subscriptions';
+import { AccountPicker } from '../common/AccountPicker';
 import { count, DASH } from '../common/format';
 import { ErrorCard } from '../common/ErrorCard';
 import { ExportButton } from '../common/ExportButton';
@@ -52,6 +55,14 @@ export interface SubscriptionsViewProps {
   onSearch(text: string): void;
   onPlanFilter(plan: SubscriptionPlanFilter): void;
   onOverPlan(overPlan: boolean): void;
+  /**
+   * The provider accounts, given when the portal holds more than one: the Account column and the
+   * Account filter show (absent: neither, and the page looks as it does with one account).
+   */
+  accounts?: readonly ProviderAccountRef[];
+  /** The Account filter's account; null for all of them (absent: null). */
+  account?: number | null;
+  onAccount?: (id: number | null) => void;
   /** 1-based. */
   onPage(page: number): void;
   onRetry(): void;
@@ -125,6 +136,9 @@ function Toolbar(props: SubscriptionsViewProps) {
         <Checkbox inputId={`${id}-over`} checked={props.overPlan} onChange={(event) => props.onOverPlan(!!event.checked)} />
         <label htmlFor={`${id}-over`}>{OVER_PLAN_LABEL}</label>
       </span>
+      {props.accounts && (
+        <AccountPicker accounts={props.accounts} value={props.account ?? null} onChange={(account) => props.onAccount?.(account)} allLabel="All accounts" hideLabel />
+      )}
     </div>
   );
 }
@@ -132,7 +146,10 @@ function Toolbar(props: SubscriptionsViewProps) {
 function Table({ data, ...props }: SubscriptionsViewProps & { data: SubscriptionListWire }) {
   const folding = useColumnFolding<SubscriptionWire>({ rowKey: (s) => s.serviceLineNumber, rowName: (s) => s.terminalId });
   return (
+    // The Account column arrives after the rows: PrimeReact keeps each cell by its place and would
+    // go on drawing the old column there, so the table starts afresh with it.
     <DataTable
+      key={props.accounts ? 'accounts' : 'one-account'}
       value={data.subscriptions}
       dataKey="serviceLineNumber"
       lazy
@@ -155,6 +172,7 @@ function Table({ data, ...props }: SubscriptionsViewProps & { data: Subscription
             </span>
           ),
         },
+        props.accounts && { priority: 'fold', header: 'Account', body: (s) => s.accountName ?? DASH },
         { priority: 'fold', header: 'Location', body: (s) => s.location ?? DASH },
         { priority: 'fold', header: 'Terminal Type', body: (s) => s.terminalType ?? DASH },
         { priority: 'fold', header: 'Plan', body: (s) => s.plan },

@@ -23,6 +23,7 @@ import { useColumnFolding } from '../common/useColumnFolding';
 import { PageHeader } from '../common/PageHeader';
 import { count, DASH, lastSyncSummary, percent, SIGNAL_GRADE_LABEL, signalClass, signalGrade, SYNC_STATUS_LABEL } from './format';
 import type { TerminalDetailTab } from './TerminalDetailDialog';
+import { RecentSyncs, type RecentSyncsProps } from './RecentSyncs';
 import { SyncBudgetPanel, type SyncBudgetPanelProps } from './SyncBudgetPanel';
 import './terminals.css';
 
@@ -72,6 +73,8 @@ export interface TerminalsViewProps {
   lastSync: SyncJob | null;
   /** The "Provider calls" panel: the next syncs, the last runs, the budget and its last hour (absent: not shown). */
   budget?: Omit<SyncBudgetPanelProps, 'now'>;
+  /** "Recent syncs": the last runs, of the filtered account when there is one (absent: not shown). */
+  recentSyncs?: Omit<RecentSyncsProps, 'now' | 'showAccount'>;
 
   onSearch(text: string): void;
   onStatus(value: TerminalStatusFilter): void;
@@ -309,6 +312,8 @@ export function TerminalsView(props: TerminalsViewProps) {
       <SummaryCards health={health} loading={props.healthLoading} />
 
       {props.budget && <SyncBudgetPanel {...props.budget} now={props.now} />}
+
+      {props.recentSyncs && <RecentSyncs {...props.recentSyncs} showAccount={props.accounts !== undefined} now={props.now} />}
 
       <section className="list-card terminals-list" aria-labelledby={listTitleId}>
         <div className="terminals-list-head">
