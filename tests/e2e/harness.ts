@@ -70,6 +70,9 @@ export async function startPortal(env: Record<string, string> = {}, { emptyDataD
       // One simulated account unless a journey asks for more: a second one's syncs would cost
       // every journey CPU that only the provider accounts' journey needs.
       SIM_ACCOUNTS: 'us',
+      // The first usage run reads the running cycle and the two before it, not a year: the
+      // journeys look at last month at most, and every portal's first sync is on CI's two cores.
+      USAGE_HISTORY_CYCLES: '2',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
