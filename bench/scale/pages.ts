@@ -93,14 +93,15 @@ export function adminPages(context: PageContext, now: Date = new Date()): Page[]
 }
 
 /**
- * With several provider accounts (--accounts N): the Terminals list filtered to one account (its
- * Account filter), the names that filter and the lists' Account column offer, and the Provider
+ * With several provider accounts (--accounts N): the Terminals and Subscriptions lists filtered to
+ * one account (their Account filter), the names that filter and the lists' Account column offer, and the Provider
  * accounts page (every account with its live counts and last sync). One account: none, as before.
  */
 function accountPages(context: PageContext): Page[] {
   if (!context.accounts) return [];
   return [
     { name: 'terminals.list.account', path: withQuery('/terminals', terminalListSearchParams({ page: 1, accountId: context.accounts.filtered.id })) },
+    { name: 'subscriptions.list.account', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1, accountId: context.accounts.filtered.id })) },
     { name: 'providerAccounts.refs', path: '/provider-accounts/refs' },
     { name: 'providerAccounts.list', path: '/provider-accounts' },
   ];
