@@ -7,40 +7,22 @@ import type { AlertListWire } from '../../src/domain/alerts';
 import type { BulkOperationWire } from '../../src/domain/bulk';
 import type { AssignedTerminalsPage, CustomerUsagePage } from '../../src/domain/customer-terminals';
 import type { RequestQueueWire } from '../../src/domain/requests';
-import { rowsOf } from '../../server/db/repositories/results';
 import { insertServiceLines, insertTerminals, terminalRow } from '../fixtures/terminals';
-import { createTestContext, type TestContext } from './helpers';
+import { BAD_ACCOUNT, LINE_ONE, LINE_TWO, SECOND, portalWithTwoAccounts, type TwoAccounts } from './account-lists';
+import type { TestContext } from './helpers';
 
 let ctx: TestContext;
+let get: TwoAccounts['get'];
+let refusal: TwoAccounts['refusal'];
 let token: string;
-let ana: string;
-/** Account one's name as the portal's first start made it. */
 let firstName: string;
-const SECOND = { id: 2, name: 'Brazil (BRL)' };
-const LINE_ONE = 'AST-910001-00001-01';
-const LINE_TWO = 'AST-920002-00002-02';
+let ana: string;
 const LINE_GONE = 'AST-930003-00003-03';
-const BAD_ACCOUNT = 'account_id must be a provider account id';
-
-const get = async <T>(url: string) => {
-  const response = await ctx.request({ method: 'GET', url: `/api/v1${url}`, token });
-  expect(response.statusCode, response.body).toBe(200);
-  return (response.json() as { data: T }).data;
-};
-const refusal = async (url: string) => {
-  const response = await ctx.request({ method: 'GET', url: `/api/v1${url}`, token });
-  return { status: response.statusCode, message: (response.json() as { message: string }).message };
-};
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  const admin = await ctx.createAdmin();
-  token = (await ctx.login('admin', admin.email, admin.password)).token as string;
+  ({ ctx, get, refusal, token, firstName } = await portalWithTwoAccounts());
   ana = (await ctx.createCustomer({ name: 'Ana Accounts', password: null })).id;
   const db = ctx.database.db;
-  // A second account, disabled so that nothing syncs it.
-  await db.execute(sql`INSERT INTO provider_accounts (id, name, kind, enabled) VALUES (${SECOND.id}, ${SECOND.name}, 'starlink', false)`);
-  firstName = rowsOf<{ name: string }>(await db.execute(sql`SELECT name FROM provider_accounts WHERE id = 1`))[0]!.name;
   await insertServiceLines(db, [{ serviceLineNumber: LINE_ONE }, { serviceLineNumber: LINE_TWO, accountId: SECOND.id }]);
   const held = { assignedCustomerId: ana, assignedAt: new Date('2026-02-01T00:00:00Z') };
   await insertTerminals(db, [
@@ -162,7 +144,7 @@ describe('the bulk runs', () => {
     const runs = await get<BulkOperationWire[]>('/bulk');
     expect(runs.map((run) => [run.kind, run.accounts])).toEqual([
       ['unblock', []],
-      ['assign', [SECOND, { id: 1, name: firstName }].sort((a, b) => a.name.localeCompare(b.name))],
+      ['assign', [{ id: SECOND.id, name: SECOND.name }, { id: 1, name: firstName }].sort((a, b) => a.name.localeCompare(b.name))],
     ]);
   });
 });

@@ -7,39 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncBudget } from '../../src/domain/provider-budget';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionListWire, type SubscriptionPlanWire } from '../../src/domain/subscriptions';
 import type { SyncQueue } from '../../src/domain/terminals';
-import { rowsOf } from '../../server/db/repositories/results';
 import { insertProduct, insertServiceLines, insertTerminals, terminalRow } from '../fixtures/terminals';
-import { createTestContext, type TestContext } from './helpers';
+import { BAD_ACCOUNT, LINE_ONE, LINE_TWO, SECOND, portalWithTwoAccounts, type TwoAccounts } from './account-lists';
+import type { TestContext } from './helpers';
 
 let ctx: TestContext;
+let get: TwoAccounts['get'];
+let refusal: TwoAccounts['refusal'];
 let token: string;
-/** Account one's name as the portal's first start made it. */
 let firstName: string;
-const SECOND = { id: 2, name: 'Brazil (BRL)', requestsPerMinute: 120 };
-const LINE_ONE = 'AST-910001-00001-01';
-const LINE_TWO = 'AST-920002-00002-02';
-const BAD_ACCOUNT = 'account_id must be a provider account id';
-
-const get = async <T>(url: string) => {
-  const response = await ctx.request({ method: 'GET', url: `/api/v1${url}`, token });
-  expect(response.statusCode, response.body).toBe(200);
-  return (response.json() as { data: T }).data;
-};
-const refusal = async (url: string) => {
-  const response = await ctx.request({ method: 'GET', url: `/api/v1${url}`, token });
-  return { status: response.statusCode, message: (response.json() as { message: string }).message };
-};
-
 beforeAll(async () => {
-  ctx = await createTestContext();
-  const admin = await ctx.createAdmin();
-  token = (await ctx.login('admin', admin.email, admin.password)).token as string;
+  ({ ctx, get, refusal, token, firstName } = await portalWithTwoAccounts());
   const db = ctx.database.db;
-  // A second account, disabled so that nothing syncs it.
-  await db.execute(
-    sql`INSERT INTO provider_accounts (id, name, kind, enabled, requests_per_minute) VALUES (${SECOND.id}, ${SECOND.name}, 'starlink', false, ${SECOND.requestsPerMinute})`,
-  );
-  firstName = rowsOf<{ name: string }>(await db.execute(sql`SELECT name FROM provider_accounts WHERE id = 1`))[0]!.name;
   // Both accounts list P-50, each in its own currency; P-1TB is account one's alone, P-BR account two's.
   await insertProduct(db, { productReferenceId: 'P-50', name: 'Local Priority 50 GB', price: 65, isoCurrencyCode: 'USD' });
   await insertProduct(db, { productReferenceId: 'P-1TB', name: 'Local Priority 1 TB', price: 165, isoCurrencyCode: 'USD' });
@@ -80,25 +59,24 @@ describe('the Subscriptions list', () => {
     expect(await refusal('/subscriptions?account_id=x')).toEqual({ status: 400, message: expect.stringContaining(BAD_ACCOUNT) as string });
   });
 
-  it('exports the filtered rows with an Account column', async () => {
-    const response = await ctx.request({ method: 'GET', url: `/api/v1/subscriptions/export.csv?account_id=${SECOND.id}`, token });
+  /** The export of the second account's rows: its one terminal, and an Account column naming the account. */
+  async function exportsSecondAccountOnly(list: 'subscriptions' | 'terminals') {
+    const response = await ctx.request({ method: 'GET', url: `/api/v1/${list}/export.csv?account_id=${SECOND.id}`, token });
     expect(response.statusCode, response.body).toBe(200);
     const [header, ...rows] = response.body.trim().split(/\r?\n/);
     expect(header!.split(',').at(-1)).toBe('Account');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain('UT-SUB-TWO');
     expect(rows[0]!.endsWith(SECOND.name)).toBe(true);
+  }
+
+  it('exports the filtered rows with an Account column', async () => {
+    await exportsSecondAccountOnly('subscriptions');
     expect((await refusal('/subscriptions/export.csv?account_id=0')).status).toBe(400);
   });
 
   it("exports one account's terminals with an Account column, as the Terminals list filters them", async () => {
-    const response = await ctx.request({ method: 'GET', url: `/api/v1/terminals/export.csv?account_id=${SECOND.id}`, token });
-    expect(response.statusCode, response.body).toBe(200);
-    const [header, ...rows] = response.body.trim().split(/\r?\n/);
-    expect(header!.split(',').at(-1)).toBe('Account');
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toContain('UT-SUB-TWO');
-    expect(rows[0]!.endsWith(SECOND.name)).toBe(true);
+    await exportsSecondAccountOnly('terminals');
   });
 });
 
