@@ -1,6 +1,7 @@
 // The Account filter and column of a customer's terminals and usage, the requests queue, the
 // alerts and the bulk runs, over HTTP on a portal holding two provider accounts: a customer holds
-// a line of each, and every list tells them apart by the account's name and filters by its id.
+// a line of each, and every list tells them apart by the account's name and filters by its id;
+// the customer's own area shows both lines and no account.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertListWire } from '../../src/domain/alerts';
@@ -17,11 +18,14 @@ let refusal: TwoAccounts['refusal'];
 let token: string;
 let firstName: string;
 let ana: string;
+let anaLogin: { email: string; password: string };
 const LINE_GONE = 'AST-930003-00003-03';
 
 beforeAll(async () => {
   ({ ctx, get, refusal, token, firstName } = await portalWithTwoAccounts());
-  ana = (await ctx.createCustomer({ name: 'Ana Accounts', password: null })).id;
+  const created = await ctx.createCustomer({ name: 'Ana Accounts', isActive: true });
+  ana = created.id;
+  anaLogin = { email: created.email, password: created.password };
   const db = ctx.database.db;
   await insertServiceLines(db, [{ serviceLineNumber: LINE_ONE }, { serviceLineNumber: LINE_TWO, accountId: SECOND.id }]);
   const held = { assignedCustomerId: ana, assignedAt: new Date('2026-02-01T00:00:00Z') };
@@ -146,5 +150,17 @@ describe('the bulk runs', () => {
       ['unblock', []],
       ['assign', [{ id: SECOND.id, name: SECOND.name }, { id: 1, name: firstName }].sort((a, b) => a.name.localeCompare(b.name))],
     ]);
+  });
+});
+
+describe('the customer area across accounts', () => {
+  it("shows a customer who holds lines of two accounts both, and names neither account", async () => {
+    const login = await ctx.login('customer', anaLogin.email, anaLogin.password);
+    const response = await ctx.request({ method: 'GET', url: '/api/v1/my/terminals', token: login.token! });
+    expect(response.statusCode, response.body).toBe(200);
+    const mine = (response.json() as { data: Record<string, unknown>[] }).data;
+    expect(mine.map((t) => t.terminalId).sort()).toEqual(['UT-ACC-ONE', 'UT-ACC-TWO']);
+    expect(response.body).not.toContain(SECOND.name);
+    expect(mine.every((t) => !('accountId' in t) && !('accountName' in t))).toBe(true);
   });
 });
