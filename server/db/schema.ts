@@ -427,6 +427,8 @@ export const subscriptionRows = pgTable('subscription_rows', {
   overageGb: num('overage_gb').notNull(),
   searchText: text('search_text').notNull(),
   wire: jsonb('wire').notNull(),
+  /** 0025: the terminal's provider account (the page's Account filter). */
+  accountId: integer('account_id'),
 });
 
 /**

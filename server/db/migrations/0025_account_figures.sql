@@ -88,3 +88,10 @@ CREATE FUNCTION account_figures_fold() RETURNS void LANGUAGE sql AS $$
   ON CONFLICT (account_id) DO UPDATE SET
     terminals = f.terminals + EXCLUDED.terminals, active_terminals = f.active_terminals + EXCLUDED.active_terminals, lines = f.lines + EXCLUDED.lines
 $$;
+
+-- The Subscriptions page's stored rows name their terminal's account, so the page's Account
+-- filter is read from an index in the page's order instead of through every row's terminal (at
+-- 2,000 terminals an account that cost 49 ms a page, at 43 pages a second).
+ALTER TABLE subscription_rows ADD COLUMN account_id integer;
+UPDATE subscription_rows s SET account_id = t.account_id FROM terminals t WHERE t.user_terminal_id = s.user_terminal_id;
+CREATE INDEX subscription_rows_account_idx ON subscription_rows (account_id, overage_gb DESC, service_line_number COLLATE "C", user_terminal_id COLLATE "C");

@@ -144,13 +144,12 @@ export type SubscriptionsRepository = ReturnType<typeof createSubscriptionsRepos
 
 /** Rows matching: the totals already count the unfiltered set and each single plan or over-plan filter. */
 async function countOf(query: SubscriptionPageQuery, summary: SubscriptionSummary, where: SQL | undefined, tx: Db): Promise<number> {
-  // The totals count every account's rows: one account's are counted through their terminals.
+  // The totals count every account's rows: one account's are counted from its stored rows.
   if (query.accountId !== undefined) {
     const [row] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(r)
-      .innerJoin(t, eq(t.userTerminalId, r.userTerminalId))
-      .where(and(where, eq(t.accountId, query.accountId)));
+      .where(and(where, eq(r.accountId, query.accountId)));
     return Number(row?.n ?? 0);
   }
   if (!query.search) {
@@ -266,6 +265,7 @@ export function createSubscriptionsRepository(db: Db) {
                 overageGb: c.overageGB,
                 searchText: c.searchText,
                 wire: c.wire,
+                accountId: row.accountId,
               })),
             )
             .onConflictDoUpdate({
@@ -276,6 +276,7 @@ export function createSubscriptionsRepository(db: Db) {
                 overageGb: sql`excluded.overage_gb`,
                 searchText: sql`excluded.search_text`,
                 wire: sql`excluded.wire`,
+                accountId: sql`excluded.account_id`,
               },
             });
         }
@@ -297,8 +298,9 @@ export function createSubscriptionsRepository(db: Db) {
 
     /**
      * One page of stored rows in the page's order (the order index), and how many rows match:
-     * from the totals when the filter is one they count, else counted. The account is read from
-     * the terminal at read time (a stored row's copy would miss a renamed account).
+     * from the totals when the filter is one they count, else counted. A row names its account
+     * (stored with it, for the Account filter's index); the account's name is read at read time,
+     * so a renamed account shows its new name.
      */
     async page(query: SubscriptionPageQuery, summary: SubscriptionSummary, tx: Db = db): Promise<{ rows: SubscriptionWire[]; total: number }> {
       const where = and(
@@ -317,11 +319,10 @@ export function createSubscriptionsRepository(db: Db) {
         : [desc(r.overageGb), sql`${r.serviceLineNumber} COLLATE "C"`, sql`${r.userTerminalId} COLLATE "C"`];
       const limit = Math.min(query.limit, total - offset);
       const rows = await tx
-        .select({ wire: r.wire, accountId: t.accountId, accountName: providerAccounts.name })
+        .select({ wire: r.wire, accountId: r.accountId, accountName: providerAccounts.name })
         .from(r)
-        .innerJoin(t, eq(t.userTerminalId, r.userTerminalId))
-        .leftJoin(providerAccounts, eq(providerAccounts.id, t.accountId))
-        .where(and(where, query.accountId === undefined ? undefined : eq(t.accountId, query.accountId)))
+        .leftJoin(providerAccounts, eq(providerAccounts.id, r.accountId))
+        .where(and(where, query.accountId === undefined ? undefined : eq(r.accountId, query.accountId)))
         .orderBy(...order)
         .limit(limit)
         .offset(fromEnd ? total - offset - limit : offset);
