@@ -198,7 +198,7 @@ export interface PasswordSetupInfo {
   name: string;
   company: string;
   expiresAt: string | null;
-  /** Issue 19: a link sets the first password ('setup', also when absent) or resets a forgotten one ('reset'). */
+  /** A link sets the first password ('setup', also when absent) or resets a forgotten one ('reset'). */
   purpose?: 'setup' | 'reset';
 }
 

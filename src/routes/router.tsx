@@ -2,7 +2,7 @@
 // signed out, every path → /login; signed in, /login → /home (or the remembered path),
 // / → /home, unknown → /home; /dashboard is an alias of /home. /set-password (the emailed
 // password-setup link) is public and shows the same page signed in or not.
-// Issue 19: customers have their own area under /my with its own frame. A customer who opens
+// Customers have their own area under /my with its own frame. A customer who opens
 // /login, /, /home or any admin path lands on /my; an admin who opens a /my path lands on /home
 // (guards.ts). /forgot-password is public and, like /login, sends a signed-in account home.
 import { useEffect } from 'react';

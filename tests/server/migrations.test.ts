@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../server/db/client';
-import { migrate, MigrationError, MIGRATIONS_DIR, readMigrationFiles } from '../../server/db/migrate';
+import { createHash } from 'node:crypto';
+import { migrate, MigrationError, MIGRATIONS_DIR, readMigrationFiles, REWORDED_MIGRATIONS, statementsOf } from '../../server/db/migrate';
 import * as schema from '../../server/db/schema';
 import { createTestDatabase, type TestDatabase } from './helpers';
 
@@ -67,6 +68,29 @@ describe('migrations', () => {
       await writeFile(file, `${await readFile(file, 'utf8')}\n-- an innocent-looking edit\n`);
       await expect(migrate(database, { dir: copy })).rejects.toThrow(/0001_accounts_and_audit\.sql was changed after it was applied/);
       await expect(migrate(database, { dir: copy })).rejects.toBeInstanceOf(MigrationError);
+    });
+  });
+
+  it('keeps the SQL of the migrations whose comments were reworded as it was when they were applied', async () => {
+    const files = await readMigrationFiles();
+    for (const [name, reworded] of Object.entries(REWORDED_MIGRATIONS)) {
+      const file = files.find((f) => f.name === name);
+      expect(file, name).toBeDefined();
+      expect(createHash('sha256').update(statementsOf(file!.sql)).digest('hex'), name).toBe(reworded.statements);
+    }
+  });
+
+  it("starts a database that applied a reworded migration's first wording, and still refuses an edit of its SQL", async () => {
+    const copy = await copyMigrations('reworded');
+    const [name, reworded] = Object.entries(REWORDED_MIGRATIONS)[0]!;
+    await withDatabase(async ({ database }) => {
+      await migrate(database, { dir: copy });
+      // As a database that applied the file before its comments were reworded holds it.
+      await database.db.execute(sql`UPDATE schema_migrations SET checksum = ${reworded.applied} WHERE name = ${name}`);
+      await expect(migrate(database, { dir: copy })).resolves.toMatchObject({ applied: [] });
+      const file = path.join(copy, name);
+      await writeFile(file, `${await readFile(file, 'utf8')}\nSELECT 1;\n`);
+      await expect(migrate(database, { dir: copy })).rejects.toThrow(new RegExp(`${name.replace('.', '\\.')} was changed after it was applied`));
     });
   });
 

@@ -1,4 +1,4 @@
-// Issue 19, the account part in the browser: the customer's MFA code step on /login, the public
+// The customer's own account, in the browser: the customer's MFA code step on /login, the public
 // forgot-password page, the reset wording of /set-password, and the customer's own account page
 // (views alone, and the whole client over a fake API).
 import { screen, waitFor, within } from '@testing-library/react';

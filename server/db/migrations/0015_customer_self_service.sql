@@ -1,4 +1,4 @@
--- Customer self-service (issue 19): the requests customers send to the admins (a plan change or a
+-- Customer self-service: the requests customers send to the admins (a plan change or a
 -- top-up), the terminal reboots they ask for (kept to pace them), and password links that reset a
 -- forgotten password rather than set a first one. Immutable once applied.
 

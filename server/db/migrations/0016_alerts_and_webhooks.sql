@@ -1,4 +1,4 @@
--- Alerts and notifications (issue 20): the rules (defaults, overridden per customer or per line),
+-- Alerts and notifications: the rules (defaults, overridden per customer or per line),
 -- the alerts they raise (one per rule, target, period and level: never twice for the same
 -- threshold in one cycle), who reads them, the lines whose figures changed since the last
 -- evaluation, and signed webhooks (endpoints, the events sent, each delivery and each attempt).

@@ -1,4 +1,4 @@
--- Billing (issue 21): the reseller's price list with its history and each customer's own prices,
+-- Billing: the reseller's price list with its history and each customer's own prices,
 -- a statement per customer, cycle and currency (a draft while the cycle runs, closed by a job when
 -- it ends and immutable after), corrections as credits or charges carried to the next statement,
 -- the provider's invoices as imported, and what the reconciliation board was told to do about a

@@ -1,4 +1,4 @@
--- Bulk actions (issue 22): one action over the rows of an operator's CSV, run by the bulk-run job
+-- Bulk actions: one action over the rows of an operator's CSV, run by the bulk-run job
 -- a batch at a time. Each row keeps its input and, once run, its outcome, so the page shows
 -- progress and per-row results, and a run cut short by a restart goes on from its first pending
 -- row. Immutable once applied.

@@ -176,7 +176,7 @@ export const loginModel = defineModel<typeof loginMachine, LoginScreen>({
       // The session took the token and the router left /login for the portal.
       signedIn: (_snapshot, { app, history }) => {
         expect(app.session.getSnapshot().value).toBe('signedIn');
-        // Issue 19: a customer lands in their own area, an admin in the portal.
+        // A customer lands in their own area, an admin in the portal.
         const { userType } = app.session.getSnapshot().context;
         expect(history.location.pathname).toBe(userType === 'customer' ? '/my' : '/home');
         const { name } = app.session.getSnapshot().context.profile!;
