@@ -3,23 +3,18 @@
 // terminals page searched for the line, so the link lands on the row whatever page it is on. With
 // several provider accounts the header asks whose bill to read; choosing another starts the machine
 // afresh for it, so no invoice of the last account stays open.
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { providerBillingMachine } from '../machines/provider-billing';
 import { ProviderBillingView } from '../ui/subscriptions/ProviderBillingView';
 import { outcome } from './outcome';
-import { AccountPicker } from '../ui/common/AccountPicker';
-import { useAccountChoices } from './account-refs';
+import { useChosenAccount } from './account-refs';
 import { useAppServices, usePageActor } from './services';
 
 export function ProviderBillingRoute() {
-  const accounts = useAccountChoices();
-  const [chosen, setChosen] = useState<number | null>(null);
-  // Until one is chosen the page reads the first account the picker lists.
-  const accountId = accounts ? (accounts.find((a) => a.id === chosen) ?? accounts[0]!).id : null;
-  const picker = accounts ? <AccountPicker accounts={accounts} value={accountId} onChange={setChosen} /> : null;
+  const { accountId, picker } = useChosenAccount();
   return <ProviderBillingPage key={accountId ?? 'one-account'} accountId={accountId} accountPicker={picker} />;
 }
 

@@ -2,7 +2,7 @@
 // API. With several provider accounts the header asks which one the console talks to; choosing
 // another starts the page's actors afresh for it, so the connection test runs again and what was
 // loaded from the last account goes.
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
@@ -11,19 +11,14 @@ import { CONSOLE_MESSAGES, type ProviderHealthResponse } from '../domain/provide
 import { providerConsoleMachine } from '../machines/provider-console';
 import { createResourceMachine, type LoadOutcome } from '../machines/resource';
 import { ProviderConsoleView } from '../ui/provider-console/ProviderConsoleView';
-import { AccountPicker } from '../ui/common/AccountPicker';
-import { useAccountChoices } from './account-refs';
+import { useChosenAccount } from './account-refs';
 import { useAppServices, usePageActor } from './services';
 
 /** The status line's connection test: load on arrival, Test Connection reloads in place. */
 const providerHealthMachine = createResourceMachine<ProviderHealthResponse>('providerHealth');
 
 export function ProviderConsoleRoute() {
-  const accounts = useAccountChoices();
-  const [chosen, setChosen] = useState<number | null>(null);
-  // Until one is chosen the console asks the first account the picker lists.
-  const accountId = accounts ? (accounts.find((a) => a.id === chosen) ?? accounts[0]!).id : null;
-  const picker = accounts ? <AccountPicker accounts={accounts} value={accountId} onChange={setChosen} /> : null;
+  const { accountId, picker } = useChosenAccount();
   return <ProviderConsolePage key={accountId ?? 'one-account'} accountId={accountId} accountPicker={picker} />;
 }
 
