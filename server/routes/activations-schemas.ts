@@ -10,8 +10,7 @@ import {
   type ActivationAddressWire,
   type ActivationWire,
 } from '../../src/domain/activations';
-import { exact, type Exact } from './schemas';
-import { wholeNumber } from './customers-schemas';
+import { exact, providerAccountIdField, providerAccountParam, type Exact } from './schemas';
 
 export const ACTIVATION_REQUEST_MESSAGES = {
   id: 'id must be a UUID',
@@ -46,7 +45,7 @@ export const activationBodySchema = z
   .object({
     deviceId: z.string({ error: M.deviceInvalid }).trim().regex(DEVICE_ID_PATTERN, { error: M.deviceInvalid }),
     customerUuid: z.uuid({ error: R.customerUuid }).nullish(),
-    accountId: z.number({ error: R.accountId }).int({ error: R.accountId }).min(1, { error: R.accountId }).max(2_147_483_647, { error: R.accountId }).nullish(),
+    accountId: providerAccountIdField(R.accountId).nullish(),
     addressReferenceId: z.uuid({ error: R.addressReferenceId }).nullish(),
     newAddress: newAddressSchema.nullish(),
     productReferenceId: z.string({ error: R.productReferenceId }).trim().min(1, { error: R.productReferenceId }).max(100, { error: R.productReferenceId }),
@@ -79,7 +78,7 @@ export const addressSearchQuerySchema = z.object({
     .trim()
     .max(ACTIVATION_ADDRESS_SEARCH_MAX_LENGTH, { error: `search must be at most ${ACTIVATION_ADDRESS_SEARCH_MAX_LENGTH} characters` })
     .optional(),
-  account_id: wholeNumber(1, 2_147_483_647, 'account_id must be a provider account id').optional(),
+  account_id: providerAccountParam,
 });
 
 export const activationAddressesSchema = z.array(

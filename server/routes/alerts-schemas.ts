@@ -20,7 +20,7 @@ import {
   type MyAlertsWire,
 } from '../../src/domain/alerts';
 import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
-import { inputText, paginationSchema, exact, type Exact } from './schemas';
+import { inputText, paginationSchema, exact, type Exact, PROVIDER_ACCOUNT_ID_MESSAGE, providerAccountParam } from './schemas';
 
 export const ALERT_FIELD_MESSAGES = {
   kind: `kind must be one of ${ALERT_KINDS.join(', ')}`,
@@ -39,7 +39,7 @@ export const ALERT_FIELD_MESSAGES = {
   scope: 'scope must be customer or line',
   key: 'key must name a customer (its UUID) or a service line',
   customerKey: 'key must be the customer UUID for a customer override',
-  accountId: 'account_id must be a provider account id',
+  accountId: PROVIDER_ACCOUNT_ID_MESSAGE,
 } as const;
 const F = ALERT_FIELD_MESSAGES;
 
@@ -57,7 +57,7 @@ export const alertListQuerySchema = z.object({
   customer: z.uuid({ error: F.customer }).optional(),
   search: z.string().max(ALERT_SEARCH_MAX_LENGTH, { error: F.search }).optional(),
   // The alerts on one provider account's lines (an unknown account matches none).
-  account_id: wholeNumber(1, 2_147_483_647, F.accountId).optional(),
+  account_id: providerAccountParam,
   page: wholeNumber(1, MAX_PAGE, QUERY_MESSAGES.page).default(1),
   limit: wholeNumber(1, ALERTS_MAX_PAGE_SIZE, F.limit).default(ALERTS_PAGE_SIZE),
 });

@@ -17,7 +17,7 @@ import {
 } from '../../src/domain/requests';
 import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
 import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
-import { inputText, paginationSchema, exact, type Exact } from './schemas';
+import { inputText, paginationSchema, exact, type Exact, providerAccountParam } from './schemas';
 import { SERVICE_LINE_REQUEST_MESSAGES } from './service-lines-schemas';
 import { TERMINAL_QUERY_MESSAGES } from './terminals-schemas';
 
@@ -70,7 +70,7 @@ export const requestQueueQuerySchema = z.object({
   page: wholeNumber(1, MAX_PAGE, QUERY_MESSAGES.page).default(1),
   limit: wholeNumber(1, REQUESTS_MAX_PAGE_SIZE, F.limit).default(REQUESTS_PAGE_SIZE),
   // The requests about one provider account's lines (an unknown account matches none).
-  account_id: wholeNumber(1, 2_147_483_647, F.accountId).optional(),
+  account_id: providerAccountParam,
 });
 
 const isoDate = z.string();

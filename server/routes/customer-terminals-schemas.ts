@@ -2,7 +2,7 @@
 // month usage, daily usage) and of a service line's usage history, each response checked against
 // its type in src/domain/customer-terminals.ts so the OpenAPI document cannot drift from it.
 import { z } from 'zod';
-import { inputText, paginationSchema, exact, type Exact } from './schemas';
+import { inputText, paginationSchema, exact, type Exact, providerAccountParam } from './schemas';
 import {
   CUSTOMER_TERMINAL_STATUSES,
   CUSTOMER_USAGE_MAX_PAGE_SIZE,
@@ -128,7 +128,7 @@ const statusValues = CUSTOMER_USAGE_STATUS_OPTIONS.map((o) => o.value) as [
 ];
 
 /** One provider account's terminals of the customer (an unknown account matches none), as `GET /terminals` takes it. */
-const accountIdSchema = wholeNumber(1, 2_147_483_647, M.accountId).optional();
+const accountIdSchema = providerAccountParam;
 
 /** A page of the customer's assigned terminals; the Assign Terminals dialog asks for the first. */
 export const assignedTerminalsPageQuerySchema = z

@@ -14,8 +14,7 @@ import {
 
 const day = z.iso.date({ error: 'Use a date like 2026-11-01' });
 // Which provider account the console reads; absent: the first enabled one.
-const accountId = providerAccountParam;
-const accountQuery = z.object({ account_id: accountId });
+const accountQuery = z.object({ account_id: providerAccountParam });
 const security = [{ bearerAuth: [] }];
 const tags = ['provider console'];
 
@@ -78,7 +77,7 @@ export const providerConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
             start_date: day.optional(),
             end_date: day.optional(),
             limit: z.coerce.number().int().min(1).max(1000).optional(),
-            account_id: accountId,
+            account_id: providerAccountParam,
           })
           .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
             message: 'start_date must not be after end_date',

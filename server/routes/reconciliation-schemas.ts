@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { BILLING_MESSAGES as M, FIX_ACTIONS, LEAK_KINDS, type FixBody, type LeakWire, type ReconciliationWire } from '../../src/domain/billing';
 import { DEACTIVATION_REASON_MAX_LENGTH } from '../../src/domain/service-lines';
 import { isBoardCycle, type InvoiceImportResult } from '../services/reconciliation';
-import { inputText, exact, type Exact } from './schemas';
-import { wholeNumber } from './customers-schemas';
+import { inputText, exact, providerAccountIdField, providerAccountParam, type Exact, PROVIDER_ACCOUNT_ID_MESSAGE } from './schemas';
 
 /** A fix's note is also the reason a cancelled line is given at the provider: its limit is that one's. */
 export const LEAK_NOTE_MAX_LENGTH = DEACTIVATION_REASON_MAX_LENGTH;
@@ -16,15 +15,13 @@ export const RECONCILIATION_REQUEST_MESSAGES = {
   action: `action must be one of ${FIX_ACTIONS.join(', ')}`,
   key: `key must be the leak's key, 1 to ${LEAK_KEY_MAX_LENGTH} characters`,
   note: `note must be at most ${LEAK_NOTE_MAX_LENGTH} characters, or null`,
-  accountId: 'account_id must be a provider account id',
+  accountId: PROVIDER_ACCOUNT_ID_MESSAGE,
 } as const;
 const F = RECONCILIATION_REQUEST_MESSAGES;
 
 const cycle = z.string({ error: M.cycleInvalid }).max(7, { error: M.cycleInvalid }).refine(isBoardCycle, { error: M.cycleInvalid });
 
-const accountId = wholeNumber(1, 2_147_483_647, F.accountId);
-
-export const reconciliationQuerySchema = z.object({ cycle: cycle.optional(), account_id: accountId.optional() });
+export const reconciliationQuerySchema = z.object({ cycle: cycle.optional(), account_id: providerAccountParam });
 
 export const fixBodySchema = z
   .object({
@@ -33,7 +30,7 @@ export const fixBodySchema = z
     key: inputText({ error: F.key }).min(1, { error: F.key }).max(LEAK_KEY_MAX_LENGTH, { error: F.key }),
     action: z.enum(FIX_ACTIONS, { error: F.action }),
     note: inputText({ error: F.note }).max(LEAK_NOTE_MAX_LENGTH, { error: F.note }).nullable().optional(),
-    accountId: z.number({ error: F.accountId }).int({ error: F.accountId }).min(1, { error: F.accountId }).max(2_147_483_647, { error: F.accountId }).optional(),
+    accountId: providerAccountIdField(F.accountId).optional(),
   })
   .strict();
 

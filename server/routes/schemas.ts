@@ -77,13 +77,23 @@ export const customerProfileSchema = z.object({
   serviceLines: z.array(z.string()).nullable(),
 });
 
-/** `?account_id=`: the provider account a page reads; absent, the first enabled one. */
+export const PROVIDER_ACCOUNT_ID_MESSAGE = 'account_id must be a provider account id';
+const MAX_ACCOUNT_ID = 2_147_483_647;
+
+/**
+ * `?account_id=`: the provider account a page or list reads (absent: the first enabled one, or a
+ * list's every account). An id the portal does not have is the service's to answer.
+ */
 export const providerAccountParam = z.coerce
-  .number({ error: 'account_id must be a provider account id' })
-  .int({ error: 'account_id must be a provider account id' })
-  .min(1, { error: 'account_id must be a provider account id' })
-  .max(2_147_483_647, { error: 'account_id must be a provider account id' })
+  .number({ error: PROVIDER_ACCOUNT_ID_MESSAGE })
+  .int({ error: PROVIDER_ACCOUNT_ID_MESSAGE })
+  .min(1, { error: PROVIDER_ACCOUNT_ID_MESSAGE })
+  .max(MAX_ACCOUNT_ID, { error: PROVIDER_ACCOUNT_ID_MESSAGE })
   .optional();
+
+/** A provider account id in a JSON body (a number, never coerced from text), with the body field's own words. */
+export const providerAccountIdField = (message: string) =>
+  z.number({ error: message }).int({ error: message }).min(1, { error: message }).max(MAX_ACCOUNT_ID, { error: message });
 
 export const dashboardSummarySchema = z.object({
   totalCustomers: z.number().int(),

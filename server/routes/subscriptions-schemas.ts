@@ -14,7 +14,7 @@ import {
 } from '../../src/domain/subscriptions';
 import { SERVICE_LINE_PATTERN } from '../../src/domain/terminals';
 import { MAX_PAGE, wholeNumber } from './customers-schemas';
-import { paginationSchema, exact, type Exact } from './schemas';
+import { paginationSchema, exact, type Exact, providerAccountParam } from './schemas';
 import { TERMINAL_QUERY_MESSAGES } from './terminals-schemas';
 
 export const SUBSCRIPTION_QUERY_MESSAGES = {
@@ -39,12 +39,12 @@ export const subscriptionListQuerySchema = z.object({
     .enum(['true', 'false'], { error: M.overPlan })
     .transform((v) => v === 'true')
     .optional(),
-  account_id: wholeNumber(1, 2_147_483_647, M.accountId).optional(),
+  account_id: providerAccountParam,
 });
 
 /** GET /subscriptions/plans: one account's plans (the first account's when none is named). */
 export const subscriptionPlansQuerySchema = z.object({
-  account_id: wholeNumber(1, 2_147_483_647, M.accountId).optional(),
+  account_id: providerAccountParam,
 });
 
 export const subscriptionLineParamsSchema = z.object({

@@ -5,9 +5,8 @@ import { z } from 'zod';
 import { SYNC_SCHEDULE_STATES, type CallLane, type SyncBudget } from '../../src/domain/provider-budget';
 import { SYNC_JOB_KINDS, SYNC_JOB_STATUSES, TERMINAL_SYNC_STATUSES, type SyncQueue } from '../../src/domain/terminals';
 import type { RefreshResult } from '../services/terminal-sync';
-import { wholeNumber } from './customers-schemas';
 import { syncJobSchema, TERMINAL_QUERY_MESSAGES } from './terminals-schemas';
-import { exact, type Exact } from './schemas';
+import { exact, type Exact, providerAccountParam } from './schemas';
 
 export const SYNC_QUERY_MESSAGES = {
   jobId: 'Job id must be a UUID',
@@ -18,7 +17,7 @@ export const syncJobParamsSchema = z.object({ id: z.guid({ error: SYNC_QUERY_MES
 
 /** GET /terminals/sync/queue and /budget: one provider account's (an unknown one has no runs). */
 export const syncAccountQuerySchema = z.object({
-  account_id: wholeNumber(1, 2_147_483_647, SYNC_QUERY_MESSAGES.accountId).optional(),
+  account_id: providerAccountParam,
 });
 
 export const syncQueueSchema = z.object({

@@ -23,7 +23,7 @@ import {
   type TerminalRowWire,
 } from '../../src/domain/terminals';
 import { MAX_PAGE, wholeNumber } from './customers-schemas';
-import { exact, type Exact } from './schemas';
+import { exact, type Exact, PROVIDER_ACCOUNT_ID_MESSAGE, providerAccountParam } from './schemas';
 
 export const ISSUE_NOTE_MAX_LENGTH = 2000;
 export const CUSTOMER_NAME_MAX_LENGTH = 200;
@@ -37,7 +37,7 @@ export const TERMINAL_QUERY_MESSAGES = {
   assigned: 'assigned must be true or false',
   sync: 'sync must be true or false',
   syncStatus: `sync_status must be one of ${TERMINAL_SYNC_STATUSES.join(', ')}`,
-  accountId: 'account_id must be a provider account id',
+  accountId: PROVIDER_ACCOUNT_ID_MESSAGE,
   sort: `sort must be one of ${TERMINAL_SORTS.join(', ')}`,
   terminalId: 'Terminal id must be 2 to 64 letters, digits or dashes',
   serviceLine: 'Service line number must be 2 to 64 letters, digits or dashes',
@@ -75,7 +75,7 @@ const listQueryShape = {
   search: searchSchema,
   active: flag(M.active),
   sync_status: z.enum(TERMINAL_SYNC_STATUSES, { error: M.syncStatus }).optional(),
-  account_id: wholeNumber(1, 2_147_483_647, M.accountId).optional(),
+  account_id: providerAccountParam,
   page: wholeNumber(1, MAX_PAGE, M.page).default(1),
   limit: wholeNumber(1, TERMINALS_MAX_PAGE_SIZE, M.limit).default(TERMINALS_PAGE_SIZE),
   sort: z.enum(TERMINAL_SORTS, { error: M.sort }).default(DEFAULT_TERMINAL_SORT),
