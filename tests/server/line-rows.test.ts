@@ -14,7 +14,7 @@ function scriptedStore(state: { day: string | null; marked: number }, failWith: 
   const calls: string[] = [];
   const clock = { ms: 0 };
   const store = {
-    rowsState: vi.fn(async () => ({ day: state.day, dirty: state.marked > 0 })),
+    rowsState: vi.fn(async (countUpTo = 1) => ({ day: state.day, dirty: state.marked > 0, marked: Math.min(state.marked, Math.max(1, countUpTo)) })),
     startDay: vi.fn(async (today: string) => {
       calls.push(`startDay ${today}`);
       if (state.day !== today) state.day = today;
@@ -122,18 +122,45 @@ describe('the stored rows refresher', () => {
     expect(unhandled).toEqual([]);
   });
 
-  it('computes up to INLINE_REFRESH_LINES for a read, in paced chunks, and leaves the rest to one background refresh', async () => {
-    const state = { day: TODAY, marked: INLINE_REFRESH_LINES * 3 };
-    const { repos, calls, monotonic } = scriptedStore(state, null, REFRESH_CHUNK_TARGET_MS / REFRESH_CHUNK_LINES.first);
-    const rows = createLineRowsRefresher({ repos, pacing: { monotonic } });
-    expect(await rows.refreshForRead(TODAY)).toBe(false);
-    // At the target pace the chunks keep their size; the read stops at its share.
-    const readChunks = INLINE_REFRESH_LINES / REFRESH_CHUNK_LINES.first;
-    expect(calls.slice(0, readChunks + 1)).toEqual([...Array<string>(readChunks).fill(`chunk ${REFRESH_CHUNK_LINES.first}`), 'recount']);
-    // While the background refresh runs, a read does not compute: it is told the rows are behind.
-    expect(await rows.refreshForRead(TODAY)).toBe(false);
-    await vi.waitFor(() => expect(state.marked).toBe(0));
+  it('computes up to INLINE_REFRESH_LINES marks for a read; a sync\'s worth goes whole to one background refresh, the read computing none', async () => {
+    const state = { day: TODAY, marked: INLINE_REFRESH_LINES };
+    const { repos, calls } = scriptedStore(state);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const chunk = repos.subscriptions.refreshChunk;
+    const rows = createLineRowsRefresher({ repos });
+    // A person's worth: computed before the answer.
     expect(await rows.refreshForRead(TODAY)).toBe(true);
+    expect(state.marked).toBe(0);
+    // One more than that: the read answers at once, before any chunk has run.
+    repos.subscriptions.refreshChunk = vi.fn(async (...args: Parameters<typeof chunk>) => {
+      await held;
+      return chunk(...args);
+    }) as never;
+    state.marked = INLINE_REFRESH_LINES + 1;
+    calls.length = 0;
+    expect(await rows.refreshForRead(TODAY)).toBe(false);
+    expect(state.marked).toBe(INLINE_REFRESH_LINES + 1);
+    // While the background refresh runs, a read does not compute either: the rows are behind.
+    expect(await rows.refreshForRead(TODAY)).toBe(false);
+    release();
+    await rows.settled();
+    expect(state.marked).toBe(0);
+    expect(calls.filter((call) => call === 'recount')).toHaveLength(1);
+    expect(await rows.refreshForRead(TODAY)).toBe(true);
+  });
+
+  it('on a new day computes a small fleet\'s marks in the read', async () => {
+    const state = { day: '2026-03-17', marked: 0 };
+    const { repos, calls } = scriptedStore(state);
+    repos.subscriptions.startDay = vi.fn(async (today: string) => {
+      calls.push(`startDay ${today}`);
+      state.day = today;
+      state.marked = 12;
+    }) as never;
+    const rows = createLineRowsRefresher({ repos });
+    expect(await rows.refreshForRead(TODAY)).toBe(true);
+    expect(calls).toEqual([`startDay ${TODAY}`, `chunk ${REFRESH_CHUNK_LINES.first}`, 'recount']);
   });
 
   it('paces its chunks to the target time a transaction: smaller on a slow database, larger on a fast one', async () => {
@@ -164,15 +191,18 @@ describe('the stored rows refresher', () => {
   });
 
   it('on the embedded database rests after each background chunk, never during a read', async () => {
-    const state = { day: TODAY, marked: INLINE_REFRESH_LINES * 2 };
+    const state = { day: TODAY, marked: INLINE_REFRESH_LINES };
     const { repos, calls, monotonic } = scriptedStore(state, null, REFRESH_CHUNK_TARGET_MS / REFRESH_CHUNK_LINES.first);
     const sleep = async (ms: number) => {
       calls.push(`rest ${ms}`);
     };
     const rows = createLineRowsRefresher({ repos, pacing: { monotonic, restRatio: 1, sleep } });
-    expect(await rows.refreshForRead(TODAY)).toBe(false);
-    const readCalls = calls.slice(0, calls.indexOf('recount') + 1);
+    expect(await rows.refreshForRead(TODAY)).toBe(true);
+    const readCalls = [...calls];
+    expect(readCalls).toContain('recount');
     expect(readCalls.some((call) => call.startsWith('rest'))).toBe(false);
+    state.marked = INLINE_REFRESH_LINES * 4;
+    expect(await rows.refreshForRead(TODAY)).toBe(false);
     await vi.waitFor(() => expect(state.marked).toBe(0));
     // The background refresh: a rest as long as each chunk took after it.
     const background = calls.slice(readCalls.length);

@@ -136,7 +136,7 @@ describe('starting a sync', () => {
   it('ends each run with the pages’ stored rows computed for every line it wrote, none left to a reader', async () => {
     const usage = await waitForLatest(db(), 'usage');
     expect(usage.status).toBe('succeeded');
-    expect(await ctx.app.repos.subscriptions.rowsState()).toEqual({ day: SYNC_TEST_TIME.slice(0, 10), dirty: false });
+    expect(await ctx.app.repos.subscriptions.rowsState()).toEqual({ day: SYNC_TEST_TIME.slice(0, 10), dirty: false, marked: 0 });
     const [rows] = await query<{ subscriptions: number; lines: number }>(
       sql`SELECT (SELECT count(*)::int FROM subscription_rows) AS subscriptions,
         (SELECT count(*)::int FROM terminals WHERE removed_at IS NULL AND service_line_number IS NOT NULL) AS lines`,

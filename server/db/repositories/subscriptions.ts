@@ -167,14 +167,18 @@ async function countOf(query: SubscriptionPageQuery, summary: SubscriptionSummar
 
 export function createSubscriptionsRepository(db: Db) {
   /**
-   * The day the stored rows were computed for, and whether any line waits to be recomputed:
-   * one round trip, so a read with nothing to do costs one cheap query.
+   * The day the stored rows were computed for, whether any line waits to be recomputed, and how
+   * many marks wait, counted up to `countUpTo` (a read only needs to know whether they are a few or
+   * a sync's worth): one round trip, so a read with nothing to do costs one cheap query.
    */
-  async function rowsState(tx: Db = db): Promise<{ day: IsoDay | null; dirty: boolean }> {
-    const [row] = rowsOf<{ day: string | null; dirty: boolean }>(
-      await tx.execute(sql`SELECT day::text AS day, EXISTS (SELECT 1 FROM ${subscriptionDirty}) AS dirty FROM ${subscriptionTotals} WHERE id = 1`),
+  async function rowsState(countUpTo = 1, tx: Db = db): Promise<{ day: IsoDay | null; dirty: boolean; marked: number }> {
+    const [row] = rowsOf<{ day: string | null; marked: number }>(
+      await tx.execute(sql`
+        SELECT day::text AS day, (SELECT count(*)::int FROM (SELECT 1 FROM ${subscriptionDirty} LIMIT ${Math.max(1, countUpTo)}) m) AS marked
+        FROM ${subscriptionTotals} WHERE id = 1`),
     );
-    return { day: (row?.day ?? null) as IsoDay | null, dirty: row?.dirty === true };
+    const marked = Number(row?.marked ?? 0);
+    return { day: (row?.day ?? null) as IsoDay | null, dirty: marked > 0, marked };
   }
 
   /** The summary cards over every stored row. */
