@@ -15,7 +15,7 @@ import { startServer, type ServerProcess } from './crash/server-process';
 import { verifyDatabase } from './crash/verify';
 import { CrashWriter, login, type Api, type RoundStats } from './crash/writer';
 import { migratedDataDir, seedDataDir } from './database-image';
-import { createScratchPostgres, TEST_DATABASE_URL, TEST_JWT_SECRET } from './helpers';
+import { createScratchPostgres, TEST_DATABASE_URL, TEST_JWT_SECRET, useTestSettingsIn } from './helpers';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS || 1);
 const SEED = Number(process.env.CRASH_SEED || 9_004);
@@ -39,6 +39,8 @@ beforeAll(async () => {
     databaseUrl = scratch.url;
   } else {
     await seedDataDir(await migratedDataDir(), dataDir);
+    // Opened three times here (two server lives and the check before or after).
+    await useTestSettingsIn(dataDir);
   }
 });
 

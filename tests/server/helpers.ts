@@ -2,7 +2,7 @@
 // on the PostgreSQL server in TEST_DATABASE_URL (created here, dropped by close()).
 import type { BuiltInRoleKey } from '../../src/domain/permissions';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -67,6 +67,16 @@ export interface TestDatabase {
  * start, half of a test database's start-up; a test database holds a few hundred rows).
  */
 export const TEST_PGLITE_SETTINGS = { shared_buffers: '16MB' } as const;
+
+/**
+ * TEST_PGLITE_SETTINGS written into a data directory's own settings, for a server process a test
+ * starts on it (the server takes no settings of ours): PGlite zeroes its whole buffer pool at every
+ * start, and such a directory is opened several times. What a restart recovers or an upgrade
+ * rewrites is the data and the write-ahead log, whatever the pool's size.
+ */
+export async function useTestSettingsIn(dataDir: string): Promise<void> {
+  await appendFile(path.join(dataDir, 'pglite', 'postgresql.conf'), `\nshared_buffers = '${TEST_PGLITE_SETTINGS.shared_buffers}'\n`);
+}
 
 const images = new Map<ImageKind, Promise<Blob>>();
 /**

@@ -63,9 +63,18 @@ describe("the job queue's stop()", () => {
       await queue.start();
       let started = false;
       let endedAt = 0;
-      await queue.work('alerts-evaluate', async () => {
+      let failedByStop = false;
+      // The handler runs on until pg-boss has given up on it: its stop timeout passed and it failed
+      // the job ("shut down while active"). Only then does it end, so it outlasts the timeout for
+      // certain, and by no more than a poll (a fixed sleep had to outlast it on a slow machine too).
+      await queue.work('alerts-evaluate', async (job) => {
         started = true;
-        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        const deadline = Date.now() + 30_000;
+        while (!failedByStop && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+          const state = (await testDb.database.db.execute(sql`SELECT state FROM job_queue.job WHERE id = ${job.id}`)) as unknown as { rows: { state: string }[] };
+          failedByStop = state.rows[0]?.state === 'failed';
+        }
         endedAt = Date.now();
       });
       await queue.send('alerts-evaluate', { reason: 'sync' });
@@ -74,6 +83,7 @@ describe("the job queue's stop()", () => {
       expect(started).toBe(true);
       await queue.stop();
       const stoppedAt = Date.now();
+      expect(failedByStop).toBe(true);
       expect(endedAt).toBeGreaterThan(0);
       expect(endedAt).toBeLessThanOrEqual(stoppedAt);
     });
@@ -83,16 +93,20 @@ describe("the job queue's stop()", () => {
 describe("the job queue's stop() during a fetch", () => {
   it('waits for a job whose fetch was still on its way when stop() began, and for its completion', async () => {
     await withoutUnhandledRejections(async (testDb) => {
-      // pg-boss's fetch of the next job, held back so stop() begins while it is on its way.
+      // pg-boss's fetch of the next job, held back so stop() begins while it is on its way. The
+      // fetch is the statement that locks the next job (FOR UPDATE OF j SKIP LOCKED); pg-boss sends
+      // it without parameters, which the PGlite executor runs through exec(), so both are watched.
+      // (Matching any SKIP LOCKED caught pg-boss's flow audit instead, seconds later, after the job
+      // had long been fetched and done.)
       let slowFetch = false;
       let fetching = false;
       const client = testDb.database.client as { query: (...args: unknown[]) => Promise<unknown> };
       const slowed = new Proxy(client, {
         get(target, property, receiver) {
           const value: unknown = Reflect.get(target, property, receiver);
-          if (property !== 'query' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+          if ((property !== 'query' && property !== 'exec') || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
           return async (...args: unknown[]) => {
-            if (slowFetch && typeof args[0] === 'string' && args[0].includes('SKIP LOCKED')) {
+            if (slowFetch && typeof args[0] === 'string' && args[0].includes('FOR UPDATE OF j SKIP LOCKED')) {
               fetching = true;
               await new Promise((resolve) => setTimeout(resolve, 400));
             }

@@ -17,7 +17,7 @@ import type { RunningSimulator } from '../../server/simulator';
 import { singleAccount } from '../../server/provider-access';
 import { createAuditService } from '../../server/services/audit';
 import { createLineRowsRefresher } from '../../server/services/line-rows';
-import { createTerminalSyncService, type SyncRunTracker } from '../../server/services/terminal-sync';
+import { createTerminalSyncService, type SyncOutcome, type SyncRunTracker } from '../../server/services/terminal-sync';
 import { createClock, createTestDatabase, testConfig, type TestClock, type TestDatabase } from './helpers';
 import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts } from './terminal-sync-fixtures';
 
@@ -169,84 +169,6 @@ async function pendingIds(database: Database): Promise<string[]> {
   return result.rows.map((r) => r.id);
 }
 
-describe('a worker killed halfway through the apply', () => {
-  it("leaves the rows it did not reach 'pending', never 'synced', and the next start resumes the run to the exact inventory", async () => {
-    const testDb = await newDatabase(true);
-    const clock = createClock(SYNC_TEST_TIME);
-    const first = await openApp(testDb.database, clock);
-    expect((await syncOnce(first, testDb.database)).status).toBe('succeeded');
-
-    // The provider changes; then a run starts and its worker dies after two batches of terminals.
-    const moved = sim.fleet.userTerminalIds().slice(-5);
-    const changed: string[] = [];
-    for (const id of moved) {
-      const index = sim.fleet.terminalIndex(id)!;
-      const line = sim.fleet.terminal(index).serviceLineNumber;
-      if (line) expect(sim.fleet.detach(line, id).ok).toBe(true);
-      if (line) changed.push(id);
-    }
-    expect(changed.length).toBeGreaterThan(0);
-    const { repos } = first;
-    const run = await killMidApply(testDb.database, clock);
-    // The listing's order is the fleet's: the moved terminals are in the third batch, never applied,
-    // and only they are 'pending'.
-    expect(await pendingIds(testDb.database)).toEqual([...changed].sort());
-    expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: FLEET - changed.length, pending: changed.length });
-    expect(await repos.syncRuns.findById(run.id)).toMatchObject({ status: 'running', workerId: 'doomed-worker', attempts: 1 });
-    const usageBefore = await runIdsOf(testDb.database.db, 'usage');
-    await first.close();
-
-    // The server comes back (later: on PostgreSQL the heartbeat must look stale).
-    const database = await testDb.reopen();
-    clock.advance(3 * 60_000);
-    await openApp(database, clock);
-    const resumed = await waitFor(database, run.id, ended);
-    expect(resumed).toMatchObject({ status: 'succeeded', attempts: 2 });
-    expect(resumed.added + resumed.removed + resumed.failed).toBe(0);
-    expect(resumed.updated + resumed.unchanged).toBe(FLEET);
-    await waitForItsUsage(database, usageBefore);
-    expect(await localInventory(database.db)).toEqual(providerInventory(sim));
-    expect(await syncStatusCounts(database.db)).toEqual({ synced: FLEET });
-    for (const id of moved) {
-      const line = (await database.db.execute(sql`SELECT service_line_number FROM terminals WHERE user_terminal_id = ${id}`)) as unknown as {
-        rows: { service_line_number: string | null }[];
-      };
-      expect(line.rows[0]!.service_line_number).toBeNull();
-    }
-  }, 60_000); // two starts, a sync, a kill and a resume: about 28 s alone on two cores, near the 30 s default
-
-  it("after an upstream change leaves exactly the changed rows it did not reach 'pending'; unchanged rows stay 'synced'", async () => {
-    const testDb = await newDatabase();
-    const clock = createClock(SYNC_TEST_TIME);
-    const first = await openApp(testDb.database, clock);
-    expect((await syncOnce(first, testDb.database)).status).toBe('succeeded');
-    await first.close();
-
-    // Two changes in the batches the run applies (1 and 2 of 3), two in the one it dies in.
-    const ids = sim.fleet.userTerminalIds();
-    const moved = [ids[3]!, ids[APPLY_BATCH + 3]!, ids[2 * APPLY_BATCH + 3]!, ids[2 * APPLY_BATCH + 8]!].filter((id) => {
-      const line = sim.fleet.terminal(sim.fleet.terminalIndex(id)!).serviceLineNumber;
-      return line !== null && line !== undefined && sim.fleet.detach(line, id).ok;
-    });
-    expect(moved).toHaveLength(4);
-    const run = await killMidApply(testDb.database, clock);
-
-    const written = (await testDb.database.db.execute(
-      sql`SELECT user_terminal_id AS id FROM terminals WHERE last_sync_run_id = ${run.id}::uuid ORDER BY user_terminal_id`,
-    )) as unknown as { rows: { id: string }[] };
-    // Only the changed rows of the committed batches were written; unchanged rows were not touched
-    // (their bookkeeping moves in one statement at the end of a run).
-    expect(written.rows.map((r) => r.id)).toEqual([ids[3]!, ids[APPLY_BATCH + 3]!].sort());
-    expect(await pendingIds(testDb.database)).toEqual([ids[2 * APPLY_BATCH + 3]!, ids[2 * APPLY_BATCH + 8]!].sort());
-    expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: FLEET - 2, pending: 2 });
-    // The pending rows still hold the old data: 'pending' is the truth about them.
-    const stale = (await testDb.database.db.execute(
-      sql`SELECT count(*)::int AS n FROM terminals WHERE user_terminal_id IN (${ids[2 * APPLY_BATCH + 3]!}, ${ids[2 * APPLY_BATCH + 8]!}) AND service_line_number IS NOT NULL`,
-    )) as unknown as { rows: { n: number }[] };
-    expect(Number(stale.rows[0]!.n)).toBe(2);
-  });
-});
-
 describe('the end of a run', () => {
   it('still succeeds when the pages cannot be updated after the writes, and says so; the rows stay marked for their readers', async () => {
     const testDb = await newDatabase();
@@ -278,67 +200,154 @@ async function usageSnapshot(database: Database) {
   return { cycles: cycles.rows, days: days.rows };
 }
 
-describe('the usage writes', () => {
-  it('go in transactions paced to their time, each checking the claim; a worker killed between them leaves whole lines that the next run completes', async () => {
-    const testDb = await newDatabase();
-    const clock = createClock(SYNC_TEST_TIME);
-    const opened = await openApp(testDb.database, clock);
-    expect((await syncOnce(opened, testDb.database)).status).toBe('succeeded');
-    const synced = await usageSnapshot(testDb.database);
-    const cyclesPerLine = new Map<string, number>();
-    for (const row of synced.cycles as { service_line_number: string }[]) cyclesPerLine.set(row.service_line_number, (cyclesPerLine.get(row.service_line_number) ?? 0) + 1);
-    const lines = cyclesPerLine.size;
-    expect(lines).toBeGreaterThan(40);
-    // USAGE_HISTORY_CYCLES: a line's first read goes back that many cycles before the current one.
-    expect(Math.max(...cyclesPerLine.values())).toBe(HISTORY + 1);
-    await opened.close();
+describe('one synced database, its syncs interrupted in turn', () => {
+  // One database for these three, synced once (inventory and its usage) before them: each starts
+  // from a database that holds the provider's inventory and usage with no run active, and leaves
+  // it so for the next (the usage run ends; the resumed run syncs to the inventory again), until
+  // the last, which is left with its dead run. A full first sync and a database per test would
+  // prove the same three times over. Their order matters: usage before the fleet changes.
+  let testDb: TestDatabase;
+  let clock: TestClock;
 
-    // The same usage read again into empty tables, by an engine whose every transaction takes 100 ms.
-    await testDb.database.db.execute(sql`DELETE FROM service_line_usage_daily`);
-    await testDb.database.db.execute(sql`DELETE FROM service_line_usage_cycles`);
-    const repos = createRepositories(testDb.database.db);
-    let ms = 0;
-    const engine = engineOn(testDb.database, clock, { pacing: { monotonic: () => (ms += 100) } });
-    const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
-    if (!inserted.ok) throw new Error('could not queue');
-    const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
-    // The same run twice: killed, then resumed (as the sweeper hands it to the next worker).
-    const usageRun = async (killAt: number | null) => {
-      const checkpoints: number[] = [];
-      let counted = 0;
-      const tracker: SyncRunTracker = {
-        run,
-        signal: new AbortController().signal,
-        report(update) {
-          if (update.counts) counted = update.counts.added + update.counts.updated;
-        },
-        async checkpoint() {
-          checkpoints.push(counted);
-          if (checkpoints.length === killAt) throw new Error('worker killed');
-        },
+  beforeAll(async () => {
+    // Restartable: the worker killed mid-apply is followed by a restart on the same data.
+    testDb = await createTestDatabase({ persistent: true });
+    clock = createClock(SYNC_TEST_TIME);
+    const first = await openApp(testDb.database, clock);
+    expect((await syncOnce(first, testDb.database)).status).toBe('succeeded');
+    await first.close();
+  });
+
+  afterAll(async () => {
+    await testDb?.drop();
+  });
+
+  describe('the usage writes', () => {
+    it('go in transactions paced to their time, each checking the claim; a worker killed between them leaves whole lines that the next run completes', async () => {
+      const synced = await usageSnapshot(testDb.database);
+      const cyclesPerLine = new Map<string, number>();
+      for (const row of synced.cycles as { service_line_number: string }[]) cyclesPerLine.set(row.service_line_number, (cyclesPerLine.get(row.service_line_number) ?? 0) + 1);
+      const lines = cyclesPerLine.size;
+      expect(lines).toBeGreaterThan(40);
+      // USAGE_HISTORY_CYCLES: a line's first read goes back that many cycles before the current one.
+      expect(Math.max(...cyclesPerLine.values())).toBe(HISTORY + 1);
+
+      // The same usage read again into empty tables, by an engine whose every transaction takes 100 ms.
+      await testDb.database.db.execute(sql`DELETE FROM service_line_usage_daily`);
+      await testDb.database.db.execute(sql`DELETE FROM service_line_usage_cycles`);
+      const repos = createRepositories(testDb.database.db);
+      let ms = 0;
+      const engine = engineOn(testDb.database, clock, { pacing: { monotonic: () => (ms += 100) } });
+      const inserted = await repos.syncRuns.insertQueued({ kind: 'usage', accountId: 1, trigger: 'manual', requestedBy: null, at: clock.now() });
+      if (!inserted.ok) throw new Error('could not queue');
+      const run = (await repos.syncRuns.claim(inserted.row.id, 'worker', clock.now()))!;
+      // The same run twice: killed, then resumed (as the sweeper hands it to the next worker).
+      const usageRun = async (killAt: number | null) => {
+        const checkpoints: number[] = [];
+        let counted = 0;
+        const tracker: SyncRunTracker = {
+          run,
+          signal: new AbortController().signal,
+          report(update) {
+            if (update.counts) counted = update.counts.added + update.counts.updated;
+          },
+          async checkpoint() {
+            checkpoints.push(counted);
+            if (checkpoints.length === killAt) throw new Error('worker killed');
+          },
+        };
+        const outcome = await engine.syncUsage(tracker).catch((error: unknown) => error);
+        return { outcome, checkpoints };
       };
-      const outcome = await engine.syncUsage(tracker).catch((error: unknown) => error);
-      return { outcome, checkpoints };
-    };
-    const linesWithUsage = async () => {
-      const result = (await testDb.database.db.execute(
-        sql`SELECT count(DISTINCT service_line_number)::int AS n FROM service_line_usage_cycles`,
+      const linesWithUsage = async () => {
+        const result = (await testDb.database.db.execute(
+          sql`SELECT count(DISTINCT service_line_number)::int AS n FROM service_line_usage_cycles`,
+        )) as unknown as { rows: { n: number }[] };
+        return Number(result.rows[0]!.n);
+      };
+
+      // 25 lines first; at 100 ms for 25 the pace is 5 lines a transaction (20 ms), the floor.
+      const killed = await usageRun(3);
+      expect(killed.outcome).toMatchObject({ message: 'worker killed' });
+      expect(killed.checkpoints).toEqual([25, 30, 35]);
+      // The third transaction rolled back whole: two of them, 30 lines, are written.
+      expect(await linesWithUsage()).toBe(30);
+
+      const resumed = await usageRun(null);
+      expect(resumed.outcome).toMatchObject({ counts: { added: lines - 30, updated: 30 } });
+      // Every transaction of 5 lines (the last of a batch maybe fewer): the pace learnt stays with the engine.
+      expect(resumed.checkpoints).toHaveLength(Math.ceil((lines - 30) / 5) + 30 / 5);
+      expect(await usageSnapshot(testDb.database)).toEqual(synced);
+      // The run ends as its worker would end it: a run left 'running' would be the next start's to resume.
+      expect(await repos.syncRuns.finish(run.id, 'worker', { status: 'succeeded', at: clock.now(), ...(resumed.outcome as SyncOutcome) })).not.toBeNull();
+    });
+  });
+
+  describe('a worker killed halfway through the apply', () => {
+    it("leaves the rows it did not reach 'pending', never 'synced', and the next start resumes the run to the exact inventory", async () => {
+      // The provider changes; then a run starts and its worker dies after two batches of terminals.
+      const moved = sim.fleet.userTerminalIds().slice(-5);
+      const changed: string[] = [];
+      for (const id of moved) {
+        const index = sim.fleet.terminalIndex(id)!;
+        const line = sim.fleet.terminal(index).serviceLineNumber;
+        if (line) expect(sim.fleet.detach(line, id).ok).toBe(true);
+        if (line) changed.push(id);
+      }
+      expect(changed.length).toBeGreaterThan(0);
+      const repos = createRepositories(testDb.database.db);
+      const run = await killMidApply(testDb.database, clock);
+      // The listing's order is the fleet's: the moved terminals are in the third batch, never applied,
+      // and only they are 'pending'.
+      expect(await pendingIds(testDb.database)).toEqual([...changed].sort());
+      expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: FLEET - changed.length, pending: changed.length });
+      expect(await repos.syncRuns.findById(run.id)).toMatchObject({ status: 'running', workerId: 'doomed-worker', attempts: 1 });
+      const usageBefore = await runIdsOf(testDb.database.db, 'usage');
+
+      // The server comes back (later: on PostgreSQL the heartbeat must look stale).
+      const database = await testDb.reopen();
+      clock.advance(3 * 60_000);
+      await openApp(database, clock);
+      const resumed = await waitFor(database, run.id, ended);
+      expect(resumed).toMatchObject({ status: 'succeeded', attempts: 2 });
+      expect(resumed.added + resumed.removed + resumed.failed).toBe(0);
+      expect(resumed.updated + resumed.unchanged).toBe(FLEET);
+      await waitForItsUsage(database, usageBefore);
+      expect(await localInventory(database.db)).toEqual(providerInventory(sim));
+      expect(await syncStatusCounts(database.db)).toEqual({ synced: FLEET });
+      for (const id of moved) {
+        const line = (await database.db.execute(sql`SELECT service_line_number FROM terminals WHERE user_terminal_id = ${id}`)) as unknown as {
+          rows: { service_line_number: string | null }[];
+        };
+        expect(line.rows[0]!.service_line_number).toBeNull();
+      }
+    });
+
+
+    it("after an upstream change leaves exactly the changed rows it did not reach 'pending'; unchanged rows stay 'synced'", async () => {
+      // Two changes in the batches the run applies (1 and 2 of 3), two in the one it dies in.
+      const ids = sim.fleet.userTerminalIds();
+      const moved = [ids[3]!, ids[APPLY_BATCH + 3]!, ids[2 * APPLY_BATCH + 3]!, ids[2 * APPLY_BATCH + 8]!].filter((id) => {
+        const line = sim.fleet.terminal(sim.fleet.terminalIndex(id)!).serviceLineNumber;
+        return line !== null && line !== undefined && sim.fleet.detach(line, id).ok;
+      });
+      expect(moved).toHaveLength(4);
+      const run = await killMidApply(testDb.database, clock);
+
+      const written = (await testDb.database.db.execute(
+        sql`SELECT user_terminal_id AS id FROM terminals WHERE last_sync_run_id = ${run.id}::uuid ORDER BY user_terminal_id`,
+      )) as unknown as { rows: { id: string }[] };
+      // Only the changed rows of the committed batches were written; unchanged rows were not touched
+      // (their bookkeeping moves in one statement at the end of a run).
+      expect(written.rows.map((r) => r.id)).toEqual([ids[3]!, ids[APPLY_BATCH + 3]!].sort());
+      expect(await pendingIds(testDb.database)).toEqual([ids[2 * APPLY_BATCH + 3]!, ids[2 * APPLY_BATCH + 8]!].sort());
+      expect(await syncStatusCounts(testDb.database.db)).toEqual({ synced: FLEET - 2, pending: 2 });
+      // The pending rows still hold the old data: 'pending' is the truth about them.
+      const stale = (await testDb.database.db.execute(
+        sql`SELECT count(*)::int AS n FROM terminals WHERE user_terminal_id IN (${ids[2 * APPLY_BATCH + 3]!}, ${ids[2 * APPLY_BATCH + 8]!}) AND service_line_number IS NOT NULL`,
       )) as unknown as { rows: { n: number }[] };
-      return Number(result.rows[0]!.n);
-    };
-
-    // 25 lines first; at 100 ms for 25 the pace is 5 lines a transaction (20 ms), the floor.
-    const killed = await usageRun(3);
-    expect(killed.outcome).toMatchObject({ message: 'worker killed' });
-    expect(killed.checkpoints).toEqual([25, 30, 35]);
-    // The third transaction rolled back whole: two of them, 30 lines, are written.
-    expect(await linesWithUsage()).toBe(30);
-
-    const resumed = await usageRun(null);
-    expect(resumed.outcome).toMatchObject({ counts: { added: lines - 30, updated: 30 } });
-    // Every transaction of 5 lines (the last of a batch maybe fewer): the pace learnt stays with the engine.
-    expect(resumed.checkpoints).toHaveLength(Math.ceil((lines - 30) / 5) + 30 / 5);
-    expect(await usageSnapshot(testDb.database)).toEqual(synced);
+      expect(Number(stale.rows[0]!.n)).toBe(2);
+    });
   });
 });
 

@@ -15,7 +15,7 @@ import { rowsOf } from '../../server/db/repositories/results';
 import { JOB_QUEUE_SCHEMA } from '../../server/jobs/queue';
 import { login } from './crash/writer';
 import { startServer, type ServerProcess } from './crash/server-process';
-import { createScratchPostgres, TEST_DATABASE_URL } from './helpers';
+import { createScratchPostgres, TEST_DATABASE_URL, useTestSettingsIn } from './helpers';
 import { FIXTURE_ADMIN, FIXTURE_JOBS, FIXTURE_JWT_SECRET } from './upgrade/fixture-facts';
 import { restorePostgresFixture, unpackPgliteFixture } from './upgrade/restore';
 
@@ -33,6 +33,8 @@ async function restoreFixture(): Promise<void> {
     await restorePostgresFixture(scratch.url);
   } else {
     await unpackPgliteFixture(dataDir);
+    // Opened three times here (two server lives and the check before or after).
+    await useTestSettingsIn(dataDir);
   }
 }
 
@@ -100,7 +102,8 @@ describe(`the upgrade from the previous release (${on})`, () => {
     const token = await login(server.baseUrl, FIXTURE_ADMIN.email, FIXTURE_ADMIN.password);
     type Run = { id: string; status: string; message: string | null };
     let resumed: Run | undefined;
-    for (const deadline = Date.now() + 30_000; resumed?.status !== 'succeeded'; await sleep(200)) {
+    // A short poll: the run ends a few seconds in, and each look is one small request.
+    for (const deadline = Date.now() + 30_000; resumed?.status !== 'succeeded'; await sleep(50)) {
       const response = await fetch(`${server.baseUrl}/api/v1/terminals/sync/queue`, { headers: { authorization: `Bearer ${token}` } });
       const queue = ((await response.json()) as { data: { active: Run | null; recent: Run[] } }).data;
       resumed = [queue.active, ...queue.recent].find((run) => run?.id === before.interruptedRunId) ?? undefined;

@@ -165,10 +165,14 @@ describe('the terminals page', () => {
   });
 
   it('a link with ?terminal= opens that terminal even when it is not on the page shown', async () => {
-    const last = seed()[29]!;
-    openTerminals(`/terminals?terminal=${last.user_terminal_id}`);
+    // The first terminal, on page 1, opened over page 2: the page shown is the five of 26 to 30
+    // rather than a full page of 25, which every render of the page would draw again.
+    const first = seed()[0]!;
+    openTerminals(`/terminals?page=2&terminal=${first.user_terminal_id}`);
     const dialog = await screen.findByRole('dialog', { name: TERMINAL_MESSAGES.detailTitle }, { timeout: 5000 });
-    expect(await within(dialog).findByText(last.kit_serial_number)).toBeTruthy();
+    expect(await within(dialog).findByText(first.kit_serial_number)).toBeTruthy();
+    expect(await screen.findByText(/Showing 5 of 30 terminals/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: `View details of ${first.service_line_number}`, hidden: true })).toBeNull();
   });
 
   it('a failed detail fetch shows the basic record under "Showing basic terminal information"', async () => {
