@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncJob } from '../../src/domain/terminals';
 import { PROVIDER_DEFAULTS, type StarlinkClient } from '../../server/provider';
 import type { Faults, RunningSimulator } from '../../server/simulator';
-import { createTestContext, until, type TestContext } from './helpers';
-import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest } from './terminal-sync-fixtures';
+import { createTestContext, type TestContext } from './helpers';
+import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
 // Three pages of each listing: enough requests for every fault to land, few enough spikes for CI.
 const FLEET = 300;
@@ -78,31 +78,11 @@ afterAll(async () => {
   await sim?.close();
 });
 
-/**
- * Waits for run `id` to end by reading its row, then answers GET /sync/job/{id} for it once.
- * Polling the route itself would count as people waiting on the server (demand.ts), and the run's
- * writes on the embedded database rest after every transaction while anyone waits (pacer.ts):
- * every run would take about twice as long as with nobody there.
- */
-async function runToEnd(id: string, timeoutMs = 25_000): Promise<SyncJob> {
-  await until(
-    `run ${id} ended`,
-    async () => {
-      const result = (await ctx.database.db.execute(sql`SELECT status FROM sync_runs WHERE id = ${id}`)) as unknown as { rows: { status: string }[] };
-      const status = result.rows[0]?.status;
-      return status === 'succeeded' || status === 'failed';
-    },
-    { timeoutMs, everyMs: 50 },
-  );
-  const res = await ctx.request({ method: 'GET', url: `/api/v1/terminals/sync/job/${id}`, token: admin });
-  expect(res.statusCode).toBe(200);
-  return res.json().data as SyncJob;
-}
 
 async function startSync(): Promise<SyncJob> {
   const res = await ctx.request({ method: 'POST', url: '/api/v1/terminals/sync', token: admin });
   expect(res.statusCode).toBe(202);
-  return runToEnd((res.json().data as SyncJob).id, 60_000);
+  return waitForRun(ctx, admin, (res.json().data as SyncJob).id, 60_000);
 }
 
 const INVENTORY_TABLES = ['terminals', 'service_lines', 'provider_addresses', 'provider_products', 'terminal_telemetry'] as const;
@@ -137,7 +117,7 @@ describe('a provider in sustained trouble', () => {
     try {
       const usageRuns = await runIdsOf(ctx.database.db, 'usage');
       job = await startSync();
-      if (job.status === 'succeeded') usage = await runToEnd((await waitForLatest(ctx.database.db, 'usage', 60_000, usageRuns)).id);
+      if (job.status === 'succeeded') usage = await waitForRun(ctx, admin, (await waitForLatest(ctx.database.db, 'usage', 60_000, usageRuns)).id);
     } finally {
       sim.setFaults(CALM);
       beforeApiRequest = null;

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { SyncJob, SyncQueue } from '../../src/domain/terminals';
 import type { StarlinkClient } from '../../server/provider';
 import type { RunningSimulator } from '../../server/simulator';
-import { createTestContext, until, type TestContext } from './helpers';
-import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest } from './terminal-sync-fixtures';
+import { createTestContext, type TestContext } from './helpers';
+import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
 const SEED = 'sync-suite';
 // Two pages of the provider's terminal listing (100 a page), and every kind of line the checks name.
@@ -39,33 +39,13 @@ afterAll(async () => {
 
 const db = () => ctx.database.db;
 
-/**
- * Waits for run `id` to end by reading its row, then answers GET /sync/job/{id} for it once.
- * Polling the route itself would count as people waiting on the server (demand.ts), and the run's
- * writes on the embedded database rest after every transaction while anyone waits (pacer.ts):
- * every run would take about twice as long as with nobody there.
- */
-async function runToEnd(id: string, timeoutMs = 25_000): Promise<SyncJob> {
-  await until(
-    `run ${id} ended`,
-    async () => {
-      const result = (await ctx.database.db.execute(sql`SELECT status FROM sync_runs WHERE id = ${id}`)) as unknown as { rows: { status: string }[] };
-      const status = result.rows[0]?.status;
-      return status === 'succeeded' || status === 'failed';
-    },
-    { timeoutMs, everyMs: 50 },
-  );
-  const res = await ctx.request({ method: 'GET', url: `/api/v1/terminals/sync/job/${id}`, token: admin });
-  expect(res.statusCode).toBe(200);
-  return res.json().data as SyncJob;
-}
 const startSync = (token: string | null = admin) => ctx.request({ method: 'POST', url: '/api/v1/terminals/sync', token });
 
 async function syncToEnd(): Promise<SyncJob> {
   const usageRuns = await runIdsOf(db(), 'usage');
   const res = await startSync();
   expect(res.statusCode).toBe(202);
-  const job = await runToEnd((res.json().data as SyncJob).id);
+  const job = await waitForRun(ctx, admin, (res.json().data as SyncJob).id);
   // The usage run it queues must end too, before the next test moves the provider.
   await waitForLatest(db(), 'usage', undefined, usageRuns);
   return job;
@@ -93,7 +73,7 @@ describe('starting a sync', () => {
       message: 'Terminal sync has been started in the background. Data will be updated automatically when complete.',
       data: { kind: 'inventory', trigger: 'manual', status: 'queued', requestedBy: adminId, counts: { added: 0, updated: 0, unchanged: 0, removed: 0, failed: 0 } },
     });
-    const done = await runToEnd(body.data.id);
+    const done = await waitForRun(ctx, admin, body.data.id);
     expect(done).toMatchObject({ status: 'succeeded', phase: 'Finished', progress: 100, message: null, counts: { added: FLEET, updated: 0, unchanged: 0, removed: 0, failed: 0 } });
     // account, 1 page each of products, lines, addresses and terminals (2 for 120), 1 telemetry batch.
     expect(done.providerCalls).toBeGreaterThanOrEqual(7);
@@ -278,7 +258,7 @@ describe('one sync at a time', () => {
 
     const queue = (await ctx.request({ method: 'GET', url: '/api/v1/terminals/sync/queue', token: admin })).json().data as SyncQueue;
     expect(queue.active?.id).toBe(started.id);
-    await runToEnd(started.id);
+    await waitForRun(ctx, admin, started.id);
     await waitForLatest(db(), 'usage');
   });
 
