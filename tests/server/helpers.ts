@@ -174,6 +174,10 @@ export function testConfig(env: Env = {}): Promise<Config> {
     LOGIN_RATE_LIMIT: '10000',
     CLIENT_DIR: path.join(tmpdir(), 'portal-no-client'),
     DATA_DIR: path.join(tmpdir(), 'portal-test-data'),
+    // A line's first usage read goes back two cycles, not a year: a test looks at last month at
+    // most, and every first sync pays for the cycles it reads. The tests of the history's length
+    // set it themselves.
+    USAGE_HISTORY_CYCLES: '2',
     ...env,
   });
 }

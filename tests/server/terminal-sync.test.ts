@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { SyncJob, SyncQueue } from '../../src/domain/terminals';
 import type { StarlinkClient } from '../../server/provider';
 import type { RunningSimulator } from '../../server/simulator';
+import { DEFAULT_USAGE_HISTORY_CYCLES } from '../../server/config';
 import { createTestContext, type TestContext } from './helpers';
 import { SYNC_TEST_TIME, fastClient, localInventory, providerInventory, runIdsOf, startFleet, syncStatusCounts, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
@@ -25,7 +26,12 @@ beforeAll(async () => {
   sim = await startFleet({ seed: SEED, terminals: FLEET });
   client = fastClient(sim);
   // The provider can change under the app: tests point `client` at another fleet.
-  ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off' }, provider: { kind: 'simulator', client: () => client } });
+  // The first usage run reads the default year of history here (the test helpers read two cycles).
+  ctx = await createTestContext({
+    now: SYNC_TEST_TIME,
+    env: { SYNC_INTERVAL: 'off', USAGE_HISTORY_CYCLES: String(DEFAULT_USAGE_HISTORY_CYCLES) },
+    provider: { kind: 'simulator', client: () => client },
+  });
   const created = await ctx.createAdmin({ email: 'sync.admin@example.com', password: 'Sync-Passw0rd' });
   adminId = created.id;
   admin = (await ctx.login('admin', 'sync.admin@example.com', 'Sync-Passw0rd')).token!;
