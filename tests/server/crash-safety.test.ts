@@ -21,7 +21,7 @@ const ROUNDS = Number(process.env.CRASH_ROUNDS || 1);
 const SEED = Number(process.env.CRASH_SEED || 9_004);
 const CLIENTS = 6;
 const ADMIN = { email: 'crash-admin@test.local', password: 'crash-admin-password-1' };
-/** Kill this long after the first acknowledged write of a round. */
+/** Kill this long after the first acknowledged line write of a round. */
 const KILL_AFTER_MS = { min: 50, max: 800 };
 
 let dataDir = '';
@@ -171,7 +171,7 @@ describe('crash safety under SIGKILL', () => {
 
         const run = writer!.runRound(api, round);
         const flowing = await Promise.race([run.flowing.then(() => true), sleep(15_000).then(() => false)]);
-        expect(flowing, `no write was acknowledged in round ${round}:\n${running.output()}`).toBe(true);
+        expect(flowing, `no line write was acknowledged in round ${round}:\n${running.output()}`).toBe(true);
         const killAfterMs = KILL_AFTER_MS.min + Math.floor(random() * (KILL_AFTER_MS.max - KILL_AFTER_MS.min));
         await sleep(killAfterMs);
         run.stop();
