@@ -34,7 +34,9 @@ export function paletteJourney(session: BrowserSession): void {
       const dialog = page.getByRole('dialog', { name: PALETTE_TITLE });
       await dialog.waitFor();
       const combobox = dialog.getByRole('combobox', { name: PALETTE_INPUT_LABEL });
-      await expect.poll(() => combobox.evaluate((el) => el === document.activeElement)).toBe(true);
+      // The input takes the focus once the dialog has shown, after its opening animation: on a busy
+      // machine that passes the poll's default second.
+      await expect.poll(() => combobox.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true);
       await page.keyboard.type(part.toLowerCase());
       await dialog.getByRole('option', { name: new RegExp(kit) }).first().waitFor();
 

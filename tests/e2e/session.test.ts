@@ -169,7 +169,7 @@ describe('hardening, as the browser sees it: a strict CSP and no framework named
       script.textContent = 'window.inlineRan = true';
       document.body.append(script);
     });
-    await expect.poll(violations).toHaveLength(1);
+    await expect.poll(violations, { timeout: 5_000 }).toHaveLength(1);
     expect(await page.evaluate(() => (window as unknown as { inlineRan?: boolean }).inlineRan)).toBeUndefined();
   });
 });
