@@ -54,6 +54,7 @@
 //                                                          to time pages under)
 //   npm run bench:scale -- --only postgres --accounts 10 --pg-terminals 100000
 //                                                         (10 provider accounts × 10,000 terminals)
+//   npm run bench:scale -- --only postgres --accounts 10 --keep   (the filled database is kept, its URL printed)
 //   BENCH_DATABASE_URL=postgres://… npm run bench:scale     (else TEST_DATABASE_URL, else
 //                                                           postgres://postgres@127.0.0.1:5432/test;
 //                                                           skipped with a note when unreachable)
@@ -340,7 +341,7 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
 
   let filled: BenchDatabase;
   try {
-    filled = kind === 'postgres' ? await createPostgres(postgresServerUrl()) : await createPglite(dbDir);
+    filled = kind === 'postgres' ? await createPostgres(postgresServerUrl(), { keep: options.keep }) : await createPglite(dbDir);
   } catch (error) {
     return { database: kind, skipped: `not reachable: ${error instanceof Error ? error.message : String(error)}` };
   }

@@ -9,7 +9,7 @@ export class UsageError extends Error {
 export const USAGE = [
   'usage: tsx bench/scale.ts [--pg-terminals 100000] [--pglite-terminals 10000] [--only pglite|postgres]',
   '                          [--samples 20] [--connections 10] [--duration 5] [--customers N] [--baseline <git rev>]',
-  '                          [--workers N] [--no-sync-pass] [--accounts N]',
+  '                          [--workers N] [--no-sync-pass] [--accounts N] [--keep]',
   '  --pg-terminals, --pglite-terminals  fleet size of the simulator for each database (1 to 1000000)',
   '  --only            run one of the two databases',
   '  --samples         timed sequential requests per page (after 3 warm-up requests), 1 to 10000',
@@ -24,6 +24,8 @@ export const USAGE = [
   '                    Also times the Terminals list of one account and the Provider accounts page, and checks that',
   '                    no account\'s provider calls exceed its own budget in any minute',
   '                    e.g. --only postgres --accounts 10 --pg-terminals 100000   (10 accounts × 10,000 terminals)',
+  '  --keep            PostgreSQL: keep the filled database at the end and print its URL, to look at its query plans',
+  '                    (a large fill takes most of an hour); drop it by hand afterwards',
 ].join('\n');
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -44,6 +46,8 @@ export interface ScaleOptions {
   syncPass: boolean;
   /** PostgreSQL: provider accounts, each with its own simulator of terminals.postgres / accounts terminals (1: one, as before). */
   accounts: number;
+  /** PostgreSQL: the filled database is kept at the end (its URL printed) instead of dropped. */
+  keep: boolean;
 }
 
 function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -74,6 +78,7 @@ export function parseOptions(argv: string[]): ScaleOptions {
         workers: { type: 'string' },
         'no-sync-pass': { type: 'boolean' },
         accounts: { type: 'string' },
+        keep: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -111,5 +116,6 @@ export function parseOptions(argv: string[]): ScaleOptions {
     workers: str('workers') === undefined ? null : wholeNumber('workers', str('workers'), 2, 2, 64),
     syncPass: values['no-sync-pass'] !== true,
     accounts,
+    keep: values.keep === true,
   };
 }

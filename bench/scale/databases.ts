@@ -86,11 +86,19 @@ async function dropPostgres(serverUrl: string, name: string): Promise<void> {
   await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
-/** A fresh database on the PostgreSQL server; throws when the server cannot be reached. */
-export async function createPostgres(serverUrl: string): Promise<BenchDatabase> {
+/**
+ * A fresh database on the PostgreSQL server; throws when the server cannot be reached. With `keep`
+ * it outlives the run: its URL is printed at the end instead of the database being dropped.
+ */
+export async function createPostgres(serverUrl: string, { keep = false }: { keep?: boolean } = {}): Promise<BenchDatabase> {
   const name = newName();
   await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  return postgresDatabase(serverUrl, name, defer(`database ${name}`, () => dropPostgres(serverUrl, name)));
+  const kept = async () => {
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    console.error(`scale: kept the filled database: ${url.toString()} (DROP DATABASE ${name} WITH (FORCE) when done)`);
+  };
+  return postgresDatabase(serverUrl, name, defer(`database ${name}`, keep ? kept : () => dropPostgres(serverUrl, name)));
 }
 
 async function directorySize(dir: string): Promise<number> {
