@@ -8,6 +8,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, notInArray, s
 import type { SubscriptionPlanFilter, SubscriptionSummary, SubscriptionWire } from '../../../src/domain/subscriptions';
 import { GB_PER_TB } from '../../../src/domain/subscriptions';
 import type { Db } from '../client';
+import { transactionRetryingConflicts } from '../conflicts';
 import {
   customers,
   providerAccounts,
@@ -201,8 +202,13 @@ export function createSubscriptionsRepository(db: Db) {
     rowsState,
     recountTotals,
 
+    /**
+     * A plan change's writes (the line, its terminals, the cycle's limit, the audit entry), run
+     * again after a deadlock: a usage run writing the same line's cycle and terminals at the same
+     * moment takes their locks in another order, and PostgreSQL then ends one of the two.
+     */
     transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-      return db.transaction(work);
+      return transactionRetryingConflicts(db, work);
     },
 
     /** Every live terminal on a service line, by line then terminal id. */
