@@ -78,7 +78,6 @@ afterAll(async () => {
   await sim?.close();
 });
 
-
 async function startSync(): Promise<SyncJob> {
   const res = await ctx.request({ method: 'POST', url: '/api/v1/terminals/sync', token: admin });
   expect(res.statusCode).toBe(202);

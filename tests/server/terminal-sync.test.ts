@@ -44,7 +44,6 @@ afterAll(async () => {
 });
 
 const db = () => ctx.database.db;
-
 const startSync = (token: string | null = admin) => ctx.request({ method: 'POST', url: '/api/v1/terminals/sync', token });
 
 async function syncToEnd(): Promise<SyncJob> {
