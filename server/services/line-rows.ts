@@ -81,12 +81,15 @@ export function createLineRowsRefresher(deps: {
     return (await refreshMarked(today, Number.POSITIVE_INFINITY, true)).lines;
   }
 
-  /** Starts `today` when the rows hold another day (every line marked); true when none is marked. */
-  async function dayStartedNoneMarked(today: IsoDay): Promise<boolean> {
-    const state = await store.rowsState();
-    if (state.day === today) return !state.dirty;
+  /**
+   * The rows' state once they hold `today` (a new day is started first, which marks every line),
+   * with the marks counted up to `countUpTo`.
+   */
+  async function stateOfToday(today: IsoDay, countUpTo = 1) {
+    const state = await store.rowsState(countUpTo);
+    if (state.day === today) return state;
     await store.startDay(today);
-    return false;
+    return store.rowsState(countUpTo);
   }
 
   function refreshInBackground(today: IsoDay): void {
@@ -113,12 +116,8 @@ export function createLineRowsRefresher(deps: {
     },
 
     async refreshForRead(today) {
-      let state = await store.rowsState(INLINE_REFRESH_LINES + 1);
-      if (state.day !== today) {
-        // A new day marks every line: a small fleet's worth is still a read's, a large one's not.
-        await store.startDay(today);
-        state = await store.rowsState(INLINE_REFRESH_LINES + 1);
-      }
+      // A new day marks every line: a small fleet's worth is still a read's, a large one's not.
+      const state = await stateOfToday(today, INLINE_REFRESH_LINES + 1);
       if (!state.dirty) return true;
       if (background) return false;
       if (state.marked > INLINE_REFRESH_LINES) {
@@ -136,7 +135,7 @@ export function createLineRowsRefresher(deps: {
     },
 
     async markedLeftToBackground(today) {
-      if (await dayStartedNoneMarked(today)) return true;
+      if (!(await stateOfToday(today)).dirty) return true;
       // A sync's worth of marks computed here (200 lines, ~200 ms at 100,000 terminals on
       // PostgreSQL) was the page's slowest answers while the sync wrote.
       refreshInBackground(today);
