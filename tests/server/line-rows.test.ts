@@ -34,6 +34,15 @@ function scriptedStore(state: { day: string | null; marked: number }, failWith: 
   return { repos: { subscriptions: store } as unknown as Repositories, calls, monotonic: () => clock.ms };
 }
 
+/** Makes the scripted store's startDay mark `lines` lines, as a new day marks every line of the fleet. */
+function marksEveryLineOnNewDay(repos: Repositories, calls: string[], state: { day: string | null; marked: number }, lines: number): void {
+  repos.subscriptions.startDay = vi.fn(async (today: string) => {
+    calls.push(`startDay ${today}`);
+    state.day = today;
+    state.marked = lines;
+  }) as never;
+}
+
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 process.on('unhandledRejection', onUnhandled);
@@ -67,11 +76,7 @@ describe('the stored rows refresher', () => {
     const state = { day: '2026-03-17', marked: 0 };
     const { repos, calls } = scriptedStore(state);
     // startDay marks every line (here: more than a read computes).
-    repos.subscriptions.startDay = vi.fn(async (today: string) => {
-      calls.push(`startDay ${today}`);
-      state.day = today;
-      state.marked = INLINE_REFRESH_LINES + 1;
-    }) as never;
+    marksEveryLineOnNewDay(repos, calls, state, INLINE_REFRESH_LINES + 1);
     const rows = createLineRowsRefresher({ repos });
     expect(await rows.refreshForRead(TODAY)).toBe(false);
     expect(calls[0]).toBe(`startDay ${TODAY}`);
@@ -88,11 +93,7 @@ describe('the stored rows refresher', () => {
       await held;
       return chunk(...args);
     }) as never;
-    repos.subscriptions.startDay = vi.fn(async (today: string) => {
-      calls.push(`startDay ${today}`);
-      state.day = today;
-      state.marked = 30;
-    }) as never;
+    marksEveryLineOnNewDay(repos, calls, state, 30);
     const rows = createLineRowsRefresher({ repos });
     // A new day: every line marked, none computed before the answer.
     expect(await rows.markedLeftToBackground(TODAY)).toBe(false);
@@ -153,11 +154,7 @@ describe('the stored rows refresher', () => {
   it('on a new day computes a small fleet\'s marks in the read', async () => {
     const state = { day: '2026-03-17', marked: 0 };
     const { repos, calls } = scriptedStore(state);
-    repos.subscriptions.startDay = vi.fn(async (today: string) => {
-      calls.push(`startDay ${today}`);
-      state.day = today;
-      state.marked = 12;
-    }) as never;
+    marksEveryLineOnNewDay(repos, calls, state, 12);
     const rows = createLineRowsRefresher({ repos });
     expect(await rows.refreshForRead(TODAY)).toBe(true);
     expect(calls).toEqual([`startDay ${TODAY}`, `chunk ${REFRESH_CHUNK_LINES.first}`, 'recount']);
