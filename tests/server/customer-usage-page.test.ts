@@ -15,6 +15,9 @@ import {
   type CustomerUsageStatusFilter,
   type TerminalUsageRecord,
 } from '../../src/domain/customer-terminals';
+import { sql } from 'drizzle-orm';
+import { storedRowsPick } from '../../server/db/repositories/customer-terminals';
+import { INLINE_REFRESH_LINES } from '../../server/services/line-rows';
 import { insertServiceLines, insertTerminals, insertUsageCycles, terminalRow } from '../fixtures/terminals';
 import { createTestContext, type TestContext } from './helpers';
 
@@ -187,6 +190,44 @@ describe("the customer usage table a page at a time", () => {
       pagination: { total: 0, page: 1, limit: 25, pages: 0 },
       summary: { totalTerminals: 0, activeTerminals: 0, totalDataUsed: 0, overLimit: 0 },
     });
+  });
+
+  it("answers a sync's worth of the customer's marked lines from its stored rows, briefly behind, and a person's few from the tables", async () => {
+    // A customer of more lines than a read takes from the tables, its month's rows computed.
+    const bo = (await ctx.createCustomer({ name: 'Bo Sync', password: null })).id;
+    const many = INLINE_REFRESH_LINES + 10;
+    const boLine = (n: number) => `AST-9${String(n).padStart(5, '0')}-${String(n).padStart(5, '0')}-${String(n % 100).padStart(2, '0')}`;
+    const db = ctx.database.db;
+    await insertServiceLines(db, Array.from({ length: many }, (_, i) => ({ serviceLineNumber: boLine(i), active: true })));
+    await insertTerminals(db, Array.from({ length: many }, (_, i) =>
+      terminalRow({ userTerminalId: `UT-BO-${String(i).padStart(3, '0')}`, serviceLineNumber: boLine(i), assignedCustomerId: bo, assignedAt: new Date('2026-02-01T00:00:00Z') }),
+    ));
+    await insertUsageCycles(db, Array.from({ length: many }, (_, i) => ({ serviceLineNumber: boLine(i), cycleStart: '2026-03-01', cycleEnd: '2026-03-31', priorityGb: 4, standardGb: 0 })));
+    const today = '2026-03-02';
+    await ctx.app.services.lineRows.refreshAll(today);
+    const repo = ctx.app.repos.customerTerminals;
+    const query = { offset: 0, limit: 100, search: '', status: 'all', sort: null } as const;
+    const used = (answer: { summary: { usedGb: number } }) => answer.summary.usedGb;
+    expect(used(await repo.usagePage(bo, storedRowsPick(today), query, 'storedRows'))).toBe(4 * many);
+
+    // A usage run writes every one of them (each write marks its line): more than a read takes.
+    await db.execute(sql`UPDATE service_line_usage_cycles SET priority_gb = 6 WHERE service_line_number LIKE 'AST-9%'`);
+    const merged = await repo.usagePage(bo, storedRowsPick(today), query, 'storedRowsAndMarked', { markedUpTo: INLINE_REFRESH_LINES });
+    expect(merged).toMatchObject({ behind: true, summary: { usedGb: 4 * many } });
+    expect(merged.rows).toHaveLength(many);
+    // A bound above the marks takes them from the tables, as the tables alone answer.
+    const exact = await repo.usagePage(bo, storedRowsPick(today), query, 'storedRowsAndMarked', { markedUpTo: many });
+    expect(exact).toMatchObject({ behind: false, summary: { usedGb: 6 * many } });
+    expect({ ...exact, behind: undefined }).toEqual({ ...(await repo.usagePage(bo, storedRowsPick(today), query, 'tables')), behind: undefined });
+
+    // The page's read leaves the marks to the background refresh, whose rows the next read shows.
+    expect((await get(`/terminals/customers/${bo}/usage/page`)).status).toBe(200);
+    await ctx.app.services.lineRows.settled();
+    expect((await get(`/terminals/customers/${bo}/usage/page`)).body.data.summary.totalDataUsed).toBe(6 * many);
+
+    // A person's few marked lines are read from the tables at once.
+    await db.execute(sql`UPDATE service_line_usage_cycles SET priority_gb = 8 WHERE service_line_number IN (${boLine(0)}, ${boLine(1)})`);
+    expect((await get(`/terminals/customers/${bo}/usage/page`)).body.data.summary.totalDataUsed).toBe(6 * many + 4);
   });
 
   it.each([

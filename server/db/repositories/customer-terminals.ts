@@ -203,8 +203,8 @@ const ROW_UPDATE = sql.raw(
  * 'storedRowsAndMarked' looks the customer's marked lines up first, in the same snapshot as the
  * page (a read-only repeatable-read transaction). While a sync writes at 100,000
  * terminals the page is then the stored rows plus the lines the sync touched, where the tables
- * alone took 60–150 ms for a customer with 3,137 lines. The caller must have started the day
- * (startDay marks every line).
+ * alone took 60–150 ms for a customer with 3,137 lines; past the caller's `markedUpTo` the
+ * stored rows alone (usagePage). The caller must have started the day (startDay marks every line).
  */
 export type UsagePageSource = 'tables' | 'storedRows' | 'storedRowsAndMarked';
 
@@ -223,11 +223,12 @@ function usagePageRows(customerId: string, pick: CyclePick, source: UsagePageSou
 }
 
 /**
- * The marked lines (subscription_dirty) among the customer's: the lines of its live terminals, and
- * those of its stored rows (a terminal removed or given to another customer leaves its row behind
- * until its line is computed again).
+ * The marked lines (subscription_dirty) among the customer's, at most `upTo` + 1 of them: the lines
+ * of its live terminals, and those of its stored rows (a terminal removed or given to another
+ * customer leaves its row behind until its line is computed again).
  */
-async function markedLinesOf(tx: Db, customerId: string): Promise<string[]> {
+async function markedLinesOf(tx: Db, customerId: string, upTo: number): Promise<string[]> {
+  const limit = Number.isFinite(upTo) ? sql` LIMIT ${upTo + 1}` : sql``;
   const rows = rowsOf<{ line: string }>(
     await tx.execute(sql`
       SELECT ${t.serviceLineNumber} AS line FROM ${t}
@@ -236,7 +237,7 @@ async function markedLinesOf(tx: Db, customerId: string): Promise<string[]> {
       UNION
       SELECT ${customerUsageRows.serviceLineNumber} FROM ${customerUsageRows}
       JOIN ${subscriptionDirty} AS dirty ON dirty.service_line_number = ${customerUsageRows.serviceLineNumber}
-      WHERE ${customerUsageRows.customerId} = ${customerId}`),
+      WHERE ${customerUsageRows.customerId} = ${customerId}${limit}`),
   );
   return rows.map((row) => row.line);
 }
@@ -493,12 +494,28 @@ export function createCustomerTerminalsRepository(db: Db) {
       return usageQuery(tx, customerId, pick);
     },
 
-    /** One page of the usage table (searched, filtered, sorted) and the summary over all the customer's terminals. */
-    async usagePage(customerId: string, pick: CyclePick, query: UsagePageQuery, source: UsagePageSource = 'tables', tx: Db = db): Promise<UsagePageRows> {
+    /**
+     * One page of the usage table (searched, filtered, sorted) and the summary over all the
+     * customer's terminals. With 'storedRowsAndMarked' and `markedUpTo`, a customer with more of its
+     * lines marked than that (a sync's worth) is answered from its stored rows alone, as 'storedRows'
+     * would: `behind` then says the rows of those lines are as their last refresh left them.
+     */
+    async usagePage(
+      customerId: string,
+      pick: CyclePick,
+      query: UsagePageQuery,
+      source: UsagePageSource = 'tables',
+      { markedUpTo = Number.POSITIVE_INFINITY, tx = db }: { markedUpTo?: number; tx?: Db } = {},
+    ): Promise<UsagePageRows & { behind: boolean }> {
+      let behind = false;
       const read = async (rtx: Db) => {
-        const marked = source === 'storedRowsAndMarked' ? await markedLinesOf(rtx, customerId) : [];
+        let marked = source === 'storedRowsAndMarked' ? await markedLinesOf(rtx, customerId, markedUpTo) : [];
+        if (marked.length > markedUpTo) {
+          behind = true;
+          marked = [];
+        }
         return rowsOf<{ page: unknown; matching: number; total: number; active: number; used_gb: string; over_limit: number }>(
-          await rtx.execute(usagePageQuery(customerId, pick, query, source, marked)),
+          await rtx.execute(usagePageQuery(customerId, pick, query, behind ? 'storedRows' : source, marked)),
         );
       };
       // The marks and the rows from one snapshot (see UsagePageSource).
@@ -510,11 +527,12 @@ export function createCustomerTerminalsRepository(db: Db) {
         rows: page.map(pageRow),
         matching: Number(row?.matching ?? 0),
         summary: { total: Number(row?.total ?? 0), active: Number(row?.active ?? 0), usedGb: Number(row?.used_gb ?? 0), overLimit: Number(row?.over_limit ?? 0) },
+        behind,
       };
     },
 
     async planOfUsagePage(customerId: string, pick: CyclePick, query: UsagePageQuery, source: UsagePageSource = 'tables', tx: Db = db): Promise<string[]> {
-      return planOf(tx, usagePageQuery(customerId, pick, query, source, source === 'storedRowsAndMarked' ? await markedLinesOf(tx, customerId) : []));
+      return planOf(tx, usagePageQuery(customerId, pick, query, source, source === 'storedRowsAndMarked' ? await markedLinesOf(tx, customerId, Number.POSITIVE_INFINITY) : []));
     },
 
     /** The plan of `usage` (EXPLAIN, not run): node types from the top, for the benchmark. */
