@@ -79,7 +79,12 @@ export function createLineRowsRefresher(deps: {
   let background: Promise<unknown> | null = null;
   async function computeAll(today: IsoDay): Promise<number> {
     await store.startDay(today);
-    return (await refreshMarked(today, Number.POSITIVE_INFINITY, true)).lines;
+    const { lines, more } = await refreshMarked(today, Number.POSITIVE_INFINITY, true);
+    // More marks taken than a read's worth leave the marks' table emptied but as large as they
+    // made it, and every read asks it whether anything is marked: give the space back. A failure
+    // costs the reads time, never the rows, so it is reported and the refresh still succeeds.
+    if (lines > INLINE_REFRESH_LINES && !more) await store.compactMarks().catch((error: unknown) => deps.log?.(error));
+    return lines;
   }
 
   /**

@@ -221,13 +221,16 @@ describe("the customer usage table a page at a time", () => {
     expect({ ...exact, behind: undefined }).toEqual({ ...(await repo.usagePage(bo, storedRowsPick(today), query, 'tables')), behind: undefined });
 
     // The page's read leaves the marks to the background refresh, whose rows the next read shows.
-    expect((await get(`/terminals/customers/${bo}/usage/page`)).status).toBe(200);
+    expect((await get(`/terminals/customers/${bo}/usage/page${MONTH}`)).status).toBe(200);
     await ctx.app.services.lineRows.settled();
-    expect((await get(`/terminals/customers/${bo}/usage/page`)).body.data.summary.totalDataUsed).toBe(6 * many);
+    expect((await get(`/terminals/customers/${bo}/usage/page${MONTH}`)).body.data.summary.totalDataUsed).toBe(6 * many);
+    // And gives back the marks' space: a read's "is anything marked?" scans no emptied pages.
+    const [marks] = (await db.execute(sql`SELECT pg_relation_size('subscription_dirty')::int AS bytes, (SELECT count(*)::int FROM subscription_dirty) AS n`)).rows as { bytes: number; n: number }[];
+    expect(marks).toEqual({ bytes: 0, n: 0 });
 
     // A person's few marked lines are read from the tables at once.
     await db.execute(sql`UPDATE service_line_usage_cycles SET priority_gb = 8 WHERE service_line_number IN (${boLine(0)}, ${boLine(1)})`);
-    expect((await get(`/terminals/customers/${bo}/usage/page`)).body.data.summary.totalDataUsed).toBe(6 * many + 4);
+    expect((await get(`/terminals/customers/${bo}/usage/page${MONTH}`)).body.data.summary.totalDataUsed).toBe(6 * many + 4);
   });
 
   it.each([

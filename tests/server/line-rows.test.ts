@@ -30,6 +30,9 @@ function scriptedStore(state: { day: string | null; marked: number }, failWith: 
     recountTotals: vi.fn(async () => {
       calls.push('recount');
     }),
+    compactMarks: vi.fn(async () => {
+      calls.push('compact');
+    }),
   };
   return { repos: { subscriptions: store } as unknown as Repositories, calls, monotonic: () => clock.ms };
 }
@@ -130,9 +133,10 @@ describe('the stored rows refresher', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     const chunk = repos.subscriptions.refreshChunk;
     const rows = createLineRowsRefresher({ repos });
-    // A person's worth: computed before the answer.
+    // A person's worth: computed before the answer, leaving the marks' table as it is.
     expect(await rows.refreshForRead(TODAY)).toBe(true);
     expect(state.marked).toBe(0);
+    expect(calls).not.toContain('compact');
     // One more than that: the read answers at once, before any chunk has run.
     repos.subscriptions.refreshChunk = vi.fn(async (...args: Parameters<typeof chunk>) => {
       await held;
@@ -148,6 +152,8 @@ describe('the stored rows refresher', () => {
     await rows.settled();
     expect(state.marked).toBe(0);
     expect(calls.filter((call) => call === 'recount')).toHaveLength(1);
+    // A sync's worth taken: the marks' emptied table is compacted once, after the last chunk.
+    expect(calls.slice(-2)).toEqual(['recount', 'compact']);
     expect(await rows.refreshForRead(TODAY)).toBe(true);
   });
 

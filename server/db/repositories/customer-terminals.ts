@@ -263,6 +263,9 @@ function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQue
   const accountId = query.accountId ?? null;
   const account = accountId === null ? sql`true` : sql`(SELECT ${t.accountId} FROM ${t} WHERE ${t.userTerminalId} = rows.user_terminal_id) = ${accountId}`;
   // The page's rows, ordered, then their account (a key lookup for each row of the page only).
+  // Over the limit is a rounded percentage above 100 (the row's bar), round(100 p / a) > 100, that
+  // is 100 p / a >= 100.5: multiplied out, with no numeric division, which was half the summary's
+  // time over a customer's 3,000 rows.
   return sql`
     WITH rows AS MATERIALIZED (${usagePageRows(customerId, pick, source, marked)}),
     shown AS (SELECT * FROM rows WHERE ${status} AND ${matches} AND ${account})
@@ -280,7 +283,7 @@ function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQue
       count(*)::int AS total,
       (count(*) FILTER (WHERE status = 'Active'))::int AS active,
       coalesce(sum(round(coalesce(priority_gb, 0) + coalesce(standard_gb, 0), 2)), 0)::text AS used_gb,
-      (count(*) FILTER (WHERE cycle_start IS NOT NULL AND allowance_gb > 0 AND round(priority_gb * 100 / allowance_gb) > 100))::int AS over_limit
+      (count(*) FILTER (WHERE cycle_start IS NOT NULL AND allowance_gb > 0 AND priority_gb * 200 >= allowance_gb * 201))::int AS over_limit
     FROM rows`;
 }
 
