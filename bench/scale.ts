@@ -41,7 +41,7 @@
 // provider_call_starts as it happens, and each account's busiest 60 s is checked against its own
 // budget (bench/scale/accounts.ts): the lifted client default does not reach the accounts' clients,
 // which take their slots from their database budgets at their rows' requests_per_minute; the JSON
-// says which limit applied. Not with --baseline.
+// says which limit applied. With --baseline the current server fills and the baseline runs on a copy.
 //
 //   npm run bench:scale                                   (PostgreSQL 100,000 and PGlite 10,000)
 //   npm run bench:scale -- --baseline 393ac32             (the same, side by side with that commit)
@@ -68,7 +68,7 @@
 // Not a test: figures depend on the machine (the client, the server, the simulator and PostgreSQL
 // share its cores). Compare runs on one machine, and baseline and current within one run.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -330,6 +330,13 @@ async function measureWorkers(single: Running, report: ServerReport, pages: Page
   Object.assign(single, await run(single.code, single.database, single.simulator, runDir, 'measure-again'));
 }
 
+/** Fails unless the baseline's server/db/migrations holds the same files as the current one's. */
+async function sameMigrations(current: Code, baseline: Code): Promise<void> {
+  const list = async (code: Code) => (await readdir(path.join(code.dir, 'server/db/migrations'))).sort().join(', ');
+  const [ours, theirs] = await Promise.all([list(current), list(baseline)]);
+  if (ours !== theirs) throw new Error(`--baseline with --accounts runs the baseline on a copy of the current server's database, so both must have the same migrations:\n  current: ${ours}\n  baseline: ${theirs}`);
+}
+
 async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { current: Code; baseline: Code | null }, runDir: string): Promise<DatabaseReport | { database: DatabaseKind; skipped: string }> {
   // Several accounts on PostgreSQL only: each holds an equal share of the fleet.
   const accountCount = kind === 'postgres' ? options.accounts : 1;
@@ -367,8 +374,11 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
   const copies: BenchDatabase[] = [];
   try {
     // Fill with the baseline's server when there is one: the current server then migrates a copy
-    // forward, as an upgrade does.
-    const fillerCode = codes.baseline ?? codes.current;
+    // forward, as an upgrade does. With several accounts the current server fills instead: the
+    // budgets judge the provider calls of the fill's syncs, and those must be the current code's.
+    // The baseline then runs on a copy, so it must know every migration the current one applied.
+    const fillerCode = accountCount > 1 || !codes.baseline ? codes.current : codes.baseline;
+    if (codes.baseline && fillerCode === codes.current) await sameMigrations(codes.current, codes.baseline);
     log(`${kind}: filling with the ${fillerCode.role} server`);
     const filler = await runPatiently(fillerCode, filled, simulator, dbDir, 'fill');
     let fillResult: Awaited<ReturnType<typeof fill>>;
@@ -418,7 +428,7 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
 
     // The filled database is the filler's; the other server gets a copy taken now, before either runs.
     const databases: Partial<Record<Role, BenchDatabase>> = { [fillerCode.role]: filled };
-    if (codes.baseline) copies.push((databases.current = await filled.copy()));
+    if (codes.baseline) copies.push((databases[fillerCode.role === 'current' ? 'baseline' : 'current'] = await filled.copy()));
     const order: Code[] = codes.baseline ? [codes.baseline, codes.current] : [codes.current];
     for (const code of order) running.push(await runPatiently(code, databases[code.role]!, simulator, dbDir, 'measure'));
 

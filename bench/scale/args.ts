@@ -20,7 +20,9 @@ export const USAGE = [
   '  --workers         PostgreSQL: also measure the throughput of the current server run with WORKERS=N (2 to 64)',
   '  --no-sync-pass    leave out the latency pass while a sync writes (a small fleet\'s runs end before a page can be timed under them)',
   '  --accounts        PostgreSQL only (the PGlite pass keeps one account): N provider accounts (1 to 50, default 1),',
-  '                    each with a simulator of its own holding --pg-terminals / N terminals; not with --baseline.',
+  '                    each with a simulator of its own holding --pg-terminals / N terminals. With --baseline, the',
+  '                    current server fills (the budgets judge its calls) and the baseline, which must have provider',
+  '                    accounts and the same migrations, runs on a copy.',
   '                    Also times the Terminals list of one account and the Provider accounts page, and checks that',
   '                    no account\'s provider calls exceed its own budget in any minute',
   '                    e.g. --only postgres --accounts 10 --pg-terminals 100000   (10 accounts × 10,000 terminals)',
@@ -98,7 +100,6 @@ export function parseOptions(argv: string[]): ScaleOptions {
   }
   const accounts = wholeNumber('accounts', str('accounts'), 1, 1, 50);
   const pgTerminals = wholeNumber('pg-terminals', str('pg-terminals'), 100_000, 1, 1_000_000);
-  if (accounts > 1 && baseline !== undefined) throw new UsageError(`--accounts cannot be combined with --baseline (an older server has no provider accounts)\n${USAGE}`);
   if (accounts > 1 && pgTerminals < accounts) throw new UsageError(`--pg-terminals (${pgTerminals}) must be at least --accounts (${accounts}): each account holds a share\n${USAGE}`);
   return {
     terminals: {

@@ -17,6 +17,7 @@ import {
 } from '../../src/domain/customer-terminals';
 import { sql } from 'drizzle-orm';
 import { storedRowsPick } from '../../server/db/repositories/customer-terminals';
+import { rowsOf } from '../../server/db/repositories/results';
 import { INLINE_REFRESH_LINES } from '../../server/services/line-rows';
 import { insertServiceLines, insertTerminals, insertUsageCycles, terminalRow } from '../fixtures/terminals';
 import { createTestContext, type TestContext } from './helpers';
@@ -225,7 +226,7 @@ describe("the customer usage table a page at a time", () => {
     await ctx.app.services.lineRows.settled();
     expect((await get(`/terminals/customers/${bo}/usage/page${MONTH}`)).body.data.summary.totalDataUsed).toBe(6 * many);
     // And gives back the marks' space: a read's "is anything marked?" scans no emptied pages.
-    const [marks] = (await db.execute(sql`SELECT pg_relation_size('subscription_dirty')::int AS bytes, (SELECT count(*)::int FROM subscription_dirty) AS n`)).rows as { bytes: number; n: number }[];
+    const [marks] = rowsOf<{ bytes: number; n: number }>(await db.execute(sql`SELECT pg_relation_size('subscription_dirty')::int AS bytes, (SELECT count(*)::int FROM subscription_dirty) AS n`));
     expect(marks).toEqual({ bytes: 0, n: 0 });
 
     // A person's few marked lines are read from the tables at once.
