@@ -428,7 +428,9 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
 
     // The filled database is the filler's; the other server gets a copy taken now, before either runs.
     const databases: Partial<Record<Role, BenchDatabase>> = { [fillerCode.role]: filled };
-    if (codes.baseline) copies.push((databases[fillerCode.role === 'current' ? 'baseline' : 'current'] = await filled.copy()));
+    // The collector of the accounts' provider calls is connected to the filled database: it lets go while the copy is taken.
+    const copy = () => (collector ? collector.whilePaused(() => filled.copy()) : filled.copy());
+    if (codes.baseline) copies.push((databases[fillerCode.role === 'current' ? 'baseline' : 'current'] = await copy()));
     const order: Code[] = codes.baseline ? [codes.baseline, codes.current] : [codes.current];
     for (const code of order) running.push(await runPatiently(code, databases[code.role]!, simulator, dbDir, 'measure'));
 

@@ -142,6 +142,11 @@ export async function syncEveryAccount(options: { portal: Portal; databaseUrl: s
 export interface CallStartsCollector {
   /** Reads what is new one last time and stops. */
   stop(): Promise<void>;
+  /**
+   * Runs `work` with the collector's connection closed and no read under way: a copy of the
+   * database (CREATE DATABASE … TEMPLATE) wants no other session on it. Reads go on afterwards.
+   */
+  whilePaused<T>(work: () => Promise<T>): Promise<T>;
   /** Start times (ms since the epoch) by account key, sorted. */
   starts(): Map<string, number[]>;
 }
@@ -154,6 +159,8 @@ export function collectCallStarts(databaseUrl: string, log: (message: string) =>
   let client: pg.Client | null = null;
   let stopped = false;
   let warned = false;
+  let paused = 0;
+  let reading: Promise<void> = Promise.resolve();
 
   async function read(): Promise<void> {
     client ??= await connect(databaseUrl);
@@ -180,7 +187,8 @@ export function collectCallStarts(databaseUrl: string, log: (message: string) =>
   const loop = (async () => {
     while (!stopped) {
       try {
-        await read();
+        // Checked and started in one turn: whilePaused either sees this read or keeps it from starting.
+        if (paused === 0) await (reading = read());
       } catch (error) {
         if (!warned) log(`reading provider_call_starts failed (trying again): ${error instanceof Error ? error.message : String(error)}`);
         warned = true;
@@ -202,6 +210,18 @@ export function collectCallStarts(databaseUrl: string, log: (message: string) =>
         // Set by read(), which TypeScript does not follow into.
         await (client as pg.Client | null)?.end().catch(() => undefined);
         client = null;
+      }
+    },
+    async whilePaused(work) {
+      paused++;
+      try {
+        await reading.catch(() => undefined);
+        // Set by read(), which TypeScript does not follow into.
+        await (client as pg.Client | null)?.end().catch(() => undefined);
+        client = null;
+        return await work();
+      } finally {
+        paused--;
       }
     },
     starts() {
