@@ -14,9 +14,9 @@ import { computeSubscription } from './subscriptions';
  * Marked lines a read recomputes itself before answering, at most: a person's change (a plan, an
  * assignment, a small bulk run). More than that is a sync's worth: the read computes none of them
  * and answers from the stored rows, briefly behind, while one refresh in the background catches up.
- * The customers' usage page reads up to this many of a customer's marked lines from the tables.
  * Computing even 200 of them in the read (~1 ms a line on PostgreSQL, plus the summary recount)
- * made the Subscriptions page the slowest while a sync wrote.
+ * made the Subscriptions page the slowest while a sync wrote. The customers' usage page reads up to
+ * this many of a customer's marked lines from the tables, and past it its stored rows alone.
  */
 export const INLINE_REFRESH_LINES = 50;
 
