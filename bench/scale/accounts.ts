@@ -184,6 +184,13 @@ export function collectCallStarts(databaseUrl: string, log: (message: string) =>
     }
   }
 
+  /** Closes the connection, if one is open; the next read opens another. */
+  async function letGo(): Promise<void> {
+    const open = client;
+    client = null;
+    await open?.end().catch(() => undefined);
+  }
+
   const loop = (async () => {
     while (!stopped) {
       try {
@@ -192,9 +199,7 @@ export function collectCallStarts(databaseUrl: string, log: (message: string) =>
       } catch (error) {
         if (!warned) log(`reading provider_call_starts failed (trying again): ${error instanceof Error ? error.message : String(error)}`);
         warned = true;
-        // Set by read(), which TypeScript does not follow into.
-        await (client as pg.Client | null)?.end().catch(() => undefined);
-        client = null;
+        await letGo();
       }
       for (let waited = 0; waited < COLLECT_EVERY_MS && !stopped; waited += 250) await sleep(250);
     }
@@ -207,18 +212,14 @@ export function collectCallStarts(databaseUrl: string, log: (message: string) =>
       try {
         await read();
       } finally {
-        // Set by read(), which TypeScript does not follow into.
-        await (client as pg.Client | null)?.end().catch(() => undefined);
-        client = null;
+        await letGo();
       }
     },
     async whilePaused(work) {
       paused++;
       try {
         await reading.catch(() => undefined);
-        // Set by read(), which TypeScript does not follow into.
-        await (client as pg.Client | null)?.end().catch(() => undefined);
-        client = null;
+        await letGo();
         return await work();
       } finally {
         paused--;
