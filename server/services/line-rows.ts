@@ -81,9 +81,10 @@ export function createLineRowsRefresher(deps: {
     await store.startDay(today);
     const { lines, more } = await refreshMarked(today, Number.POSITIVE_INFINITY, true);
     // More marks taken than a read's worth leave the marks' table emptied but as large as they
-    // made it, and every read asks it whether anything is marked: give the space back. A failure
-    // costs the reads time, never the rows, so it is reported and the refresh still succeeds.
-    if (lines > INLINE_REFRESH_LINES && !more) await store.compactMarks().catch((error: unknown) => deps.log?.(error));
+    // made it (every read asks it whether anything is marked), and the stored rows rewritten, no
+    // longer readable from their indexes alone: tidy both. A failure costs the reads time, never
+    // the rows, so it is reported and the refresh still succeeds.
+    if (lines > INLINE_REFRESH_LINES && !more) await store.tidyAfterRefresh().catch((error: unknown) => deps.log?.(error));
     return lines;
   }
 

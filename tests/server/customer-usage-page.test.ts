@@ -228,6 +228,15 @@ describe("the customer usage table a page at a time", () => {
     // And gives back the marks' space: a read's "is anything marked?" scans no emptied pages.
     const [marks] = rowsOf<{ bytes: number; n: number }>(await db.execute(sql`SELECT pg_relation_size('subscription_dirty')::int AS bytes, (SELECT count(*)::int FROM subscription_dirty) AS n`));
     expect(marks).toEqual({ bytes: 0, n: 0 });
+    // And leaves the rows it rewrote readable from their indexes alone (every page all-visible).
+    const visible = rowsOf<{ relname: string; pages: number; visible: number }>(
+      await db.execute(sql`SELECT relname, relpages AS pages, relallvisible AS visible FROM pg_class WHERE relname IN ('customer_usage_rows', 'subscription_rows') ORDER BY relname`),
+    );
+    expect(visible.map((table) => table.relname)).toEqual(['customer_usage_rows', 'subscription_rows']);
+    for (const table of visible) {
+      expect(table.pages).toBeGreaterThan(0);
+      expect(table.visible).toBe(table.pages);
+    }
 
     // A person's few marked lines are read from the tables at once.
     await db.execute(sql`UPDATE service_line_usage_cycles SET priority_gb = 8 WHERE service_line_number IN (${boLine(0)}, ${boLine(1)})`);

@@ -30,8 +30,8 @@ function scriptedStore(state: { day: string | null; marked: number }, failWith: 
     recountTotals: vi.fn(async () => {
       calls.push('recount');
     }),
-    compactMarks: vi.fn(async () => {
-      calls.push('compact');
+    tidyAfterRefresh: vi.fn(async () => {
+      calls.push('tidy');
     }),
   };
   return { repos: { subscriptions: store } as unknown as Repositories, calls, monotonic: () => clock.ms };
@@ -136,7 +136,7 @@ describe('the stored rows refresher', () => {
     // A person's worth: computed before the answer, leaving the marks' table as it is.
     expect(await rows.refreshForRead(TODAY)).toBe(true);
     expect(state.marked).toBe(0);
-    expect(calls).not.toContain('compact');
+    expect(calls).not.toContain('tidy');
     // One more than that: the read answers at once, before any chunk has run.
     repos.subscriptions.refreshChunk = vi.fn(async (...args: Parameters<typeof chunk>) => {
       await held;
@@ -152,8 +152,8 @@ describe('the stored rows refresher', () => {
     await rows.settled();
     expect(state.marked).toBe(0);
     expect(calls.filter((call) => call === 'recount')).toHaveLength(1);
-    // A sync's worth taken: the marks' emptied table is compacted once, after the last chunk.
-    expect(calls.slice(-2)).toEqual(['recount', 'compact']);
+    // A sync's worth taken: what it leaves behind is tidied once, after the last chunk.
+    expect(calls.slice(-2)).toEqual(['recount', 'tidy']);
     expect(await rows.refreshForRead(TODAY)).toBe(true);
   });
 

@@ -244,9 +244,13 @@ async function markedLinesOf(tx: Db, customerId: string, upTo: number): Promise<
 
 /**
  * One page of the customer's usage table and the summary cards, in one statement: every live
- * terminal of the customer with its picked cycle, read once (MATERIALIZED), then counted for the
- * summary and searched, filtered, sorted and cut for the page. Ties break by service line, then
- * terminal, as the full list is ordered.
+ * terminal of the customer with its picked cycle, counted for the summary and searched, filtered,
+ * sorted and cut for the page. Ties break by service line, then terminal, as the full list is
+ * ordered. Read from the tables, the rows are computed once (MATERIALIZED: a lookup of the cycle
+ * and the line per terminal); the stored rows are read where each use needs them instead (NOT
+ * MATERIALIZED), the summary and the page each from the customer's index (a customer of 3,135
+ * lines: 4.8 ms, where copying the wide rows into one materialized set first took 10.5). Unfiltered,
+ * the matching rows are all of them: counted with the summary, not read again.
  */
 function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQuery, source: UsagePageSource, marked: readonly string[] = []): SQL {
   const needle = query.search.toLowerCase();
@@ -262,12 +266,15 @@ function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQue
   // terminal of the customer): a key lookup of each terminal, as the stored rows hold no account.
   const accountId = query.accountId ?? null;
   const account = accountId === null ? sql`true` : sql`(SELECT ${t.accountId} FROM ${t} WHERE ${t.userTerminalId} = rows.user_terminal_id) = ${accountId}`;
+  const filtered = Boolean(needle) || query.status !== 'all' || accountId !== null;
+  const matching = filtered ? sql`(SELECT count(*)::int FROM shown)` : sql`count(*)::int`;
+  const materialized = sql.raw(source === 'tables' ? 'MATERIALIZED' : 'NOT MATERIALIZED');
   // The page's rows, ordered, then their account (a key lookup for each row of the page only).
   // Over the limit is a rounded percentage above 100 (the row's bar), round(100 p / a) > 100, that
   // is 100 p / a >= 100.5: multiplied out, with no numeric division, which was half the summary's
   // time over a customer's 3,000 rows.
   return sql`
-    WITH rows AS MATERIALIZED (${usagePageRows(customerId, pick, source, marked)}),
+    WITH rows AS ${materialized} (${usagePageRows(customerId, pick, source, marked)}),
     shown AS (SELECT * FROM rows WHERE ${status} AND ${matches} AND ${account})
     SELECT
       (SELECT coalesce(json_agg(q ORDER BY ${order}service_line_number, user_terminal_id), '[]'::json) FROM (
@@ -279,7 +286,7 @@ function usagePageQuery(customerId: string, pick: CyclePick, query: UsagePageQue
           FROM ${t} JOIN ${providerAccounts} ON ${providerAccounts.id} = ${t.accountId}
           WHERE ${t.userTerminalId} = p.user_terminal_id
         ) acct ON true) q) AS page,
-      (SELECT count(*)::int FROM shown) AS matching,
+      ${matching} AS matching,
       count(*)::int AS total,
       (count(*) FILTER (WHERE status = 'Active'))::int AS active,
       coalesce(sum(round(coalesce(priority_gb, 0) + coalesce(standard_gb, 0), 2)), 0)::text AS used_gb,

@@ -11,6 +11,7 @@ import type { Db } from '../client';
 import { transactionRetryingConflicts } from '../conflicts';
 import {
   customers,
+  customerUsageRows,
   providerAccounts,
   providerProducts,
   serviceLines,
@@ -222,20 +223,19 @@ export function createSubscriptionsRepository(db: Db) {
     },
 
     /**
-     * Gives the space of the marks a refresh took back (VACUUM: the emptied heap pages are cut off
-     * and the index's dead entries removed). Every page read asks whether any line is marked, and
-     * once a sync's worth of marks had been taken that question scanned the emptied table: 5,400
-     * pages, 10 ms a read at 100,000 terminals, until an autovacuum came by, which the embedded
-     * database never runs. SKIP_LOCKED: another process vacuuming it does the same.
+     * Tidies what a refresh of a sync's worth of lines leaves behind (VACUUM), which the embedded
+     * database never does itself (no autovacuum) and a PostgreSQL server does only in its own time:
+     * - the marks' emptied table is cut back: every page read asks it whether any line is marked,
+     *   and after a sync that question scanned 5,400 emptied pages, 10 ms a read at 100,000 terminals;
+     * - the stored rows it rewrote are made all-visible again, so that the Subscriptions page and a
+     *   customer's usage table read their indexes alone instead of visiting every row's page (a
+     *   customer of 3,135 lines: 4.8 ms instead of 8.2).
+     * SKIP_LOCKED: another process vacuuming one of them does the same.
      */
-    async compactMarks(): Promise<void> {
-      await db.execute(sql`VACUUM (SKIP_LOCKED) ${subscriptionDirty}`);
+    async tidyAfterRefresh(): Promise<void> {
+      await db.execute(sql`VACUUM (SKIP_LOCKED) ${subscriptionDirty}, ${subscriptionRows}, ${customerUsageRows}`);
     },
 
-    /**
-     * A new day: every row's forecast and current cycle depend on the day, so every line with a
-     * live terminal is marked. Only the first caller of the day marks (the UPDATE decides).
-     */
     async startDay(today: IsoDay): Promise<void> {
       await db.transaction(async (tx) => {
         const moved = await tx
