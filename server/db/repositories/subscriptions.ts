@@ -262,10 +262,18 @@ export function createSubscriptionsRepository(db: Db) {
     async refreshChunk(today: IsoDay, compute: (row: SubscriptionRow) => ComputedSubscription, maxLines: number): Promise<number> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`SELECT pg_advisory_xact_lock(${REFRESH_LOCK_KEY})`);
+        // The lines first, then their marks by one array parameter (planned as a constant: a
+        // hashed test), so that taking them costs one pass whatever the planner believes the
+        // table holds. A VACUUM that finds it empty while a sync appends marks at its end cannot
+        // cut its pages back and leaves it counted as one row: taken in one statement, the chunk
+        // then compared every mark with every line taken, two seconds a chunk at 70,000 marks.
+        const lines = rowsOf<{ line: string }>(
+          await tx.execute(sql`SELECT DISTINCT service_line_number AS line FROM ${subscriptionDirty} LIMIT ${maxLines}`),
+        ).map((row) => row.line);
+        if (lines.length === 0) return 0;
         const marks = rowsOf<{ line: string }>(
           await tx.execute(sql`
-            DELETE FROM ${subscriptionDirty} WHERE service_line_number IN (
-              SELECT DISTINCT service_line_number FROM ${subscriptionDirty} LIMIT ${maxLines})
+            DELETE FROM ${subscriptionDirty} WHERE service_line_number = ANY(${sql.param(lines)}::text[])
             RETURNING service_line_number AS line`),
         );
         const taken = [...new Set(marks.map((row) => row.line))];
