@@ -1147,3 +1147,27 @@ export const providerAccounts = pgTable('provider_accounts', {
 });
 
 export type ProviderAccountRow = typeof providerAccounts.$inferSelect;
+
+/**
+ * 0026: a provider write that changes money or service, recorded before it is sent; a pending one
+ * is looked up at the provider before anything is sent again (server/services/provider-intents.ts).
+ */
+export const providerIntents = pgTable(
+  'provider_intents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    key: text('key').notNull().unique(),
+    operation: text('operation', { enum: ['top_up', 'plan_change', 'priority_data', 'recurring_blocks', 'deactivate'] }).notNull(),
+    serviceLineNumber: text('service_line_number').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    evidence: jsonb('evidence').$type<Record<string, unknown>>().notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed', 'uncertain'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    outcome: text('outcome'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    settledAt: ts('settled_at'),
+  },
+  (t) => [index('provider_intents_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`)],
+);
+export type ProviderIntentRow = typeof providerIntents.$inferSelect;

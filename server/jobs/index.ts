@@ -20,6 +20,7 @@ import type { SyncDispatcher, TerminalSyncService } from '../services/terminal-s
 import { QUEUE_OF_KIND, TICK_CRON, type JobContracts } from './contracts';
 import { createJobQueue, type JobLog, type JobQueueOptions } from './queue';
 import { createScheduler, type ScheduledAccount, type Scheduler } from './scheduler';
+import type { RecoveryReport } from '../services/provider-intents';
 import { createSweeper, type SweepResult, type Sweeper } from './sweeper';
 import { createTerminalSyncWorker, createUsageSyncWorker } from './sync-workers';
 
@@ -99,6 +100,8 @@ export function createSyncJobs(deps: {
   billing?: BillingJobHandlers;
   /** Bulk actions, run by their own queue when given. */
   bulk?: BulkJobHandlers;
+  /** Provider writes a stopped process left without an outcome, looked up on each tick when given. */
+  intents?: { recover(): Promise<RecoveryReport> };
 }): SyncJobs {
   const { repos, sync, now, log } = deps;
   const runs = repos.syncRuns;
@@ -201,6 +204,17 @@ export function createSyncJobs(deps: {
     if (!run || ((run.status === 'succeeded' || run.status === 'failed') && !ranHere)) releaseBilling();
   }
 
+  /** What became of the provider writes a stopped process left without an outcome (logged when any). */
+  async function recoverIntents() {
+    if (!deps.intents) return;
+    try {
+      const report = await deps.intents.recover();
+      if (report.found + report.notDone + report.uncertain + report.unreadable > 0) log.info({ ...report }, 'provider writes left without an answer looked up');
+    } catch (error) {
+      log.warn({ err: error }, 'could not look up the provider writes left without an answer');
+    }
+  }
+
   async function tick() {
     // While a process of the previous release still runs beside this one, what it queues is moved here.
     await queue.adoptLegacy().catch((error: unknown) => log.warn({ err: error }, "could not move the previous release's queued jobs"));
@@ -214,6 +228,7 @@ export function createSyncJobs(deps: {
     request('webhook-deliver', {});
     requestBilling('tick');
     await resumeBulk().catch((error: unknown) => log.warn({ err: error }, 'could not resume bulk actions'));
+    await recoverIntents();
     return { sweep, scheduled, scheduledUsage };
   }
 

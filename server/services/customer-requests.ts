@@ -37,6 +37,7 @@ import type { ServiceLinesService } from './service-lines';
 import { planProducts } from './service-lines';
 import type { SubscriptionsService } from './subscriptions';
 import { productDataGB } from './subscriptions';
+import { requestIntentKey } from './provider-intents';
 
 /**
  * How long an approval's claim holds before another admin may take the request again: past the
@@ -304,10 +305,13 @@ export function createCustomerRequestsService(deps: {
       try {
         if (!(await store.holdsLine(row.customerId, row.serviceLineNumber))) throw new ConflictError(M.lineNoLongerTheirs);
         requireOpen(await deps.serviceLines.settings(row.serviceLineNumber));
+        // One write per request, whoever approves it and however often: an approval taken again
+        // after a server died mid-call looks the first attempt up at the provider before sending.
+        const intentKey = requestIntentKey(id);
         if (row.kind === 'plan_change') {
-          await deps.subscriptions.changePlan({ serviceLineNumber: row.serviceLineNumber, productReferenceId: row.productId }, context);
+          await deps.subscriptions.changePlan({ serviceLineNumber: row.serviceLineNumber, productReferenceId: row.productId }, context, { intentKey });
         } else {
-          await deps.serviceLines.topUp(row.serviceLineNumber, { productId: row.productId, count: row.blockCount ?? 1 }, context);
+          await deps.serviceLines.topUp(row.serviceLineNumber, { productId: row.productId, count: row.blockCount ?? 1 }, context, { intentKey });
         }
       } catch (error) {
         // The request waits again, for another try or a decline; the admin reads why.

@@ -18,6 +18,7 @@ import { createRolesService } from './roles';
 import { createApiKeysService } from './api-keys';
 import { createTerminalsService } from './terminals';
 import { createCustomerTerminalsService } from './customer-terminals';
+import { createProviderIntents } from './provider-intents';
 import { createMyTerminalsService } from './my-terminals';
 import { createDemoTerminals } from './demo-terminals';
 import { createTerminalSyncService } from './terminal-sync';
@@ -143,6 +144,9 @@ export function createServices(deps: {
     options: { usageHistoryCycles: config.usageHistoryCycles },
   });
   const syncBudget = createSyncBudgetService({ repos, now, config, provider });
+  // Writes that change money or service are sent once, across lost answers and crashes; a lookup
+  // reads the line as the provider shows it (the service below, bound once it exists).
+  const intents = createProviderIntents({ repos, now, lineNow: (serviceLineNumber) => serviceLines.settings(serviceLineNumber) });
   const subscriptions = createSubscriptionsService({
     repos,
     audit,
@@ -150,8 +154,9 @@ export function createServices(deps: {
     provider,
     noProvider: NO_PROVIDER_MESSAGE,
     lineRows,
+    intents,
   });
-  const serviceLines = createServiceLinesService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync });
+  const serviceLines = createServiceLinesService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, intents });
   const myTerminals = createMyTerminalsService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, serviceLines });
   const providerBilling = createProviderBillingService({ repos, provider, noProvider: NO_PROVIDER_MESSAGE });
   const activations = createActivationsService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, customerTerminals });
@@ -185,6 +190,7 @@ export function createServices(deps: {
   const bulk = createBulkService({ repos, audit, now, customers, customerTerminals, subscriptions, pacing, log: deps.log });
   return {
     providerAccounts,
+    intents,
     alerts,
     demand,
     tokens,

@@ -27,6 +27,7 @@ import type { StoredProduct } from '../db/repositories/subscriptions';
 import { ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
 import type { ProviderDataBlockSummary, ProviderServiceLine, ProviderUserTerminal } from '../provider/schemas';
 import type { AuditService, RequestContext } from './audit';
+import { clickIntentKey, type IntentSpec, type ProviderIntents } from './provider-intents';
 import { clientForLine, type ProviderDirectory } from '../provider-access';
 import { providerRefusal } from './provider-failures';
 import type { TerminalSyncService } from './terminal-sync';
@@ -38,7 +39,8 @@ export interface ServiceLinesService {
   setPublicIp(serviceLineNumber: string, publicIp: boolean, context: RequestContext): Promise<ServiceLineSettingsWire>;
   setPriorityData(serviceLineNumber: string, optedIn: boolean, context: RequestContext): Promise<ServiceLineSettingsWire>;
   setRecurringBlocks(serviceLineNumber: string, payload: RecurringBlocksPayload, context: RequestContext): Promise<ServiceLineSettingsWire>;
-  topUp(serviceLineNumber: string, payload: TopUpPayload, context: RequestContext): Promise<ServiceLineSettingsWire>;
+  /** `intentKey`: what the top-up is for, once (a customer request's approval); a fresh one per call by default. */
+  topUp(serviceLineNumber: string, payload: TopUpPayload, context: RequestContext, options?: { intentKey?: string }): Promise<ServiceLineSettingsWire>;
   deactivate(serviceLineNumber: string, payload: DeactivateLinePayload, context: RequestContext): Promise<ServiceLineSettingsWire>;
   /** Takes a terminal off this line and puts it on another; answers this line's settings. */
   moveTerminal(serviceLineNumber: string, userTerminalId: string, payload: MoveTerminalPayload, context: RequestContext): Promise<ServiceLineSettingsWire>;
@@ -102,6 +104,7 @@ export function createServiceLinesService(deps: {
   provider: ProviderDirectory | null;
   noProvider: string;
   terminalSync: Pick<TerminalSyncService, 'refreshTerminal'>;
+  intents: Pick<ProviderIntents, 'run'>;
 }): ServiceLinesService {
   const { repos, audit, now } = deps;
 
@@ -110,6 +113,9 @@ export function createServiceLinesService(deps: {
     if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
     return clientForLine(deps.provider, repos.serviceLines, serviceLineNumber);
   };
+
+  /** A write that changes money or service, sent once under its intent (provider-intents.ts). */
+  const once = (spec: IntentSpec, send: () => Promise<unknown>) => deps.intents.run(spec, send);
 
   async function known(serviceLineNumber: string): Promise<LineContext> {
     const context = await repos.serviceLines.context(serviceLineNumber);
@@ -278,7 +284,9 @@ export function createServiceLinesService(deps: {
       requireActive(settings);
       if (settings.optedIn === optedIn) throw new ConflictError(M.noChange);
       return act(context, request, { action: 'service_line.priority_data_changed', before: { optedIn: settings.optedIn }, after: { optedIn } }, () =>
-        client(serviceLineNumber).then((c) => (optedIn ? c.optInPriorityData(serviceLineNumber) : c.optOutPriorityData(serviceLineNumber))),
+        once({ key: clickIntentKey(), operation: 'priority_data', serviceLineNumber, payload: { optedIn }, evidence: {} }, () =>
+          client(serviceLineNumber).then((c) => (optedIn ? c.optInPriorityData(serviceLineNumber) : c.optOutPriorityData(serviceLineNumber))),
+        ),
       );
     },
 
@@ -296,17 +304,30 @@ export function createServiceLinesService(deps: {
           before: { recurringBlocks: settings.nextRecurringBlocks ?? settings.recurringBlocks },
           after: { productId: payload.productId, count: payload.count, applyToCurrentCycle: payload.applyToCurrentCycle },
         },
-        () => client(serviceLineNumber).then((c) => c.setRecurringDataBlocks(serviceLineNumber, { recurringDataBlocks: [{ productId: payload.productId, count: payload.count }], applyToCurrentMonth: payload.applyToCurrentCycle })),
+        () =>
+          once(
+            {
+              key: clickIntentKey(),
+              operation: 'recurring_blocks',
+              serviceLineNumber,
+              payload: { productId: payload.productId, count: payload.count, applyToCurrentCycle: payload.applyToCurrentCycle },
+              evidence: {},
+            },
+            () => client(serviceLineNumber).then((c) => c.setRecurringDataBlocks(serviceLineNumber, { recurringDataBlocks: [{ productId: payload.productId, count: payload.count }], applyToCurrentMonth: payload.applyToCurrentCycle })),
+          ),
       );
     },
 
-    async topUp(serviceLineNumber, payload, request) {
+    async topUp(serviceLineNumber, payload, request, options = {}) {
       const { context, settings } = await current(serviceLineNumber);
       requireActive(settings);
       if (!settings.topUpProduct || settings.topUpProduct.productId !== payload.productId) {
         throw fieldError('productId', M.unknownTopUp);
       }
-      if (payload.count > settings.topUpBlocksLeft) {
+      // The blocks left count what an earlier attempt of this top-up bought, if its answer was lost:
+      // that attempt is looked up, not refused.
+      const earlier = options.intentKey ? await repos.providerIntents.byKey(options.intentKey) : undefined;
+      if (payload.count > settings.topUpBlocksLeft && !earlier) {
         throw fieldError('count', M.topUpLimit(settings.topUpBlocksLeft));
       }
       const price = Math.round(settings.topUpProduct.price * payload.count * 100) / 100;
@@ -314,7 +335,17 @@ export function createServiceLinesService(deps: {
         context,
         request,
         { action: 'service_line.topped_up', before: { topUpBlocksThisCycle: settings.topUpBlocksThisCycle }, after: { productId: payload.productId, count: payload.count, price, currency: settings.topUpProduct.currency } },
-        () => client(serviceLineNumber).then((c) => c.topUpServiceLine(serviceLineNumber, { productId: payload.productId, count: payload.count })),
+        () =>
+          once(
+            {
+              key: options.intentKey ?? clickIntentKey(),
+              operation: 'top_up',
+              serviceLineNumber,
+              payload: { productId: payload.productId, count: payload.count },
+              evidence: { topUpBlocksBefore: settings.topUpBlocksThisCycle },
+            },
+            () => client(serviceLineNumber).then((c) => c.topUpServiceLine(serviceLineNumber, { productId: payload.productId, count: payload.count })),
+          ),
       );
     },
 
@@ -331,7 +362,10 @@ export function createServiceLinesService(deps: {
           before: { active: settings.active, endDate: settings.endDate },
           after: { when: payload.when, reason: payload.reason.trim(), customer: settings.customer?.name ?? null, terminals: settings.terminals.map((t) => t.kitSerialNumber) },
         },
-        () => client(serviceLineNumber).then((c) => c.deactivateServiceLine(serviceLineNumber, { endNow, reason: payload.reason.trim() })),
+        () =>
+          once({ key: clickIntentKey(), operation: 'deactivate', serviceLineNumber, payload: { endNow }, evidence: {} }, () =>
+            client(serviceLineNumber).then((c) => c.deactivateServiceLine(serviceLineNumber, { endNow, reason: payload.reason.trim() })),
+          ),
       );
     },
 

@@ -26,6 +26,7 @@ import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError 
 import { isProviderError } from '../provider/errors';
 import type { AuditService, RequestContext } from './audit';
 import type { LineRowsRefresher } from './line-rows';
+import { clickIntentKey, type ProviderIntents } from './provider-intents';
 import { clientForLine, type ProviderDirectory } from '../provider-access';
 import { providerFailure } from './provider-failures';
 import { capInGB, dataCapOf, dayOf } from './terminals';
@@ -50,7 +51,8 @@ export interface SubscriptionsService {
   list(query: SubscriptionListQuery): Promise<SubscriptionListWire>;
   /** One account's plans; the first enabled account's when none is named (as with one account). */
   plans(accountId?: number): Promise<SubscriptionPlanWire[]>;
-  changePlan(input: { serviceLineNumber: string; productReferenceId: string }, context: RequestContext): Promise<SubscriptionWire>;
+  /** `intentKey`: what the change is for, once (a customer request's approval); a fresh one per call by default. */
+  changePlan(input: { serviceLineNumber: string; productReferenceId: string }, context: RequestContext, options?: { intentKey?: string }): Promise<SubscriptionWire>;
 }
 
 const PLAN_SIZE = /(\d+(?:\.\d+)?)\s*(GB|TB)\b/i;
@@ -123,6 +125,7 @@ export function createSubscriptionsService(deps: {
   noProvider: string;
   /** Keeps the stored rows current (shared with the customers' usage tables). */
   lineRows: LineRowsRefresher;
+  intents: Pick<ProviderIntents, 'run'>;
 }): SubscriptionsService {
   const { repos, audit, now } = deps;
   const store = repos.subscriptions;
@@ -160,7 +163,7 @@ export function createSubscriptionsService(deps: {
       }));
     },
 
-    async changePlan({ serviceLineNumber, productReferenceId }, context) {
+    async changePlan({ serviceLineNumber, productReferenceId }, context, options = {}) {
       const today = dayOf(now());
       const [current] = await store.onLine(serviceLineNumber, today);
       if (!current) throw new NotFoundError(SUBSCRIPTION_MESSAGES.notFound);
@@ -170,11 +173,23 @@ export function createSubscriptionsService(deps: {
       if (!product) {
         throw new BadRequestError(SUBSCRIPTION_MESSAGES.unknownPlan, { errors: [{ path: 'productReferenceId', message: SUBSCRIPTION_MESSAGES.unknownPlan }] });
       }
-      if (current.productReferenceId === productReferenceId) throw new ConflictError(SUBSCRIPTION_MESSAGES.samePlan);
+      // Already on it, unless an earlier attempt of this change is why (its answer was lost).
+      const earlier = options.intentKey ? await repos.providerIntents.byKey(options.intentKey) : undefined;
+      if (current.productReferenceId === productReferenceId && !earlier) throw new ConflictError(SUBSCRIPTION_MESSAGES.samePlan);
       if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
+      const provider = deps.provider;
 
       try {
-        await (await clientForLine(deps.provider, repos.serviceLines, serviceLineNumber)).changeServiceLineProduct(serviceLineNumber, productReferenceId);
+        await deps.intents.run(
+          {
+            key: options.intentKey ?? clickIntentKey(),
+            operation: 'plan_change',
+            serviceLineNumber,
+            payload: { productReferenceId },
+            evidence: { productBefore: current.productReferenceId },
+          },
+          async () => (await clientForLine(provider, repos.serviceLines, serviceLineNumber)).changeServiceLineProduct(serviceLineNumber, productReferenceId),
+        );
       } catch (error) {
         // A refusal is the provider's answer about this line and product: the admin sees its words.
         if (isProviderError(error) && error.kind === 'validation') {

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_MESSAGES as M, type CustomerRequestWire, type MyRequestsWire, type QueuedRequestWire, type RequestOptionsWire, type RequestQueueWire } from '../../src/domain/requests';
 import type { ServiceLineSettingsWire } from '../../src/domain/service-lines';
 import type { StarlinkClient } from '../../server/provider';
+import { ProviderTimeoutError } from '../../server/provider/errors';
+import { INTENT_MESSAGES } from '../../server/services/provider-intents';
 import type { RunningSimulator } from '../../server/simulator';
 import { CUSTOMERS_ONLY_MESSAGE } from '../../server/plugins/auth';
 import { insertProduct, insertServiceLines, insertTerminals, idOf, terminalRow } from '../fixtures/terminals';
@@ -19,6 +21,8 @@ import { SYNC_TEST_TIME, fastClient, startFleet } from './terminal-sync-fixtures
 /** The provider writes an approval may make, counted at the client. */
 const calls = { changeServiceLineProduct: 0, topUpServiceLine: 0 };
 type Counted = keyof typeof calls;
+/** Writes whose next answer is lost after the provider made them (as when the server dies mid-call). */
+const loseAnswer = new Set<Counted>();
 
 function counting(client: StarlinkClient): StarlinkClient {
   return new Proxy(client, {
@@ -27,9 +31,11 @@ function counting(client: StarlinkClient): StarlinkClient {
       if (typeof value !== 'function') return value;
       const fn = value as (...args: unknown[]) => unknown;
       if (typeof property === 'string' && property in calls) {
-        return (...args: unknown[]) => {
+        return async (...args: unknown[]) => {
           calls[property as Counted]++;
-          return fn.apply(target, args);
+          const answer: unknown = await fn.apply(target, args);
+          if (loseAnswer.delete(property as Counted)) throw new ProviderTimeoutError('The answer never came', { method: 'POST', path: '/test', timeoutMs: 15_000 });
+          return answer;
         };
       }
       return fn.bind(target);
@@ -258,6 +264,34 @@ describe('an admin decides', () => {
     expect(calls.topUpServiceLine).toBe(before + 1);
     expect((await settingsOf(topUpLine)).topUpBlocksThisCycle).toBe(bought + 2);
     expect((await mine()).requests.find((r) => r.id === id)?.status).toBe('approved');
+  });
+
+  it('buys a top-up once when the provider made it but its answer was lost: approving again finds it instead of buying again', async () => {
+    // The line's last block this cycle: approved again, the check of the blocks left must not refuse
+    // what the lost attempt already bought.
+    const left = (await settingsOf(planLine)).topUpBlocksLeft;
+    if (left > 1) expect((await ctx.request({ method: 'POST', url: `/api/v1/service-lines/${planLine}/top-up`, token: admin, payload: { productId: 'DATA-TOPUP-50GB', count: left - 1 } })).statusCode).toBe(200);
+    const sent = await ask({ serviceLineNumber: planLine, kind: 'top_up', productId: 'DATA-TOPUP-50GB', count: 1 });
+    const id = (sent.json() as { data: CustomerRequestWire }).data.id;
+    const bought = (await settingsOf(planLine)).topUpBlocksThisCycle;
+    const before = calls.topUpServiceLine;
+    loseAnswer.add('topUpServiceLine');
+    // The provider made it; the portal cannot tell, and the request waits again.
+    expect((await approve(id)).statusCode).toBeGreaterThanOrEqual(500);
+    expect((await mine()).requests.find((r) => r.id === id)?.status).toBe('pending');
+    const recorded = (await ctx.database.db.execute(sql`SELECT status, attempts FROM provider_intents WHERE key = ${'customer_request:' + id}`)) as unknown as { rows: { status: string; attempts: number }[] };
+    expect(recorded.rows).toEqual([{ status: 'pending', attempts: 1 }]);
+
+    // Approved again: the line is read, the top-up found, nothing bought twice.
+    const again = await approve(id);
+    expect(again.statusCode).toBe(200);
+    expect((again.json() as { data: QueuedRequestWire }).data.status).toBe('approved');
+    expect(calls.topUpServiceLine).toBe(before + 1);
+    expect((await settingsOf(planLine)).topUpBlocksThisCycle).toBe(bought + 1);
+    const settled = (await ctx.database.db.execute(sql`SELECT status, attempts, outcome FROM provider_intents WHERE key = ${'customer_request:' + id}`)) as unknown as {
+      rows: { status: string; attempts: number; outcome: string }[];
+    };
+    expect(settled.rows).toEqual([{ status: 'succeeded', attempts: 1, outcome: INTENT_MESSAGES.foundDone }]);
   });
 
   it('keeps a request pending when the provider refuses, with the provider’s words to the admin, and it can still be declined', async () => {

@@ -15,6 +15,7 @@ import { createPasswordSetupTokensRepository } from './password-setup-tokens';
 import { createPasswordResetsRepository } from './password-resets';
 import { createProviderAccountsRepository } from './provider-accounts';
 import { createProviderCallBudgetRepository } from './provider-call-budget';
+import { createProviderIntentsRepository } from './provider-intents';
 import { createServiceLinesRepository } from './service-lines';
 import { createSubscriptionsRepository } from './subscriptions';
 import { createSyncRunsRepository } from './sync-runs';
@@ -56,6 +57,7 @@ export function createRepositories(db: Db) {
     activations: createActivationsRepository(db),
     providerAccounts: createProviderAccountsRepository(db),
     providerCallBudget: createProviderCallBudgetRepository(db),
+    providerIntents: createProviderIntentsRepository(db),
     dashboard: createDashboardRepository(db),
     customerRequests: createCustomerRequestsRepository(db),
     webhooks: createWebhookRepository(db),
