@@ -140,7 +140,7 @@ export function createProviderIntents(deps: {
 
   return {
     async run(spec, send) {
-      const intent = await store.record(spec as NewIntent, deps.now());
+      const { intent, recorded } = await store.record(spec as NewIntent, deps.now());
       if (intent.status === 'succeeded') return { sent: false };
       if (intent.status === 'uncertain') throw new ConflictError(INTENT_MESSAGES.uncertain);
       if (intent.status === 'pending' && intent.attempts > 0) {
@@ -152,9 +152,13 @@ export function createProviderIntents(deps: {
       try {
         await send();
       } catch (error) {
-        // Refused: not made, and the next attempt may send. Otherwise the answer is lost and the
-        // intent stays pending: the next attempt looks it up first.
-        if (refusedOutright(error)) await store.settle(intent.id, 'failed', INTENT_MESSAGES.refused(error instanceof Error ? error.message : String(error)), deps.now());
+        // Refused: not made, and the next attempt may send; a refusal of the first attempt leaves
+        // nothing behind, as any refused request does. Otherwise the answer is lost and the intent
+        // stays pending: the next attempt looks it up first.
+        if (refusedOutright(error)) {
+          if (recorded) await store.forget(intent.id);
+          else await store.settle(intent.id, 'failed', INTENT_MESSAGES.refused(error instanceof Error ? error.message : String(error)), deps.now());
+        }
         throw error;
       }
       await store.settle(intent.id, 'succeeded', INTENT_MESSAGES.sent, deps.now());

@@ -5,17 +5,14 @@
 // write in flight at a kill is there whole or not at all. Embedded PGlite by default; PostgreSQL
 // when TEST_DATABASE_URL is set. CRASH_ROUNDS (default 1: one kill, one recovery and the graceful close; `npm run test:long` runs 20) and CRASH_SEED change the run.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../../server/db/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prng } from '../../server/random';
+import { portalDatabase, waitForFirstSync, type PortalDatabase } from './crash/portal';
 import { startServer, type ServerProcess } from './crash/server-process';
 import { verifyDatabase } from './crash/verify';
 import { CrashWriter, login, type Api, type RoundStats } from './crash/writer';
-import { migratedDataDir, seedDataDir } from './database-image';
-import { createScratchPostgres, TEST_DATABASE_URL, TEST_JWT_SECRET, useTestSettingsIn } from './helpers';
+import { TEST_DATABASE_URL } from './helpers';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS || 1);
 const SEED = Number(process.env.CRASH_SEED || 9_004);
@@ -24,52 +21,27 @@ const ADMIN = { email: 'crash-admin@test.local', password: 'crash-admin-password
 /** Kill this long after the first acknowledged line write of a round. */
 const KILL_AFTER_MS = { min: 50, max: 800 };
 
+let database: PortalDatabase;
 let dataDir = '';
 let databaseUrl: string | null = null;
-let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | null = null;
 let server: ServerProcess | undefined;
 
 // The database starts migrated (a copy of the tier's image or template): the kills come once
 // writes flow, never during a migration, and a first start's migrations are the bootstrap and
 // migration tests' to check.
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-crash-'));
-  if (TEST_DATABASE_URL) {
-    scratch = await createScratchPostgres('portal_crash', inject('postgresTemplate'));
-    databaseUrl = scratch.url;
-  } else {
-    await seedDataDir(await migratedDataDir(), dataDir);
-    // Opened three times here (two server lives and the check before or after).
-    await useTestSettingsIn(dataDir);
-  }
+  database = await portalDatabase('portal_crash');
+  ({ dataDir, databaseUrl } = database);
 });
 
 afterAll(async () => {
   await server?.kill();
-  await scratch?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await database?.dispose();
 });
 
-function serverEnv(): Record<string, string> {
-  return {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    JWT_SECRET: TEST_JWT_SECRET,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'warn',
-    LOGIN_RATE_LIMIT: '1000',
-    CLIENT_DIR: path.join(dataDir, 'no-client'),
-    // A small fleet and two cycles of usage history keep the first start's sync short; six clients
-    // share its lines.
-    SIM_SEED: 'crash-safety',
-    SIM_TERMINALS: '60',
-    USAGE_HISTORY_CYCLES: '2',
-  };
-}
+// A small fleet and two cycles of usage history keep the first start's sync short; six clients
+// share its lines.
+const serverEnv = () => database.env(ADMIN, { SIM_SEED: 'crash-safety', SIM_TERMINALS: '60', USAGE_HISTORY_CYCLES: '2' });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -78,22 +50,6 @@ async function getJson<T>(api: Api, pathname: string): Promise<T> {
   const body = (await response.json()) as { data: T };
   if (!response.ok) throw new Error(`GET ${pathname} answered ${response.status}: ${JSON.stringify(body)}`);
   return body.data;
-}
-
-/** The first start syncs the simulator's inventory, then its usage; writes start once both are in. */
-async function waitForFirstSync(api: Api): Promise<void> {
-  type Run = { kind: string; status: string; message: string | null };
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    const queue = await getJson<{ active: Run | null; recent: Run[] }>(api, '/terminals/sync/queue');
-    const failed = queue.recent.find((run) => run.status === 'failed');
-    if (failed) throw new Error(`The first ${failed.kind} sync failed: ${failed.message}`);
-    const finished = (kind: string) => queue.recent.some((run) => run.kind === kind && run.status === 'succeeded');
-    const busy = queue.recent.some((run) => run.status === 'queued' || run.status === 'running');
-    if (!queue.active && !busy && finished('inventory') && finished('usage')) return;
-    if (Date.now() > deadline) throw new Error(`The first sync did not finish: ${JSON.stringify(queue)}`);
-    await sleep(100);
-  }
 }
 
 /** Service line → its live terminals, as the synced inventory lists them. */
@@ -154,7 +110,7 @@ describe('crash safety under SIGKILL', () => {
         // The token survives restarts (JWT_SECRET is fixed), as a signed-in administrator's would.
         const api: Api = { baseUrl: running.baseUrl, token };
         if (round === 1) {
-          await waitForFirstSync(api);
+          await waitForFirstSync(api.baseUrl, api.token);
           lineTerminals = await readLines(api);
           expect(lineTerminals.size).toBeGreaterThanOrEqual(CLIENTS * 4);
           writer = new CrashWriter([...lineTerminals.keys()], CLIENTS, SEED);
@@ -180,7 +136,7 @@ describe('crash safety under SIGKILL', () => {
         rounds.push({ ...(await run.done), killAfterMs });
       }
 
-      const opened = databaseUrl ? await openDatabase({ url: databaseUrl }) : await openDatabase({ dataDir: path.join(dataDir, 'pglite') });
+      const opened = await database.open();
       let result: Awaited<ReturnType<typeof verifyDatabase>>;
       try {
         result = await verifyDatabase(opened, writer!.ops, lineTerminals);

@@ -5,28 +5,22 @@
 // request without buying it a second time. The provider (the simulator, in this process) outlives
 // the server, as the real one would. Embedded PGlite by default; PostgreSQL when TEST_DATABASE_URL
 // is set.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../../server/db/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../server/db/repositories/results';
 import { createSimulator, simulatorPlugin, type Simulator } from '../../server/simulator';
+import { portalDatabase, waitForFirstSync, type PortalDatabase } from './crash/portal';
 import { startServer, type ServerProcess } from './crash/server-process';
 import { login } from './crash/writer';
-import { migratedDataDir, seedDataDir } from './database-image';
-import { createScratchPostgres, TEST_DATABASE_URL, TEST_JWT_SECRET, useTestSettingsIn } from './helpers';
+import { TEST_DATABASE_URL } from './helpers';
 
 const ADMIN = { email: 'intent-admin@test.local', password: 'intent-admin-password-1' };
 const CUSTOMER = { email: 'ines@test.local', password: 'ines-password-long-1' };
 const TOP_UP_PATH = /\/service-lines\/[^/]+\/data\/top-up$/;
 
-let dataDir = '';
-let databaseUrl: string | null = null;
-let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | null = null;
+let database: PortalDatabase;
 let server: ServerProcess | undefined;
 let provider: FastifyInstance;
 let simulator: Simulator;
@@ -37,14 +31,7 @@ let holdNextTopUp: { made: () => void; release: Promise<void> } | null = null;
 let bought = 0;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-intent-crash-'));
-  if (TEST_DATABASE_URL) {
-    scratch = await createScratchPostgres('portal_intent_crash', inject('postgresTemplate'));
-    databaseUrl = scratch.url;
-  } else {
-    await seedDataDir(await migratedDataDir(), dataDir);
-    await useTestSettingsIn(dataDir);
-  }
+  database = await portalDatabase('portal_intent_crash');
   simulator = createSimulator({ seed: 'intent-crash', terminals: 12 });
   provider = Fastify({ logger: false, forceCloseConnections: true });
   const isTopUp = (request: { method: string; url: string }) => request.method === 'POST' && TOP_UP_PATH.test(request.url.split('?')[0]!);
@@ -66,30 +53,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.kill();
   await provider?.close();
-  await scratch?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await database?.dispose();
 });
 
-function serverEnv(): Record<string, string> {
-  return {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    JWT_SECRET: TEST_JWT_SECRET,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'warn',
-    LOGIN_RATE_LIMIT: '1000',
-    CLIENT_DIR: path.join(dataDir, 'no-client'),
+const serverEnv = () =>
+  database.env(ADMIN, {
     STARLINK_API_URL: providerUrl,
     STARLINK_TOKEN_URL: `${providerUrl}/auth/connect/token`,
     STARLINK_CLIENT_ID: simulator.credentials.clientId,
     STARLINK_CLIENT_SECRET: simulator.credentials.clientSecret,
     USAGE_HISTORY_CYCLES: '1',
-  };
-}
+  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -101,21 +75,6 @@ async function call<T>(baseUrl: string, token: string | null, method: string, pa
   });
   const parsed = (await response.json()) as { data: T; message?: string };
   return { status: response.status, data: parsed.data, message: parsed.message };
-}
-
-/** Until the first start's inventory and usage syncs are in. */
-async function waitForFirstSync(baseUrl: string, token: string): Promise<void> {
-  type Run = { kind: string; status: string; message: string | null };
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    const { data: queue } = await call<{ active: Run | null; recent: Run[] }>(baseUrl, token, 'GET', '/terminals/sync/queue');
-    const failed = queue.recent.find((run) => run.status === 'failed');
-    if (failed) throw new Error(`The first ${failed.kind} sync failed: ${failed.message}`);
-    const finished = (kind: string) => queue.recent.some((run) => run.kind === kind && run.status === 'succeeded');
-    if (!queue.active && finished('inventory') && finished('usage') && !queue.recent.some((run) => run.status === 'queued' || run.status === 'running')) return;
-    if (Date.now() > deadline) throw new Error(`The first sync did not finish: ${JSON.stringify(queue)}`);
-    await sleep(100);
-  }
 }
 
 /** A customer with a password, through the emailed set-up link, holding `line`; their token. */
@@ -170,13 +129,13 @@ describe('a top-up approved across a crash', () => {
 
     // Ten minutes later its claim has expired (moved back here, as the database is the server's
     // only clock for it): the request is pending to everyone, and its intent has no outcome.
-    const database = databaseUrl ? await openDatabase({ url: databaseUrl }) : await openDatabase({ dataDir: path.join(dataDir, 'pglite') });
+    const opened = await database.open();
     try {
-      await database.db.execute(sql`UPDATE customer_requests SET decided_at = decided_at - interval '11 minutes' WHERE id = ${asked.data.id}`);
-      const intents = rowsOf<{ status: string; attempts: number }>(await database.db.execute(sql`SELECT status, attempts FROM provider_intents WHERE key = ${`customer_request:${asked.data.id}`}`));
+      await opened.db.execute(sql`UPDATE customer_requests SET decided_at = decided_at - interval '11 minutes' WHERE id = ${asked.data.id}`);
+      const intents = rowsOf<{ status: string; attempts: number }>(await opened.db.execute(sql`SELECT status, attempts FROM provider_intents WHERE key = ${`customer_request:${asked.data.id}`}`));
       expect(intents).toEqual([{ status: 'pending', attempts: 1 }]);
     } finally {
-      await database.close();
+      await opened.close();
     }
 
     server = await startServer(serverEnv());

@@ -72,10 +72,13 @@ function memoryStore() {
     store: {
       async record(intent: NewIntent, at: Date) {
         const found = [...rows.values()].find((row) => row.key === intent.key);
-        if (found) return { ...found };
+        if (found) return { intent: { ...found }, recorded: false };
         const row: ProviderIntentRow = { id: `i${++n}`, ...intent, status: 'pending', attempts: 0, outcome: null, createdAt: at, sentAt: null, settledAt: null };
         rows.set(row.id, row);
-        return { ...row };
+        return { intent: { ...row }, recorded: true };
+      },
+      async forget(id: string) {
+        rows.delete(id);
       },
       async markSending(id: string, attempts: number, at: Date) {
         const row = rows.get(id)!;
@@ -136,14 +139,23 @@ describe('running an intent', () => {
 
   it('refuses to send again what the line cannot tell, and lets a refused write be sent again', async () => {
     let blocks = 2;
-    const { intents } = setUp(() => line({ topUpBlocksThisCycle: blocks }));
+    const { memory, intents } = setUp(() => line({ topUpBlocksThisCycle: blocks }));
     await expect(intents.run(topUp, async () => ((blocks = 3), Promise.reject(new ProviderTimeoutError('no answer', { timeoutMs: 1 }))))).rejects.toThrow();
     await expect(intents.run(topUp, async () => undefined)).rejects.toEqual(new ConflictError(INTENT_MESSAGES.uncertain));
     await expect(intents.run(topUp, async () => undefined)).rejects.toEqual(new ConflictError(INTENT_MESSAGES.uncertain));
 
+    // Refused at once: nothing is kept, as for any refused request.
     const refusedOnce: IntentSpec = { ...topUp, key: 'k3' };
-    await expect(intents.run(refusedOnce, () => Promise.reject(new ProviderValidationError('no', { status: 400 })))).rejects.toBeInstanceOf(ProviderValidationError);
-    expect(await intents.run(refusedOnce, async () => undefined)).toEqual({ sent: true });
+    const refused = () => Promise.reject(new ProviderValidationError('no', { status: 400 }));
+    await expect(intents.run(refusedOnce, refused)).rejects.toBeInstanceOf(ProviderValidationError);
+    expect([...memory.rows.values()].map((row) => row.key)).toEqual(['k']);
+    // Refused after a lost answer: recorded as refused, and it may be sent again.
+    blocks = 2;
+    const lostThenRefused: IntentSpec = { ...topUp, key: 'k4' };
+    await expect(intents.run(lostThenRefused, () => Promise.reject(new ProviderTimeoutError('no answer', { timeoutMs: 1 })))).rejects.toThrow();
+    await expect(intents.run(lostThenRefused, refused)).rejects.toBeInstanceOf(ProviderValidationError);
+    expect([...memory.rows.values()].find((row) => row.key === 'k4')).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(await intents.run(lostThenRefused, async () => undefined)).toEqual({ sent: true });
   });
 
   it('records on the tick what became of writes a stopped process left, once they are past one call’s time', async () => {

@@ -21,12 +21,17 @@ export function createProviderIntentsRepository(db: Db) {
      * The intent of `key`: recorded now, or the one an earlier attempt recorded (its payload and
      * evidence are the first attempt's: the lookup compares against what the line showed then).
      */
-    async record(intent: NewIntent, at: Date): Promise<ProviderIntentRow> {
+    async record(intent: NewIntent, at: Date): Promise<{ intent: ProviderIntentRow; recorded: boolean }> {
       const [made] = await db.insert(providerIntents).values({ ...intent, createdAt: at }).onConflictDoNothing({ target: providerIntents.key }).returning();
-      if (made) return made;
+      if (made) return { intent: made, recorded: true };
       const [found] = await db.select().from(providerIntents).where(eq(providerIntents.key, intent.key));
       if (!found) throw new Error(`The intent ${intent.key} was neither recorded nor found`);
-      return found;
+      return { intent: found, recorded: false };
+    },
+
+    /** An intent this attempt recorded and the provider refused: nothing changed, nothing is kept. */
+    async forget(id: string): Promise<void> {
+      await db.delete(providerIntents).where(eq(providerIntents.id, id));
     },
 
     /**
