@@ -13,6 +13,8 @@ import { startServer, type ServerProcess } from './crash/server-process';
 import { verifyDatabase } from './crash/verify';
 import { CrashWriter, login, type Api, type RoundStats } from './crash/writer';
 import { TEST_DATABASE_URL } from './helpers';
+// The other kill test: a top-up approved across a crash is bought once (PostgreSQL suite).
+import './crash/top-up-across-crash';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS || 1);
 const SEED = Number(process.env.CRASH_SEED || 9_004);
