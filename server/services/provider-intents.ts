@@ -119,6 +119,12 @@ export interface ProviderIntents {
    * made it). Throws the provider's failure as `send` threw it, or a conflict when it cannot tell.
    */
   run(spec: IntentSpec, send: () => Promise<unknown>): Promise<{ sent: boolean }>;
+  /**
+   * Whether an earlier attempt recorded the write of `key` (none without a key). A check of the
+   * line made before sending (the same plan, no top-up blocks left) may then be that attempt's own
+   * doing: `run` looks it up instead of the check refusing it.
+   */
+  attempted(key: string | undefined): Promise<boolean>;
   /** Looks up every intent left pending past INTENT_IN_FLIGHT_MS and records what became of it. */
   recover(): Promise<RecoveryReport>;
 }
@@ -163,6 +169,10 @@ export function createProviderIntents(deps: {
       }
       await store.settle(intent.id, 'succeeded', INTENT_MESSAGES.sent, deps.now());
       return { sent: true };
+    },
+
+    async attempted(key) {
+      return key !== undefined && (await store.byKey(key)) !== undefined;
     },
 
     async recover() {

@@ -104,7 +104,7 @@ export function createServiceLinesService(deps: {
   provider: ProviderDirectory | null;
   noProvider: string;
   terminalSync: Pick<TerminalSyncService, 'refreshTerminal'>;
-  intents: Pick<ProviderIntents, 'run'>;
+  intents: Pick<ProviderIntents, 'run' | 'attempted'>;
 }): ServiceLinesService {
   const { repos, audit, now } = deps;
 
@@ -326,8 +326,7 @@ export function createServiceLinesService(deps: {
       }
       // The blocks left count what an earlier attempt of this top-up bought, if its answer was lost:
       // that attempt is looked up, not refused.
-      const earlier = options.intentKey ? await repos.providerIntents.byKey(options.intentKey) : undefined;
-      if (payload.count > settings.topUpBlocksLeft && !earlier) {
+      if (payload.count > settings.topUpBlocksLeft && !(await deps.intents.attempted(options.intentKey))) {
         throw fieldError('count', M.topUpLimit(settings.topUpBlocksLeft));
       }
       const price = Math.round(settings.topUpProduct.price * payload.count * 100) / 100;

@@ -125,7 +125,7 @@ export function createSubscriptionsService(deps: {
   noProvider: string;
   /** Keeps the stored rows current (shared with the customers' usage tables). */
   lineRows: LineRowsRefresher;
-  intents: Pick<ProviderIntents, 'run'>;
+  intents: Pick<ProviderIntents, 'run' | 'attempted'>;
 }): SubscriptionsService {
   const { repos, audit, now } = deps;
   const store = repos.subscriptions;
@@ -174,8 +174,9 @@ export function createSubscriptionsService(deps: {
         throw new BadRequestError(SUBSCRIPTION_MESSAGES.unknownPlan, { errors: [{ path: 'productReferenceId', message: SUBSCRIPTION_MESSAGES.unknownPlan }] });
       }
       // Already on it, unless an earlier attempt of this change is why (its answer was lost).
-      const earlier = options.intentKey ? await repos.providerIntents.byKey(options.intentKey) : undefined;
-      if (current.productReferenceId === productReferenceId && !earlier) throw new ConflictError(SUBSCRIPTION_MESSAGES.samePlan);
+      if (current.productReferenceId === productReferenceId && !(await deps.intents.attempted(options.intentKey))) {
+        throw new ConflictError(SUBSCRIPTION_MESSAGES.samePlan);
+      }
       if (!deps.provider) throw new ServiceUnavailableError(deps.noProvider);
       const provider = deps.provider;
 

@@ -115,6 +115,7 @@ describe('running an intent', () => {
     expect(await intents.run(topUp, async () => sent++)).toEqual({ sent: false });
     expect(sent).toBe(1);
     expect([...memory.rows.values()]).toMatchObject([{ status: 'succeeded', attempts: 1, outcome: INTENT_MESSAGES.sent }]);
+    expect([await intents.attempted('k'), await intents.attempted('other'), await intents.attempted(undefined)]).toEqual([true, false, false]);
   });
 
   it('after a lost answer looks the line up first: found, nothing is sent; not found, it is sent again', async () => {

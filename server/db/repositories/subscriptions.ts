@@ -236,6 +236,10 @@ export function createSubscriptionsRepository(db: Db) {
       await db.execute(sql`VACUUM (SKIP_LOCKED) ${subscriptionDirty}, ${subscriptionRows}, ${customerUsageRows}`);
     },
 
+    /**
+     * A new day: every row's forecast and current cycle depend on the day, so every line with a
+     * live terminal is marked. Only the first caller of the day marks (the UPDATE decides).
+     */
     async startDay(today: IsoDay): Promise<void> {
       await db.transaction(async (tx) => {
         const moved = await tx
