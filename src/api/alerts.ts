@@ -29,6 +29,8 @@ import {
   type MyAlertsWire,
 } from '../domain/alerts';
 import { normalisePagination } from './customers';
+import { normaliseActionSummary, normaliseRuleActions } from './automation';
+import type { RuleActionWire } from '../domain/automation';
 
 const whole = (value: unknown) => Math.max(0, int(value, 0));
 const numbers = (value: unknown): number[] | null => (Array.isArray(value) ? value.map(num).filter((n): n is number => n !== null) : null);
@@ -77,6 +79,7 @@ export function normaliseAlert(raw: unknown): AlertWire | null {
     resolvedReason: text(raw.resolvedReason),
     // The Alerts list names each alert's provider account; the bell and the customer's alerts do not.
     ...('accountId' in raw || 'account_id' in raw ? rowAccount(raw) : {}),
+    ...(Array.isArray(raw.automaticActions) ? { automaticActions: raw.automaticActions.map(normaliseActionSummary).filter(present) } : {}),
   };
 }
 
@@ -113,6 +116,7 @@ export function normaliseRule(raw: unknown): AlertRuleWire | null {
     notifyCustomer: bool(raw.notifyCustomer),
     subscribed: bool(raw.subscribed),
     overrides: whole(raw.overrides),
+    actions: normaliseRuleActions(raw.actions),
     updatedAt: text(raw.updatedAt) ?? '',
   };
 }
@@ -131,6 +135,7 @@ export function normaliseOverride(raw: unknown): AlertOverrideWire | null {
     enabled: bool(raw.enabled),
     usageLevels: numbers(raw.usageLevels),
     threshold: num(raw.threshold),
+    actions: Array.isArray(raw.actions) ? normaliseRuleActions(raw.actions) : null,
     updatedAt: text(raw.updatedAt) ?? '',
   };
 }
@@ -184,6 +189,10 @@ export function createAlertsApi(client: ApiClient) {
 
     saveRule: async (kind: AlertKind, payload: AlertRulePayload, signal?: AbortSignal): Promise<ApiResult<AlertRuleWire>> =>
       mapResult(await client.request<unknown>(rulePath(kind), { method: 'PUT', body: payload, ...withSignal(signal) }), normaliseRule),
+
+    /** The rule's actions at its levels (an empty list: notify only). */
+    saveActions: async (kind: AlertKind, actions: readonly RuleActionWire[], signal?: AbortSignal): Promise<ApiResult<AlertRuleWire>> =>
+      mapResult(await client.request<unknown>(`${rulePath(kind)}/actions`, { method: 'PUT', body: { actions: [...actions] }, ...withSignal(signal) }), normaliseRule),
 
     subscribe: async (kind: AlertKind, subscribed: boolean, signal?: AbortSignal): Promise<ApiResult<AlertRuleWire>> =>
       mapResult(await client.request<unknown>(`${rulePath(kind)}/subscription`, { method: 'PUT', body: { subscribed }, ...withSignal(signal) }), normaliseRule),

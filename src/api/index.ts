@@ -3,6 +3,7 @@ import { createActivationsApi } from './activations';
 import { createApiKeysApi } from './api-keys';
 import { createAlertsApi } from './alerts';
 import { createAuditApi } from './audit';
+import { createAutomationApi } from './automation';
 import { createAuthApi } from './auth';
 import { createBulkApi } from './bulk';
 import { createCustomersApi, createPasswordSetupApi } from './customers';
@@ -35,6 +36,7 @@ export function createApi(options: ApiClientOptions) {
     apiKeys: createApiKeysApi(client),
     alerts: createAlertsApi(client),
     audit: createAuditApi(client),
+    automation: createAutomationApi(client),
     auth: createAuthApi(client),
     bulk: createBulkApi(client),
     customers: createCustomersApi(client),

@@ -6,6 +6,7 @@
 // resolved by itself when its condition clears (usage falls back under a new cap, the cycle ends,
 // the terminal reports again, a sync succeeds, the account is extended) or its line moves to
 // another customer (the new customer gets their own alert).
+import type { AutomaticActionStatus, RuleAction, RuleActionWire } from './automation';
 import type { Pagination } from './customers';
 
 export const ALERT_KINDS = ['usage', 'overage_forecast', 'offline', 'sync_failed', 'account_expiring'] as const;
@@ -123,6 +124,18 @@ export interface AlertWire {
    */
   accountId?: number | null;
   accountName?: string | null;
+  /** What the rule did about it (automatic actions), on the Alerts list and the customer's alerts. */
+  automaticActions?: AlertActionSummaryWire[];
+}
+
+/** An automatic action as its alert shows it: why the line changed, and Undo where it can be. */
+export interface AlertActionSummaryWire {
+  id: string;
+  action: RuleAction;
+  status: AutomaticActionStatus;
+  /** "Opted out of priority data automatically at 90 % of the plan" */
+  text: string;
+  undoable: boolean;
 }
 
 export type AlertCounts = Record<AlertStatus, number>;
@@ -166,6 +179,8 @@ export interface AlertRuleWire {
   subscribed: boolean;
   /** Overrides of this rule (customer and line). */
   overrides: number;
+  /** What the rule does at its levels besides notifying (none: notify only). */
+  actions: RuleActionWire[];
   updatedAt: string;
 }
 
@@ -180,6 +195,8 @@ export interface AlertOverrideWire {
   enabled: boolean;
   usageLevels: number[] | null;
   threshold: number | null;
+  /** This customer's or line's own actions; null: the rule's. */
+  actions: RuleActionWire[] | null;
   updatedAt: string;
 }
 
@@ -192,6 +209,8 @@ export interface MyAlertsWire {
 export interface AlertEvaluationReport {
   linesRead: number;
   opened: number;
+  /** Automatic actions the opened alerts proposed or queued. */
+  actions: number;
   resolved: number;
   emails: number;
   webhookEvents: number;
@@ -231,6 +250,8 @@ export interface AlertOverridePayload {
   enabled: boolean;
   usageLevels?: number[] | null;
   threshold?: number | null;
+  /** Own actions for this customer or line; null or missing: the rule's. */
+  actions?: RuleActionWire[] | null;
 }
 
 // ---- Rules ---------------------------------------------------------------------------------

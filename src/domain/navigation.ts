@@ -30,6 +30,7 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
   },
   { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi', permission: 'terminals:read' },
   { title: 'Requests', url: '/requests', icon: 'pi pi-inbox', permission: 'lifecycle:read' },
+  { title: 'Schedule', url: '/schedule', icon: 'pi pi-calendar-clock', permission: 'lifecycle:read' },
   { title: 'Bulk actions', url: '/bulk', icon: 'pi pi-clone', permission: 'bulk:read' },
   {
     title: 'Alerts',
@@ -38,6 +39,7 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
     items: [
       { title: 'Alerts', url: '/alerts', icon: 'pi pi-bell', permission: 'alerts:read' },
       { title: 'Alert rules', url: '/alerts/rules', icon: 'pi pi-sliders-h', permission: 'alerts:read' },
+      { title: 'Automatic actions', url: '/alerts/actions', icon: 'pi pi-bolt', permission: 'lifecycle:read' },
       { title: 'Webhooks', url: '/alerts/webhooks', icon: 'pi pi-send', permission: 'alerts:read' },
     ],
   },
@@ -93,6 +95,8 @@ export const PAGE_PERMISSIONS: Readonly<Record<Exclude<PagePath, `/my${string}`>
   '/requests': 'lifecycle:read',
   '/alerts': 'alerts:read',
   '/alerts/rules': 'alerts:read',
+  '/alerts/actions': 'lifecycle:read',
+  '/schedule': 'lifecycle:read',
   '/alerts/webhooks': 'alerts:read',
   '/billing/statements': 'billing:read',
   '/billing/statements/$statementId': 'billing:read',
@@ -222,6 +226,8 @@ export type PagePath =
   | '/requests'
   | '/alerts'
   | '/alerts/rules'
+  | '/alerts/actions'
+  | '/schedule'
   | '/alerts/webhooks'
   | '/billing/statements'
   | '/billing/statements/$statementId'
@@ -270,6 +276,8 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   '/requests': { title: 'Customer Requests', breadcrumb: [home, { label: 'Requests' }] },
   '/alerts': { title: 'Alerts', breadcrumb: [home, { label: 'Alerts' }] },
   '/alerts/rules': { title: 'Alert rules', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Alert rules' }] },
+  '/alerts/actions': { title: 'Automatic actions', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Automatic actions' }] },
+  '/schedule': { title: 'Schedule', breadcrumb: [home, { label: 'Schedule' }] },
   '/alerts/webhooks': { title: 'Webhooks', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Webhooks' }] },
   '/billing/statements': { title: 'Statements', breadcrumb: [home, { label: 'Billing' }, { label: 'Statements' }] },
   '/billing/statements/$statementId': {

@@ -232,6 +232,20 @@ const alertRulesRoute = createRoute({
   component: lazyRouteComponent(() => import('./alert-rules'), 'AlertRulesRoute'),
 });
 
+/** The automatic actions of the alert rules: proposals to approve or dismiss, and what was done (with Undo). */
+const automaticActionsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/alerts/actions',
+  component: lazyRouteComponent(() => import('./automatic-actions'), 'AutomaticActionsRoute'),
+});
+
+/** Scheduled changes of lines and customers, with Cancel. */
+const scheduleRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/schedule',
+  component: lazyRouteComponent(() => import('./schedule'), 'ScheduleRoute'),
+});
+
 /** Billing statements: the cycle, status, customer, search and page in the URL. */
 const statementsRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -468,6 +482,8 @@ export const routeTree = rootRoute.addChildren([
     requestsRoute,
     alertsRoute,
     alertRulesRoute,
+    automaticActionsRoute,
+    scheduleRoute,
     webhooksRoute,
     statementsRoute,
     statementRoute,

@@ -1,0 +1,4 @@
+// Automatic actions (/alerts/actions): to be built.
+export function AutomaticActionsRoute() {
+  return null;
+}

@@ -1,0 +1,4 @@
+// Scheduled changes (/schedule): to be built.
+export function ScheduleRoute() {
+  return null;
+}
