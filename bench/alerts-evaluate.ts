@@ -280,6 +280,7 @@ async function run(kind: Database['kind'], database: Database, o: Options) {
     portalUrl: 'http://localhost:3000',
     webhooks: () => publisher,
     log: quiet,
+    actions: () => null,
   });
 
   const seedStart = performance.now();

@@ -207,6 +207,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         alerts: { evaluate: () => services.alerts.evaluate(), deliverWebhooks: () => services.webhooks.deliverDue() },
         bulk: { run: (operationId, stopping) => services.bulk.run(operationId, stopping), resumable: () => services.bulk.resumable() },
         intents: services.intents,
+        automation: {
+          async run() {
+            const actions = await services.automaticActions.runDue();
+            const changes = await services.scheduledChanges.runDue();
+            return { more: actions.more || changes.more };
+          },
+          async anyDue() {
+            return (await services.scheduledChanges.anyDue()) || (await services.automaticActions.anyDue());
+          },
+        },
         billing: {
           run: async (reason) => {
             await importInvoices(reason);

@@ -19,6 +19,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { RuleActionWire, ScheduleParameters } from '../../src/domain/automation';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -196,7 +197,7 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    actorType: text('actor_type', { enum: ['user', 'customer', 'member', 'api_key', 'system', 'anonymous'] }).notNull(),
+    actorType: text('actor_type', { enum: ['user', 'customer', 'member', 'api_key', 'system', 'anonymous', 'rule', 'schedule'] }).notNull(),
     actorId: uuid('actor_id'),
     action: text('action').notNull(),
     targetType: text('target_type'),
@@ -586,7 +587,7 @@ export const providerCallBudgets = pgTable('provider_call_budgets', {
 
 // ---- 0016: alerts and webhooks ------------------------------------------------------------------
 
-const ALERT_KIND_ENUM = ['usage', 'overage_forecast', 'offline', 'sync_failed', 'account_expiring'] as const;
+const ALERT_KIND_ENUM = ['usage', 'overage_forecast', 'offline', 'sync_failed', 'account_expiring', 'change_failed'] as const;
 
 /** 0016: one row per kind of rule, with its default threshold. */
 export const alertRules = pgTable('alert_rules', {
@@ -597,6 +598,10 @@ export const alertRules = pgTable('alert_rules', {
   notifyCustomer: boolean('notify_customer').notNull().default(false),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  /** 0027: what the rule does at its levels besides notifying. */
+  actions: jsonb('actions').$type<RuleActionWire[]>().notNull().default([]),
+  /** 0027: who last saved the actions (named as the one who set them up). */
+  actionsBy: uuid('actions_by').references(() => users.id, { onDelete: 'set null' }),
 });
 
 /** 0016: a customer's or a line's own settings of a rule. */
@@ -613,6 +618,8 @@ export const alertOverrides = pgTable(
     threshold: num('threshold'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** 0027: this customer's or line's own actions; null: the rule's. */
+    actions: jsonb('actions').$type<RuleActionWire[]>(),
   },
   (t) => [primaryKey({ columns: [t.kind, t.scope, t.scopeKey] })],
 );
@@ -1171,3 +1178,73 @@ export const providerIntents = pgTable(
   (t) => [index('provider_intents_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`)],
 );
 export type ProviderIntentRow = typeof providerIntents.$inferSelect;
+
+/** 0027: an action a rule's level proposed or took on a line, once per line, rule, level and cycle. */
+export const automaticActions = pgTable(
+  'automatic_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ruleKind: text('rule_kind', { enum: ['usage', 'overage_forecast'] }).notNull(),
+    level: integer('level').notNull(),
+    action: text('action', { enum: ['opt_out', 'stop_recurring_blocks', 'change_plan', 'block_sign_in', 'end_at_cycle_end'] }).notNull(),
+    mode: text('mode', { enum: ['propose', 'act'] }).notNull(),
+    status: text('status', { enum: ['proposed', 'queued', 'running', 'executed', 'failed', 'dismissed', 'undone', 'skipped'] }).notNull(),
+    serviceLineNumber: text('service_line_number').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    alertId: uuid('alert_id').references(() => alerts.id, { onDelete: 'set null' }),
+    cycleStart: text('cycle_start').notNull(),
+    productReferenceId: text('product_reference_id'),
+    projectedSaving: num('projected_saving'),
+    currency: text('currency'),
+    setUpBy: uuid('set_up_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: ts('decided_at'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    claimedUntil: ts('claimed_until'),
+    executedAt: ts('executed_at'),
+    outcome: text('outcome'),
+    undoState: jsonb('undo_state').$type<Record<string, unknown>>(),
+    undoneAt: ts('undone_at'),
+    undoneBy: uuid('undone_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('automatic_actions_once_uq').on(t.serviceLineNumber, t.ruleKind, t.level, t.cycleStart, t.action),
+    index('automatic_actions_due_idx').on(t.nextAttemptAt).where(sql`${t.status} IN ('queued', 'running')`),
+    index('automatic_actions_waiting_idx').on(t.createdAt).where(sql`${t.status} = 'proposed'`),
+    index('automatic_actions_alert_idx').on(t.alertId),
+    index('automatic_actions_created_idx').on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+export type AutomaticActionRow = typeof automaticActions.$inferSelect;
+
+/** 0027: a line's or customer's change set for a later moment, run once when due. */
+export const scheduledChanges = pgTable(
+  'scheduled_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    operation: text('operation', { enum: ['change_plan', 'opt_in', 'opt_out', 'recurring_blocks', 'deactivate', 'block', 'unblock', 'extend'] }).notNull(),
+    targetType: text('target_type', { enum: ['line', 'customer'] }).notNull(),
+    targetKey: text('target_key').notNull(),
+    parameters: jsonb('parameters').$type<ScheduleParameters>().notNull().default({}),
+    runAt: ts('run_at').notNull(),
+    atNextCycle: boolean('at_next_cycle').notNull().default(false),
+    status: text('status', { enum: ['scheduled', 'running', 'done', 'failed', 'skipped', 'cancelled'] }).notNull().default('scheduled'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    claimedUntil: ts('claimed_until'),
+    outcome: text('outcome'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    executedAt: ts('executed_at'),
+    cancelledBy: uuid('cancelled_by').references(() => users.id, { onDelete: 'set null' }),
+    cancelledAt: ts('cancelled_at'),
+  },
+  (t) => [
+    index('scheduled_changes_due_idx').on(t.runAt).where(sql`${t.status} IN ('scheduled', 'running')`),
+    index('scheduled_changes_target_idx').on(t.targetKey, t.runAt),
+    index('scheduled_changes_created_idx').on(t.runAt.desc(), t.id.desc()),
+  ],
+);
+export type ScheduledChangeRow = typeof scheduledChanges.$inferSelect;

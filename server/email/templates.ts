@@ -120,3 +120,19 @@ export function alertsEmail(input: { name: string; alerts: readonly { title: str
     text: [`Hello ${input.name},`, '', `${alerts.length} alerts opened:`, '', ...listed, ...more, ...footer].join('\n'),
   };
 }
+
+/** A customer told of a change the portal made on its own to one of their lines (an alert rule's action). */
+export function automaticActionEmail(input: { name: string; serviceLineNumber: string; what: string; why: string; link: string | null }): ComposedEmail {
+  return {
+    subject: `Your service line ${input.serviceLineNumber}: ${input.what}`,
+    text: [
+      `Hello ${input.name},`,
+      '',
+      `${input.what} on service line ${input.serviceLineNumber}.`,
+      `Why: ${input.why}.`,
+      ...(input.link ? ['', `See it in the ${PRODUCT_NAME}: ${input.link}`] : []),
+      '',
+      `- ${PRODUCT_NAME}`,
+    ].join('\n'),
+  };
+}

@@ -21,6 +21,8 @@ export interface JobContracts {
   'billing-run': { reason: 'sync' | 'tick' | 'prices' };
   /** Works a bulk action's pending rows; sent when it starts, and again to resume it. */
   'bulk-run': { operationId: string };
+  /** Makes the automatic actions and scheduled changes that are due: after an evaluation queued some, and each tick. */
+  'automation-run': { reason: 'evaluation' | 'tick' | 'more' };
 }
 
 export type QueueName = keyof JobContracts;
@@ -35,7 +37,7 @@ export interface ReceivedJob<N extends QueueName = QueueName> extends Job<N> {
   id: string;
 }
 
-export const QUEUES = ['terminal-sync', 'usage-sync', 'sync-tick', 'alerts-evaluate', 'webhook-deliver', 'billing-run', 'bulk-run'] as const satisfies readonly QueueName[];
+export const QUEUES = ['terminal-sync', 'usage-sync', 'sync-tick', 'alerts-evaluate', 'webhook-deliver', 'billing-run', 'bulk-run', 'automation-run'] as const satisfies readonly QueueName[];
 
 /** The queue that runs each kind of sync run. */
 export const QUEUE_OF_KIND = { inventory: 'terminal-sync', usage: 'usage-sync' } as const satisfies Record<SyncJobKind, QueueName>;

@@ -41,8 +41,16 @@ export interface SyncJobsOptions extends JobQueueOptions {
 
 /** The alert work the queue runs besides the syncs: rule evaluation and webhook delivery. */
 export interface AlertJobHandlers {
-  evaluate(): Promise<unknown>;
+  /** Answers how many automatic actions the opened alerts queued or proposed. */
+  evaluate(): Promise<{ actions: number }>;
   deliverWebhooks(): Promise<unknown>;
+}
+
+/** The changes made without a click at that moment: the rules' actions and the scheduled changes. */
+export interface AutomationJobHandlers {
+  /** Runs one batch of what is due; `more` when a batch was full. */
+  run(): Promise<{ more: boolean }>;
+  anyDue(): Promise<boolean>;
 }
 
 /** The billing work the queue runs: the due close, then the current cycle's drafts. */
@@ -102,6 +110,8 @@ export function createSyncJobs(deps: {
   bulk?: BulkJobHandlers;
   /** Provider writes a stopped process left without an outcome, looked up on each tick when given. */
   intents?: { recover(): Promise<RecoveryReport> };
+  /** Automatic actions and scheduled changes, run by their own queue when given. */
+  automation?: AutomationJobHandlers;
 }): SyncJobs {
   const { repos, sync, now, log } = deps;
   const runs = repos.syncRuns;
@@ -128,6 +138,10 @@ export function createSyncJobs(deps: {
     if (!ready || !deps.billing) return;
     if (billingHold.held) return;
     queue.send('billing-run', { reason }).catch((error: unknown) => log.warn({ err: error, queue: 'billing-run' }, 'could not queue billing work'));
+  };
+  const requestAutomation = (reason: JobContracts['automation-run']['reason']) => {
+    if (!ready || !deps.automation) return;
+    queue.send('automation-run', { reason }).catch((error: unknown) => log.warn({ err: error, queue: 'automation-run' }, 'could not queue automatic changes'));
   };
   const requestBulk = (operationId: string) => {
     if (!ready || !deps.bulk) return;
@@ -229,6 +243,8 @@ export function createSyncJobs(deps: {
     requestBilling('tick');
     await resumeBulk().catch((error: unknown) => log.warn({ err: error }, 'could not resume bulk actions'));
     await recoverIntents();
+    // Scheduled changes come due with time, retries after their back-off, and claims a stopped process left.
+    if (deps.automation && (await deps.automation.anyDue().catch(() => false))) requestAutomation('tick');
     return { sweep, scheduled, scheduledUsage };
   }
 
@@ -259,7 +275,11 @@ export function createSyncJobs(deps: {
         if (deps.alerts) {
           const alerts = deps.alerts;
           await queue.work('alerts-evaluate', async () => {
-            await alerts.evaluate().catch((error: unknown) => log.error({ err: error }, 'alert evaluation failed'));
+            const report = await alerts.evaluate().catch((error: unknown) => {
+              log.error({ err: error }, 'alert evaluation failed');
+              return { actions: 0 };
+            });
+            if (report.actions > 0) requestAutomation('evaluation');
           });
           await queue.work('webhook-deliver', async () => {
             await alerts.deliverWebhooks().catch((error: unknown) => log.error({ err: error }, 'webhook delivery run failed'));
@@ -277,6 +297,16 @@ export function createSyncJobs(deps: {
           // left pending go on at the next start.
           await queue.work('bulk-run', async (job) => {
             await bulk.run(job.payload.operationId, () => state === 'stopping' || state === 'stopped').catch((error: unknown) => log.error({ err: error }, 'bulk action run failed'));
+          });
+        }
+        if (deps.automation) {
+          const automation = deps.automation;
+          await queue.work('automation-run', async () => {
+            const done = await automation.run().catch((error: unknown) => {
+              log.error({ err: error }, 'automatic changes run failed');
+              return { more: false };
+            });
+            if (done.more) requestAutomation('more');
           });
         }
         await queue.work('sync-tick', async () => {
@@ -317,6 +347,7 @@ export function createSyncJobs(deps: {
       }
       if (deps.billing) await queue.offWork('billing-run');
       if (deps.bulk) await queue.offWork('bulk-run');
+      if (deps.automation) await queue.offWork('automation-run');
       await Promise.all([inventoryWorker.stop(), usageWorker.stop()]);
       ready = false;
       await queue.stop();

@@ -414,6 +414,15 @@ export interface StarlinkClient {
 /** The lane of the call being made: set by `background()`, 'person' otherwise. */
 const laneOfCall = new AsyncLocalStorage<CallLane>();
 
+/**
+ * Runs `work` with every provider call it makes in the background lane, whichever client makes
+ * it: work nobody waits for (an alert rule's action, a scheduled change) goes behind people's calls
+ * and inside the background share of the budget, as the syncs do.
+ */
+export function inBackgroundLane<T>(work: () => Promise<T>): Promise<T> {
+  return laneOfCall.run('sync', work);
+}
+
 interface SendRequest {
   method: HttpMethod;
   path: string;

@@ -20,6 +20,7 @@ import {
   type MyAlertsWire,
 } from '../../src/domain/alerts';
 import { MAX_PAGE, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
+import { actionSummarySchema, ruleActionsSchema, ruleActionWireSchema } from './automation-schemas';
 import { inputText, paginationSchema, exact, type Exact, PROVIDER_ACCOUNT_ID_MESSAGE, providerAccountParam } from './schemas';
 
 export const ALERT_FIELD_MESSAGES = {
@@ -87,6 +88,7 @@ export const overrideBodySchema = z
     enabled: z.boolean({ error: F.enabled }),
     usageLevels: levels,
     threshold,
+    actions: ruleActionsSchema.nullable().optional(),
   })
   .strict()
   // A customer is named by its UUID: anything else is refused here, before any query.
@@ -113,6 +115,8 @@ const figures = z
     threshold: z.number(),
     cycleStart: z.string(),
     cycleEnd: z.string(),
+    change: z.string(),
+    changeId: z.string(),
   })
   .partial();
 
@@ -138,6 +142,7 @@ export const alertSchema = z.object({
   resolvedReason: z.string().nullable(),
   accountId: z.number().int().nullable().optional(),
   accountName: z.string().nullable().optional(),
+  automaticActions: z.array(actionSummarySchema).optional(),
 });
 
 const counts = z.object({ open: z.number().int(), acknowledged: z.number().int(), resolved: z.number().int() });
@@ -153,6 +158,7 @@ export const alertRuleSchema = z.object({
   notifyCustomer: z.boolean(),
   subscribed: z.boolean(),
   overrides: z.number().int(),
+  actions: z.array(ruleActionWireSchema),
   updatedAt: iso,
 });
 export const alertOverrideSchema = z.object({
@@ -163,12 +169,14 @@ export const alertOverrideSchema = z.object({
   enabled: z.boolean(),
   usageLevels: z.array(z.number()).nullable(),
   threshold: z.number().nullable(),
+  actions: z.array(ruleActionWireSchema).nullable(),
   updatedAt: iso,
 });
 export const myAlertsSchema = z.object({ alerts: z.array(alertSchema) });
 export const evaluationReportSchema = z.object({
   linesRead: z.number().int(),
   opened: z.number().int(),
+  actions: z.number().int(),
   resolved: z.number().int(),
   emails: z.number().int(),
   webhookEvents: z.number().int(),

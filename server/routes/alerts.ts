@@ -5,7 +5,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALERT_MESSAGES as M } from '../../src/domain/alerts';
-import { principalOf } from '../plugins/auth';
+import { principalOf, requireAccess } from '../plugins/auth';
+import { AUTOMATION_MESSAGES } from '../../src/domain/automation';
+import { ruleActionsBodySchema } from './automation-schemas';
 import { customerScopeOf } from '../services/customer-scope';
 import { auditContext } from '../services/audit';
 import {
@@ -116,6 +118,27 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.put(
+    '/alert-rules/:kind/actions',
+    {
+      config: { auth: 'alerts:manage' },
+      schema: {
+        tags,
+        security,
+        summary:
+          "Sets what a rule does at its levels besides notifying (data use and projected overage): opt out, cut recurring blocks, move plan, block sign-in, end at the cycle's end; proposed to an admin or done at once. Refused, naming lines, where a covered line's plan cannot take an action",
+        params: alertKindParamsSchema,
+        body: ruleActionsBodySchema,
+        response: { 200: successSchema(alertRuleSchema), ...failures(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request) => {
+      // Actions change lines at the provider: they need what a click on the line needs.
+      if (request.body.actions.length > 0) requireAccess(request, 'lifecycle:manage');
+      return { success: true as const, data: await service().saveActions(request.params.kind, request.body.actions, userContext(request)), message: AUTOMATION_MESSAGES.actionsSaved };
+    },
+  );
+
+  app.put(
     '/alert-rules/:kind/subscription',
     {
       config: { auth: 'alerts:read' },
@@ -156,7 +179,11 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successSchema(alertOverrideSchema), ...failures(400, 401, 403, 404, 415) },
       },
     },
-    async (request) => ({ success: true as const, data: await service().putOverride(request.params.kind, request.body, userContext(request)), message: M.overrideSaved }),
+    async (request) => {
+      // An override's own actions change lines at the provider: they need what a click on the line needs.
+      if (request.body.actions && request.body.actions.length > 0) requireAccess(request, 'lifecycle:manage');
+      return { success: true as const, data: await service().putOverride(request.params.kind, request.body, userContext(request)), message: M.overrideSaved };
+    },
   );
 
   app.delete(

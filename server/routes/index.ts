@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { alertRoutes } from './alerts';
+import { automationRoutes } from './automation';
 import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { customerAuthRoutes } from './customer-auth';
@@ -58,6 +59,7 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(myTerminalRoutes);
   await app.register(terminalSyncRoutes);
   await app.register(alertRoutes);
+  await app.register(automationRoutes);
   await app.register(subscriptionRoutes);
   await app.register(serviceLineRoutes);
   await app.register(activationRoutes);

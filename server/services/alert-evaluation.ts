@@ -47,6 +47,7 @@ export function effectiveRules(
       enabled: (rule?.enabled ?? false) && (own?.enabled ?? customer?.enabled ?? true),
       usageLevels: own?.usageLevels ?? customer?.usageLevels ?? rule?.usageLevels ?? null,
       threshold: own?.threshold ?? customer?.threshold ?? rule?.threshold ?? null,
+      actions: own?.actions ?? customer?.actions ?? rule?.actions ?? [],
     };
   };
 }

@@ -18,6 +18,8 @@ import {
   ALERTS_ACKNOWLEDGE_MAX,
   CUSTOMER_ALERT_KINDS,
   LINE_ALERT_KINDS,
+  SEVERITY_OF,
+  alertMessage,
   alertTitle,
   thresholdProblem,
   usageLevelsProblem,
@@ -40,7 +42,7 @@ import { paginationOf } from '../../src/domain/customers';
 import { isoOrNull, type Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Repositories } from '../db/repositories';
-import type { AlertListRow, InsertedAlert, UnresolvedAlert } from '../db/repositories/alerts';
+import type { AlertListRow, EffectiveRule, InsertedAlert, UnresolvedAlert } from '../db/repositories/alerts';
 import type { AlertRuleRow } from '../db/schema';
 import { alertsEmail } from '../email/templates';
 import { NotFoundError, fieldError } from '../errors';
@@ -48,6 +50,9 @@ import { decideExpiring, decideLine, decideSync, effectiveRules, type Decision }
 import type { AuditService, RequestContext } from './audit';
 import type { EmailLogger, EmailSender, RecordedEmail } from './email';
 import { dayOf } from './terminals';
+import type { AutomaticActionsService, OpenedLineAlert } from './automatic-actions';
+import type { PublishedEventType } from './webhooks';
+import type { RuleActionWire } from '../../src/domain/automation';
 
 /** Lines read per transaction: small enough that requests get the embedded database between batches. */
 export const EVALUATION_BATCH = 2_000;
@@ -56,8 +61,18 @@ export const MY_ALERTS_LIMIT = 100;
 
 /** What the alerts hand to the webhooks: events written in the alert change's transaction. */
 export interface AlertEventPublisher {
-  publish(events: { type: 'alert.opened' | 'alert.acknowledged' | 'alert.resolved'; data: unknown }[], tx?: Db): Promise<{ events: number; deliveries: number }>;
+  publish(events: { type: PublishedEventType; data: unknown }[], tx?: Db): Promise<{ events: number; deliveries: number }>;
   wake(): void;
+}
+
+/** A scheduled change or automatic action that could not be made, after its retries. */
+export interface ChangeFailure {
+  serviceLineNumber?: string | null;
+  customerId: string | null;
+  changeId: string;
+  /** "Scheduled change: Change plan" */
+  change: string;
+  failure: string;
 }
 
 export interface AlertListQuery {
@@ -81,6 +96,10 @@ export interface AlertsService {
   rules(userId: string): Promise<AlertRuleWire[]>;
   updateRule(kind: AlertKind, payload: AlertRulePayload, context: RequestContext & { userId: string }): Promise<AlertRuleWire>;
   subscribe(kind: AlertKind, subscribed: boolean, userId: string): Promise<AlertRuleWire>;
+  /** A rule's actions at its levels (an empty list: notify only); checked against the lines they cover. */
+  saveActions(kind: AlertKind, actions: RuleActionWire[], context: RequestContext & { userId: string }): Promise<AlertRuleWire>;
+  /** The alert of a scheduled change or automatic action that failed for good. */
+  raiseChangeFailed(failure: ChangeFailure): Promise<void>;
   overrides(kind: AlertKind): Promise<AlertOverrideWire[]>;
   putOverride(kind: AlertKind, payload: AlertOverridePayload, context: RequestContext & { userId: string }): Promise<AlertOverrideWire>;
   deleteOverride(kind: AlertKind, scope: 'customer' | 'line', key: string, context: RequestContext): Promise<void>;
@@ -132,6 +151,8 @@ export function createAlertsService(deps: {
   portalUrl: string | null;
   webhooks: () => AlertEventPublisher | null;
   log: EmailLogger;
+  /** The rules' actions: checked when saved, proposed when an alert opens (bound once they exist). */
+  actions: () => AutomaticActionsService | null;
 }): AlertsService {
   const { repos, audit, email, now } = deps;
   const store = repos.alerts;
@@ -139,6 +160,27 @@ export function createAlertsService(deps: {
 
   async function ruleMap(tx?: Db): Promise<Map<AlertKind, AlertRuleRow>> {
     return new Map((await store.rules(tx)).map((r) => [r.kind, r]));
+  }
+
+  /**
+   * The alerts with what their rules did about them. A customer sees what was done, or is under
+   * way, on their line; proposals an admin has not decided, and dismissed ones, are the admins' own.
+   */
+  async function withActions(wires: AlertWire[], options: { forCustomer?: boolean } = {}): Promise<AlertWire[]> {
+    const automation = deps.actions();
+    const lineAlerts = wires.filter((w) => w.kind === 'usage' || w.kind === 'overage_forecast').map((w) => w.id);
+    if (!automation || lineAlerts.length === 0) return wires;
+    const summaries = await automation.summariesOf(lineAlerts);
+    return wires.map((w) => {
+      const all = summaries.get(w.id) ?? [];
+      const shown = options.forCustomer ? all.filter((a) => !['proposed', 'dismissed'].includes(a.status)).map((a) => ({ ...a, undoable: false })) : all;
+      return shown.length > 0 ? { ...w, automaticActions: shown } : w;
+    });
+  }
+
+  async function checkActions(kind: AlertKind, actions: readonly RuleActionWire[], levels: readonly number[], scope: { scope: 'rule' } | { scope: 'customer' | 'line'; key: string }) {
+    const automation = deps.actions();
+    if (automation) await automation.check(kind, actions, levels, scope);
   }
 
   /** The notices of what a transaction opened and resolved: emails recorded, webhook events written. */
@@ -221,7 +263,7 @@ export function createAlertsService(deps: {
       tx,
       counter,
     );
-    return { opened: inserted.length, resolved: resolved.length, ...notices };
+    return { opened: inserted.length, resolved: resolved.length, inserted, ...notices };
   }
 
   function deliver(recorded: readonly RecordedEmail[], anyEvents: boolean) {
@@ -233,7 +275,7 @@ export function createAlertsService(deps: {
     async evaluate() {
       const started = performance.now();
       const counter = { queries: 0 };
-      const report: AlertEvaluationReport = { linesRead: 0, opened: 0, resolved: 0, emails: 0, webhookEvents: 0, queries: 0, ms: 0 };
+      const report: AlertEvaluationReport = { linesRead: 0, opened: 0, actions: 0, resolved: 0, emails: 0, webhookEvents: 0, queries: 0, ms: 0 };
       const tally = (done: { opened: number; resolved: number; recorded: RecordedEmail[]; events: number }) => {
         report.opened += done.opened;
         report.resolved += done.resolved;
@@ -294,16 +336,51 @@ export function createAlertsService(deps: {
             byLine.set(a.serviceLineNumber ?? '', list);
           }
           const merged: Decision = { open: [], resolve: [] };
+          const ruleOfLine = new Map<string, (kind: AlertKind) => EffectiveRule>();
           for (const f of facts) {
-            const d = decideLine(f, effectiveRules(rules, overrides, f.serviceLineNumber, f.customerId), byLine.get(f.serviceLineNumber) ?? [], today);
+            const rule = effectiveRules(rules, overrides, f.serviceLineNumber, f.customerId);
+            ruleOfLine.set(f.serviceLineNumber, rule);
+            const d = decideLine(f, rule, byLine.get(f.serviceLineNumber) ?? [], today);
             merged.open.push(...d.open);
             merged.resolve.push(...d.resolve);
           }
           const done = await apply(merged, unresolved, rules, at, tx, counter);
-          return { ...done, lines: lines.length };
+          // The alerts opened now bring their level's actions, in the same transaction: an action
+          // never exists without its alert, and a second evaluation proposes nothing twice.
+          const automation = deps.actions();
+          let actions = 0;
+          if (automation && done.inserted.length > 0) {
+            const openedByKey = new Map(merged.open.map((o) => [`${o.kind}|${o.targetKey}|${o.periodKey}|${o.level}`, o]));
+            const opened: OpenedLineAlert[] = [];
+            for (const n of done.inserted) {
+              const alert = openedByKey.get(`${n.kind}|${n.targetKey}|${n.periodKey}|${n.level}`);
+              const line = alert?.serviceLineNumber;
+              const rule = line ? ruleOfLine.get(line) : undefined;
+              if (!alert || !line || !rule) continue;
+              const own = rule(n.kind).actions;
+              if (own.length === 0) continue;
+              opened.push({
+                alertId: n.id,
+                kind: n.kind,
+                level: n.level,
+                serviceLineNumber: line,
+                customerId: n.customerId,
+                cycleStart: n.periodKey,
+                actions: own,
+                projectedCharge: alert.figures.projectedCharge ?? null,
+                currency: alert.figures.currency ?? null,
+                setUpBy: rules.get(n.kind)?.actionsBy ?? null,
+              });
+            }
+            const proposed = await automation.propose(opened, at, tx);
+            actions = proposed.proposed + proposed.queued;
+            counter.queries += opened.length > 0 ? 2 : 0;
+          }
+          return { ...done, actions, lines: lines.length };
         });
         if (!batch) break;
         report.linesRead += batch.lines;
+        report.actions += batch.actions;
         tally(batch);
       }
       report.queries = counter.queries;
@@ -322,7 +399,7 @@ export function createAlertsService(deps: {
       };
       const { rows, total } = await store.list(filter, { offset: (query.page - 1) * query.limit, limit: query.limit });
       const counts = await store.counts(filter);
-      return { alerts: rows.map(toAlertWire), pagination: paginationOf(total, query.page, query.limit), counts };
+      return { alerts: await withActions(rows.map(toAlertWire)), pagination: paginationOf(total, query.page, query.limit), counts };
     },
 
     async bell(userId) {
@@ -403,6 +480,62 @@ export function createAlertsService(deps: {
       return toRuleWire(rule, subscribed, (await store.overrideCounts()).get(kind) ?? 0);
     },
 
+    async saveActions(kind, actions, context) {
+      const before = (await store.rules()).find((r) => r.kind === kind);
+      if (!before) throw new NotFoundError(M.ruleNotFound);
+      await checkActions(kind, actions, before.usageLevels ?? [], { scope: 'rule' });
+      const at = now();
+      const saved = await store.transaction(async (tx) => {
+        const row = await store.updateRuleActions(kind, actions, context.userId, at, tx);
+        if (!row) throw new NotFoundError(M.ruleNotFound);
+        await audit.record(
+          { actor: context.actor, action: 'alert_rule.actions_update', targetType: 'alert_rule', targetId: kind, before: { actions: before.actions }, after: { actions }, ip: context.ip, requestId: context.requestId },
+          tx,
+        );
+        return row;
+      });
+      const subscribed = await store.subscribedKinds(context.userId);
+      return toRuleWire(saved, subscribed.has(kind), (await store.overrideCounts()).get(kind) ?? 0);
+    },
+
+    async raiseChangeFailed(failure) {
+      const at = now();
+      const rules = await ruleMap();
+      if (!rules.get('change_failed')?.enabled) return;
+      const target = failure.serviceLineNumber ?? failure.customerId ?? failure.changeId;
+      const figures: AlertFigures = { change: failure.change, changeId: failure.changeId, failure: failure.failure };
+      const counter = { queries: 0 };
+      const notices = await store.transaction(async (tx) => {
+        const inserted = await store.insertAlerts(
+          [
+            {
+              kind: 'change_failed',
+              level: 0,
+              severity: SEVERITY_OF.change_failed,
+              targetType: failure.serviceLineNumber ? 'line' : 'customer',
+              targetKey: target,
+              periodKey: failure.changeId,
+              serviceLineNumber: failure.serviceLineNumber ?? null,
+              userTerminalId: null,
+              customerId: failure.customerId,
+              message: alertMessage('change_failed', failure.serviceLineNumber ? `line ${failure.serviceLineNumber}` : 'the customer', figures),
+              figures,
+            },
+          ],
+          at,
+          tx,
+        );
+        return notify(
+          inserted.map((n) => n.id),
+          [],
+          rules,
+          tx,
+          counter,
+        );
+      });
+      deliver(notices.recorded, notices.events > 0);
+    },
+
     async overrides(kind) {
       return (await store.overrides(kind)).map(toOverrideWire);
     },
@@ -415,9 +548,14 @@ export function createAlertsService(deps: {
       if (!exists) throw fieldError('key', M.overrideTargetNotFound);
       const usageLevels = kind === 'usage' ? (payload.usageLevels == null ? null : checkLevels(payload.usageLevels)) : refuseLevels(payload.usageLevels);
       const threshold = kind === 'usage' ? refuseThreshold(payload.threshold) : payload.threshold == null ? null : checkThreshold(kind, payload.threshold);
+      const actions = payload.actions ?? null;
+      if (actions !== null) {
+        const rule = (await store.rules()).find((r) => r.kind === kind);
+        await checkActions(kind, actions, usageLevels ?? rule?.usageLevels ?? [], { scope: payload.scope, key });
+      }
       const at = now();
       await store.transaction(async (tx) => {
-        await store.upsertOverride({ kind, scope: payload.scope, scopeKey: key, enabled: payload.enabled, usageLevels, threshold, by: context.userId, at }, tx);
+        await store.upsertOverride({ kind, scope: payload.scope, scopeKey: key, enabled: payload.enabled, usageLevels, threshold, actions, by: context.userId, at }, tx);
         await store.markLines(payload.scope, key, tx);
         await audit.record(
           { actor: context.actor, action: 'alert_override.save', targetType: `alert_override:${payload.scope}`, targetId: `${kind}:${key}`, after: { enabled: payload.enabled, usageLevels, threshold }, ip: context.ip, requestId: context.requestId },
@@ -446,7 +584,7 @@ export function createAlertsService(deps: {
     async ofCustomer(customer) {
       // A member limited to some lines sees those lines' alerts only.
       const { customerId, serviceLines } = scopeOf(customer);
-      return { alerts: (await store.ofCustomer(customerId, MY_ALERTS_LIMIT, undefined, serviceLines)).map(toAlertWire) };
+      return { alerts: await withActions((await store.ofCustomer(customerId, MY_ALERTS_LIMIT, undefined, serviceLines)).map(toAlertWire), { forCustomer: true }) };
     },
 
     attachEvaluationRequester(request) {
@@ -458,6 +596,7 @@ export function createAlertsService(deps: {
 
 function toRuleWire(row: AlertRuleRow, subscribed: boolean, overrides: number): AlertRuleWire {
   return {
+    actions: row.actions ?? [],
     kind: row.kind,
     enabled: row.enabled,
     usageLevels: row.kind === 'usage' ? (row.usageLevels ?? []) : null,
@@ -471,8 +610,18 @@ function toRuleWire(row: AlertRuleRow, subscribed: boolean, overrides: number): 
 
 const ruleFields = (r: AlertRuleRow) => ({ enabled: r.enabled, usageLevels: r.usageLevels, threshold: r.threshold, notifyCustomer: r.notifyCustomer });
 
-function toOverrideWire(o: { kind: AlertKind; scope: 'customer' | 'line'; scopeKey: string; enabled: boolean; usageLevels: number[] | null; threshold: number | null; updatedAt: Date; label?: string | null }): AlertOverrideWire {
-  return { kind: o.kind, scope: o.scope, key: o.scopeKey, label: o.label ?? null, enabled: o.enabled, usageLevels: o.usageLevels, threshold: o.threshold, updatedAt: o.updatedAt.toISOString() };
+function toOverrideWire(o: {
+  kind: AlertKind;
+  scope: 'customer' | 'line';
+  scopeKey: string;
+  enabled: boolean;
+  usageLevels: number[] | null;
+  threshold: number | null;
+  actions: RuleActionWire[] | null;
+  updatedAt: Date;
+  label?: string | null;
+}): AlertOverrideWire {
+  return { kind: o.kind, scope: o.scope, key: o.scopeKey, label: o.label ?? null, enabled: o.enabled, usageLevels: o.usageLevels, threshold: o.threshold, actions: o.actions, updatedAt: o.updatedAt.toISOString() };
 }
 
 function checkLevels(levels: number[] | null | undefined): number[] {

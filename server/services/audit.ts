@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal';
  * Who did it. A customer organisation's member and an API key act under their own names
  * (`member`: the member's id; `api_key`: the key's id, its name joined in the audit log).
  */
-export type Actor = { type: 'user' | 'customer' | 'member' | 'api_key'; id: string } | { type: 'system' | 'anonymous' };
+export type Actor = { type: 'user' | 'customer' | 'member' | 'api_key' | 'rule' | 'schedule'; id: string } | { type: 'system' | 'anonymous' };
 
 export interface AuditEvent {
   actor: Actor;

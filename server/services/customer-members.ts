@@ -146,7 +146,9 @@ export function createCustomerMembersService(deps: {
     return 'Your provider';
   }
 
-  const inviter = (actor: Actor) => ('id' in actor ? { invitedByType: actor.type, invitedById: actor.id } : { invitedByType: 'system' as const, invitedById: null });
+  // A rule or a schedule never invites anyone; were one to, the portal itself is the inviter.
+  const inviter = (actor: Actor) =>
+    'id' in actor && actor.type !== 'rule' && actor.type !== 'schedule' ? { invitedByType: actor.type, invitedById: actor.id } : { invitedByType: 'system' as const, invitedById: null };
 
   /** The live member of this organisation, or 404; the organisation's own login cannot be changed. */
   async function memberOf(customerId: string, memberId: string): Promise<CustomerMemberRow> {

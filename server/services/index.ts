@@ -44,6 +44,9 @@ import { createEmailOutboxService, createEmailSender, type EmailLogger } from '.
 import { createSmtpTransport } from '../email/transport';
 import { createWebhookService } from './webhooks';
 import { createAlertsService } from './alerts';
+import { createAutomaticActionsService } from './automatic-actions';
+import { createChangeOperations } from './change-operations';
+import { createScheduledChangesService } from './scheduled-changes';
 import { createStatementsService } from './statements';
 import { createBillingPricesService } from './billing-prices';
 import { createReconciliationService } from './reconciliation';
@@ -170,6 +173,28 @@ export function createServices(deps: {
     // The webhooks publish what the alerts raise, in the same transaction.
     webhooks: () => webhooks,
     log: backgroundLog(deps.log),
+    actions: () => automaticActions,
+  });
+  // Changes made without a click at that moment go through the same services as the click.
+  const changes = createChangeOperations({ repos, serviceLines: () => serviceLines, subscriptions: () => subscriptions, customers: () => customers });
+  const automaticActions = createAutomaticActionsService({
+    repos,
+    audit,
+    now,
+    changes,
+    email,
+    log: backgroundLog(deps.log),
+    portalUrl: config.publicUrl ?? ownOrigin(config),
+    webhooks: () => webhooks,
+    raiseFailure: (failure) => alerts.raiseChangeFailed(failure),
+  });
+  const scheduledChanges = createScheduledChangesService({
+    repos,
+    audit,
+    now,
+    changes,
+    webhooks: () => webhooks,
+    raiseFailure: (failure) => alerts.raiseChangeFailed(failure),
   });
   const customerPreview = createCustomerPreviewService({ customers, myTerminals, customerRequests, alerts, audit });
   const statements = createStatementsService({ repos, audit, now, provider, customers, pacing, log: deps.log });
@@ -192,6 +217,8 @@ export function createServices(deps: {
     providerAccounts,
     intents,
     alerts,
+    automaticActions,
+    scheduledChanges,
     demand,
     tokens,
     audit,

@@ -33,15 +33,22 @@ import { providerRefusal } from './provider-failures';
 import type { TerminalSyncService } from './terminal-sync';
 import { serviceLineRow } from './terminal-sync-map';
 
+export interface WriteOptions {
+  intentKey?: string;
+}
+
 export interface ServiceLinesService {
   settings(serviceLineNumber: string): Promise<ServiceLineSettingsWire>;
   rename(serviceLineNumber: string, nickname: string, context: RequestContext): Promise<ServiceLineSettingsWire>;
   setPublicIp(serviceLineNumber: string, publicIp: boolean, context: RequestContext): Promise<ServiceLineSettingsWire>;
-  setPriorityData(serviceLineNumber: string, optedIn: boolean, context: RequestContext): Promise<ServiceLineSettingsWire>;
-  setRecurringBlocks(serviceLineNumber: string, payload: RecurringBlocksPayload, context: RequestContext): Promise<ServiceLineSettingsWire>;
-  /** `intentKey`: what the top-up is for, once (a customer request's approval); a fresh one per call by default. */
-  topUp(serviceLineNumber: string, payload: TopUpPayload, context: RequestContext, options?: { intentKey?: string }): Promise<ServiceLineSettingsWire>;
-  deactivate(serviceLineNumber: string, payload: DeactivateLinePayload, context: RequestContext): Promise<ServiceLineSettingsWire>;
+  /**
+   * `intentKey` on these writes: what the write is for, once (a customer request's approval, an
+   * automatic action, a scheduled change); a fresh one per call by default.
+   */
+  setPriorityData(serviceLineNumber: string, optedIn: boolean, context: RequestContext, options?: WriteOptions): Promise<ServiceLineSettingsWire>;
+  setRecurringBlocks(serviceLineNumber: string, payload: RecurringBlocksPayload, context: RequestContext, options?: WriteOptions): Promise<ServiceLineSettingsWire>;
+  topUp(serviceLineNumber: string, payload: TopUpPayload, context: RequestContext, options?: WriteOptions): Promise<ServiceLineSettingsWire>;
+  deactivate(serviceLineNumber: string, payload: DeactivateLinePayload, context: RequestContext, options?: WriteOptions): Promise<ServiceLineSettingsWire>;
   /** Takes a terminal off this line and puts it on another; answers this line's settings. */
   moveTerminal(serviceLineNumber: string, userTerminalId: string, payload: MoveTerminalPayload, context: RequestContext): Promise<ServiceLineSettingsWire>;
   removeTerminal(serviceLineNumber: string, userTerminalId: string, context: RequestContext): Promise<ServiceLineSettingsWire>;
@@ -279,18 +286,19 @@ export function createServiceLinesService(deps: {
       );
     },
 
-    async setPriorityData(serviceLineNumber, optedIn, request) {
+    async setPriorityData(serviceLineNumber, optedIn, request, options = {}) {
       const { context, settings } = await current(serviceLineNumber);
       requireActive(settings);
-      if (settings.optedIn === optedIn) throw new ConflictError(M.noChange);
+      // The line may already show an earlier attempt's own write whose answer was lost: looked up, not refused.
+      if (settings.optedIn === optedIn && !(await deps.intents.attempted(options.intentKey))) throw new ConflictError(M.noChange);
       return act(context, request, { action: 'service_line.priority_data_changed', before: { optedIn: settings.optedIn }, after: { optedIn } }, () =>
-        once({ key: clickIntentKey(), operation: 'priority_data', serviceLineNumber, payload: { optedIn }, evidence: {} }, () =>
+        once({ key: options.intentKey ?? clickIntentKey(), operation: 'priority_data', serviceLineNumber, payload: { optedIn }, evidence: {} }, () =>
           client(serviceLineNumber).then((c) => (optedIn ? c.optInPriorityData(serviceLineNumber) : c.optOutPriorityData(serviceLineNumber))),
         ),
       );
     },
 
-    async setRecurringBlocks(serviceLineNumber, payload, request) {
+    async setRecurringBlocks(serviceLineNumber, payload, request, options = {}) {
       const { context, settings } = await current(serviceLineNumber);
       requireActive(settings);
       if (settings.planKind !== 'blocks') throw new ConflictError(M.notPriorityPlan);
@@ -307,7 +315,7 @@ export function createServiceLinesService(deps: {
         () =>
           once(
             {
-              key: clickIntentKey(),
+              key: options.intentKey ?? clickIntentKey(),
               operation: 'recurring_blocks',
               serviceLineNumber,
               payload: { productId: payload.productId, count: payload.count, applyToCurrentCycle: payload.applyToCurrentCycle },
@@ -348,10 +356,11 @@ export function createServiceLinesService(deps: {
       );
     },
 
-    async deactivate(serviceLineNumber, payload, request) {
+    async deactivate(serviceLineNumber, payload, request, options = {}) {
       const { context, settings } = await current(serviceLineNumber);
-      requireActive(settings);
-      if (settings.endDate) throw new ConflictError(M.alreadyEnding);
+      const attempted = await deps.intents.attempted(options.intentKey);
+      if (!attempted) requireActive(settings);
+      if (settings.endDate && !attempted) throw new ConflictError(M.alreadyEnding);
       const endNow = payload.when === 'now';
       return act(
         context,
@@ -362,7 +371,7 @@ export function createServiceLinesService(deps: {
           after: { when: payload.when, reason: payload.reason.trim(), customer: settings.customer?.name ?? null, terminals: settings.terminals.map((t) => t.kitSerialNumber) },
         },
         () =>
-          once({ key: clickIntentKey(), operation: 'deactivate', serviceLineNumber, payload: { endNow }, evidence: {} }, () =>
+          once({ key: options.intentKey ?? clickIntentKey(), operation: 'deactivate', serviceLineNumber, payload: { endNow }, evidence: {} }, () =>
             client(serviceLineNumber).then((c) => c.deactivateServiceLine(serviceLineNumber, { endNow, reason: payload.reason.trim() })),
           ),
       );

@@ -45,7 +45,8 @@ import type { AuditService, RequestContext } from './audit';
 import type { EmailLogger, EmailSender, RecordedEmail } from './email';
 
 /** The alert events the lead's alert changes publish; `webhook.test` is sendTest's own. */
-export type PublishedEventType = 'alert.opened' | 'alert.acknowledged' | 'alert.resolved';
+export type { PublishedEventType } from '../../src/domain/webhooks';
+import type { PublishedEventType } from '../../src/domain/webhooks';
 
 export interface DeliveryRunReport {
   attempted: number;

@@ -9,8 +9,12 @@
 import type { AutomaticActionStatus, RuleAction, RuleActionWire } from './automation';
 import type { Pagination } from './customers';
 
-export const ALERT_KINDS = ['usage', 'overage_forecast', 'offline', 'sync_failed', 'account_expiring'] as const;
+export const ALERT_KINDS = ['usage', 'overage_forecast', 'offline', 'sync_failed', 'account_expiring', 'change_failed'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+/** The rules measured against a threshold (the others have levels, or fire on an event). */
+export type ThresholdKind = Exclude<AlertKind, 'usage' | 'sync_failed' | 'change_failed'>;
+/** Rules about the portal's own work (a sync, an automatic or scheduled change): nothing to tell a customer. */
+export const PORTAL_ALERT_KINDS = ['sync_failed', 'change_failed'] as const satisfies readonly AlertKind[];
 
 /** The rules that can be set per customer and per line (the others are fleet-wide or per customer only). */
 export const LINE_ALERT_KINDS = ['usage', 'overage_forecast', 'offline'] as const satisfies readonly AlertKind[];
@@ -40,16 +44,18 @@ export const USAGE_LEVELS_MAX_COUNT = 5;
 export const CRITICAL_USAGE_LEVEL = 100;
 
 /** The bounds of each rule's threshold (the unit is in THRESHOLD_UNITS). */
-export const THRESHOLD_BOUNDS: Readonly<Record<Exclude<AlertKind, 'usage' | 'sync_failed'>, { min: number; max: number }>> = {
+export const THRESHOLD_BOUNDS: Readonly<Record<ThresholdKind, { min: number; max: number }>> = {
   overage_forecast: { min: 0, max: 1_000_000 },
   offline: { min: 5, max: 43_200 },
   account_expiring: { min: 1, max: 365 },
 };
-export const THRESHOLD_UNITS: Readonly<Record<Exclude<AlertKind, 'usage' | 'sync_failed'>, string>> = {
+export const THRESHOLD_UNITS: Readonly<Record<ThresholdKind, string>> = {
   overage_forecast: 'projected overage charge',
   offline: 'minutes offline',
   account_expiring: 'days before expiry',
 };
+export const hasThreshold = (kind: AlertKind): kind is ThresholdKind => kind in THRESHOLD_BOUNDS;
+export const isPortalAlertKind = (kind: AlertKind): boolean => (PORTAL_ALERT_KINDS as readonly string[]).includes(kind);
 
 export const ALERTS_PAGE_SIZE = 25;
 export const ALERTS_MAX_PAGE_SIZE = 100;
@@ -84,6 +90,10 @@ export interface AlertFigures {
   syncKind?: 'inventory' | 'usage';
   runId?: string;
   failure?: string | null;
+  /** change_failed: what was to be done ("Scheduled change: Change plan", "Automatic action: Opt out of priority data"). */
+  change?: string;
+  /** change_failed: the scheduled change's or automatic action's id. */
+  changeId?: string;
   expiresAt?: string;
   daysLeft?: number;
   /** The threshold it was measured against (percent, amount, minutes or days). */
@@ -274,6 +284,7 @@ export const SEVERITY_OF: Readonly<Record<Exclude<AlertKind, 'usage'>, AlertSeve
   offline: 'critical',
   sync_failed: 'critical',
   account_expiring: 'warning',
+  change_failed: 'critical',
 };
 
 /** The form's problem with a level list, or null. Levels are sorted and unique once accepted. */
@@ -289,7 +300,7 @@ export function usageLevelsProblem(levels: readonly number[]): string | null {
 
 /** The form's problem with a threshold of `kind`, or null. */
 export function thresholdProblem(kind: AlertKind, threshold: number | null | undefined): string | null {
-  if (kind === 'usage' || kind === 'sync_failed') return null;
+  if (!hasThreshold(kind)) return null;
   if (threshold === null || threshold === undefined || !Number.isFinite(threshold)) return ALERT_MESSAGES.thresholdRequired;
   const { min, max } = THRESHOLD_BOUNDS[kind];
   if (threshold < min || threshold > max) return ALERT_MESSAGES.thresholdOutOfRange(kind);
@@ -314,6 +325,7 @@ export const ALERT_KIND_LABELS: Readonly<Record<AlertKind, string>> = {
   offline: 'Terminal offline',
   sync_failed: 'Sync failed',
   account_expiring: 'Account expiring',
+  change_failed: 'Automatic change failed',
 };
 
 export const ALERT_STATUS_LABELS: Readonly<Record<AlertStatus, string>> = {
@@ -366,6 +378,8 @@ export function alertTitle(kind: AlertKind, level: number): string {
       return 'Sync failed';
     case 'account_expiring':
       return 'Account expiring';
+    case 'change_failed':
+      return 'Automatic change failed';
   }
 }
 
@@ -382,6 +396,8 @@ export function alertMessage(kind: AlertKind, target: string, f: AlertFigures): 
       return `The ${f.syncKind === 'usage' ? 'usage' : 'terminal'} sync failed${f.failure ? `: ${f.failure}` : '.'}`;
     case 'account_expiring':
       return `The account of ${target} expires in ${f.daysLeft ?? 0} day${f.daysLeft === 1 ? '' : 's'} (${(f.expiresAt ?? '').slice(0, 10)}).`;
+    case 'change_failed':
+      return `${f.change ?? 'A change'} of ${target} failed${f.failure ? `: ${f.failure}` : '.'}`;
   }
 }
 
@@ -409,7 +425,7 @@ export const ALERT_MESSAGES = {
   thresholdRequired: 'Enter a threshold',
   thresholdWhole: 'The threshold is a whole number',
   thresholdNotOfKind: 'This rule has no threshold',
-  thresholdOutOfRange: (kind: Exclude<AlertKind, 'usage' | 'sync_failed'>) =>
+  thresholdOutOfRange: (kind: ThresholdKind) =>
     `The ${THRESHOLD_UNITS[kind]} must be from ${THRESHOLD_BOUNDS[kind].min} to ${THRESHOLD_BOUNDS[kind].max}`,
   overrideScopeNotAllowed: 'This rule cannot be set for a single line or customer',
   overrideTargetNotFound: 'No such customer or service line',

@@ -127,6 +127,11 @@ export const AUDIT_ACTION_LABELS = {
   'webhook.deleted': 'Webhook deleted',
   'webhook.delivery_replayed': 'Webhook delivery replayed',
   'webhook.disabled': 'Webhook disabled',
+  'scheduled_change.created': 'Change scheduled',
+  'scheduled_change.cancelled': 'Scheduled change cancelled',
+  'automatic_action.approved': 'Automatic action approved',
+  'automatic_action.dismissed': 'Automatic action dismissed',
+  'alert_rule.actions_update': 'Alert rule actions changed',
   'webhook.secret_rotated': 'Webhook secret rotated',
   'webhook.test_sent': 'Webhook test sent',
   'webhook.updated': 'Webhook changed',
@@ -145,7 +150,7 @@ export function auditActionLabel(action: string): string {
 }
 
 /** Who acted, as the table stores it: a portal user, a customer, the system, or nobody signed in. */
-export const AUDIT_ACTOR_KINDS = ['user', 'customer', 'member', 'api_key', 'system', 'anonymous'] as const;
+export const AUDIT_ACTOR_KINDS = ['user', 'customer', 'member', 'api_key', 'system', 'anonymous', 'rule', 'schedule'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 export const AUDIT_ACTOR_KIND_LABELS: Readonly<Record<AuditActorKind, string>> = {
   user: 'Portal user',
@@ -154,6 +159,8 @@ export const AUDIT_ACTOR_KIND_LABELS: Readonly<Record<AuditActorKind, string>> =
   api_key: 'API key',
   system: 'System',
   anonymous: 'Not signed in',
+  rule: 'Alert rule',
+  schedule: 'Scheduled change',
 };
 
 export const AUDIT_PAGE_SIZE = 25;

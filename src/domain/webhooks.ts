@@ -10,10 +10,24 @@
 // back-off until 24 hours after the event, then abandoned.
 import type { Pagination } from './customers';
 
-export const WEBHOOK_EVENT_TYPES = ['alert.opened', 'alert.acknowledged', 'alert.resolved', 'webhook.test'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'alert.opened',
+  'alert.acknowledged',
+  'alert.resolved',
+  'action.proposed',
+  'action.executed',
+  'action.failed',
+  'action.dismissed',
+  'action.undone',
+  'schedule.executed',
+  'schedule.failed',
+  'schedule.skipped',
+  'webhook.test',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The types an endpoint may choose; `webhook.test` goes to the endpoint it is sent from only. */
-export const SUBSCRIBABLE_EVENT_TYPES = ['alert.opened', 'alert.acknowledged', 'alert.resolved'] as const satisfies readonly WebhookEventType[];
+export const SUBSCRIBABLE_EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter((t): t is Exclude<WebhookEventType, 'webhook.test'> => t !== 'webhook.test');
+export type PublishedEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 
 export const WEBHOOK_HEADERS = {
   id: 'x-webhook-id',
@@ -145,6 +159,14 @@ export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookEventType, string>> = 
   'alert.opened': 'Alert opened',
   'alert.acknowledged': 'Alert acknowledged',
   'alert.resolved': 'Alert resolved',
+  'action.proposed': 'Automatic action proposed',
+  'action.executed': 'Automatic action done',
+  'action.failed': 'Automatic action failed',
+  'action.dismissed': 'Automatic action dismissed',
+  'action.undone': 'Automatic action undone',
+  'schedule.executed': 'Scheduled change made',
+  'schedule.failed': 'Scheduled change failed',
+  'schedule.skipped': 'Scheduled change skipped',
   'webhook.test': 'Test',
 };
 

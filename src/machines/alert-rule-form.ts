@@ -17,6 +17,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import {
   ALERT_MESSAGES,
+  hasThreshold,
   parseUsageLevels,
   thresholdProblem,
   usageLevelsProblem,
@@ -106,7 +107,7 @@ const hasProblem = (errors: RuleFormErrors) => Object.values(errors).some((e) =>
 /** The request body of the form as it stands (call once it has no problem). */
 export function saveRuleInput(context: AlertRuleFormContext): SaveRuleInput {
   const usageLevels = context.kind === 'usage' ? parseUsageLevels(context.levels) : null;
-  const threshold = context.kind === 'usage' || context.kind === 'sync_failed' ? null : context.threshold;
+  const threshold = hasThreshold(context.kind) ? context.threshold : null;
   if (context.target === 'override') {
     return { kind: context.kind, target: 'override', payload: { scope: context.scope, key: context.key.trim(), enabled: context.enabled, usageLevels, threshold } };
   }

@@ -4,7 +4,8 @@
 // severity are not part of the list machine's query: the load reads them from the address, and a
 // change of them loads the list again, as the subscriptions page does with "over plan". With more
 // than one provider account the list has an Account filter (in the address too, read the same way)
-// and an Account column.
+// and an Account column. An alert shows what its rule did (automatic actions), with Undo where it
+// can be for those who manage lifecycles (the action review machine, as on the Actions page).
 import { useEffect, useRef, useState } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -12,10 +13,12 @@ import { toast } from 'react-hot-toast';
 import { fromPromise } from 'xstate';
 import { ALERTS_PAGE_SIZE, type AlertCounts, type AlertListQuery, type AlertStatusFilter, type AlertWire } from '../domain/alerts';
 import { alertAcknowledgeMachine, acknowledgeReport } from '../machines/alert-acknowledge';
+import { actionReviewMachine } from '../machines/automatic-action-review';
 import { LIST_EXPORT_FAILED, listExportFileName } from '../domain/list-exports';
 import { createListMachine, type ListLocation, type ListQuery } from '../machines/list';
 import { AcknowledgeDialog } from '../ui/alerts/AcknowledgeDialog';
 import { AlertsView, type AlertsReport } from '../ui/alerts/AlertsView';
+import { ActionReviewDialog } from '../ui/automation/actions/ActionReviewDialog';
 import { useCsvExport } from '../ui/common/ExportButton';
 import { validateAlertsSearch, type AlertsSearch } from '../ui/alerts/search';
 import { useAccountChoices } from './account-refs';
@@ -35,6 +38,8 @@ const locationOf = (search: AlertsSearch): ListLocation<AlertStatusFilter> => ({
 export function AlertsRoute() {
   // Acknowledging is a change to the alert; a reader sees the list only.
   const canAcknowledge = useCan('alerts:manage');
+  // Undoing an automatic action changes the line back: a lifecycle change.
+  const canUndo = useCan('lifecycle:manage');
   const { api } = useAppServices();
   const router = useRouter();
   const alertsChanged = useAlertsChanged();
@@ -101,6 +106,21 @@ export function AlertsRoute() {
     }),
   );
 
+  const review = usePageActor(
+    actionReviewMachine.provide({
+      actors: { decideAction: fromPromise(({ input, signal }) => outcome(() => api.automation[input.verb](input.id, signal))) },
+      actions: {
+        notifySuccess: (_, message) => void toast.success(message, { id: 'action-review' }),
+        notifyFailure: (_, message) => void toast.error(message, { id: 'action-review' }),
+        // The alert's line is back as it was: the list shows the action undone.
+        actionDecided: () => list.send({ type: 'user.refresh' }),
+      },
+    }),
+  );
+  const reviewOpen = useSelector(review, (s) => s.hasTag('open'));
+  const reviewBusy = useSelector(review, (s) => s.hasTag('busy'));
+  const reviewed = useSelector(review, (s) => s.context);
+
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
   // Kind, severity and account: when the address changes them, the list loads again (its load reads them).
   const filters = `${kind}/${severity}/${account ?? 'all'}`;
@@ -158,6 +178,7 @@ export function AlertsRoute() {
         onAcknowledgeSelected={() => acknowledge.send({ type: 'user.acknowledgeSelected' })}
         onDismissReport={() => acknowledge.send({ type: 'user.dismiss' })}
         onNavigate={(url) => void router.navigate({ href: url })}
+        {...(canUndo ? { onUndoAction: (alert, action) => review.send({ type: 'user.undo', target: { ...action, serviceLineNumber: alert.serviceLineNumber } }) } : {})}
       />
       {/* The dialog stays up while the acknowledgement it asked for runs. */}
       <AcknowledgeDialog
@@ -166,6 +187,16 @@ export function AlertsRoute() {
         busy={busy}
         onConfirm={() => acknowledge.send({ type: 'user.confirm' })}
         onCancel={() => acknowledge.send({ type: 'user.cancel' })}
+      />
+      <ActionReviewDialog
+        visible={reviewOpen}
+        verb={reviewed.verb}
+        action={reviewed.target?.action ?? null}
+        line={reviewed.target?.serviceLineNumber ?? null}
+        failure={reviewed.failure}
+        busy={reviewBusy}
+        onConfirm={() => review.send({ type: 'user.confirm' })}
+        onClose={() => review.send({ type: 'user.close' })}
       />
     </>
   );

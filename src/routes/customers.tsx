@@ -1,5 +1,6 @@
 // The customers page: the list (page, search and status in the URL), the stat cards, the
-// "Add New Customer" flow and the row actions, each a machine whose effects are provided here.
+// "Add New Customer" flow and the row actions, each a machine whose effects are provided here, and
+// the schedule dialog for a customer (its row menu's Schedule…).
 import { useMemo } from 'react';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -9,6 +10,7 @@ import { NetworkError } from '../api';
 import {
   CUSTOMER_MESSAGES,
   CUSTOMERS_PAGE_SIZE,
+  customerDisplayName,
   type CustomerListItem,
   type CustomerStats,
   type CustomerStatusFilter,
@@ -26,6 +28,7 @@ import { ToastMessage } from '../ui/customers/ToastMessage';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { useListState } from './list-state';
 import { outcome } from './outcome';
+import { useScheduleDialog } from './schedule';
 import { useAppServices, useCan, usePageActor } from './services';
 import { validateCustomersSearch, type CustomersSearch } from './search-params';
 
@@ -114,9 +117,11 @@ export function CustomersRoute() {
         if (action === 'edit' || action === 'settings' || action === 'block' || action === 'unblock') return canManage;
         if (action === 'assign') return canAssign;
         if (action === 'terminals') return canReadTerminals;
+        // Scheduling a block, unblock or extension is a lifecycle change (lifecycle:manage).
+        if (action === 'schedule') return canEndLines;
         return true;
       }),
-    [canManage, canAssign, canReadTerminals],
+    [canManage, canAssign, canReadTerminals, canEndLines],
   );
 
   const list = usePageActor(
@@ -205,6 +210,8 @@ export function CustomersRoute() {
 
   // Handing terminals to a customer changes nothing this list shows, so there is nothing to reload.
   const assign = useAssignTerminalsDialog({ onAssigned: () => {} });
+  // A scheduled change alters nothing this list shows until it runs.
+  const schedule = useScheduleDialog({ onScheduled: () => {} });
 
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
   const statsData = useSelector(stats, (s) => s.context.data);
@@ -220,6 +227,9 @@ export function CustomersRoute() {
         return;
       case 'assign':
         assign.open({ uuid: customer.uuid, name: customer.name, email: customer.email, company: customer.company });
+        return;
+      case 'schedule':
+        schedule.open({ type: 'customer', id: customer.uuid, label: customerDisplayName(customer) });
         return;
       case 'view':
         actions.send({ type: 'user.view', customer });
@@ -265,6 +275,7 @@ export function CustomersRoute() {
       <CreateCustomer create={create} />
       <CustomerActions actions={actions} />
       {assign.dialog}
+      {schedule.dialog}
     </>
   );
 }

@@ -1,7 +1,8 @@
 // The Terminal Details dialog as a route opens it (the terminals list and a customer's usage page):
 // its own terminalDetail actor, started for one terminal and stopped when the dialog closes, with
 // the API calls provided here. Its Settings tab (a terminal on a service line) runs a lineSettings
-// actor of its own, started when the tab shows and stopped when it goes.
+// actor of its own, started when the tab shows and stopped when it goes, and offers the schedule
+// dialog for the line.
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise, type SnapshotFrom } from 'xstate';
@@ -12,6 +13,7 @@ import { TerminalDetailDialog, type TerminalDetailTab } from '../ui/terminals/Te
 import { SettingsTab, type LineSettingsOffered, type LineSettingsStep } from '../ui/terminals/detail/SettingsTab';
 import { useNow } from '../ui/common/useNow';
 import { outcome } from './outcome';
+import { useScheduleDialog } from './schedule';
 import { useAppServices, useCan, usePageActor } from './services';
 
 /** A record to show while a deep-linked terminal's details load: only its id (and what the caller knows) is known. */
@@ -191,41 +193,52 @@ export function LineSettingsPanel({ serviceLineNumber }: { serviceLineNumber: st
   const step = useSelector(actor, stepOf, sameStep);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const failure = useSelector(actor, (s) => s.context.failure);
+  // A scheduled change shows on the Schedule page, not in the line's settings: nothing reloads here.
+  const schedule = useScheduleDialog({ onScheduled: () => {} });
   const send = actor.send;
+  // Scheduling is a lifecycle change, offered for a line that is still active.
+  const onSchedule =
+    canOperate && settings?.active
+      ? () => schedule.open({ type: 'line', id: settings.serviceLineNumber, label: settings.nickname, blockProducts: settings.blockProducts.map((p) => p.productId) })
+      : undefined;
   return (
-    <SettingsTab
-      loading={loading}
-      loadError={loadError}
-      settings={settings}
-      offered={offered}
-      step={step}
-      busy={busy}
-      failure={failure}
-      now={now}
-      onRetry={() => send({ type: 'user.retry' })}
-      onRename={() => send({ type: 'user.rename' })}
-      onTogglePublicIp={() => send({ type: 'user.togglePublicIp' })}
-      onTogglePriority={() => send({ type: 'user.togglePriority' })}
-      onEditBlocks={() => send({ type: 'user.editBlocks' })}
-      onTopUp={() => send({ type: 'user.topUp' })}
-      onDeactivate={() => send({ type: 'user.deactivate' })}
-      onMove={(deviceId) => send({ type: 'user.move', deviceId })}
-      onRemove={(deviceId) => send({ type: 'user.remove', deviceId })}
-      onRebootRouter={(routerId) => send({ type: 'user.rebootRouter', routerId })}
-      onRouterConfig={(routerId) => send({ type: 'user.routerConfig', routerId })}
-      onTarget={(value) => send({ type: 'user.target', value })}
-      onConfigId={(configId) => send({ type: 'user.configId', configId })}
-      onNickname={(value) => send({ type: 'user.nickname', value })}
-      onBlockProduct={(productId) => send({ type: 'user.blockProduct', productId })}
-      onBlockCount={(count) => send({ type: 'user.blockCount', count })}
-      onApplyNow={(value) => send({ type: 'user.applyNow', value })}
-      onTopUpCount={(count) => send({ type: 'user.topUpCount', count })}
-      onWhen={(when) => send({ type: 'user.when', when })}
-      onReason={(value) => send({ type: 'user.reason', value })}
-      onSubmit={() => send({ type: 'user.submit' })}
-      onConfirm={() => send({ type: 'user.confirm' })}
-      onBack={() => send({ type: 'user.back' })}
-      onClose={() => send({ type: 'user.close' })}
-    />
+    <>
+      <SettingsTab
+        loading={loading}
+        loadError={loadError}
+        settings={settings}
+        offered={offered}
+        step={step}
+        busy={busy}
+        failure={failure}
+        now={now}
+        onRetry={() => send({ type: 'user.retry' })}
+        {...(onSchedule ? { onSchedule } : {})}
+        onRename={() => send({ type: 'user.rename' })}
+        onTogglePublicIp={() => send({ type: 'user.togglePublicIp' })}
+        onTogglePriority={() => send({ type: 'user.togglePriority' })}
+        onEditBlocks={() => send({ type: 'user.editBlocks' })}
+        onTopUp={() => send({ type: 'user.topUp' })}
+        onDeactivate={() => send({ type: 'user.deactivate' })}
+        onMove={(deviceId) => send({ type: 'user.move', deviceId })}
+        onRemove={(deviceId) => send({ type: 'user.remove', deviceId })}
+        onRebootRouter={(routerId) => send({ type: 'user.rebootRouter', routerId })}
+        onRouterConfig={(routerId) => send({ type: 'user.routerConfig', routerId })}
+        onTarget={(value) => send({ type: 'user.target', value })}
+        onConfigId={(configId) => send({ type: 'user.configId', configId })}
+        onNickname={(value) => send({ type: 'user.nickname', value })}
+        onBlockProduct={(productId) => send({ type: 'user.blockProduct', productId })}
+        onBlockCount={(count) => send({ type: 'user.blockCount', count })}
+        onApplyNow={(value) => send({ type: 'user.applyNow', value })}
+        onTopUpCount={(count) => send({ type: 'user.topUpCount', count })}
+        onWhen={(when) => send({ type: 'user.when', when })}
+        onReason={(value) => send({ type: 'user.reason', value })}
+        onSubmit={() => send({ type: 'user.submit' })}
+        onConfirm={() => send({ type: 'user.confirm' })}
+        onBack={() => send({ type: 'user.back' })}
+        onClose={() => send({ type: 'user.close' })}
+      />
+      {schedule.dialog}
+    </>
   );
 }

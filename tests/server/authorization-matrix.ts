@@ -141,6 +141,16 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, AccessLevel>> = {
   // Alerts and webhooks: read and manage.
   'GET /api/v1/alert-rules': 'alerts:read',
   'PUT /api/v1/alert-rules/:kind': 'alerts:manage',
+  // A rule's actions are alerts:manage, and lifecycle:manage too when there are any (checked in the route).
+  'PUT /api/v1/alert-rules/:kind/actions': 'alerts:manage',
+  // The rules' automatic actions and the scheduled changes: read with lifecycle:read, decided and set with lifecycle:manage.
+  'GET /api/v1/automatic-actions': 'lifecycle:read',
+  'POST /api/v1/automatic-actions/:id/approve': 'lifecycle:manage',
+  'POST /api/v1/automatic-actions/:id/dismiss': 'lifecycle:manage',
+  'POST /api/v1/automatic-actions/:id/undo': 'lifecycle:manage',
+  'GET /api/v1/scheduled-changes': 'lifecycle:read',
+  'POST /api/v1/scheduled-changes': 'lifecycle:manage',
+  'POST /api/v1/scheduled-changes/:id/cancel': 'lifecycle:manage',
   'GET /api/v1/alert-rules/:kind/overrides': 'alerts:read',
   'PUT /api/v1/alert-rules/:kind/overrides': 'alerts:manage',
   'DELETE /api/v1/alert-rules/:kind/overrides/:scope/:key': 'alerts:manage',

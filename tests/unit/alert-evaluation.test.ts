@@ -18,6 +18,8 @@ const rule = (kind: AlertKind, over: Partial<AlertRuleRow> = {}): AlertRuleRow =
   usageLevels: kind === 'usage' ? [80, 90, 100] : null,
   threshold: kind === 'overage_forecast' ? 50 : kind === 'offline' ? 60 : kind === 'account_expiring' ? 14 : null,
   notifyCustomer: false,
+  actions: [],
+  actionsBy: null,
   updatedAt: new Date(0),
   updatedBy: null,
   ...over,
@@ -100,19 +102,32 @@ describe('usage levels', () => {
 
   it("takes the line's override over the customer's, and the customer's over the rule", () => {
     const overrides: AlertOverrideRow[] = [
-      { kind: 'usage', scope: 'customer', scopeKey: CUSTOMER, enabled: true, usageLevels: [50], threshold: null, updatedAt: new Date(0), updatedBy: null },
-      { kind: 'usage', scope: 'line', scopeKey: 'SL-1', enabled: true, usageLevels: [70], threshold: null, updatedAt: new Date(0), updatedBy: null },
+      { kind: 'usage', scope: 'customer', scopeKey: CUSTOMER, enabled: true, usageLevels: [50], threshold: null, updatedAt: new Date(0), updatedBy: null, actions: null },
+      { kind: 'usage', scope: 'line', scopeKey: 'SL-1', enabled: true, usageLevels: [70], threshold: null, updatedAt: new Date(0), updatedBy: null, actions: null },
     ];
     expect(decide(facts({ usedGB: 60 }), [], USAGE_ONLY, overrides).open).toEqual([]);
     expect(decide(facts({ usedGB: 72 }), [], USAGE_ONLY, overrides).open).toEqual([expect.objectContaining({ level: 70 })]);
     expect(decide(facts({ usedGB: 60 }), [], USAGE_ONLY, overrides.slice(0, 1)).open).toEqual([expect.objectContaining({ level: 50 })]);
   });
 
+  it("takes the line's own actions over the customer's, the customer's over the rule's; null inherits", () => {
+    const act = (level: number) => [{ level, action: 'opt_out' as const, mode: 'act' as const, productReferenceId: null }];
+    const rules = new Map(USAGE_ONLY);
+    rules.set('usage', rule('usage', { actions: act(80) }));
+    const customer: AlertOverrideRow = { kind: 'usage', scope: 'customer', scopeKey: CUSTOMER, enabled: true, usageLevels: null, threshold: null, updatedAt: new Date(0), updatedBy: null, actions: act(90) };
+    const line: AlertOverrideRow = { kind: 'usage', scope: 'line', scopeKey: 'SL-1', enabled: true, usageLevels: null, threshold: null, updatedAt: new Date(0), updatedBy: null, actions: [] };
+    expect(effectiveRules(rules, [], 'SL-1', CUSTOMER)('usage').actions).toEqual(act(80));
+    expect(effectiveRules(rules, [customer], 'SL-1', CUSTOMER)('usage').actions).toEqual(act(90));
+    // A line's empty list is its own choice (notify only), not "inherit".
+    expect(effectiveRules(rules, [customer, line], 'SL-1', CUSTOMER)('usage').actions).toEqual([]);
+    expect(effectiveRules(rules, [customer, { ...line, actions: null }], 'SL-1', CUSTOMER)('usage').actions).toEqual(act(90));
+  });
+
   it('an override cannot turn on a rule turned off for everyone, and a rule turned off resolves its alerts', () => {
     const off = new Map(USAGE_ONLY);
     off.set('usage', rule('usage', { enabled: false }));
     const a = unresolved({ kind: 'usage', level: 80 });
-    const overrides: AlertOverrideRow[] = [{ kind: 'usage', scope: 'line', scopeKey: 'SL-1', enabled: true, usageLevels: [10], threshold: null, updatedAt: new Date(0), updatedBy: null }];
+    const overrides: AlertOverrideRow[] = [{ kind: 'usage', scope: 'line', scopeKey: 'SL-1', enabled: true, usageLevels: [10], threshold: null, updatedAt: new Date(0), updatedBy: null, actions: null }];
     expect(decide(facts({ usedGB: 99 }), [a], off, overrides)).toEqual({ open: [], resolve: [{ id: a.id, reason: R.ruleOff }] });
   });
 });

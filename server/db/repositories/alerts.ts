@@ -4,6 +4,7 @@
 // few statements per batch of lines, not a few per line.
 import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { AlertFigures, AlertKind, AlertStatus } from '../../../src/domain/alerts';
+import type { RuleActionWire } from '../../../src/domain/automation';
 import type { Db } from '../client';
 import {
   alertOverrides,
@@ -54,6 +55,8 @@ export interface EffectiveRule {
   enabled: boolean;
   usageLevels: number[] | null;
   threshold: number | null;
+  /** What the rule does at its levels for this line (its own, its customer's, else the rule's). */
+  actions: RuleActionWire[];
 }
 
 /** An alert not yet resolved, as the evaluation compares it. */
@@ -180,6 +183,12 @@ export function createAlertsRepository(db: Db) {
       return row ?? null;
     },
 
+    /** A rule's actions, and who set them up. */
+    async updateRuleActions(kind: AlertKind, actions: RuleActionWire[], by: string, at: Date, tx: Db = db) {
+      const [row] = await tx.update(alertRules).set({ actions, actionsBy: by, updatedAt: at }).where(eq(alertRules.kind, kind)).returning();
+      return row ?? null;
+    },
+
     async overrideCounts(tx: Db = db): Promise<Map<string, number>> {
       const rows = await tx.select({ kind: alertOverrides.kind, n: sql<number>`count(*)::int` }).from(alertOverrides).groupBy(alertOverrides.kind);
       return new Map(rows.map((r) => [r.kind, Number(r.n)]));
@@ -187,7 +196,7 @@ export function createAlertsRepository(db: Db) {
 
     async overrides(kind: AlertKind, tx: Db = db): Promise<(AlertOverrideRow & { label: string | null })[]> {
       const result = await tx.execute(sql`
-        SELECT o.kind, o.scope, o.scope_key, o.enabled, o.usage_levels, o.threshold::float8 AS threshold,
+        SELECT o.kind, o.scope, o.scope_key, o.enabled, o.usage_levels, o.threshold::float8 AS threshold, o.actions,
                (extract(epoch FROM o.updated_at) * 1000)::float8 AS updated_ms,
                CASE WHEN o.scope = 'customer' THEN (SELECT c.name FROM customers c WHERE c.id::text = o.scope_key)
                     ELSE (SELECT l.nickname FROM service_lines l WHERE l.service_line_number = o.scope_key) END AS label
@@ -195,8 +204,11 @@ export function createAlertsRepository(db: Db) {
       return rowsOf<Record<string, unknown>>(result).map((r) => ({ ...toOverride(r), label: (r.label as string | null) ?? null }));
     },
 
-    async upsertOverride(row: { kind: AlertKind; scope: 'customer' | 'line'; scopeKey: string; enabled: boolean; usageLevels: number[] | null; threshold: number | null; by: string; at: Date }, tx: Db = db) {
-      const values = { kind: row.kind, scope: row.scope, scopeKey: row.scopeKey, enabled: row.enabled, usageLevels: row.usageLevels, threshold: row.threshold, updatedBy: row.by, updatedAt: row.at };
+    async upsertOverride(
+      row: { kind: AlertKind; scope: 'customer' | 'line'; scopeKey: string; enabled: boolean; usageLevels: number[] | null; threshold: number | null; actions: RuleActionWire[] | null; by: string; at: Date },
+      tx: Db = db,
+    ) {
+      const values = { kind: row.kind, scope: row.scope, scopeKey: row.scopeKey, enabled: row.enabled, usageLevels: row.usageLevels, threshold: row.threshold, actions: row.actions, updatedBy: row.by, updatedAt: row.at };
       const [saved] = await tx
         .insert(alertOverrides)
         .values(values)
@@ -442,7 +454,7 @@ export function createAlertsRepository(db: Db) {
       const keys = [...lines, ...customerIds];
       if (keys.length === 0) return [];
       const result = await tx.execute(sql`
-        SELECT kind, scope, scope_key, enabled, usage_levels, threshold::float8 AS threshold FROM alert_overrides
+        SELECT kind, scope, scope_key, enabled, usage_levels, threshold::float8 AS threshold, actions FROM alert_overrides
         WHERE (scope = 'line' AND scope_key = ANY(${sql.param([...lines])}::text[]))
            OR (scope = 'customer' AND scope_key = ANY(${sql.param([...customerIds])}::text[]))`);
       return rowsOf<Record<string, unknown>>(result).map(toOverride);
@@ -547,6 +559,13 @@ export function createAlertsRepository(db: Db) {
   };
 }
 
+/** A jsonb list of actions as a raw query answers it (a string on some drivers); null stays null. */
+function parseActions(value: unknown): RuleActionWire[] | null {
+  if (value === null || value === undefined) return null;
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(parsed) ? (parsed as RuleActionWire[]) : null;
+}
+
 /** An override as a raw query answers it (`updated_ms` when the query reads it). */
 function toOverride(r: Record<string, unknown>): AlertOverrideRow {
   return {
@@ -558,6 +577,7 @@ function toOverride(r: Record<string, unknown>): AlertOverrideRow {
     threshold: num(r.threshold),
     updatedAt: msToDate(r.updated_ms) ?? new Date(0),
     updatedBy: null,
+    actions: parseActions(r.actions),
   };
 }
 

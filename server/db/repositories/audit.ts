@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
-import { apiKeys, auditLog, customerMembers, customers, users, type AuditRow, type NewAuditRow } from '../schema';
+import { apiKeys, auditLog, automaticActions, customerMembers, customers, scheduledChanges, users, type AuditRow, type NewAuditRow } from '../schema';
+import { SCHEDULE_OPERATION_LABELS, ruleLabel } from '../../../src/domain/automation';
 import { escapeLike, searchTerm } from './customers';
 
 export interface AuditEntryWithActor {
@@ -75,6 +76,38 @@ function logWhere(filter: AuditLogFilter): SQL | undefined {
 
 export type AuditRepository = ReturnType<typeof createAuditRepository>;
 
+/**
+ * A rule's action or a schedule acting: named by what it is ("Data use rule at 90 %", "Scheduled
+ * change: Change plan") and the person who set it up, whose email it carries.
+ */
+async function nameAutomationActors<T extends { actorType: AuditRow['actorType']; actorId: string | null; actorName: string | null; actorEmail?: string | null }>(tx: Db, rows: T[]): Promise<T[]> {
+  const ruleIds = [...new Set(rows.filter((r) => r.actorType === 'rule' && r.actorId).map((r) => r.actorId!))];
+  const scheduleIds = [...new Set(rows.filter((r) => r.actorType === 'schedule' && r.actorId).map((r) => r.actorId!))];
+  if (ruleIds.length + scheduleIds.length === 0) return rows;
+  const names = new Map<string, { name: string; email: string | null }>();
+  const by = (who: string | null) => (who ? ` (set up by ${who})` : '');
+  if (ruleIds.length > 0) {
+    const found = await tx
+      .select({ id: automaticActions.id, kind: automaticActions.ruleKind, level: automaticActions.level, who: users.name, email: users.email })
+      .from(automaticActions)
+      .leftJoin(users, eq(users.id, automaticActions.setUpBy))
+      .where(inArray(automaticActions.id, ruleIds));
+    for (const f of found) names.set(f.id, { name: `${ruleLabel(f.kind, f.level)}${by(f.who)}`, email: f.email });
+  }
+  if (scheduleIds.length > 0) {
+    const found = await tx
+      .select({ id: scheduledChanges.id, operation: scheduledChanges.operation, who: users.name, email: users.email })
+      .from(scheduledChanges)
+      .leftJoin(users, eq(users.id, scheduledChanges.createdBy))
+      .where(inArray(scheduledChanges.id, scheduleIds));
+    for (const f of found) names.set(f.id, { name: `Scheduled change: ${SCHEDULE_OPERATION_LABELS[f.operation]}${by(f.who)}`, email: f.email });
+  }
+  return rows.map((r) => {
+    const named = r.actorId ? names.get(r.actorId) : undefined;
+    return named ? { ...r, actorName: named.name, ...('actorEmail' in r ? { actorEmail: named.email } : {}) } : r;
+  });
+}
+
 export function createAuditRepository(db: Db) {
   return {
     async insert(row: NewAuditRow, tx: Db = db): Promise<AuditRow> {
@@ -125,7 +158,10 @@ export function createAuditRepository(db: Db) {
         )
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
         .limit(limit);
-      return rows.map(({ userName, customerName, apiKeyName, memberName, ...row }) => ({ ...row, actorName: userName ?? customerName ?? apiKeyName ?? memberName ?? null }));
+      return nameAutomationActors(
+        tx,
+        rows.map(({ userName, customerName, apiKeyName, memberName, ...row }) => ({ ...row, actorName: userName ?? customerName ?? apiKeyName ?? memberName ?? null })),
+      );
     },
     /**
      * The audit log page: newest first (ties by id), with the actor's current name and email.
@@ -166,11 +202,14 @@ export function createAuditRepository(db: Db) {
         .orderBy(desc(a.createdAt), desc(a.id))
         .limit(page.limit)
         .offset(page.offset ?? 0);
-      return rows.map(({ userName, userEmail, customerName, customerEmail, apiKeyName, memberName, memberEmail, ...row }) => ({
-        ...row,
-        actorName: userName ?? customerName ?? apiKeyName ?? memberName ?? null,
-        actorEmail: userEmail ?? customerEmail ?? memberEmail ?? null,
-      }));
+      return nameAutomationActors(
+        tx,
+        rows.map(({ userName, userEmail, customerName, customerEmail, apiKeyName, memberName, memberEmail, ...row }) => ({
+          ...row,
+          actorName: userName ?? customerName ?? apiKeyName ?? memberName ?? null,
+          actorEmail: userEmail ?? customerEmail ?? memberEmail ?? null,
+        })),
+      );
     },
     async countLog(filter: AuditLogFilter, tx: Db = db): Promise<number> {
       const a = auditLog;

@@ -16,6 +16,8 @@ import { createPasswordResetsRepository } from './password-resets';
 import { createProviderAccountsRepository } from './provider-accounts';
 import { createProviderCallBudgetRepository } from './provider-call-budget';
 import { createProviderIntentsRepository } from './provider-intents';
+import { createAutomaticActionsRepository } from './automatic-actions';
+import { createScheduledChangesRepository } from './scheduled-changes';
 import { createServiceLinesRepository } from './service-lines';
 import { createSubscriptionsRepository } from './subscriptions';
 import { createSyncRunsRepository } from './sync-runs';
@@ -58,6 +60,8 @@ export function createRepositories(db: Db) {
     providerAccounts: createProviderAccountsRepository(db),
     providerCallBudget: createProviderCallBudgetRepository(db),
     providerIntents: createProviderIntentsRepository(db),
+    automaticActions: createAutomaticActionsRepository(db),
+    scheduledChanges: createScheduledChangesRepository(db),
     dashboard: createDashboardRepository(db),
     customerRequests: createCustomerRequestsRepository(db),
     webhooks: createWebhookRepository(db),

@@ -1,9 +1,9 @@
 // A service line as the settings and lifecycle actions need it: the stored line, its live
 // terminals and who holds them; and the stored line replaced by the provider's fresh record once
 // an action went through (the same row the inventory sync writes).
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../client';
-import { customers, serviceLines, terminals } from '../schema';
+import { customers, serviceLineUsageCycles, serviceLines, terminals } from '../schema';
 
 export interface LineContext {
   serviceLineNumber: string;
@@ -51,6 +51,17 @@ export function createServiceLinesRepository(db: Db) {
         .where(and(eq(terminals.assignedCustomerId, customerId), isNull(terminals.removedAt), isNull(serviceLines.removedAt), eq(serviceLines.active, true)))
         .orderBy(asc(serviceLines.serviceLineNumber));
       return rows.map((row) => row.serviceLineNumber);
+    },
+
+    /** The last day of the line's latest billing cycle the usage sync read, or null before its first. */
+    async currentCycleEnd(serviceLineNumber: string, tx: Db = db): Promise<string | null> {
+      const [row] = await tx
+        .select({ end: serviceLineUsageCycles.cycleEnd })
+        .from(serviceLineUsageCycles)
+        .where(eq(serviceLineUsageCycles.serviceLineNumber, serviceLineNumber))
+        .orderBy(desc(serviceLineUsageCycles.cycleStart))
+        .limit(1);
+      return row?.end ?? null;
     },
 
     /** The live line with its live terminals (by id) and the customer of the first one held; null when unknown or removed. */

@@ -9,7 +9,7 @@ import { InputSwitch } from 'primereact/inputswitch';
 import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import { SelectButton } from 'primereact/selectbutton';
-import { ALERT_KIND_LABELS, ALERT_MESSAGES as M, THRESHOLD_UNITS, type AlertKind, type AlertOverrideWire } from '../../domain/alerts';
+import { ALERT_KIND_LABELS, ALERT_MESSAGES as M, THRESHOLD_UNITS, hasThreshold, isPortalAlertKind, type AlertKind, type AlertOverrideWire } from '../../domain/alerts';
 import { ErrorCard } from '../common/ErrorCard';
 import './alerts.css';
 
@@ -25,6 +25,7 @@ export const RULE_DESCRIPTIONS: Readonly<Record<AlertKind, string>> = {
   offline: 'A terminal has not reported for this long.',
   sync_failed: 'A terminal or usage sync with the provider failed.',
   account_expiring: 'A customer account expires within this many days.',
+  change_failed: 'A scheduled change or an automatic action could not be made, after its retries.',
 };
 
 /** The fields one form shows: a rule's or an override's. */
@@ -79,7 +80,7 @@ export function RuleFields(props: RuleFieldsProps) {
           <FieldError id={`${id}-levels-error`} text={props.errors.levels} />
         </div>
       )}
-      {kind !== 'usage' && kind !== 'sync_failed' && (
+      {hasThreshold(kind) && (
         <div className="rule-field">
           <label htmlFor={`${id}-threshold`}>Threshold ({THRESHOLD_UNITS[kind]})</label>
           <InputText
@@ -129,7 +130,7 @@ export function RuleCard(props: RuleCardProps) {
           }}
         >
           <RuleFields {...props} disabled={disabled} />
-          {props.kind !== 'sync_failed' && (
+          {!isPortalAlertKind(props.kind) && (
             <Switch label="Also email the customer" checked={props.notifyCustomer} disabled={disabled} onChange={props.onNotifyCustomer} />
           )}
           <div className="rule-actions">

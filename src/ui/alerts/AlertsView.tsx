@@ -22,6 +22,7 @@ import {
   type AlertCounts,
   type AlertKind,
   type AlertSeverity,
+  type AlertActionSummaryWire,
   type AlertStatusFilter,
   type AlertWire,
 } from '../../domain/alerts';
@@ -36,6 +37,7 @@ import { NavLink } from '../common/NavLink';
 import { useNow } from '../common/useNow';
 import { LabelledSelect } from '../requests/LabelledSelect';
 import { AlertStatusTag, OpenedAt, SeverityTag, targetText } from './parts';
+import { AutomaticActionsNote } from './AutomaticActionsNote';
 import { ListPaginator } from '../common/ListPaginator';
 
 export const ALERTS_LOADING_TEXT = 'Loading alerts...';
@@ -88,6 +90,8 @@ export interface AlertsViewProps {
   onAcknowledgeSelected(): void;
   onDismissReport(): void;
   onNavigate(url: string): void;
+  /** Undo of an alert's automatic action, offered where it can be (lifecycle:manage); absent: no Undo. */
+  onUndoAction?: (alert: AlertWire, action: AlertActionSummaryWire) => void;
 }
 
 /** The status filter's figure: `active` is open and acknowledged together, `all` everything. */
@@ -199,6 +203,12 @@ export function AlertsView(props: AlertsViewProps) {
                     <strong>{a.title}</strong>
                     <br />
                     <small>{a.message}</small>
+                    <AutomaticActionsNote
+                      actions={a.automaticActions}
+                      showStatus
+                      subject={targetText(a)}
+                      {...(props.onUndoAction ? { onUndo: (action: AlertActionSummaryWire) => props.onUndoAction!(a, action) } : {})}
+                    />
                   </span>
                 ),
               },

@@ -28,8 +28,8 @@ export const SEARCH_PLACEHOLDER = 'Search by name, email or company...';
 /** The server reads at most this much of a search. */
 export const SEARCH_MAX_LENGTH = CUSTOMER_SEARCH_MAX_LENGTH;
 
-export type CustomerRowAction = 'view' | 'edit' | 'settings' | 'terminals' | 'assign' | 'preview' | 'block' | 'unblock';
-export const CUSTOMER_ROW_ACTIONS: readonly CustomerRowAction[] = ['view', 'edit', 'settings', 'terminals', 'assign', 'preview', 'block', 'unblock'];
+export type CustomerRowAction = 'view' | 'edit' | 'settings' | 'terminals' | 'assign' | 'preview' | 'schedule' | 'block' | 'unblock';
+export const CUSTOMER_ROW_ACTIONS: readonly CustomerRowAction[] = ['view', 'edit', 'settings', 'terminals', 'assign', 'preview', 'schedule', 'block', 'unblock'];
 
 export interface CustomersViewProps {
   /** Counts over every customer (the six cards); null until loaded. */
@@ -98,6 +98,7 @@ function RowActions({ customer, allowed, onAction }: { customer: CustomerListIte
         ['Manage Terminals', 'pi pi-wifi', 'terminals'],
         ['Assign Terminals', 'pi pi-plus-circle', 'assign'],
         ['View as customer', 'pi pi-user', 'preview'],
+        ['Schedule…', 'pi pi-calendar-clock', 'schedule'],
       ] as const
     )
       .filter(([, , action]) => offered(action))

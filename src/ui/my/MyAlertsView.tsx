@@ -1,11 +1,13 @@
-// My Alerts: the customer's own alerts, unresolved first, then resolved; read-only for
-// everyone (an alert is the portal's to acknowledge). Renders props and calls callbacks.
+// My Alerts: the customer's own alerts, unresolved first, then resolved, each with what the portal
+// did about it (an automatic action, in a sentence); read-only for everyone (an alert is the
+// portal's to acknowledge). Renders props and calls callbacks.
 import { DataTable } from 'primereact/datatable';
 import type { AlertWire } from '../../domain/alerts';
 import { ErrorCard } from '../common/ErrorCard';
 import { useColumnFolding } from '../common/useColumnFolding';
 import { useNow } from '../common/useNow';
 import { AlertStatusTag, OpenedAt, SeverityTag } from '../alerts/parts';
+import { AutomaticActionsNote } from '../alerts/AutomaticActionsNote';
 
 export const MY_ALERTS_TITLE = 'My Alerts';
 export const MY_ALERTS_INTRO = 'What the portal has noticed about your lines and account: data use, projected overage, terminals offline, your account expiring.';
@@ -32,7 +34,17 @@ function AlertsTable({ alerts, label, now }: { alerts: AlertWire[]; label: strin
       {...folding.table([
         { priority: 'fold', header: 'Severity', body: (a) => <SeverityTag severity={a.severity} /> },
         { priority: 'always', header: 'Alert', body: (a) => <strong>{a.title}</strong> },
-        { priority: 'fold', header: 'Details', body: (a) => a.message },
+        {
+          priority: 'fold',
+          header: 'Details',
+          // What the portal did about it, so that a changed line is explained where its alert is.
+          body: (a) => (
+            <>
+              {a.message}
+              <AutomaticActionsNote actions={a.automaticActions} />
+            </>
+          ),
+        },
         { priority: 'fold', header: 'Opened', body: (a) => <OpenedAt iso={a.openedAt} now={now} /> },
         { priority: 'always', header: 'Status', body: (a) => <AlertStatusTag status={a.status} /> },
       ])}

@@ -42,6 +42,7 @@ export const LINE_SETTINGS_TEXTS = {
   editBlocks: 'Change Recurring Blocks',
   topUp: 'Buy Top-Up',
   deactivate: 'Deactivate Service Line',
+  schedule: 'Schedule…',
   readOnly: 'Your roles do not allow changes to this service line.',
   renameHeader: 'Rename Service Line',
   publicIpHeader: 'Public IP',
@@ -127,6 +128,8 @@ export interface SettingsTabProps {
   failure: string | null;
   now: number;
   onRetry(): void;
+  /** Schedule a change of the line for later (absent: not offered). */
+  onSchedule?: () => void;
   onRename(): void;
   onTogglePublicIp(): void;
   onTogglePriority(): void;
@@ -183,7 +186,7 @@ function StatusText({ settings, now }: { settings: ServiceLineSettingsWire; now:
 
 function Overview(props: SettingsTabProps & { settings: ServiceLineSettingsWire }) {
   const { settings: s, offered } = props;
-  const anyOffered = Object.values(offered).some(Boolean);
+  const anyOffered = Object.values(offered).some(Boolean) || props.onSchedule !== undefined;
   return (
     <>
       <Section title="Service Line">
@@ -197,6 +200,7 @@ function Overview(props: SettingsTabProps & { settings: ServiceLineSettingsWire 
         />
         <div className="terminal-actions">
           <ActionButton show={offered.rename} label={LINE_SETTINGS_TEXTS.rename} icon="pi pi-pencil" onClick={props.onRename} />
+          {props.onSchedule && <ActionButton show label={LINE_SETTINGS_TEXTS.schedule} icon="pi pi-calendar-clock" onClick={props.onSchedule} />}
         </div>
       </Section>
       <Section title="Connectivity">
