@@ -40,7 +40,7 @@ import { automaticActionEmail } from '../email/templates';
 import { ConflictError, NotFoundError, fieldError } from '../errors';
 import { inBackgroundLane } from '../provider/client';
 import { auditSource, type AuditService, type RequestContext } from './audit';
-import { isTransient, type ChangeOperation, type ChangeOperations, type ChangeResult } from './change-operations';
+import { CHANGE_OUTCOMES, isTransient, type ChangeOperation, type ChangeOperations, type ChangeResult, type ChangeTarget } from './change-operations';
 import type { EmailLogger, EmailSender, RecordedEmail } from './email';
 import type { PublishedEventType } from './webhooks';
 
@@ -139,6 +139,12 @@ function undoOperationOf(row: AutomaticActionRow): ChangeOperation | null {
     default:
       return null;
   }
+}
+
+/** Blocking sign-in is the customer's; every other action is the line's. */
+function targetOf(row: AutomaticActionRow): ChangeTarget | null {
+  if (row.action !== 'block_sign_in') return { type: 'line', serviceLineNumber: row.serviceLineNumber };
+  return row.customerId ? { type: 'customer', customerId: row.customerId } : null;
 }
 
 const undoableNow = (row: AutomaticActionRow) => row.status === 'executed' && isUndoable(row.action) && undoOperationOf(row) !== null;
@@ -247,8 +253,9 @@ export function createAutomaticActionsService(deps: {
   /** Makes one claimed action, and records what became of it. */
   async function make(row: AutomaticActionRow, context: RequestContext): Promise<AutomaticActionRow> {
     let result: ChangeResult;
+    const target = targetOf(row);
     try {
-      result = await deps.changes.perform({ type: 'line', serviceLineNumber: row.serviceLineNumber }, operationOf(row, reasonOf(row)), context, `action:${row.id}`);
+      result = target ? await deps.changes.perform(target, operationOf(row, reasonOf(row)), context, `action:${row.id}`) : { result: 'skipped', outcome: CHANGE_OUTCOMES.customerGone };
     } catch (error) {
       const words = error instanceof Error ? error.message : String(error);
       if (isTransient(error) && row.attempts < ACTION_MAX_ATTEMPTS) {
@@ -385,7 +392,9 @@ export function createAutomaticActionsService(deps: {
       const operation = undoOperationOf(row);
       if (!operation) throw new ConflictError(M.notUndoable);
       // The person undoes it under their own name; the write is sent once under the undo's own key.
-      const result = await deps.changes.perform({ type: 'line', serviceLineNumber: row.serviceLineNumber }, operation, context, `action-undo:${row.id}`);
+      const target = targetOf(row);
+      if (!target) throw new ConflictError(M.notUndoable);
+      const result = await deps.changes.perform(target, operation, context, `action-undo:${row.id}`);
       if (result.result === 'refused') throw new ConflictError(result.outcome);
       const undone = await store.transition(id, ['executed'], 'undone', { undoneAt: now(), undoneBy: context.userId, outcome: `${UNDOABLE_ACTIONS[row.action] ?? 'Undone'}: ${result.outcome}` });
       if (undone && (await publish('action.undone', [undone])) > 0) deps.webhooks()?.wake();
