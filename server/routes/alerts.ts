@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ALERT_MESSAGES as M } from '../../src/domain/alerts';
 import { principalOf, requireAccess } from '../plugins/auth';
 import { AUTOMATION_MESSAGES } from '../../src/domain/automation';
-import { ruleActionsBodySchema } from './automation-schemas';
+import { ruleActionOf, ruleActionsBodySchema } from './automation-schemas';
 import { customerScopeOf } from '../services/customer-scope';
 import { auditContext } from '../services/audit';
 import {
@@ -134,7 +134,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // Actions change lines at the provider: they need what a click on the line needs.
       if (request.body.actions.length > 0) requireAccess(request, 'lifecycle:manage');
-      return { success: true as const, data: await service().saveActions(request.params.kind, request.body.actions, userContext(request)), message: AUTOMATION_MESSAGES.actionsSaved };
+      return { success: true as const, data: await service().saveActions(request.params.kind, request.body.actions.map(ruleActionOf), userContext(request)), message: AUTOMATION_MESSAGES.actionsSaved };
     },
   );
 
@@ -182,7 +182,8 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // An override's own actions change lines at the provider: they need what a click on the line needs.
       if (request.body.actions && request.body.actions.length > 0) requireAccess(request, 'lifecycle:manage');
-      return { success: true as const, data: await service().putOverride(request.params.kind, request.body, userContext(request)), message: M.overrideSaved };
+      const body = { ...request.body, actions: request.body.actions ? request.body.actions.map(ruleActionOf) : request.body.actions };
+      return { success: true as const, data: await service().putOverride(request.params.kind, body, userContext(request)), message: M.overrideSaved };
     },
   );
 

@@ -51,11 +51,14 @@ export const ruleActionSchema = z
     level: z.number({ error: F.level }).int({ error: F.level }).min(0, { error: F.level }).max(500, { error: F.level }),
     action: z.enum(RULE_ACTIONS, { error: F.action }),
     mode: z.enum(ACTION_MODES, { error: F.mode }),
-    productReferenceId: inputText({ error: F.plan }).trim().min(1, { error: F.plan }).max(200, { error: F.plan }).nullable().default(null),
+    productReferenceId: inputText({ error: F.plan }).trim().min(1, { error: F.plan }).max(200, { error: F.plan }).nullable().optional(),
   })
   .strict();
 export const ruleActionsSchema = z.array(ruleActionSchema, { error: F.actions }).max(RULE_ACTIONS_MAX, { error: F.actions });
 export const ruleActionsBodySchema = z.object({ actions: ruleActionsSchema }).strict();
+
+/** A rule action as a body gives it, with its plan spelled out (null where it names none). */
+export const ruleActionOf = (a: z.infer<typeof ruleActionSchema>): RuleActionWire => ({ level: a.level, action: a.action, mode: a.mode, productReferenceId: a.productReferenceId ?? null });
 
 export const idParamsSchema = z.object({ id: z.uuid({ error: F.id }) });
 

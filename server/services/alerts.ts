@@ -54,6 +54,9 @@ import type { AutomaticActionsService, OpenedLineAlert } from './automatic-actio
 import type { PublishedEventType } from './webhooks';
 import type { RuleActionWire } from '../../src/domain/automation';
 
+/** What a customer's alert shows of its actions: what was done to the line, or is under way. */
+const CUSTOMER_SEES: readonly string[] = ['queued', 'running', 'executed', 'undone'];
+
 /** Lines read per transaction: small enough that requests get the embedded database between batches. */
 export const EVALUATION_BATCH = 2_000;
 /** The customer area lists this many alerts (unresolved ones first). */
@@ -173,7 +176,7 @@ export function createAlertsService(deps: {
     const summaries = await automation.summariesOf(lineAlerts);
     return wires.map((w) => {
       const all = summaries.get(w.id) ?? [];
-      const shown = options.forCustomer ? all.filter((a) => !['proposed', 'dismissed'].includes(a.status)).map((a) => ({ ...a, undoable: false })) : all;
+      const shown = options.forCustomer ? all.filter((a) => CUSTOMER_SEES.includes(a.status)).map((a) => ({ ...a, undoable: false })) : all;
       return shown.length > 0 ? { ...w, automaticActions: shown } : w;
     });
   }
@@ -349,6 +352,7 @@ export function createAlertsService(deps: {
           // never exists without its alert, and a second evaluation proposes nothing twice.
           const automation = deps.actions();
           let actions = 0;
+          let actionEvents = 0;
           if (automation && done.inserted.length > 0) {
             const openedByKey = new Map(merged.open.map((o) => [`${o.kind}|${o.targetKey}|${o.periodKey}|${o.level}`, o]));
             const opened: OpenedLineAlert[] = [];
@@ -374,9 +378,10 @@ export function createAlertsService(deps: {
             }
             const proposed = await automation.propose(opened, at, tx);
             actions = proposed.proposed + proposed.queued;
+            actionEvents = proposed.events;
             counter.queries += opened.length > 0 ? 2 : 0;
           }
-          return { ...done, actions, lines: lines.length };
+          return { ...done, events: done.events + actionEvents, actions, lines: lines.length };
         });
         if (!batch) break;
         report.linesRead += batch.lines;

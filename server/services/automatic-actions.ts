@@ -85,7 +85,7 @@ export interface AutomaticActionsService {
   /** Refuses actions the rule cannot take, or a plan some covered lines' plans cannot take. */
   check(kind: AlertKind, actions: readonly RuleActionWire[], levels: readonly number[], scope: { scope: 'rule' } | { scope: 'customer' | 'line'; key: string }): Promise<void>;
   /** Inside the evaluation's transaction: the opened alerts' actions, proposed or queued. */
-  propose(opened: readonly OpenedLineAlert[], at: Date, tx: Db): Promise<{ proposed: number; queued: number }>;
+  propose(opened: readonly OpenedLineAlert[], at: Date, tx: Db): Promise<{ proposed: number; queued: number; events: number }>;
   /** Runs the queued actions that are due (one batch); answers how many ran and whether more wait. */
   runDue(): Promise<{ ran: number; more: boolean }>;
   /** Whether any action is due now (a retry's time came, or a stopped process's claim expired). */
@@ -255,7 +255,7 @@ export function createAutomaticActionsService(deps: {
     let result: ChangeResult;
     const target = targetOf(row);
     try {
-      result = target ? await deps.changes.perform(target, operationOf(row, reasonOf(row)), context, `action:${row.id}`) : { result: 'skipped', outcome: CHANGE_OUTCOMES.customerGone };
+      result = target ? await deps.changes.perform(target, operationOf(row, reasonOf(row)), context, `action:${row.id}`) : { result: 'skipped', outcome: CHANGE_OUTCOMES.noCustomer };
     } catch (error) {
       const words = error instanceof Error ? error.message : String(error);
       if (isTransient(error) && row.attempts < ACTION_MAX_ATTEMPTS) {
@@ -340,8 +340,8 @@ export function createAutomaticActionsService(deps: {
       }
       const inserted = await store.insertMany(rows, at, tx);
       const proposed = inserted.filter((r) => r.status === 'proposed');
-      await publish('action.proposed', proposed, tx);
-      return { proposed: proposed.length, queued: inserted.length - proposed.length };
+      const events = await publish('action.proposed', proposed, tx);
+      return { proposed: proposed.length, queued: inserted.length - proposed.length, events };
     },
 
     async runDue() {

@@ -47,6 +47,7 @@ export const CHANGE_OUTCOMES = {
   lineEnded: 'Skipped: the line has ended',
   lineGone: 'Skipped: the line is no longer in the inventory',
   customerGone: 'Skipped: the customer no longer exists',
+  noCustomer: 'Skipped: no customer holds the line',
 } as const;
 
 /** Whether a failure is the provider being out of reach (try again later), not an answer. */

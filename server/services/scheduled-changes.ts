@@ -42,6 +42,7 @@ export const SCHEDULES_PER_RUN = 50;
 /** How long a claimed change is this process's. */
 export const SCHEDULE_CLAIM_MS = 10 * 60_000;
 const DAY_MS = 86_400_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ScheduleListQuery {
   status: ScheduleStatusFilter;
@@ -202,7 +203,8 @@ export function createScheduledChangesService(deps: {
       const problem = scheduleParametersProblem(operation, parameters);
       if (problem) throw fieldError(problem.path, problem.message);
 
-      // The target exists now (a line in the inventory, a customer not deleted).
+      // The target exists now (a line in the inventory, a customer not deleted); a customer is named by its UUID.
+      if (targetType === 'customer' && !UUID.test(target)) throw fieldError('target', M.targetNotFound);
       if (targetType === 'line') {
         if (!(await repos.serviceLines.context(target))) throw fieldError('target', M.targetNotFound);
       } else if (!(await repos.customers.findLiveById(target))) throw fieldError('target', M.targetNotFound);

@@ -261,8 +261,16 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
  * rate limit — they stand for the world the provider observes, not for a call to the provider.
  * POST /controls/service-lines/{serviceLineNumber}/surge { "gb": 40 }: the line uses 40 GB more
  * today, reported at once (a demo or a test can then watch an alert open after the next sync).
+ * POST /controls/service-lines/{serviceLineNumber}/end-opt-in-cool-down: the line may change its
+ * priority data opt-in again at once, as if the provider's day-long cool-down had passed.
  */
 function registerControls(app: FastifyInstance, sim: Simulator): void {
+  app.post('/controls/service-lines/:serviceLineNumber/end-opt-in-cool-down', async (request, reply) => {
+    const { serviceLineNumber } = request.params as { serviceLineNumber: string };
+    const outcome = sim.fleet.endOptInCoolDown(serviceLineNumber);
+    if (!outcome.ok) return reply.code(outcome.status).send(failure(outcome.message, outcome.memberNames ?? []));
+    return ok({ serviceLineNumber, information: outcome.information ?? [] });
+  });
   app.post('/controls/service-lines/:serviceLineNumber/surge', async (request, reply) => {
     const { serviceLineNumber } = request.params as { serviceLineNumber: string };
     const gb = (request.body as { gb?: unknown } | null)?.gb;

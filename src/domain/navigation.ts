@@ -30,6 +30,8 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
   },
   { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi', permission: 'terminals:read' },
   { title: 'Requests', url: '/requests', icon: 'pi pi-inbox', permission: 'lifecycle:read' },
+  // Beside the requests: both are queues of line changes waiting for an admin's decision.
+  { title: 'Automatic actions', url: '/alerts/actions', icon: 'pi pi-bolt', permission: 'lifecycle:read' },
   { title: 'Schedule', url: '/schedule', icon: 'pi pi-calendar-clock', permission: 'lifecycle:read' },
   { title: 'Bulk actions', url: '/bulk', icon: 'pi pi-clone', permission: 'bulk:read' },
   {
@@ -39,7 +41,6 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
     items: [
       { title: 'Alerts', url: '/alerts', icon: 'pi pi-bell', permission: 'alerts:read' },
       { title: 'Alert rules', url: '/alerts/rules', icon: 'pi pi-sliders-h', permission: 'alerts:read' },
-      { title: 'Automatic actions', url: '/alerts/actions', icon: 'pi pi-bolt', permission: 'lifecycle:read' },
       { title: 'Webhooks', url: '/alerts/webhooks', icon: 'pi pi-send', permission: 'alerts:read' },
     ],
   },
@@ -276,7 +277,7 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
   '/requests': { title: 'Customer Requests', breadcrumb: [home, { label: 'Requests' }] },
   '/alerts': { title: 'Alerts', breadcrumb: [home, { label: 'Alerts' }] },
   '/alerts/rules': { title: 'Alert rules', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Alert rules' }] },
-  '/alerts/actions': { title: 'Automatic actions', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Automatic actions' }] },
+  '/alerts/actions': { title: 'Automatic actions', breadcrumb: [home, { label: 'Automatic actions' }] },
   '/schedule': { title: 'Schedule', breadcrumb: [home, { label: 'Schedule' }] },
   '/alerts/webhooks': { title: 'Webhooks', breadcrumb: [home, { label: 'Alerts', url: '/alerts' }, { label: 'Webhooks' }] },
   '/billing/statements': { title: 'Statements', breadcrumb: [home, { label: 'Billing' }, { label: 'Statements' }] },

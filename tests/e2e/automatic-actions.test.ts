@@ -5,7 +5,8 @@
 // sync's evaluation opens the 90 % alert and the queue's run opts the line out at the provider —
 // once: one action done, one audited change by the rule, and evaluating again adds nothing. The
 // admin sees it on the alert, the customer on their own alerts page and in an email, and the
-// admin's Undo on the alert opts the line back in at the provider.
+// admin's Undo on the alert opts the line back in at the provider (once the provider's day-long
+// opt-in cool-down is over: the simulator's control ends it).
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AlertEvaluationReport, AlertListWire } from '../../src/domain/alerts';
@@ -157,6 +158,10 @@ describe('automatic actions in the browser', () => {
     }
 
     // The admin undoes it from the alert, after the question; the provider has the line opted in again.
+    // The provider refuses an opt-in for a day after an opt-out; the simulator's control ends that
+    // day now, as a demo would.
+    const cooled = await fetch(`${portal.url}/simulator/api/controls/service-lines/${sln}/end-opt-in-cool-down`, { method: 'POST' });
+    expect(cooled.status).toBe(200);
     await row.getByRole('button', { name: /^Undo Opt out of priority data/ }).click();
     const dialog = admin.getByRole('dialog', { name: 'Undo action' });
     await dialog.getByText(`Undo “Opt out of priority data” on ${sln}? Opt back in now.`).waitFor();
@@ -174,5 +179,5 @@ describe('automatic actions in the browser', () => {
     expect(afterUndo).toHaveLength(2);
     expect(afterUndo[0]).toMatchObject({ actor: { kind: 'user' }, after: { optedIn: true } });
     await row.getByText('Undone: Opt out of priority data, at 90 % of the plan').waitFor();
-  }, 150_000);
+  });
 });

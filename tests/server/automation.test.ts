@@ -175,7 +175,7 @@ describe("a rule's actions", () => {
     const undone = await ctx.request({ method: 'POST', url: `/api/v1/automatic-actions/${proposal.id}/undo`, token: admin });
     expect(undone.statusCode).toBe(200);
     expect(data<{ status: string }>(undone).status).toBe('undone');
-    expect((await db().execute(sql`SELECT blocked_enabled FROM customers WHERE id = ${anaId}`)).rows[0]).toEqual({ blocked_enabled: false });
+    expect(await rows(sql`SELECT blocked_enabled FROM customers WHERE id = ${anaId}`)).toEqual([{ blocked_enabled: false }]);
     expect((await ctx.request({ method: 'POST', url: `/api/v1/automatic-actions/${proposal.id}/undo`, token: admin })).statusCode).toBe(409);
   });
 

@@ -198,11 +198,12 @@ describe('Bulk actions page', () => {
     expect(await screen.findByLabelText(T.csvLabel)).toBeTruthy();
   });
 
-  it('is in the menu after Requests for a Technical user, who may use it', async () => {
+  it('is in the menu after the line changes (Requests, Automatic actions, Schedule) for a Technical user, who may use it', async () => {
     const { user } = openBulk('/bulk', { profile: profileWithRoles('technical') });
     await screen.findByRole('heading', { name: T.editorTitle });
     const links = screen.getAllByRole('link').map((link) => link.textContent?.trim());
-    expect(links.indexOf('Bulk actions')).toBe(links.indexOf('Requests') + 1);
+    expect(links.indexOf('Bulk actions')).toBe(links.indexOf('Requests') + 3);
+    expect(links.indexOf('Schedule')).toBe(links.indexOf('Requests') + 2);
     await user.click(csvBox());
     await user.paste(ASSIGN_CSV);
     expect(button(T.preview).disabled).toBe(false);

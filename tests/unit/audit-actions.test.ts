@@ -36,6 +36,12 @@ const KNOWN_INDIRECTIONS: Record<string, string> = {
   'recorded.action': 'a reconciliation fix, not an audit action',
   // bulk.ts: what a bulk preview row will do, in words.
   previewAction: "a bulk preview row's description, not an audit action",
+  // automatic-actions.ts: what a rule's action does (opt_out, block_sign_in…), and the action a
+  // webhook event carries: not audit actions (those are written as literals there).
+  'row.action': "an automatic action's kind, not an audit action",
+  'a.action': "an automatic action's kind, not an audit action",
+  'claimed.action': "an automatic action's kind, not an audit action",
+  'toActionWire(row)': "a webhook event's automatic action, not an audit action",
   // audit.ts: the writer itself, passing on what it was handed.
   'event.action': 'the audit writer itself',
 };

@@ -34,12 +34,14 @@ describe('the sidebar menu', () => {
     expect(HOME_URL).toBe('/home');
   });
 
-  it('lists Home, Customers, Terminals, Requests, Bulk actions, Alerts, Billing, Users, Roles, API keys, Audit log and Settings in that order with their urls', () => {
+  it('lists Home, Customers, Terminals, Requests, Automatic actions, Schedule, Bulk actions, Alerts, Billing, Users, Roles, API keys, Audit log and Settings in that order with their urls', () => {
     expect(SIDEBAR_MENU.map((item) => [item.title, item.url])).toEqual([
       ['Home', '/home'],
       ['Customers', '/customers'],
       ['Terminals', '/terminals'],
       ['Requests', '/requests'],
+      ['Automatic actions', '/alerts/actions'],
+      ['Schedule', '/schedule'],
       ['Bulk actions', '/bulk'],
       ['Alerts', '/alerts'],
       ['Billing', '/billing/statements'],
@@ -60,6 +62,9 @@ describe('the sidebar menu', () => {
       'Customers > Customer Management',
       'Terminals',
       'Requests',
+      // Line changes waiting or set for later are lifecycle work, which Billing reads.
+      'Automatic actions',
+      'Schedule',
       'Billing > Statements > Prices > Reconciliation',
       'Settings',
     ]);
@@ -224,6 +229,8 @@ describe('page titles and breadcrumbs', () => {
         '/requests',
         '/alerts',
         '/alerts/rules',
+        '/alerts/actions',
+        '/schedule',
         '/alerts/webhooks',
         '/billing/statements',
         '/billing/statements/$statementId',

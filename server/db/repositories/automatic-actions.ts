@@ -30,6 +30,9 @@ export interface AutomaticActionFilter {
   alertIds?: string[];
 }
 
+/** Rows per INSERT: 1,000 rows bind 15,000 parameters, well under the protocol's 65,535. */
+const INSERT_CHUNK = 1_000;
+
 const setUp = alias(users, 'set_up_user');
 const decided = alias(users, 'decided_user');
 const undone = alias(users, 'undone_user');
@@ -76,12 +79,19 @@ export function createAutomaticActionsRepository(db: Db) {
   return {
     /** Records the actions not yet taken this cycle; answers those recorded now (a repeat is dropped). */
     async insertMany(rows: readonly (NewAutomaticAction & { status: 'proposed' | 'queued' })[], at: Date, tx: Db = db): Promise<AutomaticActionRow[]> {
-      if (rows.length === 0) return [];
-      return tx
-        .insert(a)
-        .values(rows.map((r) => ({ ...r, createdAt: at, nextAttemptAt: r.status === 'queued' ? at : null })))
-        .onConflictDoNothing()
-        .returning();
+      // In chunks: a statement takes at most 65,535 parameters, and a row binds 15.
+      const recorded: AutomaticActionRow[] = [];
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        const chunk = rows.slice(i, i + INSERT_CHUNK);
+        recorded.push(
+          ...(await tx
+            .insert(a)
+            .values(chunk.map((r) => ({ ...r, createdAt: at, nextAttemptAt: r.status === 'queued' ? at : null })))
+            .onConflictDoNothing()
+            .returning()),
+        );
+      }
+      return recorded;
     },
 
     async list(filter: AutomaticActionFilter, page: { offset: number; limit: number }, tx: Db = db): Promise<{ rows: AutomaticActionListRow[]; total: number }> {

@@ -175,6 +175,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     setNickname: lines.setNickname,
     setPublicIp: lines.setPublicIp,
     setOptIn: lines.setOptIn,
+    endOptInCoolDown: lines.endOptInCoolDown,
     setRecurringBlocks: lines.setRecurringBlocks,
     topUp: lines.topUp,
     partialPeriods: billing.partialPeriods,

@@ -272,7 +272,7 @@ export function createLines(state: FleetState, ids: Ids, usage: LineUsage, inven
     const overlay = lineOverlay.get(l);
     const profile = lineProfile(l);
     const plan = currentPlan(l, profile).plan;
-    const coolingUntil = overlay?.optInChangedMs === undefined ? null : overlay.optInChangedMs + OPT_IN_COOL_DOWN_MS;
+    const coolingUntil = overlay?.optInChangedMs === undefined || overlay.coolDownEndedFor === overlay.optInChangedMs ? null : overlay.optInChangedMs + OPT_IN_COOL_DOWN_MS;
     const optInState = (): OptInState => {
       const changedMs = lineOverlay.get(l)?.optInChangedMs;
       const on = lineProfile(l).optedIn;
@@ -280,7 +280,7 @@ export function createLines(state: FleetState, ids: Ids, usage: LineUsage, inven
         productId: plan.overage.productId,
         activatedDate: iso(on && changedMs !== undefined ? changedMs : profile.startMs),
         deactivatedDate: on ? null : changedMs === undefined ? null : iso(changedMs),
-        isInOptInCoolDown: changedMs !== undefined && nowMs < changedMs + OPT_IN_COOL_DOWN_MS,
+        isInOptInCoolDown: changedMs !== undefined && lineOverlay.get(l)?.coolDownEndedFor !== changedMs && nowMs < changedMs + OPT_IN_COOL_DOWN_MS,
       };
     };
     // Asking for the state the line is in changes nothing (and is not a change for the cool-down).
@@ -337,7 +337,20 @@ export function createLines(state: FleetState, ids: Ids, usage: LineUsage, inven
     return { ok: true, value: undefined, information: [`${block.count} × ${block.productId} added to service line ${serviceLineNumber}`] };
   }
 
+  /**
+   * Ends the line's opt-in cool-down now, as if its day had passed (a simulator control: a demo or
+   * a test can then take an opt-out back without waiting a day). What the line used stays as it was.
+   */
+  function endOptInCoolDown(serviceLineNumber: string): Outcome {
+    const found = activeLine(serviceLineNumber);
+    if (!found.ok) return found;
+    const overlay = lineOverlay.get(found.value);
+    if (overlay?.optInChangedMs !== undefined) overlay.coolDownEndedFor = overlay.optInChangedMs;
+    return { ok: true, value: undefined, information: [`Service line ${serviceLineNumber} may change its priority data opt-in again`] };
+  }
+
   return {
+    endOptInCoolDown,
     serviceLineAt,
     serviceLines,
     changeProduct,

@@ -60,6 +60,8 @@ export interface LineOverlay {
   optedIn?: boolean;
   /** When the opt-in last changed through the API (the cool-down runs from there). */
   optInChangedMs?: number;
+  /** The change (its optInChangedMs) whose cool-down a simulator control ended early. */
+  coolDownEndedFor?: number;
   /** One-time top-ups bought through the API. */
   topUps?: { count: number; atMs: number }[];
   /** Immediate plan changes through the API, oldest first: the product from `atMs` on. */

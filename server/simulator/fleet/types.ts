@@ -239,6 +239,8 @@ export interface Fleet {
   setNickname(serviceLineNumber: string, nickname: string): Outcome;
   setPublicIp(serviceLineNumber: string, publicIp: boolean): Outcome;
   setOptIn(serviceLineNumber: string, optedIn: boolean): Outcome<OptInState>;
+  /** A simulator control: the line's opt-in cool-down ends now. */
+  endOptInCoolDown(serviceLineNumber: string): Outcome;
   setRecurringBlocks(serviceLineNumber: string, change: RecurringBlocksChange): Outcome;
   topUp(serviceLineNumber: string, block: DataBlockRequest): Outcome;
   partialPeriods(serviceLineNumber: string): Outcome<PartialPeriod[]>;
