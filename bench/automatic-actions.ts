@@ -13,11 +13,8 @@
 //              "act" mode (queued to run) and block sign-in in "propose" mode (an admin decides),
 //              so each crossing line writes two rows; `--actions propose|act` puts only opt out, in
 //              that mode (one row a line); `--actions three` adds ending the line at the cycle's end
-//              (proposed): three rows a line. On PostgreSQL that fails once a batch of 2,000 marked
-//              lines holds more than 4,369 action rows (15 parameters a row over the 65,535 a
-//              statement takes: automatic-actions repository insertMany, one INSERT a batch), e.g.
-//              `--only postgres --lines 40000 --actions three`: "bind message has 24464 parameter
-//              formats but 0 parameters", and the evaluation's transaction rolls back.
+//              (proposed): three rows a line (the repository writes them 1,000 rows a statement:
+//              one statement a batch broke PostgreSQL's 65,535 parameters past 4,369 rows).
 // The two passes cross disjoint lines of the same spread of use and caps (interleaved halves of
 // the 80–90 % band), one after the other: the actions pass runs on 5 % more alerts than the baseline did.
 //

@@ -4,7 +4,8 @@
 // override) and Remove. Only those who manage alerts may change rules; the session knows. The data
 // use and projected overage cards also hold the rule's automatic actions (a rule actions machine
 // each, saving with PUT …/actions), whose "Move to another plan" offers the plans of GET
-// /subscriptions/plans, read once for the page when such a card is shown.
+// /subscriptions/plans, read once for the page when such a card is shown; their overrides may carry
+// actions of their own, saved with the override.
 import { useEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
@@ -12,7 +13,7 @@ import { fromPromise, type ActorRefFrom } from 'xstate';
 import { LINE_ALERT_KINDS, ALERT_MESSAGES, parseUsageLevels, type AlertOverrideWire, type AlertRuleWire } from '../domain/alerts';
 import { ACTION_ALERT_KINDS } from '../domain/automation';
 import type { SubscriptionPlanWire } from '../domain/subscriptions';
-import { alertRuleFormMachine } from '../machines/alert-rule-form';
+import { alertRuleFormMachine, hasOverrideActions, overrideActionLevels, overrideActions } from '../machines/alert-rule-form';
 import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { ruleActionsMachine } from '../machines/rule-actions';
 import { AlertRulesView, OverridesPanel, RuleCard } from '../ui/alerts/AlertRulesView';
@@ -118,7 +119,7 @@ function RuleCardRoute({ rule, canEdit, plans }: { rule: AlertRuleWire; canEdit:
       onSubscribe={(value) => form.send({ type: 'user.subscribe', value })}
     >
       {isActionRule(rule) && <RuleActionsRoute rule={rule} canEdit={canEdit} plans={plans} savedLevels={savedLevels} />}
-      {isLineRule(rule) && <OverridesRoute rule={rule} canEdit={canEdit} />}
+      {isLineRule(rule) && <OverridesRoute rule={rule} canEdit={canEdit} plans={plans} />}
     </RuleCard>
   );
 }
@@ -163,7 +164,7 @@ function RuleActionsRoute({ rule, canEdit, plans, savedLevels }: { rule: AlertRu
   );
 }
 
-function OverridesRoute({ rule, canEdit }: { rule: AlertRuleWire; canEdit: boolean }) {
+function OverridesRoute({ rule, canEdit, plans }: { rule: AlertRuleWire; canEdit: boolean; plans: PlanChoices }) {
   const { api } = useAppServices();
   const list = usePageActor(overridesMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => api.alerts.overrides(rule.kind, signal))) } }));
   const reload = () => list.send(reloadEvent(list.getSnapshot()));
@@ -205,6 +206,20 @@ function OverridesRoute({ rule, canEdit }: { rule: AlertRuleWire; canEdit: boole
               levels: context.levels,
               threshold: context.threshold,
               errors: context.errors,
+              actions: hasOverrideActions(context)
+                ? {
+                    actions: overrideActions(context),
+                    levels: overrideActionLevels(context),
+                    plans: plans.plans,
+                    plansFailed: plans.failed,
+                    problem: context.errors.actions,
+                    onOwn: (value) => form.send({ type: 'user.ownActions', value }),
+                    onNotifyOnly: (level) => form.send({ type: 'user.notifyOnly', level }),
+                    onAction: (level, action, checked) => form.send({ type: 'user.action', level, action, checked }),
+                    onMode: (level, action, mode) => form.send({ type: 'user.mode', level, action, mode }),
+                    onPlan: (level, productReferenceId) => form.send({ type: 'user.plan', level, productReferenceId }),
+                  }
+                : null,
               busy,
               failure: context.failure,
               onScope: (value) => form.send({ type: 'user.scope', value }),

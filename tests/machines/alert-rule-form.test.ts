@@ -1,10 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { ALERT_MESSAGES } from '../../src/domain/alerts';
-import { OVERRIDE_KEY_REQUIRED, SAVE_RULE_FAILED, SUBSCRIBE_FAILED } from '../../src/machines/alert-rule-form';
+import { AUTOMATION_MESSAGES } from '../../src/domain/automation';
+import { OVERRIDE_KEY_REQUIRED, SAVE_RULE_FAILED, SUBSCRIBE_FAILED, overrideActionLevels, type SaveRuleInput } from '../../src/machines/alert-rule-form';
 import { lineOverride, ruleWire } from '../fixtures/alerts';
 import { ok, refused } from './scripted-actors';
-import { enabled, key, levels, notifyCustomer, save, savedUsageRule, scope, startRuleForm, subscribe, threshold, usageRule } from './starters/alert-rule-form';
+import {
+  actionMode,
+  chooseAction,
+  enabled,
+  key,
+  levels,
+  notifyCustomer,
+  notifyOnly,
+  ownActions,
+  plan,
+  save,
+  savedUsageRule,
+  scope,
+  startRuleForm,
+  subscribe,
+  threshold,
+  usageRule,
+} from './starters/alert-rule-form';
 
 describe('alert rule form machine: a rule', () => {
   it('starts from the rule as the server holds it', () => {
@@ -114,6 +132,8 @@ describe('alert rule form machine: a rule', () => {
   });
 });
 
+const payloads = (calls: Array<{ input: unknown }>) => calls.map((c) => (c.input as SaveRuleInput).payload);
+
 describe('alert rule form machine: an override', () => {
   it('needs a key, then saves the override and empties the form for the next one', async () => {
     const { actor, called, notifySuccess, saved } = startRuleForm({ rule: usageRule, canEdit: true, target: { type: 'override' } }, [ok(lineOverride)]);
@@ -125,10 +145,53 @@ describe('alert rule form machine: an override', () => {
     actor.send(save);
     const after = await waitFor(actor, (s) => s.matches({ form: 'saved' }));
     expect(called('saveRule').map((c) => c.input)).toEqual([
-      { kind: 'usage', target: 'override', payload: { scope: 'line', key: lineOverride.key, enabled: true, usageLevels: [50, 75], threshold: null } },
+      { kind: 'usage', target: 'override', payload: { scope: 'line', key: lineOverride.key, enabled: true, usageLevels: [50, 75], threshold: null, actions: null } },
     ]);
     expect(after.context.key).toBe('');
     expect(notifySuccess).toHaveBeenCalledExactlyOnceWith(ALERT_MESSAGES.overrideSaved);
     expect(saved).toHaveBeenCalledOnce();
+  });
+
+  it("carries own actions on the override's levels, from a copy of the rule's, with a plan before it is sent", async () => {
+    const rule = ruleWire({ actions: [{ level: 90, action: 'opt_out', mode: 'act', productReferenceId: null }] });
+    const { actor, called } = startRuleForm({ rule, canEdit: true, target: { type: 'override' } }, [ok(lineOverride)]);
+    actor.send(key(lineOverride.key));
+    actor.send(ownActions(true));
+    expect(actor.getSnapshot().context.actions).toEqual(rule.actions);
+    // Levels of its own: the rule's 90 % is no longer offered, and its action is left out.
+    actor.send(levels('50, 75'));
+    expect(overrideActionLevels(actor.getSnapshot().context)).toEqual([50, 75]);
+    actor.send(chooseAction(75, 'change_plan', true));
+    actor.send(actionMode(75, 'change_plan', 'act'));
+    actor.send(chooseAction(50, 'block_sign_in', true));
+    actor.send(save);
+    expect(actor.getSnapshot().context.errors.actions).toBe(AUTOMATION_MESSAGES.planRequired);
+    expect(called('saveRule')).toHaveLength(0);
+    actor.send(plan(75, 'SUB-METERED-1TB'));
+    expect(actor.getSnapshot().context.errors.actions).toBeNull();
+    actor.send(notifyOnly(50));
+    actor.send(save);
+    await waitFor(actor, (s) => s.matches({ form: 'saved' }));
+    expect(payloads(called('saveRule'))).toEqual([
+      { scope: 'line', key: lineOverride.key, enabled: true, usageLevels: [50, 75], threshold: null, actions: [{ level: 75, action: 'change_plan', mode: 'act', productReferenceId: 'SUB-METERED-1TB' }] },
+    ]);
+  });
+
+  it('sends "notify only" as no actions, "as the rule" as null, and no actions field for a rule without actions', async () => {
+    const { actor, called } = startRuleForm({ rule: usageRule, canEdit: true, target: { type: 'override' } }, [ok(lineOverride), ok(lineOverride)]);
+    actor.send(key(lineOverride.key));
+    actor.send(ownActions(true));
+    actor.send(save);
+    await waitFor(actor, (s) => s.matches({ form: 'saved' }));
+    actor.send(key(lineOverride.key));
+    actor.send(ownActions(false));
+    actor.send(save);
+    await waitFor(actor, (s) => s.matches({ form: 'saved' }));
+    expect(payloads(called('saveRule')).map((p) => ('actions' in p ? p.actions : undefined))).toEqual([[], null]);
+    const offline = startRuleForm({ rule: ruleWire({ kind: 'offline', usageLevels: null, threshold: 60 }), canEdit: true, target: { type: 'override' } }, [ok(lineOverride)]);
+    offline.actor.send(key(lineOverride.key));
+    offline.actor.send(save);
+    await waitFor(offline.actor, (s) => s.matches({ form: 'saved' }));
+    expect(payloads(offline.called('saveRule'))[0]).not.toHaveProperty('actions');
   });
 });

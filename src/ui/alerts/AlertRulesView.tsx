@@ -1,7 +1,9 @@
 // Alert rules (alerts:read; changes with alerts:manage): one card per rule — Enabled, its usage levels or threshold, "Also
 // email the customer", Save (alerts:manage only), the admin's own "Email me" switch — and under a
-// line rule its overrides for one customer or line, with an add form and Remove. Renders props and
-// calls callbacks; each form's steps are the alert rule form machine's states.
+// line rule its overrides for one customer or line, with an add form and Remove. An override of the
+// data use or projected overage rule follows the rule's actions or has its own (the ActionLevels
+// picker the rule's actions use). Renders props and calls callbacks; each form's steps are the alert
+// rule form machine's states.
 import { useId, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
@@ -10,13 +12,17 @@ import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import { SelectButton } from 'primereact/selectbutton';
 import { ALERT_KIND_LABELS, ALERT_MESSAGES as M, THRESHOLD_UNITS, hasThreshold, isPortalAlertKind, type AlertKind, type AlertOverrideWire } from '../../domain/alerts';
+import { ACTION_ALERT_KINDS, type RuleActionWire } from '../../domain/automation';
 import { ErrorCard } from '../common/ErrorCard';
+import { ActionLevels, actionsSummary, type ActionLevelsProps } from './ActionLevels';
 import './alerts.css';
 
 export const RULES_LOADING_TEXT = 'Loading alert rules...';
 export const RULES_LOAD_FAILED = 'Could not load the alert rules';
 export const OVERRIDES_LOAD_FAILED = 'Could not load the overrides';
 export const SAVING_TEXT = 'Saving...';
+export const AS_THE_RULE = 'As the rule';
+export const OWN_ACTIONS = 'Own actions';
 export const ADMIN_ONLY_NOTE = 'Only those who manage alerts change the rules. You can still choose whether you get their emails.';
 
 export const RULE_DESCRIPTIONS: Readonly<Record<AlertKind, string>> = {
@@ -159,10 +165,19 @@ export interface OverridesPanelProps {
   form: OverrideFormProps | null;
 }
 
+/** An override's actions: the rule's (`actions` null), or its own on the levels it offers. */
+export interface OverrideActionsProps extends Omit<ActionLevelsProps, 'kind' | 'disabled' | 'actions'> {
+  actions: readonly RuleActionWire[] | null;
+  problem: string | null;
+  onOwn(value: boolean): void;
+}
+
 export interface OverrideFormProps extends Omit<RuleFieldsProps, 'disabled' | 'errors'> {
   scope: 'customer' | 'line';
   keyText: string;
   errors: RuleFieldsProps['errors'] & { key: string | null };
+  /** The data use and projected overage rules' overrides only. */
+  actions: OverrideActionsProps | null;
   busy: boolean;
   failure: string | null;
   onScope(value: 'customer' | 'line'): void;
@@ -174,6 +189,36 @@ const SCOPE_OPTIONS = [
   { label: 'Service line', value: 'line' },
   { label: 'Customer', value: 'customer' },
 ];
+const ACTIONS_OPTIONS = [
+  { label: AS_THE_RULE, value: 'rule' },
+  { label: OWN_ACTIONS, value: 'own' },
+];
+
+const hasActions = (kind: AlertKind) => (ACTION_ALERT_KINDS as readonly string[]).includes(kind);
+
+/** The Actions column: "As the rule", "Notify only", or the actions with their levels. */
+export const overrideActionsText = (o: Pick<AlertOverrideWire, 'kind' | 'actions'>) => (o.actions === null ? AS_THE_RULE : actionsSummary(o.kind, o.actions));
+
+function OverrideActions({ kind, busy, ...props }: OverrideActionsProps & { kind: AlertKind; busy: boolean }) {
+  return (
+    <>
+      <SelectButton
+        aria-label="Actions"
+        value={props.actions === null ? 'rule' : 'own'}
+        allowEmpty={false}
+        options={ACTIONS_OPTIONS}
+        disabled={busy}
+        onChange={(e) => e.value && props.onOwn(e.value === 'own')}
+      />
+      {props.actions && <ActionLevels {...props} kind={kind} actions={props.actions} disabled={busy} />}
+      {props.problem && (
+        <small className="p-error" role="alert">
+          {props.problem}
+        </small>
+      )}
+    </>
+  );
+}
 
 const overrideSummary = (o: AlertOverrideWire) => {
   if (!o.enabled) return 'Off';
@@ -206,6 +251,7 @@ function OverrideForm(props: OverrideFormProps) {
         <FieldError id={`${id}-key-error`} text={props.errors.key} />
       </div>
       <RuleFields {...props} disabled={props.busy} />
+      {props.actions && <OverrideActions {...props.actions} kind={props.kind} busy={props.busy} />}
       <div className="rule-actions">
         <Button type="submit" label={props.busy ? SAVING_TEXT : 'Add override'} disabled={props.busy} />
         {props.failure && <Message severity="error" text={props.failure} />}
@@ -226,25 +272,45 @@ export function OverridesPanel(props: OverridesPanelProps) {
       ) : props.overrides.length === 0 ? (
         <p>No overrides: every customer and line follows the rule.</p>
       ) : (
-        <ul aria-label={label}>
-          {props.overrides.map((o) => (
-            <li key={`${o.scope}/${o.key}`}>
-              {o.scope === 'line' ? 'Line' : 'Customer'} {o.label ? `${o.label} (${o.key})` : o.key}: {overrideSummary(o)}
+        <table aria-label={label} className="alert-overrides-table">
+          <thead>
+            <tr>
+              <th scope="col">For</th>
+              <th scope="col">Settings</th>
+              {hasActions(props.kind) && <th scope="col">Actions</th>}
               {props.canEdit && (
-                <Button
-                  type="button"
-                  label="Remove"
-                  size="small"
-                  text
-                  severity="danger"
-                  aria-label={`Remove the override for ${o.key}`}
-                  disabled={props.removing !== null}
-                  onClick={() => props.onRemove(o)}
-                />
+                <th scope="col">
+                  <span className="sr-only">Remove</span>
+                </th>
               )}
-            </li>
-          ))}
-        </ul>
+            </tr>
+          </thead>
+          <tbody>
+            {props.overrides.map((o) => (
+              <tr key={`${o.scope}/${o.key}`}>
+                <td>
+                  {o.scope === 'line' ? 'Line' : 'Customer'} {o.label ? `${o.label} (${o.key})` : o.key}
+                </td>
+                <td>{overrideSummary(o)}</td>
+                {hasActions(props.kind) && <td>{overrideActionsText(o)}</td>}
+                {props.canEdit && (
+                  <td>
+                    <Button
+                      type="button"
+                      label="Remove"
+                      size="small"
+                      text
+                      severity="danger"
+                      aria-label={`Remove the override for ${o.key}`}
+                      disabled={props.removing !== null}
+                      onClick={() => props.onRemove(o)}
+                    />
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
       {props.form && <OverrideForm {...props.form} />}
     </div>

@@ -3,6 +3,7 @@
 import { vi } from 'vitest';
 import { createActor } from 'xstate';
 import type { AlertRuleWire } from '../../../src/domain/alerts';
+import type { ActionMode, RuleAction } from '../../../src/domain/automation';
 import {
   alertRuleFormMachine,
   type AlertRuleFormInput,
@@ -50,3 +51,8 @@ export const scope = (value: 'customer' | 'line') => ({ type: 'user.scope', valu
 export const key = (value: string) => ({ type: 'user.key', value }) as const;
 export const save = { type: 'user.save' } as const;
 export const subscribe = (value: boolean) => ({ type: 'user.subscribe', value }) as const;
+export const ownActions = (value: boolean) => ({ type: 'user.ownActions', value }) as const;
+export const notifyOnly = (level: number) => ({ type: 'user.notifyOnly', level }) as const;
+export const chooseAction = (level: number, action: RuleAction, checked: boolean) => ({ type: 'user.action', level, action, checked }) as const;
+export const actionMode = (level: number, action: RuleAction, mode: ActionMode) => ({ type: 'user.mode', level, action, mode }) as const;
+export const plan = (level: number, productReferenceId: string) => ({ type: 'user.plan', level, productReferenceId }) as const;

@@ -1,7 +1,8 @@
 // Alert rules → one rule's card (alertRuleForm machine): its generated paths walked on the machine
 // and through the /alerts/rules page, plus a journey pinned by hand. The page is served one rule,
 // the account-expiry rule: a line rule's card holds a second form (its overrides), and the UI run
-// drives one actor of the machine at a time.
+// drives one actor of the machine at a time. An override's own actions are the data use and
+// projected overage overrides' (their journey: tests/machines and tests/ui/AlertRules.test.tsx).
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
@@ -10,7 +11,7 @@ import { alertRuleFormMachine, ruleFormProblems } from '../../../src/machines/al
 import { SAVING_TEXT } from '../../../src/ui/alerts/AlertRulesView';
 import { envelope, ruleWire } from '../../fixtures/alerts';
 import { ok, refused } from '../../machines/scripted-actors';
-import { enabled, key, levels, notifyCustomer, save, scope, startRuleForm, subscribe, threshold } from '../../machines/starters/alert-rule-form';
+import { actionMode, chooseAction, enabled, key, levels, notifyCustomer, notifyOnly, ownActions, plan, save, scope, startRuleForm, subscribe, threshold } from '../../machines/starters/alert-rule-form';
 import { defineModel, done, failed, type UiModel } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
@@ -39,7 +40,7 @@ const ui: UiModel<typeof alertRuleFormMachine, PageScreen> = {
   },
   // The account-expiry card has a threshold, no levels and no override fields; a switch flips.
   drivable: (snapshot, event) => {
-    if (event.type === 'user.levels' || event.type === 'user.scope' || event.type === 'user.key') return false;
+    if ((OVERRIDE_ONLY as readonly string[]).includes(event.type)) return false;
     if (event.type === 'user.enabled') return event.value !== snapshot.context.enabled;
     if (event.type === 'user.notifyCustomer') return event.value !== snapshot.context.notifyCustomer;
     if (event.type === 'user.subscribe') return event.value !== snapshot.context.subscribed;
@@ -55,6 +56,11 @@ const ui: UiModel<typeof alertRuleFormMachine, PageScreen> = {
     'user.notifyCustomer': async ({ user }) => user.click(toggle('Also email the customer')),
     'user.scope': async () => {},
     'user.key': async () => {},
+    'user.ownActions': async () => {},
+    'user.notifyOnly': async () => {},
+    'user.action': async () => {},
+    'user.mode': async () => {},
+    'user.plan': async () => {},
     'user.save': async ({ user }) => user.click(saveButton()),
     'user.subscribe': async ({ user }) => user.click(emailMe()),
   },
@@ -92,6 +98,18 @@ const unreachable = {
   'alertRuleForm.form.failed: user.save #2': 'a refused form had no problem when sent, and an edit leaves failed',
 };
 const noSuchField = (field: string) => `the account-expiry card has no ${field} field (the data-use card and the override form: tests/ui/AlertRules.test.tsx)`;
+/** The fields the account-expiry card lacks, and what each is called in the exclusions. */
+const OVERRIDE_ONLY = ['user.levels', 'user.scope', 'user.key', 'user.ownActions', 'user.notifyOnly', 'user.action', 'user.mode', 'user.plan'] as const;
+const FIELD_NAMES: Record<(typeof OVERRIDE_ONLY)[number], string> = {
+  'user.levels': 'levels',
+  'user.scope': 'scope',
+  'user.key': 'key',
+  'user.ownActions': 'actions choice',
+  'user.notifyOnly': '"Notify only"',
+  'user.action': 'action',
+  'user.mode': 'action mode',
+  'user.plan': 'plan',
+};
 
 export const alertRuleFormModel = defineModel<typeof alertRuleFormMachine, PageScreen>({
   name: 'alert-rule-form',
@@ -106,6 +124,12 @@ export const alertRuleFormModel = defineModel<typeof alertRuleFormMachine, PageS
     'user.notifyCustomer': [notifyCustomer(true)],
     'user.scope': [scope('line')],
     'user.key': [key('')],
+    // Likewise the rule's actions: the form holds none of its own, and these change nothing.
+    'user.ownActions': [ownActions(false)],
+    'user.notifyOnly': [notifyOnly(0)],
+    'user.action': [chooseAction(0, 'opt_out', false)],
+    'user.mode': [actionMode(0, 'opt_out', 'act')],
+    'user.plan': [plan(0, 'SUB-METERED-1TB')],
     'user.save': [save],
     'user.subscribe': [subscribe(true)],
   },
@@ -121,7 +145,7 @@ export const alertRuleFormModel = defineModel<typeof alertRuleFormMachine, PageS
     'form.editing': (s) => expect(s.hasTag('busy')).toBe(false),
     'form.saving': (s) => {
       expect(s.hasTag('busy')).toBe(true);
-      expect(ruleFormProblems(s.context)).toEqual({ levels: null, threshold: null, key: null });
+      expect(ruleFormProblems(s.context)).toEqual({ levels: null, threshold: null, key: null, actions: null });
       expect(s.context.failure).toBeNull();
     },
     'form.saved': (s) => expect(s.context.failure).toBeNull(),
@@ -136,11 +160,7 @@ export const alertRuleFormModel = defineModel<typeof alertRuleFormMachine, PageS
       transitions: {
         ...unreachable,
         ...Object.fromEntries(
-          ['editing', 'saved', 'failed'].flatMap((state) => [
-            [`alertRuleForm.form.${state}: user.levels #1`, noSuchField('levels')],
-            [`alertRuleForm.form.${state}: user.scope #1`, noSuchField('scope')],
-            [`alertRuleForm.form.${state}: user.key #1`, noSuchField('key')],
-          ]),
+          ['editing', 'saved', 'failed'].flatMap((state) => OVERRIDE_ONLY.map((type) => [`alertRuleForm.form.${state}: ${type} #1`, noSuchField(FIELD_NAMES[type])])),
         ),
       },
     },
