@@ -12,12 +12,10 @@ import type { AlertListWire, MyAlertsWire } from '../../src/domain/alerts';
 import { AUTOMATION_MESSAGES as M, type AutomaticActionListWire, type ScheduledChangeWire } from '../../src/domain/automation';
 import type { AuditListWire } from '../../src/domain/audit';
 import type { ServiceLineSettingsWire } from '../../src/domain/service-lines';
-import type { StarlinkClient } from '../../server/provider';
-import { ProviderTimeoutError, ProviderUnavailableError } from '../../server/provider/errors';
 import type { RunningSimulator } from '../../server/simulator';
 import { idOf, insertProduct, insertServiceLines, insertTerminals, insertUsageCycles, terminalRow } from '../fixtures/terminals';
 import { createTestContext, type TestContext } from './helpers';
-import { SYNC_TEST_TIME, fastClient, startFleet } from './terminal-sync-fixtures';
+import { SYNC_TEST_TIME, countingClient, fastClient, startFleet } from './terminal-sync-fixtures';
 
 /** The provider writes counted at the client, and the faults the next call of one gets. */
 const calls = { optOutPriorityData: 0, optInPriorityData: 0, changeServiceLineProduct: 0 };
@@ -25,25 +23,6 @@ type Counted = keyof typeof calls;
 const loseAnswer = new Set<Counted>();
 const unavailable = new Set<Counted>();
 
-function counting(client: StarlinkClient): StarlinkClient {
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      const fn = value as (...args: unknown[]) => unknown;
-      if (typeof property === 'string' && property in calls) {
-        return async (...args: unknown[]) => {
-          if (unavailable.delete(property as Counted)) throw new ProviderUnavailableError('The provider is down', { method: 'POST', path: '/test', attempts: 3 });
-          calls[property as Counted]++;
-          const answer: unknown = await fn.apply(target, args);
-          if (loseAnswer.delete(property as Counted)) throw new ProviderTimeoutError('The answer never came', { method: 'POST', path: '/test', timeoutMs: 15_000 });
-          return answer;
-        };
-      }
-      return fn.bind(target);
-    },
-  });
-}
 
 let sim: RunningSimulator;
 let ctx: TestContext;
@@ -72,7 +51,7 @@ const runDue = () => ctx.app.services.automaticActions.runDue();
 beforeAll(async () => {
   // The simulator reads the app's clock: a scheduled change's time is the provider's time too.
   sim = await startFleet({ terminals: 60, now: () => (ctx ? ctx.clock.now() : new Date(SYNC_TEST_TIME)) });
-  const client = counting(fastClient(sim));
+  const client = countingClient(fastClient(sim), calls, { loseAnswer, unavailable });
   ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off', USAGE_SYNC_INTERVAL: 'off' }, provider: { kind: 'simulator', client: () => client } });
   await ctx.app.syncJobs?.stop();
   const created = await ctx.createAdmin({ name: 'Alice Admin' });

@@ -9,14 +9,12 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_MESSAGES as M, type CustomerRequestWire, type MyRequestsWire, type QueuedRequestWire, type RequestOptionsWire, type RequestQueueWire } from '../../src/domain/requests';
 import type { ServiceLineSettingsWire } from '../../src/domain/service-lines';
-import type { StarlinkClient } from '../../server/provider';
-import { ProviderTimeoutError } from '../../server/provider/errors';
 import { INTENT_MESSAGES } from '../../server/services/provider-intents';
 import type { RunningSimulator } from '../../server/simulator';
 import { CUSTOMERS_ONLY_MESSAGE } from '../../server/plugins/auth';
 import { insertProduct, insertServiceLines, insertTerminals, idOf, terminalRow } from '../fixtures/terminals';
 import { createTestContext, type TestContext } from './helpers';
-import { SYNC_TEST_TIME, fastClient, startFleet } from './terminal-sync-fixtures';
+import { SYNC_TEST_TIME, countingClient, fastClient, startFleet } from './terminal-sync-fixtures';
 
 /** The provider writes an approval may make, counted at the client. */
 const calls = { changeServiceLineProduct: 0, topUpServiceLine: 0 };
@@ -24,24 +22,6 @@ type Counted = keyof typeof calls;
 /** Writes whose next answer is lost after the provider made them (as when the server dies mid-call). */
 const loseAnswer = new Set<Counted>();
 
-function counting(client: StarlinkClient): StarlinkClient {
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      const fn = value as (...args: unknown[]) => unknown;
-      if (typeof property === 'string' && property in calls) {
-        return async (...args: unknown[]) => {
-          calls[property as Counted]++;
-          const answer: unknown = await fn.apply(target, args);
-          if (loseAnswer.delete(property as Counted)) throw new ProviderTimeoutError('The answer never came', { method: 'POST', path: '/test', timeoutMs: 15_000 });
-          return answer;
-        };
-      }
-      return fn.bind(target);
-    },
-  });
-}
 
 let sim: RunningSimulator;
 let ctx: TestContext;
@@ -60,7 +40,7 @@ let brunoLine: string;
 
 beforeAll(async () => {
   sim = await startFleet({ terminals: 60 });
-  const client = counting(fastClient(sim));
+  const client = countingClient(fastClient(sim), calls, { loseAnswer });
   ctx = await createTestContext({ now: SYNC_TEST_TIME, env: { SYNC_INTERVAL: 'off', USAGE_SYNC_INTERVAL: 'off' }, provider: { kind: 'simulator', client: () => client } });
   await ctx.app.syncJobs?.stop();
   const created = await ctx.createAdmin();

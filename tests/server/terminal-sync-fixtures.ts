@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { SyncJob } from '../../src/domain/terminals';
 import type { Db } from '../../server/db/client';
 import { createStarlinkClient, type StarlinkClient } from '../../server/provider';
+import { ProviderTimeoutError, ProviderUnavailableError } from '../../server/provider/errors';
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../server/simulator';
 import type { TestContext } from './helpers';
 
@@ -117,4 +118,28 @@ export async function syncStatusCounts(db: Db): Promise<Record<string, number>> 
     sql`SELECT sync_status, count(*)::int AS n FROM terminals WHERE removed_at IS NULL GROUP BY sync_status`,
   )) as unknown as { rows: { sync_status: string; n: number }[] };
   return Object.fromEntries(result.rows.map((r) => [r.sync_status, Number(r.n)]));
+}
+
+/**
+ * The client with some of its writes counted, and faults a test sets for a write's next call: its
+ * answer lost after the provider made it (as when the server dies mid-call), or the provider out
+ * of reach before it.
+ */
+export function countingClient<K extends string>(client: StarlinkClient, calls: Record<K, number>, faults: { loseAnswer: Set<K>; unavailable?: Set<K> }): StarlinkClient {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const fn = value as (...args: unknown[]) => unknown;
+      if (typeof property !== 'string' || !(property in calls)) return fn.bind(target);
+      const name = property as K;
+      return async (...args: unknown[]) => {
+        if (faults.unavailable?.delete(name)) throw new ProviderUnavailableError('The provider is down', { method: 'POST', path: '/test', attempts: 3 });
+        calls[name]++;
+        const answer: unknown = await fn.apply(target, args);
+        if (faults.loseAnswer.delete(name)) throw new ProviderTimeoutError('The answer never came', { method: 'POST', path: '/test', timeoutMs: 15_000 });
+        return answer;
+      };
+    },
+  });
 }

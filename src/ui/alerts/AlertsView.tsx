@@ -3,11 +3,9 @@
 // Requests page's parts (the labelled selects, the error card, the status buttons). Renders props
 // and calls callbacks; the acknowledgement's steps are the alert acknowledge machine's states.
 import { useId } from 'react';
+import { SearchField } from '../common/SearchFilterBar';
 import { Button } from 'primereact/button';
 import { DataTable } from 'primereact/datatable';
-import { IconField } from 'primereact/iconfield';
-import { InputIcon } from 'primereact/inputicon';
-import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import { SelectButton } from 'primereact/selectbutton';
 import {
@@ -142,21 +140,7 @@ export function AlertsView(props: AlertsViewProps) {
         }}
       />
       <div className="list-toolbar alerts-filters" role="search">
-        <label htmlFor={`${id}-search`} className="sr-only">
-          {SEARCH_LABEL}
-        </label>
-        <IconField iconPosition="left" className="list-search">
-          <InputIcon className="pi pi-search" />
-          <InputText
-            id={`${id}-search`}
-            type="search"
-            autoComplete="off"
-            maxLength={ALERT_SEARCH_MAX_LENGTH}
-            placeholder={SEARCH_PLACEHOLDER}
-            value={props.search}
-            onChange={(event) => props.onSearch(event.target.value)}
-          />
-        </IconField>
+        <SearchField label={SEARCH_LABEL} placeholder={SEARCH_PLACEHOLDER} maxLength={ALERT_SEARCH_MAX_LENGTH} value={props.search} onChange={props.onSearch} />
         <LabelledSelect label="Kind" value={props.kind} options={KIND_OPTIONS} onChange={props.onKind} />
         <LabelledSelect label="Severity" value={props.severity} options={SEVERITY_OPTIONS} onChange={props.onSeverity} />
         {accounts && props.onAccount && (

@@ -23,14 +23,13 @@ export interface SearchFilterBarProps<TStatus extends string> {
   children?: ReactNode;
 }
 
-export function SearchFilterBar<TStatus extends string>(props: SearchFilterBarProps<TStatus>) {
-  const id = useId();
-  const searchId = `${id}-search`;
-  const statusId = `${id}-status`;
+/** A list's search box with its hidden label: one look and one behaviour on every list. */
+export function SearchField(props: { label: string; placeholder: string; maxLength: number; value: string; onChange(text: string): void }) {
+  const searchId = `${useId()}-search`;
   return (
-    <div className="list-toolbar" role="search">
+    <>
       <label htmlFor={searchId} className="sr-only">
-        {props.searchLabel}
+        {props.label}
       </label>
       <IconField iconPosition="left" className="list-search">
         <InputIcon className="pi pi-search" />
@@ -40,10 +39,19 @@ export function SearchFilterBar<TStatus extends string>(props: SearchFilterBarPr
           autoComplete="off"
           maxLength={props.maxLength}
           placeholder={props.placeholder}
-          value={props.search}
-          onChange={(event) => props.onSearch(event.target.value)}
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
         />
       </IconField>
+    </>
+  );
+}
+
+export function SearchFilterBar<TStatus extends string>(props: SearchFilterBarProps<TStatus>) {
+  const statusId = `${useId()}-status`;
+  return (
+    <div className="list-toolbar" role="search">
+      <SearchField label={props.searchLabel} placeholder={props.placeholder} maxLength={props.maxLength} value={props.search} onChange={props.onSearch} />
       <label htmlFor={statusId} className="sr-only">
         {props.statusLabel ?? 'Status filter'}
       </label>

@@ -4,11 +4,9 @@
 // pages' parts. Renders props and calls callbacks; a decision's steps are the action review
 // machine's states.
 import { useId } from 'react';
+import { SearchField } from '../../common/SearchFilterBar';
 import { Button } from 'primereact/button';
 import { DataTable } from 'primereact/datatable';
-import { IconField } from 'primereact/iconfield';
-import { InputIcon } from 'primereact/inputicon';
-import { InputText } from 'primereact/inputtext';
 import { SelectButton } from 'primereact/selectbutton';
 import {
   ACTION_MODE_LABELS,
@@ -86,21 +84,7 @@ export function AutomaticActionsView(props: AutomaticActionsViewProps) {
         }}
       />
       <div className="list-toolbar" role="search">
-        <label htmlFor={`${id}-search`} className="sr-only">
-          {ACTIONS_SEARCH_LABEL}
-        </label>
-        <IconField iconPosition="left" className="list-search">
-          <InputIcon className="pi pi-search" />
-          <InputText
-            id={`${id}-search`}
-            type="search"
-            autoComplete="off"
-            maxLength={ACTIONS_SEARCH_MAX_LENGTH}
-            placeholder={ACTIONS_SEARCH_PLACEHOLDER}
-            value={props.search}
-            onChange={(event) => props.onSearch(event.target.value)}
-          />
-        </IconField>
+        <SearchField label={ACTIONS_SEARCH_LABEL} placeholder={ACTIONS_SEARCH_PLACEHOLDER} maxLength={ACTIONS_SEARCH_MAX_LENGTH} value={props.search} onChange={props.onSearch} />
       </div>
       {props.error ? (
         <ErrorCard title={ACTIONS_LOAD_FAILED} message={props.error} onRetry={props.onRetry} />
