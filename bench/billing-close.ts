@@ -30,7 +30,7 @@ import type { Database, Db } from '../server/db/client';
 import { createRepositories } from '../server/db/repositories';
 import { rowsOf } from '../server/db/repositories/results';
 import { createAuditService } from '../server/services/audit';
-import { createStatementsService, REFRESH_BATCH } from '../server/services/statements';
+import { createStatementsService, REFRESH_BATCH } from '../server/services/billing/statements';
 import { statementsOfCsv } from '../tests/fixtures/csv';
 import { onEachDatabase } from './databases';
 

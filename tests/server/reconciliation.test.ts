@@ -13,7 +13,7 @@ import { prorate } from '../../src/domain/money';
 import type { SyncJob } from '../../src/domain/terminals';
 import type { StarlinkClient } from '../../server/provider';
 import type { ProviderInvoiceDetail, ProviderInvoiceLine, ProviderInvoiceSummary } from '../../server/provider/schemas';
-import { RECONCILIATION_SERVER_MESSAGES, invoiceCycle, invoiceRows } from '../../server/services/reconciliation';
+import { RECONCILIATION_SERVER_MESSAGES, invoiceCycle, invoiceRows } from '../../server/services/billing/reconciliation';
 import type { RunningSimulator } from '../../server/simulator';
 import { leftOffLine } from '../../server/simulator/account';
 import { createTestContext, type TestContext } from './helpers';

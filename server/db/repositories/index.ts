@@ -27,10 +27,10 @@ import { createUsersRepository } from './users';
 import { createRolesRepository } from './roles';
 import { createApiKeysRepository } from './api-keys';
 import { createWebhookRepository } from './webhooks';
-import { createStatementsRepository } from './statements';
-import { createBillingPricesRepository } from './billing-prices';
-import { createProviderInvoicesRepository } from './provider-invoices';
-import { createReconciliationRepository } from './reconciliation';
+import { createStatementsRepository } from './billing/statements';
+import { createBillingPricesRepository } from './billing/prices';
+import { createProviderInvoicesRepository } from './billing/provider-invoices';
+import { createReconciliationRepository } from './billing/reconciliation';
 import { createBulkOperationsRepository } from './bulk-operations';
 
 export type Repositories = ReturnType<typeof createRepositories>;

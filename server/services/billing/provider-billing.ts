@@ -5,14 +5,14 @@ import {
   PROVIDER_BILLING_MESSAGES as M,
   type ProviderBillingWire,
   type ProviderInvoiceWire,
-} from '../../src/domain/provider-billing';
-import { DEFAULT_CURRENCY } from '../../src/domain/subscriptions';
-import type { Repositories } from '../db/repositories';
-import { NotFoundError, ServiceUnavailableError } from '../errors';
-import { isProviderError } from '../provider/errors';
-import type { StarlinkClient } from '../provider';
-import type { ProviderDirectory } from '../provider-access';
-import { providerFailure } from './provider-failures';
+} from '../../../src/domain/provider-billing';
+import { DEFAULT_CURRENCY } from '../../../src/domain/subscriptions';
+import type { Repositories } from '../../db/repositories';
+import { NotFoundError, ServiceUnavailableError } from '../../errors';
+import { isProviderError } from '../../provider/errors';
+import type { StarlinkClient } from '../../provider';
+import type { ProviderDirectory } from '../../provider-access';
+import { providerFailure } from '../provider-failures';
 
 /** One provider account's billing: the account asked for, else the first enabled one. */
 export interface ProviderBillingService {

@@ -11,12 +11,12 @@ import {
   type PriceBody,
   type PriceListWire,
   type PriceWire,
-} from '../../src/domain/billing';
-import { CURRENCY_PATTERN } from '../../src/domain/money';
-import { ADJUSTMENT_REASON_MAX_LENGTH } from '../../src/domain/billing';
-import { isUsageDay } from '../../src/domain/customer-terminals';
-import { BILLING_FIELD_MESSAGES } from '../services/billing-prices';
-import { inputText, exact, type Exact } from './schemas';
+} from '../../../src/domain/billing';
+import { CURRENCY_PATTERN } from '../../../src/domain/money';
+import { ADJUSTMENT_REASON_MAX_LENGTH } from '../../../src/domain/billing';
+import { isUsageDay } from '../../../src/domain/customer-terminals';
+import { BILLING_FIELD_MESSAGES } from '../../services/billing/prices';
+import { inputText, exact, type Exact } from '../schemas';
 
 export const PRODUCT_ID_MAX_LENGTH = 100;
 export const BILLING_NOTE_MAX_LENGTH = 500;

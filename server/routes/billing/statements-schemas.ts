@@ -8,9 +8,9 @@ import {
   type StatementListWire,
   type StatementSummaryWire,
   type StatementWire,
-} from '../../src/domain/billing';
-import { MAX_PAGE, MAX_SEARCH_LENGTH, QUERY_MESSAGES, wholeNumber } from './customers-schemas';
-import { paginationSchema, exact, type Exact } from './schemas';
+} from '../../../src/domain/billing';
+import { MAX_PAGE, MAX_SEARCH_LENGTH, QUERY_MESSAGES, wholeNumber } from '../customers-schemas';
+import { paginationSchema, exact, type Exact } from '../schemas';
 
 export const STATEMENTS_PAGE_SIZE = 25;
 export const STATEMENTS_MAX_PAGE_SIZE = 100;

@@ -2,10 +2,10 @@
 // and every leak with its fixes — read under billing:read; fixing a leak and importing the
 // provider's invoices need billing:manage.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BILLING_MESSAGES as M } from '../../src/domain/billing';
-import { auditContext } from '../services/audit';
+import { BILLING_MESSAGES as M } from '../../../src/domain/billing';
+import { auditContext } from '../../services/audit';
 import { fixBodySchema, fixResultSchema, importResultSchema, reconciliationQuerySchema, reconciliationSchema } from './reconciliation-schemas';
-import { failures, successSchema } from './schemas';
+import { failures, successSchema } from '../schemas';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['billing'];

@@ -5,10 +5,10 @@
 // the provider charges is read under that account; what the statements bill is read whole (a
 // statement may bill lines of several accounts), each item naming its line's account.
 import { inArray, sql } from 'drizzle-orm';
-import type { ProductPeriod } from '../../../src/domain/billing';
-import type { Db } from '../client';
-import { billingLeakResolutions, customers } from '../schema';
-import { rowsOf } from './results';
+import type { ProductPeriod } from '../../../../src/domain/billing';
+import type { Db } from '../../client';
+import { billingLeakResolutions, customers } from '../../schema';
+import { rowsOf } from '../results';
 
 export type ReconciliationRepository = ReturnType<typeof createReconciliationRepository>;
 

@@ -1,10 +1,10 @@
 // What the provider bills the reseller (Subscriptions → Provider Billing), read live: any portal
 // user may read it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PROVIDER_BILLING_MESSAGES as M } from '../../src/domain/provider-billing';
+import { PROVIDER_BILLING_MESSAGES as M } from '../../../src/domain/provider-billing';
 import { invoiceParamsSchema, providerBillingSchema, providerInvoiceSchema } from './provider-billing-schemas';
 import { z } from 'zod';
-import { failures, providerAccountParam, successSchema } from './schemas';
+import { failures, providerAccountParam, successSchema } from '../schemas';
 
 const tags = ['billing'];
 const accountQuery = z.object({ account_id: providerAccountParam });

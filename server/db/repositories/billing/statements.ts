@@ -9,9 +9,9 @@
 // leave the database as text where the drivers differ (bigint, numeric, timestamps) and are read
 // back here, so PGlite and PostgreSQL answer the same.
 import { sql, type SQL } from 'drizzle-orm';
-import type { LineCycleFacts, PendingAdjustment, ProductPeriod, StatementContent, StatementItemKind, StatementStatus, StatementSummaryWire } from '../../../src/domain/billing';
-import type { Db } from '../client';
-import { rowsOf } from './results';
+import type { LineCycleFacts, PendingAdjustment, ProductPeriod, StatementContent, StatementItemKind, StatementStatus, StatementSummaryWire } from '../../../../src/domain/billing';
+import type { Db } from '../../client';
+import { rowsOf } from '../results';
 
 export type StatementsRepository = ReturnType<typeof createStatementsRepository>;
 

@@ -7,8 +7,8 @@
 // insertAdjustment.
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { CustomerPriceEntry, PriceEntry } from '../../../src/domain/billing';
-import type { Db } from '../client';
+import type { CustomerPriceEntry, PriceEntry } from '../../../../src/domain/billing';
+import type { Db } from '../../client';
 import {
   billingAdjustments,
   billingCustomerPrices,
@@ -21,7 +21,7 @@ import {
   type BillingAdjustmentRow,
   type BillingCustomerPriceRow,
   type BillingPriceRow,
-} from '../schema';
+} from '../../schema';
 
 export type BillingPricesRepository = ReturnType<typeof createBillingPricesRepository>;
 

@@ -15,16 +15,16 @@ import {
   type PriceBody,
   type PriceListWire,
   type PriceWire,
-} from '../../src/domain/billing';
-import { CURRENCY_PATTERN, currencyExponent, decimalFraction, formatMinor, MoneyError, parseMoney } from '../../src/domain/money';
-import type { Clock } from '../clock';
-import type { Repositories } from '../db/repositories';
-import type { AdjustmentRow, AdjustmentStatus, CustomerPriceRow, PriceRow } from '../db/repositories/billing-prices';
-import type { BillingCustomerPriceRow, BillingPriceRow } from '../db/schema';
-import { demoPricesFrom, planDemoCustomerPrices, planDemoPrices, DEMO_SEEDED_KEY } from '../demo-data';
-import { BadRequestError, ConflictError, NotFoundError, fieldError } from '../errors';
-import type { AuditService, RequestContext } from './audit';
-import { ADJUSTMENT_REASON_MAX_LENGTH } from '../../src/domain/billing';
+} from '../../../src/domain/billing';
+import { CURRENCY_PATTERN, currencyExponent, decimalFraction, formatMinor, MoneyError, parseMoney } from '../../../src/domain/money';
+import type { Clock } from '../../clock';
+import type { Repositories } from '../../db/repositories';
+import type { AdjustmentRow, AdjustmentStatus, CustomerPriceRow, PriceRow } from '../../db/repositories/billing/prices';
+import type { BillingCustomerPriceRow, BillingPriceRow } from '../../db/schema';
+import { demoPricesFrom, planDemoCustomerPrices, planDemoPrices, DEMO_SEEDED_KEY } from '../../demo-data';
+import { BadRequestError, ConflictError, NotFoundError, fieldError } from '../../errors';
+import type { AuditService, RequestContext } from '../audit';
+import { ADJUSTMENT_REASON_MAX_LENGTH } from '../../../src/domain/billing';
 
 
 /** What the form shows beside a field the server refused. */

@@ -6,8 +6,8 @@ import {
   PROVIDER_BILLING_MESSAGES as M,
   type ProviderBillingWire,
   type ProviderInvoiceWire,
-} from '../../src/domain/provider-billing';
-import { exact, type Exact } from './schemas';
+} from '../../../src/domain/provider-billing';
+import { exact, type Exact } from '../schemas';
 
 export const providerBillingSchema = z.object({
   balances: z.array(z.object({ currency: z.string(), dueAmount: z.number() })),

@@ -12,7 +12,7 @@
 // applied, and the cycle is closed. A second close, here or in another process, finds the cycle
 // closed and does nothing. closeDue() closes the cycle that ended once its final usage is in and
 // the list has a price for it; the 'billing-run' job calls it, then refreshes the current cycle.
-import { requireWholeOrganisation, scopeOf, type CustomerRef } from './customer-scope';
+import { requireWholeOrganisation, scopeOf, type CustomerRef } from '../customer-scope';
 import {
   BILLING_MESSAGES as M,
   QUANTITY_UNITS,
@@ -33,19 +33,19 @@ import {
   type StatementStatus,
   type StatementSummaryWire,
   type StatementWire,
-} from '../../src/domain/billing';
-import { csvRow } from '../../src/domain/csv';
-import { paginationOf } from '../../src/domain/customers';
-import { formatMinor } from '../../src/domain/money';
-import type { Clock } from '../clock';
-import type { Db } from '../db/client';
-import type { Repositories } from '../db/repositories';
-import type { CycleWindow, DraftWrite, ExistingStatement, StatementFilter, StatementItemRow, StatementSummaryRow } from '../db/repositories/statements';
-import { ConflictError, NotFoundError, fieldError } from '../errors';
-import type { AuditService, RequestContext } from './audit';
-import { clientForLine, type ProviderDirectory } from '../provider-access';
-import type { CustomersService } from './customers';
-import { createPacer, type PacerOptions } from './pacer';
+} from '../../../src/domain/billing';
+import { csvRow } from '../../../src/domain/csv';
+import { paginationOf } from '../../../src/domain/customers';
+import { formatMinor } from '../../../src/domain/money';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/client';
+import type { Repositories } from '../../db/repositories';
+import type { CycleWindow, DraftWrite, ExistingStatement, StatementFilter, StatementItemRow, StatementSummaryRow } from '../../db/repositories/billing/statements';
+import { ConflictError, NotFoundError, fieldError } from '../../errors';
+import type { AuditService, RequestContext } from '../audit';
+import { clientForLine, type ProviderDirectory } from '../../provider-access';
+import type { CustomersService } from '../customers';
+import { createPacer, type PacerOptions } from '../pacer';
 
 /** Customers worked out per transaction. */
 export const REFRESH_BATCH = 1_000;

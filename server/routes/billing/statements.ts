@@ -3,12 +3,12 @@
 // customer's own statements (/my/statements, and the admin's read-only preview of them).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditContext } from '../services/audit';
-import { principalOf } from '../plugins/auth';
-import { customerScopeOf } from '../services/customer-scope';
-import { sendCsv } from './csv';
-import { customerParamsSchema } from './customers-schemas';
-import { failures, successSchema } from './schemas';
+import { auditContext } from '../../services/audit';
+import { principalOf } from '../../plugins/auth';
+import { customerScopeOf } from '../../services/customer-scope';
+import { sendCsv } from '../csv';
+import { customerParamsSchema } from '../customers-schemas';
+import { failures, successSchema } from '../schemas';
 import {
   closeReportSchema,
   cycleParamsSchema,

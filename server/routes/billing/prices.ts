@@ -3,8 +3,8 @@
 // reads them, billing:manage changes them.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BILLING_MESSAGES as M } from '../../src/domain/billing';
-import { auditContext } from '../services/audit';
+import { BILLING_MESSAGES as M } from '../../../src/domain/billing';
+import { auditContext } from '../../services/audit';
 import {
   adjustmentBodySchema,
   adjustmentParamsSchema,
@@ -19,8 +19,8 @@ import {
   priceListSchema,
   priceParamsSchema,
   priceSchema,
-} from './billing-prices-schemas';
-import { failures, successSchema } from './schemas';
+} from './prices-schemas';
+import { failures, successSchema } from '../schemas';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['billing'];

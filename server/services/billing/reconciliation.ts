@@ -30,21 +30,21 @@ import {
   type LineCycleFacts,
   type ReconciliationWire,
   type ResolvedPrice,
-} from '../../src/domain/billing';
-import { CURRENCY_PATTERN, MoneyError, allocate, currencyExponent, formatMoney, multiply, sumMinor } from '../../src/domain/money';
-import { DEFAULT_CURRENCY } from '../../src/domain/subscriptions';
-import type { Clock } from '../clock';
-import type { Db } from '../db/client';
-import type { Repositories } from '../db/repositories';
-import type { CustomerPriceEntryRow } from '../db/repositories/billing-prices';
-import type { NewProviderInvoice, NewProviderInvoiceLine } from '../db/repositories/provider-invoices';
-import type { BoardCustomer, BoardLine, CycleInvoiceLine, CycleStatementItem, ProviderProductRow } from '../db/repositories/reconciliation';
-import { BadGatewayError, ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../errors';
-import type { ProviderInvoiceDetail, ProviderInvoiceSummary } from '../provider/schemas';
-import type { AuditService, RequestContext } from './audit';
-import type { ProviderDirectory } from '../provider-access';
-import { providerFailure } from './provider-failures';
-import type { ServiceLinesService } from './service-lines';
+} from '../../../src/domain/billing';
+import { CURRENCY_PATTERN, MoneyError, allocate, currencyExponent, formatMoney, multiply, sumMinor } from '../../../src/domain/money';
+import { DEFAULT_CURRENCY } from '../../../src/domain/subscriptions';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/client';
+import type { Repositories } from '../../db/repositories';
+import type { CustomerPriceEntryRow } from '../../db/repositories/billing/prices';
+import type { NewProviderInvoice, NewProviderInvoiceLine } from '../../db/repositories/billing/provider-invoices';
+import type { BoardCustomer, BoardLine, CycleInvoiceLine, CycleStatementItem, ProviderProductRow } from '../../db/repositories/billing/reconciliation';
+import { BadGatewayError, ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../../errors';
+import type { ProviderInvoiceDetail, ProviderInvoiceSummary } from '../../provider/schemas';
+import type { AuditService, RequestContext } from '../audit';
+import type { ProviderDirectory } from '../../provider-access';
+import { providerFailure } from '../provider-failures';
+import type { ServiceLinesService } from '../service-lines';
 
 export const RECONCILIATION_SERVER_MESSAGES = {
   importFailed: 'Could not import the provider\u2019s invoices',

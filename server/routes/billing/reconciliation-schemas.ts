@@ -1,10 +1,10 @@
 // Request and response schemas of the reconciliation board, its fixes and the import of the
 // provider's invoices, the answers checked against their types in src/domain/billing.ts.
 import { z } from 'zod';
-import { BILLING_MESSAGES as M, FIX_ACTIONS, LEAK_KINDS, type FixBody, type LeakWire, type ReconciliationWire } from '../../src/domain/billing';
-import { DEACTIVATION_REASON_MAX_LENGTH } from '../../src/domain/service-lines';
-import { isBoardCycle, type InvoiceImportResult } from '../services/reconciliation';
-import { inputText, exact, providerAccountIdField, providerAccountParam, type Exact, PROVIDER_ACCOUNT_ID_MESSAGE } from './schemas';
+import { BILLING_MESSAGES as M, FIX_ACTIONS, LEAK_KINDS, type FixBody, type LeakWire, type ReconciliationWire } from '../../../src/domain/billing';
+import { DEACTIVATION_REASON_MAX_LENGTH } from '../../../src/domain/service-lines';
+import { isBoardCycle, type InvoiceImportResult } from '../../services/billing/reconciliation';
+import { inputText, exact, providerAccountIdField, providerAccountParam, type Exact, PROVIDER_ACCOUNT_ID_MESSAGE } from '../schemas';
 
 /** A fix's note is also the reason a cancelled line is given at the provider: its limit is that one's. */
 export const LEAK_NOTE_MAX_LENGTH = DEACTIVATION_REASON_MAX_LENGTH;

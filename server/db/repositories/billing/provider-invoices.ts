@@ -2,8 +2,8 @@
 // one transaction, and only the invoice's status and due date change afterwards (a complete
 // cycle's invoice never changes; it gets paid).
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../client';
-import { providerInvoiceLines, providerInvoices } from '../schema';
+import type { Db } from '../../client';
+import { providerInvoiceLines, providerInvoices } from '../../schema';
 
 export type ProviderInvoicesRepository = ReturnType<typeof createProviderInvoicesRepository>;
 
