@@ -220,7 +220,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         billing: {
           run: async (reason) => {
             await importInvoices(reason);
-            return services.statements.run(reason);
+            const report = await services.statements.run(reason);
+            await services.dunning.run().catch((error: unknown) => app.log.error({ err: error }, 'dunning run failed'));
+            return report;
           },
         },
         // A demo database's customers get terminals once the first sync has brought some.

@@ -136,3 +136,48 @@ export function automaticActionEmail(input: { name: string; serviceLineNumber: s
     ].join('\n'),
   };
 }
+
+/** A customer's receipt for a payment recorded against their statements. */
+export function paymentReceivedEmail(input: { name: string; amount: string; receivedOn: string; statements: readonly string[] }): ComposedEmail {
+  const paid = input.statements.length > 0 ? `It paid statement${input.statements.length > 1 ? 's' : ''} ${input.statements.join(', ')}.` : 'It is kept as credit for your next statement.';
+  return {
+    subject: `Payment received: ${input.amount}`,
+    text: [`Hello ${input.name},`, '', `We received your payment of ${input.amount} on ${input.receivedOn}. ${paid}`, '', 'Thank you.', '', `- ${PRODUCT_NAME}`].join('\n'),
+  };
+}
+
+/** A dunning letter: a reminder, the final notice, or the block of portal access and its lifting. */
+export function dunningEmail(input: {
+  name: string;
+  step: 'reminder' | 'final_notice' | 'block' | 'unblock';
+  statement: string;
+  amount: string;
+  dueOn: string;
+  blockOn: string | null;
+  link: string | null;
+}): ComposedEmail {
+  const seeIt = input.link ? ['', `See your statements and payments in the ${PRODUCT_NAME}: ${input.link}`] : [];
+  const bodies: Record<typeof input.step, { subject: string; lines: string[] }> = {
+    reminder: {
+      subject: `Payment reminder: statement ${input.statement}`,
+      lines: [`Statement ${input.statement} was due on ${input.dueOn}, and ${input.amount} of it is still unpaid.`, 'If you have paid it already, thank you, and please ignore this message.'],
+    },
+    final_notice: {
+      subject: `Final notice: statement ${input.statement}`,
+      lines: [
+        `Statement ${input.statement} was due on ${input.dueOn}, and ${input.amount} of it is still unpaid.`,
+        input.blockOn ? `Unless it is paid, your access to the portal will be blocked on ${input.blockOn}.` : 'Please pay it now.',
+      ],
+    },
+    block: {
+      subject: `Portal access blocked: statement ${input.statement} unpaid`,
+      lines: [`Statement ${input.statement} was due on ${input.dueOn}, and ${input.amount} of it is still unpaid, so your access to the portal is blocked.`, 'It is unblocked as soon as nothing is overdue.'],
+    },
+    unblock: {
+      subject: 'Portal access restored',
+      lines: ['Thank you for your payment. Nothing is overdue any more, and your access to the portal is restored.'],
+    },
+  };
+  const { subject, lines } = bodies[input.step];
+  return { subject, text: [`Hello ${input.name},`, '', ...lines, ...(input.step === 'unblock' ? [] : seeIt), '', `- ${PRODUCT_NAME}`].join('\n') };
+}

@@ -30,6 +30,7 @@ import { providerAccountRoutes } from './provider-accounts';
 import { roleRoutes } from './roles';
 import { webhookRoutes } from './webhooks';
 import { statementRoutes } from './billing/statements';
+import { ledgerRoutes } from './billing/ledger';
 import { billingPriceRoutes } from './billing/prices';
 import { reconciliationRoutes } from './billing/reconciliation';
 import { listExportRoutes } from './list-exports';
@@ -68,6 +69,7 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(customerPreviewRoutes);
   await app.register(webhookRoutes);
   await app.register(statementRoutes);
+  await app.register(ledgerRoutes);
   await app.register(billingPriceRoutes);
   await app.register(reconciliationRoutes);
   await app.register(auditRoutes);

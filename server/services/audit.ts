@@ -63,6 +63,9 @@ export interface RequestContext {
   requestId: string | null;
 }
 
+/** Work the system does on its own: a job, a tick, the billing run. */
+export const SYSTEM_CONTEXT: RequestContext = { actor: { type: 'system' }, ip: null, requestId: null };
+
 /** The who/where of an audit row, without the rest of a request context. */
 export function auditSource({ actor, ip, requestId }: RequestContext): RequestContext {
   return { actor, ip, requestId };

@@ -48,6 +48,9 @@ import { createAutomaticActionsService } from './automatic-actions';
 import { createChangeOperations } from './change-operations';
 import { createScheduledChangesService } from './scheduled-changes';
 import { createStatementsService } from './billing/statements';
+import { createLedgerService } from './billing/ledger';
+import { createDunningService } from './billing/dunning';
+import { createBankImportService } from './billing/bank-import';
 import { createBillingPricesService } from './billing/prices';
 import { createReconciliationService } from './billing/reconciliation';
 import { createSearchService } from './search';
@@ -197,7 +200,12 @@ export function createServices(deps: {
     raiseFailure: (failure) => alerts.raiseChangeFailed(failure),
   });
   const customerPreview = createCustomerPreviewService({ customers, myTerminals, customerRequests, alerts, audit });
-  const statements = createStatementsService({ repos, audit, now, provider, customers, pacing, log: deps.log });
+  const portalUrl = config.publicUrl ?? ownOrigin(config);
+  const dunning = createDunningService({ repos, audit, now, email, log: backgroundLog(deps.log), webhooks: () => webhooks, customers, portalUrl });
+  const ledger = createLedgerService({ repos, audit, now, email, log: backgroundLog(deps.log), webhooks: () => webhooks, settle: (customerId) => dunning.settle(customerId) });
+  const bankImport = createBankImportService({ repos, audit, now, ledger });
+  // A closed statement is charged to its customer's ledger in the close's own transaction.
+  const statements = createStatementsService({ repos, audit, now, provider, customers, pacing, log: deps.log, charge: (tx) => ledger.chargeClosed(tx) });
   const billingPrices = createBillingPricesService({ repos, audit, now, onChange: () => statements.requestRun('prices') });
   // The search repository is built here, beside its only user, as the MFA one is.
   const search = createSearchService({ search: createSearchRepository(db) });
@@ -252,6 +260,9 @@ export function createServices(deps: {
     customerPreview,
     webhooks,
     statements,
+    ledger,
+    dunning,
+    bankImport,
     billingPrices,
     reconciliation,
     search,

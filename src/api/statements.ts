@@ -5,7 +5,7 @@
 // src/domain/billing.ts; money is whole minor units, so an amount that is not a whole number makes
 // its statement unreadable rather than shown wrong. Refusals (400 with the fields at fault, 403 for
 // a viewer, 404) come back as ok:false with the server's words.
-import { STATEMENT_ITEM_KINDS, type AdjustmentBody, type AdjustmentWire, type StatementItemWire, type StatementListWire, type StatementStatus, type StatementSummaryWire, type StatementWire } from '../domain/billing';
+import { STATEMENT_ITEM_KINDS, type AdjustmentBody, type AdjustmentWire, type PaymentStatus, type StatementItemWire, type StatementListWire, type StatementStatus, type StatementSummaryWire, type StatementWire } from '../domain/billing';
 import { mapResult, type ApiClient, type ApiResult, type Download } from './client';
 import { downloadCsv } from './csv';
 import { normalisePagination } from './customers';
@@ -26,6 +26,7 @@ export interface StatementsQuery {
 }
 
 const STATUSES: readonly StatementStatus[] = ['draft', 'closed'];
+const PAYMENT_STATUSES: readonly PaymentStatus[] = ['unpaid', 'part_paid', 'paid'];
 
 /** Whole minor units, or null for anything else (a float, a string, out of the safe range). */
 function minor(value: unknown): number | null {
@@ -58,6 +59,10 @@ export function normaliseStatementSummary(raw: unknown): StatementSummaryWire | 
     totalMinor,
     updatedAt: text(raw.updatedAt) ?? '',
     closedAt: text(raw.closedAt),
+    dueOn: text(raw.dueOn),
+    paidMinor: minor(raw.paidMinor) ?? 0,
+    amountDueMinor: minor(raw.amountDueMinor) ?? (status === 'closed' ? 0 : totalMinor),
+    paymentStatus: status === 'closed' ? (oneOf(PAYMENT_STATUSES, raw.paymentStatus) ?? null) : null,
   };
 }
 

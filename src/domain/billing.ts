@@ -541,6 +541,23 @@ export interface StatementSummaryWire {
   totalMinor: number;
   updatedAt: string;
   closedAt: string | null;
+  /** 'YYYY-MM-DD': set when it closes, by the customer's payment terms. */
+  dueOn: string | null;
+  /** Paid on it so far (payments, credit notes and credit allocated to it). */
+  paidMinor: number;
+  /** What is left to pay (0 once paid; a draft's is its total). */
+  amountDueMinor: number;
+  /** Null while a draft. */
+  paymentStatus: PaymentStatus | null;
+}
+
+export type PaymentStatus = 'unpaid' | 'part_paid' | 'paid';
+export const PAYMENT_STATUS_LABELS: Readonly<Record<PaymentStatus, string>> = { unpaid: 'Unpaid', part_paid: 'Part paid', paid: 'Paid' };
+
+/** A closed statement's payment status: paid once nothing is left on it (a credit statement is paid). */
+export function paymentStatusOf(totalMinor: number, paidMinor: number): PaymentStatus {
+  if (paidMinor >= totalMinor) return 'paid';
+  return paidMinor > 0 ? 'part_paid' : 'unpaid';
 }
 
 export interface StatementItemWire extends StatementItem {

@@ -6,6 +6,10 @@
 import { CUSTOMER_FIELD_LIMITS, MAX_EXPIRATION_DAYS, MIN_EXPIRATION_DAYS, DEFAULT_EXTENSION_DAYS, isEmailAddress } from './customers';
 import { isServiceLineNumber } from './customer-terminals';
 import type { Permission } from './permissions';
+import { csvUnclosedQuote, readCsvRecords } from './csv';
+
+// Bulk's readers know the CSV reader by this module; it lives in ./csv, shared with the bank files.
+export { readCsvRecords };
 
 export const BULK_KINDS = ['assign', 'block', 'unblock', 'extend', 'change-plan'] as const;
 export type BulkKind = (typeof BULK_KINDS)[number];
@@ -79,7 +83,7 @@ export const BULK_MESSAGES = {
   empty: 'Paste or upload a CSV with at least one row',
   tooLong: `The file is too large: at most ${BULK_MAX_CHARS.toLocaleString('en-US')} characters`,
   tooMany: (rows: number) => `The file has ${rows.toLocaleString('en-US')} rows; at most ${BULK_MAX_ROWS.toLocaleString('en-US')} run at once`,
-  unclosedQuote: (line: number) => `Line ${line} opens a quoted field that never closes`,
+  unclosedQuote: csvUnclosedQuote,
   missingColumn: (header: string) => `The header names no "${header}" column`,
   unknownColumn: (header: string) => `The header's "${header}" column is not one this action reads`,
   missing: (what: string) => `No ${what}`,
@@ -104,54 +108,6 @@ export const BULK_MESSAGES = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 const PLAN_REFERENCE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-
-/**
- * CSV as people paste or export it: commas, fields quoted with "" for a quote, lines ending in LF or
- * CRLF (or nothing at the end), a byte-order mark ignored. Returns each record with the line it
- * starts on; blank lines are dropped. A quote left open is the only thing that cannot be read.
- */
-export function readCsvRecords(text: string): { ok: true; records: { line: number; fields: string[] }[] } | { ok: false; message: string } {
-  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const records: { line: number; fields: string[] }[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  const end = () => {
-    fields.push(field);
-    if (!(fields.length === 1 && fields[0]!.trim() === '')) records.push({ line: start, fields });
-    fields = [];
-    field = '';
-  };
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (quoted) {
-      if (ch === '"' && source[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else {
-        if (ch === '\n') line++;
-        field += ch;
-      }
-    } else if (ch === '"' && field.trim() === '') {
-      field = '';
-      quoted = true;
-    } else if (ch === ',') {
-      fields.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && source[i + 1] === '\n') i++;
-      end();
-      line++;
-      start = line;
-    } else field += ch;
-  }
-  if (quoted) return { ok: false, message: BULK_MESSAGES.unclosedQuote(start) };
-  if (field !== '' || fields.length > 0) end();
-  return { ok: true, records };
-}
 
 const headerKey = (value: string) => value.trim().toLowerCase().replace(/[\s-]+/g, '_');
 const columnOf = (columns: readonly BulkColumn[], cell: string) => {

@@ -22,6 +22,14 @@ export const WEBHOOK_EVENT_TYPES = [
   'schedule.executed',
   'schedule.failed',
   'schedule.skipped',
+  'payment.received',
+  'payment.reversed',
+  'credit_note.issued',
+  'refund.issued',
+  'dunning.reminder',
+  'dunning.final_notice',
+  'dunning.blocked',
+  'dunning.unblocked',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -167,6 +175,14 @@ export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookEventType, string>> = 
   'schedule.executed': 'Scheduled change made',
   'schedule.failed': 'Scheduled change failed',
   'schedule.skipped': 'Scheduled change skipped',
+  'payment.received': 'Payment received',
+  'payment.reversed': 'Ledger entry reversed',
+  'credit_note.issued': 'Credit note issued',
+  'refund.issued': 'Refund issued',
+  'dunning.reminder': 'Payment reminder sent',
+  'dunning.final_notice': 'Final notice sent',
+  'dunning.blocked': 'Customer blocked for non-payment',
+  'dunning.unblocked': 'Customer unblocked after payment',
   'webhook.test': 'Test',
 };
 

@@ -42,6 +42,10 @@ const KNOWN_INDIRECTIONS: Record<string, string> = {
   'a.action': "an automatic action's kind, not an audit action",
   'claimed.action': "an automatic action's kind, not an audit action",
   'toActionWire(row)': "a webhook event's automatic action, not an audit action",
+  // billing/ledger.ts and billing/dunning.ts: an entry's kind and a dunning step name their action
+  // as `{ action: '…' }` literals in a table beside them.
+  'RECORDED[entry.kind].action': 'scanned as the `action:` literals of RECORDED',
+  'STEP[step].action': 'scanned as the `action:` literals of STEP',
   // audit.ts: the writer itself, passing on what it was handed.
   'event.action': 'the audit writer itself',
 };

@@ -32,6 +32,9 @@ import { createBillingPricesRepository } from './billing/prices';
 import { createProviderInvoicesRepository } from './billing/provider-invoices';
 import { createReconciliationRepository } from './billing/reconciliation';
 import { createBulkOperationsRepository } from './bulk-operations';
+import { createLedgerRepository } from './billing/ledger';
+import { createDunningRepository } from './billing/dunning';
+import { createBankLinesRepository } from './billing/bank-lines';
 
 export type Repositories = ReturnType<typeof createRepositories>;
 
@@ -68,6 +71,9 @@ export function createRepositories(db: Db) {
     statements: createStatementsRepository(db),
     billingPrices: createBillingPricesRepository(db),
     providerInvoices: createProviderInvoicesRepository(db),
+    ledger: createLedgerRepository(db),
+    dunning: createDunningRepository(db),
+    bankLines: createBankLinesRepository(db),
     reconciliation: createReconciliationRepository(db),
     bulkOperations: createBulkOperationsRepository(db),
   };

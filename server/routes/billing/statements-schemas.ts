@@ -61,6 +61,10 @@ const summaryShape = {
   totalMinor: z.number().int(),
   updatedAt: z.string(),
   closedAt: z.string().nullable(),
+  dueOn: z.string().nullable(),
+  paidMinor: z.number().int(),
+  amountDueMinor: z.number().int(),
+  paymentStatus: z.enum(['unpaid', 'part_paid', 'paid']).nullable(),
 };
 
 export const statementSummarySchema = z.object(summaryShape);

@@ -41,7 +41,7 @@ import type { NewProviderInvoice, NewProviderInvoiceLine } from '../../db/reposi
 import type { BoardCustomer, BoardLine, CycleInvoiceLine, CycleStatementItem, ProviderProductRow } from '../../db/repositories/billing/reconciliation';
 import { BadGatewayError, ConflictError, NotFoundError, ServiceUnavailableError, fieldError } from '../../errors';
 import type { ProviderInvoiceDetail, ProviderInvoiceSummary } from '../../provider/schemas';
-import type { AuditService, RequestContext } from '../audit';
+import { type AuditService, type RequestContext, SYSTEM_CONTEXT } from '../audit';
 import type { ProviderDirectory } from '../../provider-access';
 import { providerFailure } from '../provider-failures';
 import type { ServiceLinesService } from '../service-lines';
@@ -74,7 +74,7 @@ export interface ReconciliationService {
 /** 'YYYY-MM' from 1900 on: earlier years are not dates the database's cycles can name. */
 export const isBoardCycle = (text: string) => isCycle(text) && Number(text.slice(0, 4)) >= 1900;
 
-const SYSTEM: RequestContext = { actor: { type: 'system' }, ip: null, requestId: null };
+const SYSTEM = SYSTEM_CONTEXT;
 const userOf = (context: RequestContext) => (context.actor.type === 'user' ? context.actor.id : null);
 
 // ---- Money from the provider -------------------------------------------------------------------

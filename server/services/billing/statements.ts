@@ -42,7 +42,7 @@ import type { Db } from '../../db/client';
 import type { Repositories } from '../../db/repositories';
 import type { CycleWindow, DraftWrite, ExistingStatement, StatementFilter, StatementItemRow, StatementSummaryRow } from '../../db/repositories/billing/statements';
 import { ConflictError, NotFoundError, fieldError } from '../../errors';
-import type { AuditService, RequestContext } from '../audit';
+import { type AuditService, type RequestContext, SYSTEM_CONTEXT } from '../audit';
 import { clientForLine, type ProviderDirectory } from '../../provider-access';
 import type { CustomersService } from '../customers';
 import { createPacer, type PacerOptions } from '../pacer';
@@ -114,7 +114,7 @@ export interface StatementsService {
   attachRunRequester(request: (reason: BillingRunReason) => void): void;
 }
 
-const SYSTEM: RequestContext = { actor: { type: 'system' }, ip: null, requestId: null };
+const SYSTEM = SYSTEM_CONTEXT;
 
 export function windowOf(cycle: string): CycleWindow {
   const { start, end } = cycleBounds(cycle);
@@ -177,6 +177,8 @@ export function createStatementsService(deps: {
   /** How the batches rest between them on the embedded database (pacer.ts). */
   pacing?: PacerOptions;
   log?: (error: unknown, message: string) => void;
+  /** Charges the statements just closed to the customers' ledgers, in the close's transaction. */
+  charge?: (tx: Db) => Promise<number>;
 }): StatementsService {
   const { repos, audit, now } = deps;
   const store = repos.statements;
@@ -330,6 +332,7 @@ export function createStatementsService(deps: {
         const numbered = (await store.numberDrafts(cycle, tx)).map((d) => ({ id: d.id, number: statementNumber(cycle, d.sequence) }));
         const statements = await store.closeDrafts(cycle, numbered, at, tx);
         const adjustments = await store.applyAdjustments(cycle, tx);
+        if (deps.charge) await deps.charge(tx);
         await store.markClosed(cycle, at, tx);
         const totals = await store.closedTotals(cycle, tx);
         await audit.record({ ...context, action: 'billing.cycle_closed', targetType: 'billing_cycle', targetId: cycle, after: { statements, adjustments, totals } }, tx);

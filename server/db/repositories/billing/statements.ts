@@ -9,23 +9,16 @@
 // leave the database as text where the drivers differ (bigint, numeric, timestamps) and are read
 // back here, so PGlite and PostgreSQL answer the same.
 import { sql, type SQL } from 'drizzle-orm';
-import type { LineCycleFacts, PendingAdjustment, ProductPeriod, StatementContent, StatementItemKind, StatementStatus, StatementSummaryWire } from '../../../../src/domain/billing';
+import { paymentStatusOf, type LineCycleFacts, type PendingAdjustment, type ProductPeriod, type StatementContent, type StatementItemKind, type StatementStatus, type StatementSummaryWire } from '../../../../src/domain/billing';
 import type { Db } from '../../client';
 import { rowsOf } from '../results';
+import { column, int, intOrNull, isoText, jsonValue, str } from './values';
 
 export type StatementsRepository = ReturnType<typeof createStatementsRepository>;
 
 /** One lock number for every billing write: a refresh batch and a close never interleave, in any process. */
 const BILLING_LOCK = 0x62696c6c;
 
-const text = (value: string | number | boolean | null | undefined) => (value === null || value === undefined ? null : String(value));
-const column = <T>(rows: readonly T[], pick: (row: T) => string | number | boolean | null | undefined) => sql.param(rows.map((row) => text(pick(row))));
-/** An instant as ISO 8601 in UTC, the same text on both drivers. */
-const isoText = (expression: SQL) => sql`to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const str = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-const int = (value: unknown): number => Number(value ?? 0);
-const intOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-const jsonValue = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
 
 /** A cycle's bounds as the queries take them: first day and the day after the last, and the same as instants. */
 export interface CycleWindow {
@@ -100,7 +93,8 @@ const SUMMARY_COLUMNS = sql`
   s.cycle, s.currency, s.status, s.service_lines,
   s.subtotal_minor::text AS subtotal_minor, s.discount_minor::text AS discount_minor,
   s.adjustment_minor::text AS adjustment_minor, s.total_minor::text AS total_minor,
-  ${isoText(sql`s.updated_at`)} AS updated_at, ${isoText(sql`s.closed_at`)} AS closed_at`;
+  ${isoText(sql`s.updated_at`)} AS updated_at, ${isoText(sql`s.closed_at`)} AS closed_at, s.due_on::text AS due_on,
+  (SELECT coalesce(sum(a.amount_minor), 0) FROM billing_allocations a WHERE a.statement_id = s.id)::text AS paid_minor`;
 
 function toSummary(r: Record<string, unknown>): StatementSummaryRow {
   return {
@@ -121,6 +115,10 @@ function toSummary(r: Record<string, unknown>): StatementSummaryRow {
     totalMinor: int(r.total_minor),
     updatedAt: String(r.updated_at),
     closedAt: str(r.closed_at),
+    dueOn: str(r.due_on),
+    paidMinor: int(r.paid_minor),
+    amountDueMinor: Math.max(0, int(r.total_minor) - int(r.paid_minor)),
+    paymentStatus: r.status === 'closed' ? paymentStatusOf(int(r.total_minor), int(r.paid_minor)) : null,
   };
 }
 
@@ -528,7 +526,8 @@ export function createStatementsRepository(db: Db) {
       const result = await tx.execute(sql`
         UPDATE billing_statements s SET status = 'closed', number = u.number, closed_at = ${at.toISOString()}::timestamptz,
                updated_at = ${at.toISOString()}::timestamptz, customer_name = c.name, customer_email = c.email,
-               customer_company = c.company, customer_address = c.address
+               customer_company = c.company, customer_address = c.address,
+               due_on = (${at.toISOString()}::timestamptz AT TIME ZONE 'UTC')::date + c.payment_terms_days
         FROM unnest(${column(numbered, (n) => n.id)}::uuid[], ${column(numbered, (n) => n.number)}::text[]) AS u(id, number), customers c
         WHERE s.id = u.id AND c.id = s.customer_id AND s.status = 'draft'
         RETURNING s.id`);
