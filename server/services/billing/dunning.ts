@@ -147,9 +147,11 @@ export function createDunningService(deps: {
         const done = new Set<string>();
         for (const row of await store.overdue(today)) {
           if (done.has(row.customerId)) continue;
-          const step = stepDue(policy, daysOverdue(row.dueOn, today), row.taken, row.promiseToPayUntil, today);
+          const overdue = daysOverdue(row.dueOn, today);
+          let step = stepDue(policy, overdue, row.taken, row.promiseToPayUntil, today);
+          // A customer a person has blocked is not blocked again: the letters still go.
+          if (step === 'block' && row.blocked) step = stepDue({ ...policy, blockDays: null }, overdue, row.taken, row.promiseToPayUntil, today);
           if (!step) continue;
-          if (step === 'block' && row.blocked) continue;
           done.add(row.customerId);
           const message = await takeStep(row, step, policy.blockDays);
           if (!sent(message)) continue;
