@@ -71,6 +71,13 @@ export const customers = pgTable(
     company: text('company').notNull().default(''),
     phone: text('phone'),
     address: text('address'),
+    /** 0028: statements are due this many days after they close (net 30). */
+    paymentTermsDays: integer('payment_terms_days').notNull().default(30),
+    /** 0028: dunning holds every step until this day (a promise to pay). */
+    promiseToPayUntil: date('promise_to_pay_until', { mode: 'string' }),
+    promiseNote: text('promise_note'),
+    /** 0028: the block is dunning's (any other change of the block clears it, in the database). */
+    blockedForNonPayment: boolean('blocked_for_non_payment').notNull().default(false),
     /** 0002: lower(name) U+001F lower(email) U+001F lower(company), for the list's search. */
     searchText: text('search_text')
       .notNull()
@@ -844,6 +851,8 @@ export const billingStatements = pgTable(
     customerAddress: text('customer_address'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     closedAt: ts('closed_at'),
+    /** 0028: the close day plus the customer's payment terms. */
+    dueOn: date('due_on', { mode: 'string' }),
   },
   (t) => [uniqueIndex('billing_statements_customer_id_cycle_currency_key').on(t.customerId, t.cycle, t.currency), index('billing_statements_cycle_idx').on(t.cycle, t.status)],
 );

@@ -10,6 +10,7 @@ import { createCustomersApi, createPasswordSetupApi } from './customers';
 import { createCustomerPreviewApi } from './customer-preview';
 import { createCustomerTerminalsApi } from './customer-terminals';
 import { createDashboardApi } from './dashboard';
+import { createLedgerApi } from './ledger';
 import { createMembersApi } from './members';
 import { createMfaApi } from './mfa';
 import { createMyAreaApi } from './my-area';
@@ -44,6 +45,7 @@ export function createApi(options: ApiClientOptions) {
     customerPreview: createCustomerPreviewApi(client),
     passwordSetup: createPasswordSetupApi(client),
     dashboard: createDashboardApi(client),
+    ledger: createLedgerApi(client),
     members: createMembersApi(client),
     mfa: createMfaApi(client),
     myArea: createMyAreaApi(client),

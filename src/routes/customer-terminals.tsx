@@ -16,6 +16,7 @@ import { useCsvExport } from '../ui/common/ExportButton';
 import { CustomerTerminalsView } from '../ui/customer-terminals/CustomerTerminalsView';
 import { useAccountChoices } from './account-refs';
 import { ActivationWizardPanel } from './activation-wizard-panel';
+import { CustomerAccountSection } from './customer-account';
 import { useAssignTerminalsDialog } from './assign-terminals-dialog';
 import { CustomerStatementsSection } from './statements';
 import { CustomerMembersSection } from './team';
@@ -233,8 +234,9 @@ function CustomerTerminalsPage({ customerUuid }: { customerUuid: string }) {
         onNavigate={(url) => void router.navigate({ href: url })}
         {...(canActivate ? { onAddTerminal: () => setAdding(true) } : {})}
       />
-      {/* The customer's statements, once the customer is known. */}
+      {/* The customer's statements and account (what they owe, what they paid, their terms), once the customer is known. */}
       {customer && readsBilling && <CustomerStatementsSection customerUuid={customerUuid} />}
+      {customer && readsBilling && <CustomerAccountSection customerUuid={customerUuid} />}
       {/* The customer organisation's people: its own login, its members and their invitations. */}
       {customer && <CustomerMembersSection customerUuid={customerUuid} canManage={managesCustomers} />}
       {assign.dialog}

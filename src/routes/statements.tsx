@@ -10,6 +10,7 @@ import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import type { StatementListWire, StatementSummaryWire } from '../domain/billing';
+import { isoDay } from '../domain/ledger';
 import { createListMachine, type ListLocation } from '../machines/list';
 import { createResourceMachine } from '../machines/resource';
 import { CustomerStatementsCard } from '../ui/billing/statements/CustomerStatementsCard';
@@ -109,6 +110,7 @@ export function StatementsRoute() {
       loading={loading}
       error={error}
       exporting={csv.exporting}
+      today={isoDay(new Date())}
       onCycle={(cycle) => navigateTo({ ...currentSearch(), cycle, page: undefined })}
       onStatus={(status) => list.send({ type: 'user.status', status })}
       onSearch={(value) => list.send({ type: 'user.searchInput', value })}

@@ -77,7 +77,7 @@ const statementIds = z.array(z.uuid({ error: F.statementIds }), { error: F.state
 const optionalText = (max: number, message: string) => z.string({ error: message }).max(max, { error: message }).nullable().optional();
 
 export const idParamsSchema = z.object({ id: z.uuid({ error: F.id }) });
-export const customerParamsSchema = z.object({ id: z.uuid({ error: F.customerId }) });
+export const customerParamsSchema = z.object({ uuid: z.uuid({ error: F.customerId }) });
 
 export const ledgerEntryBodySchema = z
   .object({

@@ -83,21 +83,21 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/customers/:id/account',
+    '/customers/:uuid/account',
     {
       config: { auth: 'billing:read' },
       schema: { tags, security, summary: "A customer's balances, open statements, ledger history, payment terms and dunning steps", params: customerParamsSchema, response: { 200: successSchema(customerAccountSchema), ...failures(400, 401, 403, 404) } },
     },
-    async (request) => ({ success: true as const, data: await ledger().account(request.params.id), message: 'Customer account' }),
+    async (request) => ({ success: true as const, data: await ledger().account(request.params.uuid), message: 'Customer account' }),
   );
 
   app.put(
-    '/customers/:id/billing-terms',
+    '/customers/:uuid/billing-terms',
     {
       config: { auth: 'billing:manage' },
       schema: { tags, security, summary: "Sets a customer's payment terms (net days) and promise to pay (dunning holds until its day)", params: customerParamsSchema, body: termsBodySchema, response: { 200: successSchema(termsSchema), ...failures(400, 401, 403, 404) } },
     },
-    async (request) => ({ success: true as const, data: await ledger().setTerms(request.params.id, request.body, auditContext(request)), message: M.termsSaved }),
+    async (request) => ({ success: true as const, data: await ledger().setTerms(request.params.uuid, request.body, auditContext(request)), message: M.termsSaved }),
   );
 
   app.get(

@@ -23,6 +23,7 @@ export function MyLayout() {
       alerts: api.alerts.mine,
       statements: api.statements.mine.list,
       statement: api.statements.mine.get,
+      account: api.ledger.mine,
       href: (path) => path,
       readOnly: organisationRole === 'viewer',
     }),

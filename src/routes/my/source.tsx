@@ -6,6 +6,7 @@ import { createContext, useContext } from 'react';
 import type { ApiResult } from '../../api';
 import type { MyAlertsWire } from '../../domain/alerts';
 import type { StatementSummaryWire, StatementWire } from '../../domain/billing';
+import type { MyAccountWire } from '../../domain/ledger';
 import type { MyOverviewWire, MyTerminalDetailWire, MyTerminalWire } from '../../domain/my-area';
 import type { MyRequestsWire } from '../../domain/requests';
 
@@ -17,6 +18,11 @@ export interface MyAreaSource {
   alerts(signal?: AbortSignal): Promise<ApiResult<MyAlertsWire>>;
   statements(signal?: AbortSignal): Promise<ApiResult<StatementSummaryWire[]>>;
   statement(statementId: string, signal?: AbortSignal): Promise<ApiResult<StatementWire>>;
+  /**
+   * The customer's balance, open statements and payments. Absent in the admin preview, which has
+   * no route for it yet: its statements page shows the statements alone.
+   */
+  account?(signal?: AbortSignal): Promise<ApiResult<MyAccountWire>>;
   /** The URL of a customer-area path (`/my/terminals`) in this area: itself, or under the preview. */
   href(path: string): string;
   /** True in the admin preview: every action is hidden, nothing can be changed. */

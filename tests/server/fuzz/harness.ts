@@ -57,7 +57,7 @@ export function fuzzFileOf(route: string): FuzzFile {
   if (/^\/(terminals|usage|service-lines|activations|automatic-actions|scheduled-changes)(\/|$)/.test(path) || /^\/my\/(overview|terminals)(\/|$)/.test(path)) return 'terminals';
   if (/^\/(requests|my\/requests)(\/|$)/.test(path)) return 'customers';
   if (/^\/(alerts|alert-rules|webhooks|my\/alerts)(\/|$)/.test(path)) return 'customers';
-  if (/^\/my\/statements(\/|$)/.test(path)) return 'customers';
+  if (/^\/my\/(statements|account)(\/|$)/.test(path)) return 'customers';
   if (/^\/search(\/|$)/.test(path)) return 'customers';
   if (/^\/audit(\/|$)/.test(path)) return 'customers';
   if (/^\/bulk(\/|$)/.test(path)) return 'customers';

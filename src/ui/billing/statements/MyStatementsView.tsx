@@ -1,5 +1,8 @@
 // The customer's statements (/my/statements, and the admin preview's): number or Draft, cycle,
-// total and status, newest first; a row opens the statement. Props in, callbacks out.
+// total, status, due date and whether it is paid, newest first; a row opens the statement. Above
+// them, what the page puts in `account` (the customer's balance and payments). Props in,
+// callbacks out.
+import type { ReactNode } from 'react';
 import { DataTable } from 'primereact/datatable';
 import type { StatementSummaryWire } from '../../../domain/billing';
 import { formatMoney } from '../../../domain/money';
@@ -7,7 +10,7 @@ import { PAGE_TITLES } from '../../../domain/navigation';
 import { ErrorCard } from '../../common/ErrorCard';
 import { PageHeader } from '../../common/PageHeader';
 import { useColumnFolding } from '../../common/useColumnFolding';
-import { STATEMENT_TEXTS as T, StatementStatusTag, statementLabel } from './parts';
+import { PaymentStatusTag, STATEMENT_TEXTS as T, StatementStatusTag, formatDay, statementLabel } from './parts';
 import './statements.css';
 import { monthLabel } from '../../../domain/my-area';
 
@@ -18,18 +21,25 @@ export interface MyStatementsViewProps {
   statements: readonly StatementSummaryWire[] | null;
   loading: boolean;
   error: string | null;
+  /** 'YYYY-MM-DD': a statement due before it and not paid is overdue. */
+  today: string;
+  /** Shown above the statements: the customer's balance and payments, where the area has them. */
+  account?: ReactNode;
   onRetry(): void;
   onNavigate(url: string): void;
   onOpen(statementId: string): void;
 }
 
-export function MyStatementsView({ statements, loading, error, onRetry, onNavigate, onOpen }: MyStatementsViewProps) {
+export function MyStatementsView({ statements, loading, error, today, account, onRetry, onNavigate, onOpen }: MyStatementsViewProps) {
   const meta = PAGE_TITLES['/my/statements'];
   const rows = [...(statements ?? [])].sort((a, b) => b.cycle.localeCompare(a.cycle) || a.currency.localeCompare(b.currency));
   const folding = useColumnFolding<StatementSummaryWire>({ rowKey: (s) => s.id, rowName: (s) => `statement ${statementLabel(s)}` });
   return (
     <div className="page">
       <PageHeader title={meta.title} breadcrumb={meta.breadcrumb} onNavigate={onNavigate} />
+      {account}
+      {/* Below the balance and payments, the statements need a heading of their own. */}
+      {account && <h2 className="my-statements-heading">{MY_STATEMENTS_TABLE}</h2>}
       {error && !statements ? (
         <ErrorCard title={T.loadFailed} message={error} onRetry={onRetry} />
       ) : (
@@ -54,6 +64,8 @@ export function MyStatementsView({ statements, loading, error, onRetry, onNaviga
             { priority: 'fold', header: 'Cycle', body: (s) => monthLabel(s.cycle) },
             { priority: 'always', header: 'Total', body: (s) => formatMoney(s.totalMinor, s.currency), className: 'statement-number-cell' },
             { priority: 'always', header: 'Status', body: (s) => <StatementStatusTag status={s.status} /> },
+            { priority: 'fold', header: 'Due', body: (s) => formatDay(s.dueOn) },
+            { priority: 'always', header: 'Payment', body: (s) => <PaymentStatusTag statement={s} today={today} /> },
           ])}
         />
       )}

@@ -1,12 +1,13 @@
 // One statement as a document, the same on screen and on paper: the heading with its number (or
 // the DRAFT label and watermark), the cycle with its first and last day, who it is billed to, the
-// charges line by line, the discounts and corrections, and the totals in the statement's currency.
+// charges line by line, the discounts and corrections, and the totals in the statement's currency;
+// once closed, the day it is due, what has been paid on it and the amount still due.
 // Read-only: what can be done with a statement (print, a correction) sits outside it, so that
 // printing leaves only this.
 import type { StatementItemWire, StatementWire } from '../../../domain/billing';
 import { formatMoney } from '../../../domain/money';
 import { DASH, formatDateTime } from '../../common/format';
-import { STATEMENT_TEXTS as T, formatPeriod, quantityText } from './parts';
+import { STATEMENT_TEXTS as T, formatDay, formatPeriod, quantityText } from './parts';
 import './statements.css';
 import { monthLabel } from '../../../domain/my-area';
 
@@ -52,6 +53,12 @@ export function StatementDocument({ statement }: { statement: StatementWire }) {
             <dt>{draft ? 'Last updated' : 'Closed'}</dt>
             <dd>{formatDateTime(draft ? statement.updatedAt : statement.closedAt)}</dd>
           </div>
+          {!draft && (
+            <div>
+              <dt>Due</dt>
+              <dd>{formatDay(statement.dueOn)}</dd>
+            </div>
+          )}
           <div>
             <dt>Currency</dt>
             <dd>{currency}</dd>
@@ -151,6 +158,19 @@ export function StatementDocument({ statement }: { statement: StatementWire }) {
             <th scope="row">Total ({currency})</th>
             <td className="statement-number-cell">{money(statement.totalMinor)}</td>
           </tr>
+          {/* A draft is not charged yet: nothing is paid on it and nothing is due. */}
+          {!draft && (
+            <>
+              <tr>
+                <th scope="row">Paid</th>
+                <td className="statement-number-cell">{money(statement.paidMinor)}</td>
+              </tr>
+              <tr className="statement-amount-due">
+                <th scope="row">Amount due{statement.dueOn ? ` by ${formatDay(statement.dueOn)}` : ''}</th>
+                <td className="statement-number-cell">{money(statement.amountDueMinor)}</td>
+              </tr>
+            </>
+          )}
         </tbody>
       </table>
     </article>

@@ -1,7 +1,8 @@
 // Statements (/billing/statements, admin): every customer's statements of one cycle, by status,
 // search and (from a customer's page) one customer; the filtered totals per currency above the
 // table; paging; and Export CSV of the same filter. Composes the list pages' parts (page header,
-// stat cards, search and filter bar, labelled select, paginator). Renders props, calls callbacks.
+// stat cards, search and filter bar, labelled select, paginator). Each closed statement shows its
+// due date and whether it is paid (in red once overdue). Renders props, calls callbacks.
 import { Button } from 'primereact/button';
 import { DataTable } from 'primereact/datatable';
 import type { StatementListWire, StatementStatus, StatementSummaryWire } from '../../../domain/billing';
@@ -18,7 +19,7 @@ import { PageHeader } from '../../common/PageHeader';
 import { SearchFilterBar } from '../../common/SearchFilterBar';
 import { StatCard } from '../../common/StatCard';
 import { LabelledSelect } from '../../requests/LabelledSelect';
-import { STATEMENT_TEXTS as T, StatementStatusTag, statementLabel } from './parts';
+import { PaymentStatusTag, STATEMENT_TEXTS as T, StatementStatusTag, formatDay, statementLabel } from './parts';
 import { STATEMENT_SEARCH_MAX_LENGTH } from './search';
 import './statements.css';
 import { monthLabel } from '../../../domain/my-area';
@@ -48,6 +49,8 @@ export interface StatementsViewProps {
   loading: boolean;
   error: string | null;
   exporting: boolean;
+  /** 'YYYY-MM-DD': a statement due before it and not paid is overdue. */
+  today: string;
   onCycle(cycle: string): void;
   onStatus(status: StatementStatusFilter): void;
   onSearch(text: string): void;
@@ -167,6 +170,8 @@ export function StatementsView(props: StatementsViewProps) {
                 { priority: 'fold', header: 'Corrections', body: (s) => money(s.adjustmentMinor, s), className: 'statement-number-cell' },
                 { priority: 'always', header: 'Total', body: (s) => <strong>{money(s.totalMinor, s)}</strong>, className: 'statement-number-cell' },
                 { priority: 'always', header: 'Status', body: (s) => <StatementStatusTag status={s.status} /> },
+                { priority: 'fold', header: 'Due', body: (s) => formatDay(s.dueOn) },
+                { priority: 'always', header: 'Payment', body: (s) => <PaymentStatusTag statement={s} today={props.today} /> },
                 { priority: 'fold', header: 'Updated / closed', body: (s) => (s.closedAt ? `Closed ${formatDateTime(s.closedAt)}` : `Updated ${formatDateTime(s.updatedAt)}`) },
               ])}
             />

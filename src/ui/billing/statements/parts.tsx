@@ -1,8 +1,8 @@
 // Pieces every statements screen shows (the admins' list and a statement, a customer's section,
-// the customer's own list and statement): the status tag, the number or "Draft", the cycle as a
-// month, days, periods and quantities with their units.
+// the customer's own list and statement): the status and payment tags, the number or "Draft", the
+// cycle as a month, days, periods and quantities with their units.
 import { Tag } from 'primereact/tag';
-import { QUANTITY_UNITS, type StatementItem, type StatementStatus, type StatementSummaryWire } from '../../../domain/billing';
+import { PAYMENT_STATUS_LABELS, QUANTITY_UNITS, type PaymentStatus, type StatementItem, type StatementStatus, type StatementSummaryWire } from '../../../domain/billing';
 import { DASH } from '../../common/format';
 
 export const STATEMENT_TEXTS = {
@@ -25,6 +25,25 @@ const STATUS_LABELS: Record<StatementStatus, string> = { draft: 'Draft', closed:
 
 export function StatementStatusTag({ status }: { status: StatementStatus }) {
   return <Tag value={STATUS_LABELS[status]} severity={status === 'closed' ? 'success' : 'warning'} />;
+}
+
+const PAYMENT_SEVERITY: Record<PaymentStatus, 'success' | 'info' | 'warning'> = { paid: 'success', part_paid: 'info', unpaid: 'warning' };
+
+/** Whether something is still to pay on a closed statement whose due date is before `today` ('YYYY-MM-DD'). */
+export function isOverdue(statement: Pick<StatementSummaryWire, 'dueOn' | 'paymentStatus'>, today: string): boolean {
+  return statement.paymentStatus !== null && statement.paymentStatus !== 'paid' && statement.dueOn !== null && statement.dueOn < today;
+}
+
+/** "Paid", "Part paid", "Unpaid"; in the danger colour and said in words once overdue; a dash for a draft. */
+export function PaymentStatusTag({ statement, today }: { statement: Pick<StatementSummaryWire, 'dueOn' | 'paymentStatus'>; today: string }) {
+  const status = statement.paymentStatus;
+  if (status === null) return <span className="text-muted">{DASH}</span>;
+  // Overdue is said in words as well as in red: a colour alone tells nobody who cannot see it.
+  return isOverdue(statement, today) ? (
+    <Tag value={`${PAYMENT_STATUS_LABELS[status]}, overdue`} severity="danger" />
+  ) : (
+    <Tag value={PAYMENT_STATUS_LABELS[status]} severity={PAYMENT_SEVERITY[status]} />
+  );
 }
 
 /** The statement's number, or "Draft" until it closes and gets one. */

@@ -1,0 +1,90 @@
+// The customer's own account, above their statements (/my/statements): per currency what they owe
+// or hold as credit and how much of it is overdue, their payment terms, and the payments, credit
+// notes and refunds recorded for them. Only what is theirs to read: no notes, no one who recorded
+// anything. Renders props, calls callbacks.
+import { useId } from 'react';
+import { Button } from 'primereact/button';
+import { LEDGER_KIND_LABELS, type MyAccountWire } from '../../../domain/ledger';
+import { formatMoney } from '../../../domain/money';
+import { DASH } from '../../common/format';
+import { StatCard } from '../../common/StatCard';
+import { formatDay } from '../statements/parts';
+import { MY_ACCOUNT_TEXTS as T, balanceWords, statementsPaid, termsWords } from './parts';
+import './account.css';
+
+export interface MyAccountViewProps {
+  account: MyAccountWire | null;
+  error: string | null;
+  onRetry(): void;
+}
+
+export function MyAccountView({ account, error, onRetry }: MyAccountViewProps) {
+  const id = useId();
+  if (error && account === null) {
+    return (
+      <p className="my-account p-error">
+        {T.failed}: {error} <Button type="button" label="Try again" icon="pi pi-refresh" text size="small" onClick={onRetry} />
+      </p>
+    );
+  }
+  if (account === null) {
+    return (
+      <p role="status" className="text-muted">
+        {T.loading}
+      </p>
+    );
+  }
+  return (
+    <div className="my-account">
+      <section aria-labelledby={`${id}-balance`}>
+        <h2 id={`${id}-balance`}>{T.balanceTitle}</h2>
+        {account.balances.length === 0 ? (
+          <p className="text-muted">{T.nothingBilled}</p>
+        ) : (
+          <div className="my-account-balances">
+            {account.balances.map((b) => (
+              <StatCard key={b.currency} title={b.currency} icon="pi pi-wallet" headingLevel={3} loading={false} value={balanceWords(b)}>
+                <p className={b.overdueMinor > 0 ? 'stat-card-hint customer-account-overdue' : 'stat-card-hint'}>
+                  {b.overdueMinor > 0 ? `${formatMoney(b.overdueMinor, b.currency)} overdue` : 'Nothing overdue'}
+                </p>
+              </StatCard>
+            ))}
+          </div>
+        )}
+        <p className="my-account-terms">Payment terms: {termsWords(account.paymentTermsDays)}</p>
+      </section>
+      <section aria-labelledby={`${id}-payments`} className="customer-account-part">
+        <h2 id={`${id}-payments`}>{T.paymentsTitle}</h2>
+        {account.payments.length === 0 ? (
+          <p className="text-muted">{T.noPayments}</p>
+        ) : (
+          <table className="account-table" aria-label={T.paymentsTable}>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Kind</th>
+                <th scope="col" className="statement-number-cell">
+                  Amount
+                </th>
+                <th scope="col">Reference</th>
+                <th scope="col">Statements paid</th>
+              </tr>
+            </thead>
+            <tbody>
+              {account.payments.map((p) => (
+                <tr key={p.id}>
+                  <td>{formatDay(p.occurredOn)}</td>
+                  <td>{LEDGER_KIND_LABELS[p.kind]}</td>
+                  {/* The amount as the customer paid or was paid it; the kind says which way. */}
+                  <td className="statement-number-cell">{formatMoney(Math.abs(p.amountMinor), p.currency)}</td>
+                  <td>{p.reference ?? DASH}</td>
+                  <td>{statementsPaid(p)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}
