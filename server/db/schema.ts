@@ -1193,7 +1193,7 @@ export const automaticActions = pgTable(
   'automatic_actions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    ruleKind: text('rule_kind', { enum: ['usage', 'overage_forecast'] }).notNull(),
+    ruleKind: text('rule_kind', { enum: ['usage', 'overage_forecast', 'dunning'] }).notNull(),
     level: integer('level').notNull(),
     action: text('action', { enum: ['opt_out', 'stop_recurring_blocks', 'change_plan', 'block_sign_in', 'end_at_cycle_end'] }).notNull(),
     mode: text('mode', { enum: ['propose', 'act'] }).notNull(),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   ACTION_ALERT_KINDS,
   ACTION_MODES,
+  ACTION_SOURCES,
   ACTION_STATUS_FILTERS,
   ACTIONS_MAX_PAGE_SIZE,
   ACTIONS_PAGE_SIZE,
@@ -102,7 +103,7 @@ export const actionSummarySchema = z.object({ id: z.string(), action: z.enum(RUL
 
 export const automaticActionSchema = z.object({
   id: z.string(),
-  ruleKind: z.enum(ACTION_ALERT_KINDS),
+  ruleKind: z.enum(ACTION_SOURCES),
   level: z.number().int(),
   action: z.enum(RULE_ACTIONS),
   mode: z.enum(ACTION_MODES),

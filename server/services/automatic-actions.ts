@@ -86,6 +86,11 @@ export interface AutomaticActionsService {
   check(kind: AlertKind, actions: readonly RuleActionWire[], levels: readonly number[], scope: { scope: 'rule' } | { scope: 'customer' | 'line'; key: string }): Promise<void>;
   /** Inside the evaluation's transaction: the opened alerts' actions, proposed or queued. */
   propose(opened: readonly OpenedLineAlert[], at: Date, tx: Db): Promise<{ proposed: number; queued: number; events: number }>;
+  /**
+   * Dunning blocked a customer for an unpaid statement due `dueOn`: proposes ending each of their
+   * active lines at the end of its cycle, for an admin to approve (once per line and statement).
+   */
+  proposeLineEnds(customerId: string, dueOn: string): Promise<number>;
   /** Runs the queued actions that are due (one batch); answers how many ran and whether more wait. */
   runDue(): Promise<{ ran: number; more: boolean }>;
   /** Whether any action is due now (a retry's time came, or a stopped process's claim expired). */
@@ -152,7 +157,7 @@ const undoableNow = (row: AutomaticActionRow) => row.status === 'executed' && is
 /** "Opted out of priority data automatically at 90 % of the plan". */
 export function actionText(row: Pick<AutomaticActionRow, 'action' | 'status' | 'ruleKind' | 'level'>): string {
   const label = RULE_ACTION_LABELS[row.action];
-  const why = row.ruleKind === 'usage' ? `at ${row.level} % of the plan` : 'as overage was projected';
+  const why = row.ruleKind === 'usage' ? `at ${row.level} % of the plan` : row.ruleKind === 'dunning' ? 'as a statement is unpaid' : 'as overage was projected';
   switch (row.status) {
     case 'proposed':
       return `Proposed: ${label}, ${why}`;
@@ -342,6 +347,28 @@ export function createAutomaticActionsService(deps: {
       const proposed = inserted.filter((r) => r.status === 'proposed');
       const events = await publish('action.proposed', proposed, tx);
       return { proposed: proposed.length, queued: inserted.length - proposed.length, events };
+    },
+
+    async proposeLineEnds(customerId, dueOn) {
+      const lines = await repos.serviceLines.activeLinesOfCustomer(customerId);
+      const rows = lines.map((serviceLineNumber) => ({
+        ruleKind: 'dunning' as const,
+        level: 0,
+        action: 'end_at_cycle_end' as const,
+        mode: 'propose' as const,
+        status: 'proposed' as const,
+        serviceLineNumber,
+        customerId,
+        alertId: null,
+        cycleStart: dueOn,
+        productReferenceId: null,
+        projectedSaving: null,
+        currency: null,
+        setUpBy: null,
+      }));
+      const proposed = await store.insertMany(rows, now());
+      if ((await publish('action.proposed', proposed)) > 0) deps.webhooks()?.wake();
+      return proposed.length;
     },
 
     async runDue() {

@@ -201,7 +201,7 @@ export function createServices(deps: {
   });
   const customerPreview = createCustomerPreviewService({ customers, myTerminals, customerRequests, alerts, audit });
   const portalUrl = config.publicUrl ?? ownOrigin(config);
-  const dunning = createDunningService({ repos, audit, now, email, log: backgroundLog(deps.log), webhooks: () => webhooks, customers, portalUrl });
+  const dunning = createDunningService({ repos, audit, now, email, log: backgroundLog(deps.log), webhooks: () => webhooks, customers, portalUrl, proposeLineEnds: (customerId, dueOn) => automaticActions.proposeLineEnds(customerId, dueOn) });
   const ledger = createLedgerService({ repos, audit, now, email, log: backgroundLog(deps.log), webhooks: () => webhooks, settle: (customerId) => dunning.settle(customerId) });
   const bankImport = createBankImportService({ repos, audit, now, ledger });
   // A closed statement is charged to its customer's ledger in the close's own transaction.

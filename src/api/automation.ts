@@ -8,6 +8,7 @@ import { normalisePagination } from './customers';
 import {
   ACTION_ALERT_KINDS,
   ACTION_MODES,
+  ACTION_SOURCES,
   ACTIONS_PAGE_SIZE,
   AUTOMATIC_ACTION_STATUSES,
   RULE_ACTIONS,
@@ -51,7 +52,7 @@ export function normaliseActionSummary(raw: unknown): AlertActionSummaryWire | n
 export function normaliseAutomaticAction(raw: unknown): AutomaticActionWire | null {
   if (!isRecord(raw)) return null;
   const id = text(raw.id);
-  const ruleKind = oneOf(ACTION_ALERT_KINDS, raw.ruleKind);
+  const ruleKind = oneOf(ACTION_SOURCES, raw.ruleKind);
   const action = oneOf(RULE_ACTIONS, raw.action);
   const mode = oneOf(ACTION_MODES, raw.mode);
   const status = oneOf(AUTOMATIC_ACTION_STATUSES, raw.status);

@@ -27,6 +27,9 @@ export type ActionMode = (typeof ACTION_MODES)[number];
 /** The rules whose alerts may carry actions: those about a line's data in its billing cycle. */
 export const ACTION_ALERT_KINDS = ['usage', 'overage_forecast'] as const satisfies readonly AlertKind[];
 export type ActionAlertKind = (typeof ACTION_ALERT_KINDS)[number];
+/** What may propose an action: a rule's alert, or dunning (ending the lines of a customer blocked for non-payment). */
+export const ACTION_SOURCES = [...ACTION_ALERT_KINDS, 'dunning'] as const;
+export type ActionSource = (typeof ACTION_SOURCES)[number];
 
 /** At most this many actions on one rule (or one override): one per level and action. */
 export const RULE_ACTIONS_MAX = 10;
@@ -82,7 +85,7 @@ export const AUTOMATIC_ACTION_STATUS_LABELS: Readonly<Record<AutomaticActionStat
 /** One automatic action, proposed or taken (`GET /automatic-actions`, and on its alert). */
 export interface AutomaticActionWire {
   id: string;
-  ruleKind: ActionAlertKind;
+  ruleKind: ActionSource;
   level: number;
   action: RuleAction;
   mode: ActionMode;
@@ -142,7 +145,8 @@ export const ACTIONS_MAX_PAGE_SIZE = 100;
 export const ACTION_MAX_ATTEMPTS = 5;
 
 /** "Data use rule at 90 %", "Projected overage rule". */
-export function ruleLabel(kind: ActionAlertKind, level: number): string {
+export function ruleLabel(kind: ActionSource, level: number): string {
+  if (kind === 'dunning') return 'Dunning: blocked for non-payment';
   return kind === 'usage' ? `Data use rule at ${level} %` : 'Projected overage rule';
 }
 

@@ -16,7 +16,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEDGER_MESSAGES as M, type AgeingWire, type BankImportReportWire, type BankLineListWire, type BankLineWire, type CustomerAccountWire, type MyAccountWire, type PostedWire } from '../../src/domain/ledger';
 import type { StatementWire } from '../../src/domain/billing';
+import type { AutomaticActionListWire } from '../../src/domain/automation';
 import { camt053 } from '../fixtures/camt053';
+import { idOf, insertServiceLines, insertTerminals, terminalRow } from '../fixtures/terminals';
 import { parseCsv } from '../fixtures/csv';
 import { createTestContext, type TestContext } from './helpers';
 
@@ -263,7 +265,10 @@ describe('ageing and dunning', () => {
     await closedStatement(dan.id, '10.00', '2026-01-01', '2026-01-31');
     await closedStatement(eve.id, '20.00', '2026-03-01', '2026-04-05');
     await charge();
-    await ctx.request({ method: 'PUT', url: '/api/v1/billing/dunning-policy', token: admin, payload: { enabled: true, reminderDays: [7], finalNoticeDays: 21, blockDays: 30, proposeLineEnds: false } });
+    await ctx.request({ method: 'PUT', url: '/api/v1/billing/dunning-policy', token: admin, payload: { enabled: true, reminderDays: [7], finalNoticeDays: 21, blockDays: 30, proposeLineEnds: true } });
+    // Dan's one line: the block proposes its end, for an admin to approve.
+    await insertServiceLines(db(), [{ serviceLineNumber: 'AST-DUNNING-0001', productReferenceId: 'SUB-METERED-50GB' }]);
+    await insertTerminals(db(), [terminalRow({ userTerminalId: idOf(91), serviceLineNumber: 'AST-DUNNING-0001', assignedCustomerId: dan.id })]);
     const hook = await post('/webhooks', { url: 'http://localhost:9/ledger', eventTypes: ['dunning.reminder', 'dunning.blocked', 'dunning.unblocked', 'payment.received'] });
     expect(hook.statusCode, hook.body).toBe(201);
   });
@@ -289,8 +294,10 @@ describe('ageing and dunning', () => {
     expect((await ctx.request({ method: 'PUT', url: `/api/v1/customers/${eve.id}/billing-terms`, token: admin, payload: { paymentTermsDays: 15, promiseToPayUntil: '2026-05-10', promiseNote: 'CFO on the phone' } })).statusCode).toBe(200);
     // Dan's January statement is 69 days overdue on the 10th of April: the furthest step, the block, at once.
     const first = await ctx.app.services.dunning.run();
-    expect(first.blocked).toBe(1);
+    expect(first).toMatchObject({ blocked: 1, proposedEnds: 1 });
     expect((await ctx.app.services.dunning.run()).blocked).toBe(0);
+    const proposals = await get<AutomaticActionListWire>('/automatic-actions?status=proposed');
+    expect(proposals.actions).toEqual([expect.objectContaining({ ruleKind: 'dunning', action: 'end_at_cycle_end', serviceLineNumber: 'AST-DUNNING-0001', ruleLabel: 'Dunning: blocked for non-payment' })]);
     const blocked = await rows<{ blocked_enabled: boolean; blocked_for_non_payment: boolean; blocked_reason: string }>(sql`SELECT blocked_enabled, blocked_for_non_payment, blocked_reason FROM customers WHERE id = ${dan.id}::uuid`);
     expect(blocked[0]).toMatchObject({ blocked_enabled: true, blocked_for_non_payment: true });
     expect((await ctx.login('customer', dan.email, dan.password)).token).toBeFalsy();

@@ -119,6 +119,11 @@ CREATE TABLE billing_bank_lines (
 CREATE INDEX billing_bank_lines_waiting_idx ON billing_bank_lines (booked_on) WHERE status = 'unmatched';
 CREATE INDEX billing_bank_lines_import_idx ON billing_bank_lines (import_id);
 
+-- Dunning may propose ending the lines of a customer it blocked, as automatic actions an admin
+-- approves (level 0; cycle_start holds the overdue statement's due date: once per line and statement).
+ALTER TABLE automatic_actions DROP CONSTRAINT automatic_actions_rule_kind_check;
+ALTER TABLE automatic_actions ADD CONSTRAINT automatic_actions_rule_kind_check CHECK (rule_kind IN ('usage', 'overage_forecast', 'dunning'));
+
 -- The reseller's dunning policy: one row.
 CREATE TABLE billing_dunning_policy (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),

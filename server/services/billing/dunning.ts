@@ -24,6 +24,8 @@ export interface DunningReport {
   finalNotices: number;
   blocked: number;
   unblocked: number;
+  /** Line ends proposed with the blocks (the policy's "propose ending the lines"). */
+  proposedEnds: number;
 }
 
 export interface DunningService {
@@ -64,6 +66,8 @@ export function createDunningService(deps: {
   webhooks: () => WebhookService | null;
   customers: Pick<CustomersService, 'update'>;
   portalUrl: string | null;
+  /** With the policy's "propose ending the lines": each line's end, proposed for an admin to approve. */
+  proposeLineEnds?: (customerId: string, dueOn: string) => Promise<number>;
 }): DunningService {
   const { repos, audit, now } = deps;
   const store = repos.dunning;
@@ -138,7 +142,7 @@ export function createDunningService(deps: {
     },
 
     async run() {
-      const report: DunningReport = { reminders: 0, finalNotices: 0, blocked: 0, unblocked: 0 };
+      const report: DunningReport = { reminders: 0, finalNotices: 0, blocked: 0, unblocked: 0, proposedEnds: 0 };
       const policy = await store.policy().catch(() => ({ ...DEFAULT_DUNNING_POLICY, updatedAt: '' }));
       const today = isoDay(now());
       if (policy.enabled) {
@@ -158,6 +162,7 @@ export function createDunningService(deps: {
           if (step === 'block') {
             await deps.customers.update(row.customerId, { blocked_enabled: true, blocked_reason: NON_PAYMENT_REASON(row.number, row.dueOn) }, SYSTEM_CONTEXT);
             await store.markBlockedForNonPayment(row.customerId);
+            if (policy.proposeLineEnds && deps.proposeLineEnds) report.proposedEnds += await deps.proposeLineEnds(row.customerId, row.dueOn);
             report.blocked++;
           } else if (step === 'final_notice') report.finalNotices++;
           else report.reminders++;
