@@ -13,7 +13,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import './types';
 import { warmUpPasswords } from './auth/passwords';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock, type ShiftableClock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createRepositories } from './db/repositories';
@@ -34,6 +34,8 @@ export interface BuildAppOptions {
   database: Database;
   /** The clock every service reads; tests pass a controllable one. */
   now?: Clock;
+  /** server.ts: the same clock, which the built-in simulator's controls (SIM_CONTROLS=on) may move forward. */
+  clock?: ShiftableClock;
   /** Fastify logger option; defaults to `{ level: config.logLevel }`. */
   logger?: FastifyServerOptions['logger'];
   /**
@@ -260,7 +262,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Tier 3: routes.
   await app.register(apiRoutes, { prefix: API_PREFIX });
   // The built-in simulator's accounts, each under its own prefix (the first where the single one was).
-  for (const mount of registry?.mounts() ?? []) await app.register(simulatorPlugin, { ...mount.account.options, prefix: mount.prefix });
+  for (const mount of registry?.mounts() ?? []) {
+    const clock = options.clock ? { now: options.clock.now, clock: options.clock } : {};
+    await app.register(simulatorPlugin, { ...mount.account.options, ...clock, prefix: mount.prefix });
+  }
   await registerClient(app, config);
 
   return app;

@@ -2,6 +2,7 @@
 // background sync, and a graceful close on SIGINT/SIGTERM (runs in progress go back to the queue).
 // With WORKERS=N it is the cluster's primary first (cluster.ts), then each worker runs it again.
 // First: an unsupported Node.js stops here, with the reason.
+import { createShiftableClock } from './clock';
 import './runtime';
 import cluster from 'node:cluster';
 import { buildApp } from './app';
@@ -86,9 +87,11 @@ async function main(): Promise<void> {
     return;
   }
 
+  // The system clock, unless the simulator's controls move it forward (a demo, a browser journey).
+  const clock = createShiftableClock();
   let provider: ProviderRegistry;
   try {
-    provider = providerRegistryFromEnv(process.env, () => new Date());
+    provider = providerRegistryFromEnv(process.env, clock.now);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -134,7 +137,7 @@ async function main(): Promise<void> {
 
   try {
     const migrated = await migrate(database, { log: (m) => console.log(m) });
-    const result = await bootstrap({ database, config });
+    const result = await bootstrap({ database, config, now: clock.now });
     await refreshEmbeddedStatistics(database);
     // One call budget per provider account, in the database: every process shares it, and an
     // account never spends another's.
@@ -148,7 +151,7 @@ async function main(): Promise<void> {
         syncShare: config.providerSyncShare,
       }),
     );
-    app = await buildApp({ config, database, provider, startSyncJobs: 'manual' });
+    app = await buildApp({ config, database, provider, startSyncJobs: 'manual', now: clock.now, clock });
     // The first start of this release: the account the migration made from what the portal held
     // takes today's settings (STARLINK_* or the simulator's first account).
     for (const line of await app.services.providerAccounts.adoptPending({ seedDemo: config.seedDemo })) console.log(line);

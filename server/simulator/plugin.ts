@@ -10,6 +10,7 @@
 // (latency and its spikes, dropped connection, 429 burst, 429, 5xx) → bearer token (401) → per-account rate limit (429)
 // → JSON content type on POST/PUT (403) → the route (400 / 404 / 422 / 200). Faults hit only
 // /public/v2 routes: the token endpoint and unknown paths always answer straight.
+import type { ShiftableClock } from '../clock';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyFormbody from '@fastify/formbody';
 import {
@@ -31,6 +32,8 @@ import { failure, ok, type Paginated } from './wire';
 export interface SimulatorPluginOptions extends SimulatorOptions {
   /** A simulator made with createSimulator, to share its fleet and faults with the caller. */
   simulator?: Simulator;
+  /** The portal's clock, which the controls may move forward (the simulator's `now` reads it too). */
+  clock?: ShiftableClock;
 }
 
 export { PAGE_SIZE, USAGE_DEFAULT_LIMIT, USAGE_MAX_LIMIT };
@@ -62,7 +65,7 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
     handler: async (request, reply) => tokenRoute(sim, request, reply),
   });
 
-  if (options.controls) registerControls(app, sim);
+  if (options.controls) registerControls(app, sim, options.clock ?? null);
 
   await app.register(
     async (api) => {
@@ -263,8 +266,18 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
  * today, reported at once (a demo or a test can then watch an alert open after the next sync).
  * POST /controls/service-lines/{serviceLineNumber}/end-opt-in-cool-down: the line may change its
  * priority data opt-in again at once, as if the provider's day-long cool-down had passed.
+ * POST /controls/clock { "days": 35 }: the portal's clock and the simulator's move 35 days on (1 to
+ * 400; only when the portal shares its clock with its built-in simulator), so that what days bring
+ * (a statement overdue, dunning's steps) can be seen at once.
  */
-function registerControls(app: FastifyInstance, sim: Simulator): void {
+function registerControls(app: FastifyInstance, sim: Simulator, clock: ShiftableClock | null): void {
+  if (clock) {
+    app.post('/controls/clock', async (request, reply) => {
+      const days = (request.body as { days?: unknown } | null)?.days;
+      if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 400) return reply.code(400).send(failure('days must be a whole number from 1 to 400', ['days']));
+      return ok({ now: clock.advance(days * 86_400_000).toISOString(), information: [] });
+    });
+  }
   app.post('/controls/service-lines/:serviceLineNumber/end-opt-in-cool-down', async (request, reply) => {
     const { serviceLineNumber } = request.params as { serviceLineNumber: string };
     const outcome = sim.fleet.endOptInCoolDown(serviceLineNumber);
