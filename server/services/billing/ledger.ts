@@ -220,7 +220,7 @@ export function createLedgerService(deps: {
     async chargeClosed(tx) {
       const at = now();
       const charged = await store.chargeClosed(at, tx);
-      for (const { customerId, currency } of charged) {
+      for (const { customerId, currency } of await store.mayHoldCredit(charged, tx)) {
         // The credit a customer holds pays the new statement at once (under the newest charge).
         const [newest] = (await store.list({ customerId, currency, kinds: ['charge'] }, { offset: 0, limit: 1 }, tx)).rows;
         if (newest) await spendCredit(customerId, currency, newest.id, at, tx);

@@ -163,6 +163,19 @@ export function createLedgerRepository(db: Db) {
       return [...seen.values()];
     },
 
+    /**
+     * Of these customers and currencies, those that may hold credit: with a payment, credit note,
+     * refund, reversal or a credit statement. The others (most, at a cycle's close) have none to spend.
+     */
+    async mayHoldCredit(pairs: readonly { customerId: string; currency: string }[], tx: Db = db): Promise<{ customerId: string; currency: string }[]> {
+      if (pairs.length === 0) return [];
+      const result = await tx.execute(sql`
+        SELECT DISTINCT e.customer_id::text AS customer_id, e.currency
+        FROM unnest(${column(pairs, (p) => p.customerId)}::uuid[], ${column(pairs, (p) => p.currency)}::text[]) AS u(customer_id, currency)
+        JOIN billing_ledger_entries e ON e.customer_id = u.customer_id AND e.currency = u.currency AND (e.kind <> 'charge' OR e.amount_minor < 0)`);
+      return rowsOf<{ customer_id: string; currency: string }>(result).map((r) => ({ customerId: r.customer_id, currency: r.currency }));
+    },
+
     /** A customer's statements with something left to pay, in a currency (every currency: null). */
     async openStatements(customerId: string, currency: string | null, tx: Db = db): Promise<OpenStatementRow[]> {
       const result = await tx.execute(sql`
