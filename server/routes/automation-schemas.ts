@@ -2,7 +2,6 @@
 // actions (the alert routes take them too), checked against src/domain/automation.ts.
 import { z } from 'zod';
 import {
-  ACTION_ALERT_KINDS,
   ACTION_MODES,
   ACTION_SOURCES,
   ACTION_STATUS_FILTERS,

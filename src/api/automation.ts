@@ -6,7 +6,6 @@ import { bool, int, isRecord, present, text, withSignal } from './normalise';
 import { listOf, num, oneOf } from './terminals';
 import { normalisePagination } from './customers';
 import {
-  ACTION_ALERT_KINDS,
   ACTION_MODES,
   ACTION_SOURCES,
   ACTIONS_PAGE_SIZE,

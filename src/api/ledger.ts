@@ -294,6 +294,9 @@ export function createLedgerApi(client: ApiClient) {
     ignore: async (lineId: string, note: string, signal?: AbortSignal): Promise<ApiResult<BankLineWire>> =>
       mapResult(await client.request<unknown>(`/billing/bank-lines/${encodeURIComponent(lineId)}/ignore`, { method: 'POST', body: { note }, ...withSignal(signal) }), normaliseBankLine),
     mine: async (signal?: AbortSignal): Promise<ApiResult<MyAccountWire>> => mapResult(await client.request<unknown>('/my/account', withSignal(signal)), normaliseMyAccount),
+    /** "View as customer": the customer's own account, read by an admin. */
+    preview: (customerUuid: string) => async (signal?: AbortSignal): Promise<ApiResult<MyAccountWire>> =>
+      mapResult(await client.request<unknown>(`/customers/${encodeURIComponent(customerUuid)}/preview/account`, withSignal(signal)), normaliseMyAccount),
   };
 }
 

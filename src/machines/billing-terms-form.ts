@@ -137,7 +137,8 @@ const billingTermsFormSetup = setup({
     storeSaved: assign((_, outcome: SaveOutcome<BillingTermsWire>) => (outcome.ok ? { saved: outcome.data, form: termsForm(outcome.data), errors: {}, failure: null } : {})),
     storeRefusal: assign((_, outcome: SaveOutcome<unknown>) => (outcome.ok ? {} : termsRefusal(outcome))),
     storeFailure: assign((_, message: string) => ({ failure: message })),
-    clearFailure: assign({ failure: null }),
+    // Sending a form the client found right: what the server said of the last one no longer stands.
+    clearFailure: assign({ failure: null, errors: {} }),
     notifySuccess: (_, _message: string) => {},
     notifyFailure: (_, _message: string) => {},
     /** The page reads the account again. */

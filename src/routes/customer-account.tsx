@@ -10,7 +10,7 @@ import { fromPromise, type SnapshotFrom } from 'xstate';
 import type { Api } from '../api';
 import type { BillingTermsWire, CustomerAccountWire } from '../domain/ledger';
 import { billingTermsFormMachine, billingTermsFormState, type BillingTermsRequest } from '../machines/billing-terms-form';
-import { createResourceMachine, reloadEvent } from '../machines/resource';
+import { createResourceMachine, reloadEvent, type LoadOutcome } from '../machines/resource';
 import type { SaveOutcome } from '../machines/user-form';
 import { BillingTermsForm } from '../ui/billing/account/BillingTermsForm';
 import { CustomerAccountCard } from '../ui/billing/account/CustomerAccountCard';
@@ -22,7 +22,7 @@ export const customerAccountMachine = createResourceMachine<CustomerAccountWire>
 /** The section's effects over the API: reading the account, saving the terms. */
 export function createCustomerAccountActors(api: Api, customerId: string) {
   return {
-    load: fromPromise(({ signal }) => outcome(() => api.ledger.account(customerId, signal))),
+    load: fromPromise<LoadOutcome<CustomerAccountWire>>(({ signal }) => outcome(() => api.ledger.account(customerId, signal))),
     // The refusal's field errors are kept (outcome() keeps only the words): they go by the fields.
     saveTerms: fromPromise<SaveOutcome<BillingTermsWire>, BillingTermsRequest>(({ input, signal }) => api.ledger.setTerms(input.customerId, input.body, signal)),
   };

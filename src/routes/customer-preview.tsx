@@ -59,6 +59,7 @@ function Preview({ customerUuid }: { customerUuid: string }) {
   const currentPath = useRouterState({ select: (s) => s.location.pathname });
   const preview = useMemo(() => api.customerPreview(customerUuid), [api, customerUuid]);
   const previewStatements = useMemo(() => api.statements.preview(customerUuid), [api, customerUuid]);
+  const previewAccount = useMemo(() => api.ledger.preview(customerUuid), [api, customerUuid]);
   const opening = usePageActor(customerPreviewMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => preview.open(signal))) } }));
   const customer = useSelector(opening, (s) => s.context.data);
   const error = useSelector(opening, (s) => (s.matches('failed') ? s.context.error : null));
@@ -71,10 +72,11 @@ function Preview({ customerUuid }: { customerUuid: string }) {
       alerts: preview.alerts,
       statements: previewStatements.list,
       statement: previewStatements.get,
+      account: previewAccount,
       href: (path) => previewHref(customerUuid, path),
       readOnly: true,
     }),
-    [preview, previewStatements, customerUuid],
+    [preview, previewStatements, previewAccount, customerUuid],
   );
   const exit = () => void router.navigate({ href: '/customers' });
   const shown = customer ? { name: customer.name, company: customer.company, email: customer.email } : null;

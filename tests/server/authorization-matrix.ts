@@ -150,6 +150,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, AccessLevel>> = {
   'POST /api/v1/billing/statements/refresh': 'billing:manage',
   'GET /api/v1/customers/:uuid/account': 'billing:read',
   'PUT /api/v1/customers/:uuid/billing-terms': 'billing:manage',
+  'GET /api/v1/customers/:uuid/preview/account': 'billing:read',
   'GET /api/v1/customers/:uuid/preview/statements': 'billing:read',
   'GET /api/v1/customers/:uuid/preview/statements/:id': 'billing:read',
   'GET /api/v1/customers/:uuid/statements': 'billing:read',

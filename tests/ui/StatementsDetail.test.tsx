@@ -25,8 +25,8 @@ const documentNamed = async (name: string) => within(await screen.findByRole('ar
 const cells = (row: HTMLElement) => [...row.querySelectorAll('td')].map((td) => td.textContent);
 
 describe('a statement', () => {
-  it('reads as a document: the customer, the cycle, each charge with its period, quantity and unit, then the totals in its currency', async () => {
-    const statement = closedStatement();
+  it('reads as a document: the customer, the cycle, each charge with its period, quantity and unit, then the totals in its currency, what is paid and what is due', async () => {
+    const statement = closedStatement({ paidMinor: 5_000, amountDueMinor: 7_415, paymentStatus: 'part_paid' });
     openStatement(statement);
     const doc = await documentNamed('Statement ST-2026-02-000042');
     expect(doc.getByRole('heading', { name: 'Statement' })).toBeTruthy();
@@ -50,14 +50,29 @@ describe('a statement', () => {
     expect(cells(reductions.getByText(/Goodwill credit/).closest('tr')!)).toEqual(['Correction: Goodwill credit for the outage', '—', 'USD -5.00']);
 
     const totals = within(doc.getByRole('table', { name: 'Totals' }));
-    expect(totals.getAllByRole('row').map((tr) => tr.textContent)).toEqual(['SubtotalUSD 143.50', 'DiscountsUSD -14.35', 'CorrectionsUSD -5.00', 'Total (USD)USD 124.15']);
+    expect(totals.getAllByRole('row').map((tr) => tr.textContent)).toEqual([
+      'SubtotalUSD 143.50',
+      'DiscountsUSD -14.35',
+      'CorrectionsUSD -5.00',
+      'Total (USD)USD 124.15',
+      'PaidUSD 50.00',
+      'Amount due by Mar 31, 2026USD 74.15',
+    ]);
+    expect(doc.getByText('Due').nextElementSibling!.textContent).toBe('Mar 31, 2026');
   });
 
   it('shows a yen statement in whole yen, with its credit negative', async () => {
     openStatement(yenStatement());
     const doc = await documentNamed('Statement ST-2026-02-000043');
     const totals = within(doc.getByRole('table', { name: 'Totals' }));
-    expect(totals.getAllByRole('row').map((tr) => tr.textContent)).toEqual(['SubtotalJPY 12400', 'DiscountsJPY 0', 'CorrectionsJPY -1000', 'Total (JPY)JPY 11400']);
+    expect(totals.getAllByRole('row').map((tr) => tr.textContent)).toEqual([
+      'SubtotalJPY 12400',
+      'DiscountsJPY 0',
+      'CorrectionsJPY -1000',
+      'Total (JPY)JPY 11400',
+      'PaidJPY 0',
+      'Amount due by Mar 31, 2026JPY 11400',
+    ]);
     const charges = within(doc.getByRole('table', { name: 'Charges' }));
     expect(cells(charges.getByText('Standard').closest('tr')!)).toEqual([LINE, 'Standard', 'Feb 1, 2026 – Feb 28, 2026', '28 days', 'JPY 9900', 'JPY 9900']);
     expect(doc.getByText('JPY -1000', { selector: 'table[aria-label="Discounts and corrections"] td' })).toBeTruthy();
@@ -75,6 +90,9 @@ describe('a statement', () => {
     expect(doc.getByText(STATEMENT_TEXTS.draftNote)).toBeTruthy();
     expect(doc.queryByText(/ST-2026/)).toBeNull();
     expect(doc.getByText('Last updated')).toBeTruthy();
+    // Not charged yet: no due date, nothing paid, nothing due.
+    expect(doc.queryByText('Due')).toBeNull();
+    expect(within(doc.getByRole('table', { name: 'Totals' })).queryByText(/Paid|Amount due/)).toBeNull();
   });
 
   it('prints with the browser: Print or save as PDF calls window.print', async () => {

@@ -16,6 +16,8 @@ import { captureDownloads } from './downloads';
 import { fill } from './fill';
 
 const CSV = 'statement_number,statement_status,cycle\r\nST-2026-02-000042,closed,2026-02\r\n';
+/** The yen statement part paid and not yet due (the dollar one is unpaid and long overdue). */
+const partPaidYen = () => yenStatement({ dueOn: '2099-03-31', paidMinor: 5_000, amountDueMinor: 6_400, paymentStatus: 'part_paid' });
 
 function openStatements(path = '/billing/statements', answers: Record<string, FakeAnswer> = {}, exportRefusal: { status: number; message: string } | null = null) {
   const listQueries: URLSearchParams[] = [];
@@ -23,7 +25,7 @@ function openStatements(path = '/billing/statements', answers: Record<string, Fa
   const api = fakePortalApi({
     'GET /api/v1/billing/statements': ({ url }) => {
       listQueries.push(url.searchParams);
-      return { body: envelope(statementList([closedStatement(), yenStatement(), draftStatement()])) };
+      return { body: envelope(statementList([closedStatement(), partPaidYen(), draftStatement()])) };
     },
     ...answers,
   });
@@ -65,6 +67,11 @@ describe('Statements page', () => {
     expect(within(usdRow).getByText('Closed')).toBeTruthy();
     const yenRow = table().getByText('ST-2026-02-000043').closest('tr')!;
     expect(within(yenRow).getByText('JPY 11400')).toBeTruthy();
+    // When each is due and whether it is paid: unpaid past its due date in the danger colour, and in words.
+    expect(within(usdRow).getByText('Mar 31, 2026')).toBeTruthy();
+    expect(within(usdRow).getByText('Unpaid, overdue').closest('.p-tag')!.className).toContain('p-tag-danger');
+    expect(within(yenRow).getByText('Mar 31, 2099')).toBeTruthy();
+    expect(within(yenRow).getByText('Part paid').closest('.p-tag')!.className).not.toContain('p-tag-danger');
     // A draft has no number yet.
     const draftRow = table().getByRole('link', { name: `Open statement Draft of ${STATEMENT_CUSTOMER.name}` }).closest('tr')!;
     expect(within(draftRow).getAllByText('USD 99.00')).toHaveLength(2);

@@ -186,6 +186,15 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/customers/:uuid/preview/account',
+    {
+      config: { auth: 'billing:read' },
+      schema: { tags: ['customer preview'], security, summary: "The customer's balance, open statements and payments, as GET /my/account answers them", params: customerParamsSchema, response: { 200: successSchema(myAccountSchema), ...failures(400, 401, 403, 404) } },
+    },
+    async (request) => ({ success: true as const, data: await ledger().mine(request.params.uuid), message: 'Account' }),
+  );
+
+  app.get(
     '/my/account',
     {
       config: { auth: 'customer' },

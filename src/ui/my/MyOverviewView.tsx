@@ -1,6 +1,8 @@
 // The customer area's overview: their terminals, how many are online, this cycle's use against
 // their plans, the projection to the cycle's end with its overage charge, and the open alerts.
-// Props in, callbacks out: the admin "View as customer" preview renders it from its own data.
+// Under the header, what the page puts in `balance` (the customer's balance in one line). Props
+// in, callbacks out: the admin "View as customer" preview renders it from its own data.
+import type { ReactNode } from 'react';
 import { Message } from 'primereact/message';
 import { MY_AREA_MESSAGES as M, type MyOverviewWire } from '../../domain/my-area';
 import { PAGE_TITLES } from '../../domain/navigation';
@@ -15,18 +17,21 @@ export interface MyOverviewViewProps {
   overview: MyOverviewWire | null;
   loading: boolean;
   error: string | null;
+  /** The customer's balance in one line, where the area can read it. */
+  balance?: ReactNode;
   onRetry(): void;
   onNavigate(url: string): void;
   /** Opens a terminal's page (from an alert). */
   onOpenTerminal(terminalId: string): void;
 }
 
-export function MyOverviewView({ overview, loading, error, onRetry, onNavigate, onOpenTerminal }: MyOverviewViewProps) {
+export function MyOverviewView({ overview, loading, error, balance, onRetry, onNavigate, onOpenTerminal }: MyOverviewViewProps) {
   const meta = PAGE_TITLES['/my'];
   const value = (figure: (o: MyOverviewWire) => string) => (overview ? figure(overview) : null);
   return (
     <div className="page">
       <PageHeader title={meta.title} breadcrumb={meta.breadcrumb} onNavigate={onNavigate} />
+      {balance}
       {error && !overview ? (
         <ErrorCard title={M.overviewLoadFailed} message={error} onRetry={onRetry} />
       ) : (

@@ -88,3 +88,17 @@ export function MyAccountView({ account, error, onRetry }: MyAccountViewProps) {
     </div>
   );
 }
+
+/** One line for the customer's overview: each currency's balance, with what is overdue; nothing until it is known. */
+export function MyBalanceLine({ account, onOpen }: { account: MyAccountWire | null; onOpen(): void }) {
+  if (account === null || account.balances.length === 0) return null;
+  const parts = account.balances.map((b) => (b.overdueMinor > 0 ? `${balanceWords(b)} (${formatMoney(b.overdueMinor, b.currency)} overdue)` : balanceWords(b)));
+  return (
+    <p className="my-balance-line">
+      <strong>{T.balanceTitle}:</strong> {parts.join(' · ')}{' '}
+      <button type="button" className="p-link" onClick={onOpen}>
+        {T.seeStatements}
+      </button>
+    </p>
+  );
+}

@@ -33,6 +33,7 @@ export const MY_ACCOUNT_TEXTS = {
   failed: 'Could not load your balance',
   loading: 'Loading your balance...',
   nothingBilled: 'Nothing billed yet',
+  seeStatements: 'See your statements and payments',
 } as const;
 
 /** "Net 30", "Due on receipt" for 0 days. */
