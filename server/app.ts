@@ -223,7 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           run: async (reason) => {
             await importInvoices(reason);
             const report = await services.statements.run(reason);
-            await services.dunning.run().catch((error: unknown) => app.log.error({ err: error }, 'dunning run failed'));
+            await services.dunning.runIfDue().catch((error: unknown) => app.log.error({ err: error }, 'dunning run failed'));
             return report;
           },
         },

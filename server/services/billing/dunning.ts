@@ -33,6 +33,8 @@ export interface DunningService {
   savePolicy(policy: DunningPolicy, context: RequestContext): Promise<DunningPolicy & { updatedAt: string }>;
   /** Takes the steps that have fallen due, and lifts the blocks of customers who settled. */
   run(): Promise<DunningReport>;
+  /** The billing run's call on each tick: run() when DUNNING_EVERY_MS has passed since the last (null: not yet). */
+  runIfDue(): Promise<DunningReport | null>;
   /** Lifts the customer's non-payment block when nothing is overdue; true when it did. */
   settle(customerId: string): Promise<boolean>;
 }
@@ -55,6 +57,9 @@ const STEP = {
   unblock: { action: 'billing.dunning_unblock' },
 } as const satisfies Record<DunningStep | 'unblock', { action: string }>;
 
+/** Dunning counts in days: the minute's tick runs it a quarter of an hour apart (a payment's unblock is at once). */
+export const DUNNING_EVERY_MS = 15 * 60_000;
+
 export const NON_PAYMENT_REASON = (number: string, dueOn: string) => `Unpaid statement ${number}, due ${dueOn}`;
 
 export function createDunningService(deps: {
@@ -72,6 +77,7 @@ export function createDunningService(deps: {
   const { repos, audit, now } = deps;
   const store = repos.dunning;
   const link = deps.portalUrl ? `${deps.portalUrl}/my/statements` : null;
+  let lastRunAt = Number.NEGATIVE_INFINITY;
 
   /** Claims the step and records its letter, audit entry and event in one transaction; null when another run took it. */
   async function takeStep(row: Pick<OverdueStatementRow, 'customerId' | 'customerName' | 'customerEmail' | 'statementId' | 'number' | 'dueOn' | 'openMinor' | 'currency'>, step: DunningStep | 'unblock', blockDays: number | null): Promise<RecordedEmail | null | false> {
@@ -141,7 +147,13 @@ export function createDunningService(deps: {
       return store.policy();
     },
 
+    async runIfDue() {
+      if (now().getTime() - lastRunAt < DUNNING_EVERY_MS) return null;
+      return this.run();
+    },
+
     async run() {
+      lastRunAt = now().getTime();
       const report: DunningReport = { reminders: 0, finalNotices: 0, blocked: 0, unblocked: 0, proposedEnds: 0 };
       const policy = await store.policy().catch(() => ({ ...DEFAULT_DUNNING_POLICY, updatedAt: '' }));
       const today = isoDay(now());
