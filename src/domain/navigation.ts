@@ -50,6 +50,8 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
     icon: 'pi pi-wallet',
     items: [
       { title: 'Statements', url: '/billing/statements', icon: 'pi pi-file', permission: 'billing:read' },
+      { title: 'Payments', url: '/billing/payments', icon: 'pi pi-wallet', permission: 'billing:read' },
+      { title: 'Ageing', url: '/billing/ageing', icon: 'pi pi-hourglass', permission: 'billing:read' },
       { title: 'Prices', url: '/billing/prices', icon: 'pi pi-tags', permission: 'billing:read' },
       { title: 'Reconciliation', url: '/billing/reconciliation', icon: 'pi pi-chart-bar', permission: 'billing:read' },
     ],
@@ -101,6 +103,8 @@ export const PAGE_PERMISSIONS: Readonly<Record<Exclude<PagePath, `/my${string}`>
   '/alerts/webhooks': 'alerts:read',
   '/billing/statements': 'billing:read',
   '/billing/statements/$statementId': 'billing:read',
+  '/billing/payments': 'billing:read',
+  '/billing/ageing': 'billing:read',
   '/billing/prices': 'billing:read',
   '/billing/reconciliation': 'billing:read',
   '/audit': 'audit:read',
@@ -232,6 +236,8 @@ export type PagePath =
   | '/alerts/webhooks'
   | '/billing/statements'
   | '/billing/statements/$statementId'
+  | '/billing/payments'
+  | '/billing/ageing'
   | '/billing/prices'
   | '/billing/reconciliation'
   | '/audit'
@@ -285,6 +291,8 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
     title: 'Statement',
     breadcrumb: [home, { label: 'Statements', url: '/billing/statements' }, { label: 'Statement' }],
   },
+  '/billing/payments': { title: 'Payments', breadcrumb: [home, { label: 'Billing' }, { label: 'Payments' }] },
+  '/billing/ageing': { title: 'Ageing', breadcrumb: [home, { label: 'Billing' }, { label: 'Ageing' }] },
   '/billing/prices': { title: 'Prices', breadcrumb: [home, { label: 'Billing' }, { label: 'Prices' }] },
   '/billing/reconciliation': { title: 'Reconciliation', breadcrumb: [home, { label: 'Billing' }, { label: 'Reconciliation' }] },
   '/audit': { title: 'Audit log', breadcrumb: [home, { label: 'Audit log' }] },

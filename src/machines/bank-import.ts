@@ -161,13 +161,11 @@ const bankImportSetup = setup({
     }),
   },
   actions: {
-    storeFile: assign(({ context }, file: BankFile | null) => ({
-      file,
-      format: file ? formatOfName(file.name, context.format) : context.format,
-      content: null,
-      errors: { ...context.errors, file: undefined },
-      failure: null,
-    })),
+    storeFile: assign(({ context }, file: BankFile | null) => {
+      const format = file ? formatOfName(file.name, context.format) : context.format;
+      // A file of the other format asks other questions, as choosing the format does.
+      return { file, format, content: null, errors: format === context.format ? { ...context.errors, file: undefined } : {}, failure: null };
+    }),
     // Another format asks other questions: the mapping's problems go with the old one.
     storeFormat: assign((_, format: BankFormat) => ({ format, errors: {}, failure: null })),
     storeMapping: assign(({ context }, { field, value }: { field: CsvMappingField; value: string }) => ({

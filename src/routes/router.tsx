@@ -261,6 +261,20 @@ const statementRoute = createRoute({
   component: lazyRouteComponent(() => import('./statement-detail'), 'StatementDetailRoute'),
 });
 
+/** Payments: the bank statement import, the lines waiting to be matched, payments by hand and the ledger. */
+const paymentsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/billing/payments',
+  component: lazyRouteComponent(() => import('./payments'), 'PaymentsRoute'),
+});
+
+/** What customers owe by how overdue, and the dunning policy. */
+const ageingRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/billing/ageing',
+  component: lazyRouteComponent(() => import('./ageing'), 'AgeingRoute'),
+});
+
 /** The price list and customers' own prices. */
 const pricesRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -487,6 +501,8 @@ export const routeTree = rootRoute.addChildren([
     webhooksRoute,
     statementsRoute,
     statementRoute,
+    paymentsRoute,
+    ageingRoute,
     pricesRoute,
     reconciliationRoute,
     auditRoute,

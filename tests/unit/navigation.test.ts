@@ -65,7 +65,7 @@ describe('the sidebar menu', () => {
       // Line changes waiting or set for later are lifecycle work, which Billing reads.
       'Automatic actions',
       'Schedule',
-      'Billing > Statements > Prices > Reconciliation',
+      'Billing > Statements > Payments > Ageing > Prices > Reconciliation',
       'Settings',
     ]);
     expect(titles(builtInRole('user_management_read_only').permissions)).toEqual(['Home', 'Users', 'Roles', 'API keys', 'Audit log', 'Settings']);
@@ -86,6 +86,8 @@ describe('the sidebar menu', () => {
 
   it('names the permission each admin page needs; open pages and paths outside the table need none', () => {
     expect(pagePermission('/billing/statements/abc')).toBe('billing:read');
+    expect(pagePermission('/billing/payments')).toBe('billing:read');
+    expect(pagePermission('/billing/ageing')).toBe('billing:read');
     expect(pagePermission('/users/roles')).toBe('users:read');
     expect(pagePermission('/audit?page=2')).toBe('audit:read');
     expect(pagePermission('/customer/terminals/u-1')).toBe('customers:read');
@@ -118,14 +120,17 @@ describe('the sidebar menu', () => {
     expect(initiallyOpenGroups(SIDEBAR_MENU, '/alerts/webhooks')).toEqual(['Alerts']);
   });
 
-  it('nests Statements, Prices and Reconciliation under Billing, open on any of them', () => {
+  it('nests Statements, Payments, Ageing, Prices and Reconciliation under Billing, open on any of them', () => {
     const billing = SIDEBAR_MENU.find((item) => item.title === 'Billing') as MenuItem;
-    expect(billing.items?.map((item) => [item.title, item.url])).toEqual([
-      ['Statements', '/billing/statements'],
-      ['Prices', '/billing/prices'],
-      ['Reconciliation', '/billing/reconciliation'],
+    expect(billing.items?.map((item) => [item.title, item.url, item.icon])).toEqual([
+      ['Statements', '/billing/statements', 'pi pi-file'],
+      ['Payments', '/billing/payments', 'pi pi-wallet'],
+      ['Ageing', '/billing/ageing', 'pi pi-hourglass'],
+      ['Prices', '/billing/prices', 'pi pi-tags'],
+      ['Reconciliation', '/billing/reconciliation', 'pi pi-chart-bar'],
     ]);
     expect(initiallyOpenGroups(SIDEBAR_MENU, '/billing/reconciliation')).toEqual(['Billing']);
+    expect(initiallyOpenGroups(SIDEBAR_MENU, '/billing/ageing')).toEqual(['Billing']);
   });
 
   it('gives every item a primeicons class', () => {
@@ -234,6 +239,8 @@ describe('page titles and breadcrumbs', () => {
         '/alerts/webhooks',
         '/billing/statements',
         '/billing/statements/$statementId',
+        '/billing/payments',
+        '/billing/ageing',
         '/billing/prices',
         '/billing/reconciliation',
         '/audit',
@@ -270,6 +277,8 @@ describe('page titles and breadcrumbs', () => {
     expect(trail('/alerts/webhooks')).toEqual(['Home(/home)', 'Alerts(/alerts)', 'Webhooks']);
     expect(trail('/audit')).toEqual(['Home(/home)', 'Audit log']);
     expect(trail('/bulk')).toEqual(['Home(/home)', 'Bulk actions']);
+    expect(trail('/billing/payments')).toEqual(['Home(/home)', 'Billing', 'Payments']);
+    expect(trail('/billing/ageing')).toEqual(['Home(/home)', 'Billing', 'Ageing']);
     expect(trail('/my/alerts')).toEqual(['Overview(/my)', 'Alerts']);
     expect(trail('/my/terminals/UT1')).toEqual(['Overview(/my)', 'Terminals(/my/terminals)', 'Terminal']);
     expect(trail('/my/account')).toEqual(['Overview(/my)', 'Account']);
@@ -289,6 +298,7 @@ describe('page titles and breadcrumbs', () => {
     expect(documentTitle('/terminals')).toBe('Terminal Management · Admin Portal');
     expect(documentTitle('/login')).toBe('Login · Admin Portal');
     expect(documentTitle('/alerts/rules')).toBe('Alert rules · Admin Portal');
+    expect(documentTitle('/billing/payments')).toBe('Payments · Admin Portal');
     expect(documentTitle('/my/alerts')).toBe('My Alerts · Customer Portal');
     expect(documentTitle('/nowhere')).toBe('Admin Portal');
   });

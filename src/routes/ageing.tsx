@@ -1,0 +1,137 @@
+// Ageing (/billing/ageing, billing:read): what customers owe by how overdue it is, a list machine
+// over GET /billing/ageing (the search and the currency filter are the list's own query, kept as
+// the page's state; the answer is one page, with the totals and the day it is for beside the
+// rows), Export CSV of the same choice, and the dunning policy (the dunning policy form machine,
+// saved by billing:manage). The machines' effects are the page's actors (createAgeingActors) and
+// the toasts.
+import { useState } from 'react';
+import { useRouter } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { toast } from 'react-hot-toast';
+import { fromPromise, type ActorRefFrom } from 'xstate';
+import type { Api } from '../api';
+import type { AgeingRowWire, AgeingWire, DunningPolicy } from '../domain/ledger';
+import { dunningPolicyFormMachine, dunningPolicyView, type StoredPolicy } from '../machines/dunning-policy-form';
+import { createListMachine, type ListLocation, type ListPage, type ListQuery } from '../machines/list';
+import type { LoadOutcome } from '../machines/resource';
+import { AgeingView } from '../ui/billing/ageing/AgeingView';
+import { DunningPolicyPanel } from '../ui/billing/ageing/DunningPolicyPanel';
+import { AGEING_TEXTS as T } from '../ui/billing/ageing/parts';
+import { useCsvExport } from '../ui/common/ExportButton';
+import { useListState } from './list-state';
+import { outcome } from './outcome';
+import { useAppServices, useCan, usePageActor } from './services';
+
+/** 'all', or one currency's code. */
+type CurrencyFilter = string;
+
+// The ageing is one answer, not pages: the query's page and limit are never sent.
+const ageingListMachine = createListMachine<AgeingRowWire, CurrencyFilter>({
+  id: 'ageingList',
+  defaultQuery: { page: 1, limit: 1, search: '', status: 'all' },
+});
+
+/** What every ageing answer carries beside its rows. */
+type AgeingExtras = Pick<AgeingWire, 'asOf' | 'totals'>;
+
+/**
+ * The Ageing page's actors in one place: each reads the ledger API's answer into the outcome its
+ * machine takes. The ageing is one page: its paging is the rows it holds.
+ */
+export function createAgeingActors(api: Pick<Api, 'ledger'>, onExtras: (extras: AgeingExtras) => void) {
+  const { ledger } = api;
+  return {
+    loadAgeing: fromPromise<LoadOutcome<ListPage<AgeingRowWire>>, ListQuery<CurrencyFilter>>(({ input, signal }) =>
+      outcome(async () => {
+        const result = await ledger.ageing({ currency: input.status === 'all' ? undefined : input.status, search: input.search }, signal);
+        if (!result.ok) return result;
+        onExtras({ asOf: result.data.asOf, totals: result.data.totals });
+        const { rows } = result.data;
+        return { ok: true as const, data: { rows, pagination: { total: rows.length, page: 1, limit: Math.max(1, rows.length), pages: 1 } } };
+      }),
+    ),
+    loadPolicy: fromPromise<LoadOutcome<StoredPolicy>>(({ signal }) => outcome(() => ledger.policy(signal))),
+    savePolicy: fromPromise<LoadOutcome<StoredPolicy>, DunningPolicy>(({ input, signal }) => outcome(() => ledger.savePolicy(input, signal))),
+  };
+}
+
+export function AgeingRoute() {
+  const { api } = useAppServices();
+  const router = useRouter();
+  const canManage = useCan('billing:manage');
+  const [location, setLocation] = useState<ListLocation<CurrencyFilter>>({ page: 1, search: '', status: 'all' });
+  const [extras, setExtras] = useState<AgeingExtras | null>(null);
+  // The filter offers every currency seen, not only those of the current choice's totals.
+  const [currencies, setCurrencies] = useState<readonly string[]>([]);
+  const actors = createAgeingActors(api, (next) => {
+    setExtras(next);
+    setCurrencies((known) => {
+      const added = next.totals.map((t) => t.currency).filter((c) => !known.includes(c));
+      return added.length > 0 ? [...known, ...added].sort() : known;
+    });
+  });
+
+  const list = usePageActor(
+    ageingListMachine.provide({
+      actors: { load: actors.loadAgeing },
+      actions: { publishQuery: (_, query) => setLocation({ page: 1, search: query.search, status: query.status }), reportLoadFailure: () => {} },
+    }),
+    { input: { query: location } },
+  );
+  const policy = usePageActor(
+    dunningPolicyFormMachine.provide({
+      actors: { loadPolicy: actors.loadPolicy, savePolicy: actors.savePolicy },
+      actions: {
+        notifySuccess: (_, message) => void toast.success(message, { id: 'dunning-policy' }),
+        notifyFailure: (_, message) => void toast.error(message, { id: 'dunning-policy' }),
+      },
+    }),
+  );
+  const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
+
+  const csv = useCsvExport(
+    () => {
+      const shown = list.getSnapshot().context.query;
+      return api.ledger.ageingCsv({ currency: shown.status === 'all' ? undefined : shown.status, search: shown.search });
+    },
+    `ageing-${extras?.asOf ?? 'today'}.csv`,
+    T.exportFailed,
+  );
+
+  return (
+    <AgeingView
+      asOf={extras?.asOf ?? null}
+      totals={extras?.totals ?? null}
+      rows={rows}
+      loaded={pagination !== null}
+      loading={loading}
+      error={error}
+      search={searchInput}
+      currency={query.status}
+      currencies={currencies}
+      exporting={csv.exporting}
+      onSearch={(value) => list.send({ type: 'user.searchInput', value })}
+      onCurrency={(status) => list.send({ type: 'user.status', status })}
+      onRetry={() => list.send({ type: 'user.retry' })}
+      onExport={() => void csv.exportCsv()}
+      onNavigate={(url) => void router.navigate({ href: url })}
+    >
+      <PolicySection policy={policy} canManage={canManage} />
+    </AgeingView>
+  );
+}
+
+/** The policy panel reads its own actor: a key typed in it renders the panel, not the tables. */
+function PolicySection({ policy, canManage }: { policy: ActorRefFrom<typeof dunningPolicyFormMachine>; canManage: boolean }) {
+  const view = useSelector(policy, dunningPolicyView);
+  return (
+    <DunningPolicyPanel
+      {...view}
+      canManage={canManage}
+      onField={(field, value) => policy.send({ type: 'user.field', field, value })}
+      onToggle={(field, value) => policy.send({ type: 'user.toggle', field, value })}
+      onSubmit={() => policy.send({ type: 'user.submit' })}
+      onRetry={() => policy.send({ type: 'user.retry' })}
+    />
+  );
+}
