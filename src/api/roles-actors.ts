@@ -2,25 +2,12 @@
 // machine takes (the matrix's resource, the role form's save and delete). The page only provides
 // them. An answer that never came is the network's message, as every page words it.
 import { fromPromise } from 'xstate';
-import { NETWORK_ERROR_MESSAGE } from '../domain/login';
 import type { RoleWire } from '../domain/permissions';
 import type { LoadOutcome } from '../machines/resource';
 import type { SaveRoleInput } from '../machines/role-form';
 import type { SaveOutcome } from '../machines/user-form';
-import { NetworkError, type ApiResult } from './client';
+import { settle } from './outcomes';
 import type { RolesApi } from './roles';
-
-/** A refusal keeps its status and the fields at fault; a lost answer is the network's message. */
-async function settle<T>(call: () => Promise<ApiResult<T>>): Promise<SaveOutcome<T>> {
-  try {
-    const result = await call();
-    if (result.ok) return { ok: true, data: result.data };
-    return { ok: false, message: result.message, status: result.status, ...(result.errors ? { errors: result.errors } : {}) };
-  } catch (error) {
-    if (error instanceof NetworkError) return { ok: false, message: NETWORK_ERROR_MESSAGE };
-    throw error;
-  }
-}
 
 export function createRolesActors(roles: RolesApi) {
   return {

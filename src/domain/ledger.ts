@@ -23,6 +23,8 @@ import type { Pagination } from './customers';
 
 export const LEDGER_ENTRY_KINDS = ['charge', 'payment', 'credit_note', 'refund', 'reversal'] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+/** What a ledger list may show: one kind, or all of them. */
+export type LedgerKindFilter = LedgerEntryKind | 'all';
 
 /** The entries a person posts; charges come from closed statements, reversals from Reverse. */
 export const POSTED_KINDS = ['payment', 'credit_note', 'refund'] as const satisfies readonly LedgerEntryKind[];

@@ -8,22 +8,18 @@ import { useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
-import { fromPromise, type ActorRefFrom } from 'xstate';
-import type { Api } from '../api';
-import type { AgeingRowWire, AgeingWire, DunningPolicy } from '../domain/ledger';
-import { dunningPolicyFormMachine, dunningPolicyView, type StoredPolicy } from '../machines/dunning-policy-form';
-import { createListMachine, type ListLocation, type ListPage, type ListQuery } from '../machines/list';
-import type { LoadOutcome } from '../machines/resource';
+import type { ActorRefFrom } from 'xstate';
+import type { AgeingRowWire } from '../domain/ledger';
+import { dunningPolicyFormMachine, dunningPolicyView } from '../machines/dunning-policy-form';
+import { createListMachine, type ListLocation } from '../machines/list';
 import { AgeingView } from '../ui/billing/ageing/AgeingView';
 import { DunningPolicyPanel } from '../ui/billing/ageing/DunningPolicyPanel';
 import { AGEING_TEXTS as T } from '../ui/billing/ageing/parts';
 import { useCsvExport } from '../ui/common/ExportButton';
 import { useListState } from './list-state';
-import { outcome } from './outcome';
 import { useAppServices, useCan, usePageActor } from './services';
+import { createAgeingActors, type AgeingExtras, type CurrencyFilter } from '../api/ledger-actors';
 
-/** 'all', or one currency's code. */
-type CurrencyFilter = string;
 
 // The ageing is one answer, not pages: the query's page and limit are never sent.
 const ageingListMachine = createListMachine<AgeingRowWire, CurrencyFilter>({
@@ -31,29 +27,6 @@ const ageingListMachine = createListMachine<AgeingRowWire, CurrencyFilter>({
   defaultQuery: { page: 1, limit: 1, search: '', status: 'all' },
 });
 
-/** What every ageing answer carries beside its rows. */
-type AgeingExtras = Pick<AgeingWire, 'asOf' | 'totals'>;
-
-/**
- * The Ageing page's actors in one place: each reads the ledger API's answer into the outcome its
- * machine takes. The ageing is one page: its paging is the rows it holds.
- */
-export function createAgeingActors(api: Pick<Api, 'ledger'>, onExtras: (extras: AgeingExtras) => void) {
-  const { ledger } = api;
-  return {
-    loadAgeing: fromPromise<LoadOutcome<ListPage<AgeingRowWire>>, ListQuery<CurrencyFilter>>(({ input, signal }) =>
-      outcome(async () => {
-        const result = await ledger.ageing({ currency: input.status === 'all' ? undefined : input.status, search: input.search }, signal);
-        if (!result.ok) return result;
-        onExtras({ asOf: result.data.asOf, totals: result.data.totals });
-        const { rows } = result.data;
-        return { ok: true as const, data: { rows, pagination: { total: rows.length, page: 1, limit: Math.max(1, rows.length), pages: 1 } } };
-      }),
-    ),
-    loadPolicy: fromPromise<LoadOutcome<StoredPolicy>>(({ signal }) => outcome(() => ledger.policy(signal))),
-    savePolicy: fromPromise<LoadOutcome<StoredPolicy>, DunningPolicy>(({ input, signal }) => outcome(() => ledger.savePolicy(input, signal))),
-  };
-}
 
 export function AgeingRoute() {
   const { api } = useAppServices();

@@ -10,17 +10,13 @@ import { useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
-import { fromPromise, type ActorRefFrom } from 'xstate';
-import { NetworkError, type Api, type ApiResult } from '../api';
-import { LEDGER_PAGE_SIZE, isoDay, type BankImportBody, type BankLineWire, type CustomerAccountWire, type LedgerEntryBody, type LedgerEntryWire, type PostedWire } from '../domain/ledger';
-import { NETWORK_ERROR_MESSAGE } from '../domain/login';
-import { bankImportMachine, bankImportView, type BankFile, type BankImportDone } from '../machines/bank-import';
-import { bankLineDecisionMachine, bankLineDecisionView, type CustomerOption, type IgnoreLineInput, type MatchLineInput } from '../machines/bank-line-decision';
+import type { ActorRefFrom } from 'xstate';
+import { LEDGER_PAGE_SIZE, isoDay, type BankLineWire, type LedgerEntryWire } from '../domain/ledger';
+import { bankImportMachine, bankImportView } from '../machines/bank-import';
+import { bankLineDecisionMachine, bankLineDecisionView, type CustomerOption } from '../machines/bank-line-decision';
 import { ledgerEntryFormMachine, ledgerEntryFormView } from '../machines/ledger-entry-form';
-import { ledgerReverseMachine, ledgerReverseView, type ReverseEntryInput } from '../machines/ledger-reverse';
-import { createListMachine, type ListLocation, type ListPage, type ListQuery } from '../machines/list';
-import type { LoadOutcome } from '../machines/resource';
-import type { SaveOutcome } from '../machines/user-form';
+import { ledgerReverseMachine, ledgerReverseView } from '../machines/ledger-reverse';
+import { createListMachine, type ListLocation } from '../machines/list';
 import { BankImportPanel } from '../ui/billing/payments/BankImportPanel';
 import { IgnoreLineDialog, MatchLineDialog } from '../ui/billing/payments/BankLineDialogs';
 import { LedgerEntryDialog } from '../ui/billing/payments/LedgerEntryDialog';
@@ -30,12 +26,8 @@ import { PaymentsView } from '../ui/billing/payments/PaymentsView';
 import { ReverseEntryDialog } from '../ui/billing/payments/ReverseEntryDialog';
 import { WaitingLinesSection } from '../ui/billing/payments/WaitingLinesSection';
 import { useListState } from './list-state';
-import { outcome } from './outcome';
 import { useAppServices, useCan, usePageActor } from './services';
-
-interface CustomerChoice extends CustomerOption {
-  email: string;
-}
+import { createPaymentsActors, type CustomerChoice, type PaymentsActors } from '../api/ledger-actors';
 
 const waitingLinesMachine = createListMachine<BankLineWire, 'unmatched'>({
   id: 'bankLinesWaiting',
@@ -50,62 +42,6 @@ const customerChoicesMachine = createListMachine<CustomerChoice, 'all'>({
   defaultQuery: { page: 1, limit: 20, search: '', status: 'all' },
 });
 
-/** A refusal keeps its status and the fields at fault; a lost answer is the network's message. */
-async function settle<T>(call: () => Promise<ApiResult<T>>): Promise<SaveOutcome<T>> {
-  try {
-    const result = await call();
-    if (result.ok) return { ok: true, data: result.data };
-    return { ok: false, message: result.message, status: result.status, ...(result.errors ? { errors: result.errors } : {}) };
-  } catch (error) {
-    if (error instanceof NetworkError) return { ok: false, message: NETWORK_ERROR_MESSAGE };
-    throw error;
-  }
-}
-
-/**
- * The Payments page's actors in one place: each reads the ledger API's answer into the outcome its
- * machine takes. The page only provides them.
- */
-export function createPaymentsActors(api: Pick<Api, 'ledger' | 'customers'>) {
-  const { ledger } = api;
-  return {
-    loadWaiting: fromPromise<LoadOutcome<ListPage<BankLineWire>>, ListQuery<'unmatched'>>(({ input, signal }) =>
-      outcome(async () => {
-        const result = await ledger.bankLines({ status: input.status, page: input.page, limit: input.limit }, signal);
-        return result.ok ? { ok: true as const, data: { rows: result.data.items, pagination: result.data.pagination } } : result;
-      }),
-    ),
-    loadLedger: fromPromise<LoadOutcome<ListPage<LedgerEntryWire>>, ListQuery<LedgerKindFilter>>(({ input, signal }) =>
-      outcome(async () => {
-        const result = await ledger.entries({ kind: input.status === 'all' ? undefined : input.status, page: input.page, limit: input.limit }, signal);
-        return result.ok ? { ok: true as const, data: { rows: result.data.items, pagination: result.data.pagination } } : result;
-      }),
-    ),
-    loadCustomerChoices: fromPromise<LoadOutcome<ListPage<CustomerChoice>>, ListQuery<'all'>>(({ input, signal }) =>
-      outcome(async () => {
-        const result = await api.customers.list({ page: 1, limit: input.limit, ...(input.search ? { search: input.search } : {}) }, signal);
-        return result.ok
-          ? { ok: true as const, data: { rows: result.data.customers.map((c) => ({ id: c.uuid, name: c.name, email: c.email })), pagination: result.data.pagination } }
-          : result;
-      }),
-    ),
-    readFile: fromPromise<string, { file: BankFile }>(({ input }) => input.file.text()),
-    // The server's words ("3 matched, 1 to match by hand, 0 already imported") go with the report.
-    importFile: fromPromise<LoadOutcome<BankImportDone>, BankImportBody>(({ input, signal }) =>
-      outcome(async () => {
-        const result = await ledger.importFile(input, signal);
-        return result.ok ? { ok: true as const, data: { report: result.data, message: result.message } } : result;
-      }),
-    ),
-    loadAccount: fromPromise<LoadOutcome<CustomerAccountWire>, { customerId: string }>(({ input, signal }) => outcome(() => ledger.account(input.customerId, signal))),
-    matchLine: fromPromise<LoadOutcome<BankLineWire>, MatchLineInput>(({ input, signal }) => outcome(() => ledger.match(input.lineId, input.body, signal))),
-    ignoreLine: fromPromise<LoadOutcome<BankLineWire>, IgnoreLineInput>(({ input, signal }) => outcome(() => ledger.ignore(input.lineId, input.note, signal))),
-    postEntry: fromPromise<SaveOutcome<PostedWire>, LedgerEntryBody>(({ input, signal }) => settle(() => ledger.post(input, signal))),
-    reverseEntry: fromPromise<LoadOutcome<PostedWire>, ReverseEntryInput>(({ input, signal }) => outcome(() => ledger.reverse(input.id, input.reason, signal))),
-  };
-}
-
-type PaymentsActors = ReturnType<typeof createPaymentsActors>;
 
 const notify = (id: string) => ({
   notifySuccess: (_: unknown, message: string) => void toast.success(message, { id }),

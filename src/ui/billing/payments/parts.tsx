@@ -1,7 +1,7 @@
 // Pieces the Payments page's sections and dialogs share: their words, an entry's amount as money
 // in or out, a bank line's status, the statements an entry paid, and where a customer's page is.
 import { Tag } from 'primereact/tag';
-import { LEDGER_KIND_LABELS, type BankLineStatus, type BankLineWire, type LedgerEntryKind, type LedgerEntryWire } from '../../../domain/ledger';
+import { LEDGER_KIND_LABELS, type BankLineStatus, type BankLineWire, type LedgerEntryWire } from '../../../domain/ledger';
 import { formatMoney } from '../../../domain/money';
 import { DASH } from '../../common/format';
 
@@ -104,4 +104,4 @@ export const entryName = (entry: Pick<LedgerEntryWire, 'kind' | 'amountMinor' | 
 /** The customer's own page (their terminals, usage and account). */
 export const customerUrl = (customerId: string) => `/customer/terminals/${encodeURIComponent(customerId)}`;
 
-export type LedgerKindFilter = LedgerEntryKind | 'all';
+export type { LedgerKindFilter } from '../../../domain/ledger';
