@@ -25,6 +25,7 @@ import {
   type BillingTermsWire,
   type CustomerAccountWire,
   type DunningPolicy,
+  type DunningReport,
   type DunningStepWire,
   type LedgerEntryBody,
   type LedgerEntryKind,
@@ -276,6 +277,10 @@ export function createLedgerApi(client: ApiClient) {
     policy: async (signal?: AbortSignal) => mapResult(await client.request<unknown>('/billing/dunning-policy', withSignal(signal)), normalisePolicy),
     savePolicy: async (policy: DunningPolicy, signal?: AbortSignal) =>
       mapResult(await client.request<unknown>('/billing/dunning-policy', { method: 'PUT', body: policy, ...withSignal(signal) }), normalisePolicy),
+    runDunning: async (signal?: AbortSignal): Promise<ApiResult<DunningReport>> =>
+      mapResult(await client.request<unknown>('/billing/dunning-policy/run', { method: 'POST', ...withSignal(signal) }), (data) =>
+        isRecord(data) ? { reminders: Math.max(0, int(data.reminders, 0)), finalNotices: Math.max(0, int(data.finalNotices, 0)), blocked: Math.max(0, int(data.blocked, 0)), unblocked: Math.max(0, int(data.unblocked, 0)), proposedEnds: Math.max(0, int(data.proposedEnds, 0)) } : null,
+      ),
     importFile: async (body: BankImportBody, signal?: AbortSignal): Promise<ApiResult<BankImportReportWire>> =>
       mapResult(await client.request<unknown>('/billing/bank-imports', { method: 'POST', body, ...withSignal(signal) }), normaliseReport),
     imports: async (signal?: AbortSignal): Promise<ApiResult<BankImportWire[]>> =>

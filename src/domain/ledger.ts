@@ -72,6 +72,8 @@ export const LEDGER_MESSAGES = {
   refundOverCredit: (credit: string) => `A refund can pay back at most the customer\u2019s credit (${credit})`,
   termsSaved: 'Payment terms saved',
   policySaved: 'Dunning policy saved',
+  dunningRan: (r: { reminders: number; finalNotices: number; blocked: number; unblocked: number }) =>
+    `Dunning ran: ${r.reminders} reminder${r.reminders === 1 ? '' : 's'}, ${r.finalNotices} final notice${r.finalNotices === 1 ? '' : 's'}, ${r.blocked} blocked, ${r.unblocked} unblocked`,
   policyOrder: 'Reminders come before the final notice, and the final notice before the block',
   importDone: (matched: number, unmatched: number, duplicates: number) =>
     `${matched} matched, ${unmatched} to match by hand, ${duplicates} already imported`,
@@ -182,6 +184,16 @@ export interface DunningPolicy {
   blockDays: number | null;
   /** With the block, propose ending the customer's lines (an admin approves each). */
   proposeLineEnds: boolean;
+}
+
+/** What one dunning run did. */
+export interface DunningReport {
+  reminders: number;
+  finalNotices: number;
+  blocked: number;
+  unblocked: number;
+  /** Line ends proposed with the blocks (the policy's "propose ending the lines"). */
+  proposedEnds: number;
 }
 
 export const DEFAULT_DUNNING_POLICY: DunningPolicy = { enabled: true, reminderDays: [7], finalNoticeDays: 21, blockDays: 30, proposeLineEnds: false };

@@ -133,6 +133,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, AccessLevel>> = {
   'POST /api/v1/billing/cycles/:cycle/close': 'billing:manage',
   'GET /api/v1/billing/dunning-policy': 'billing:read',
   'PUT /api/v1/billing/dunning-policy': 'billing:manage',
+  'POST /api/v1/billing/dunning-policy/run': 'billing:manage',
   'POST /api/v1/billing/invoices/import': 'billing:manage',
   'GET /api/v1/billing/ledger': 'billing:read',
   'POST /api/v1/billing/ledger': 'billing:manage',

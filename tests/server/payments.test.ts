@@ -330,7 +330,9 @@ describe('ageing and dunning', () => {
     admin = (await ctx.login('admin', ownerLogin.email, ownerLogin.password)).token!;
     const person = await ctx.request({ method: 'PUT', url: `/api/v1/customers/${eve.id}`, token: admin, payload: { blocked_enabled: true, blocked_reason: 'Fraud check' } });
     expect(person.statusCode, person.body).toBe(200);
-    await ctx.app.services.dunning.run();
+    const ran = await post('/billing/dunning-policy/run', undefined);
+    expect(ran.statusCode, ran.body).toBe(200);
+    expect(ran.json().message).toMatch(/^Dunning ran: \d+ reminders?, 1 final notice, \d+ blocked, 0 unblocked$/);
     // 37 days overdue: the block is due, but a person's block stands, so the final notice goes instead.
     const steps = await rows<{ step: string }>(sql`SELECT step FROM billing_dunning_steps WHERE customer_id = ${eve.id}::uuid`);
     expect(steps.map((r) => r.step)).toEqual(['final_notice']);

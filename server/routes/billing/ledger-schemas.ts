@@ -25,6 +25,7 @@ import {
   type BankLineWire,
   type CustomerAccountWire,
   type DunningPolicy,
+  type DunningReport,
   type LedgerEntryWire,
   type LedgerListWire,
   type MyAccountWire,
@@ -114,6 +115,7 @@ export const dunningPolicySchema = z
   })
   .strict();
 export const dunningPolicyWireSchema = z.object({ ...dunningPolicySchema.shape, updatedAt: z.string() });
+export const dunningReportSchema = z.object({ reminders: z.number().int(), finalNotices: z.number().int(), blocked: z.number().int(), unblocked: z.number().int(), proposedEnds: z.number().int() });
 
 const column = (name: string) => z.string({ error: F.column(name) }).trim().min(1, { error: F.column(name) }).max(100, { error: F.column(name) });
 export const bankImportBodySchema = z
@@ -276,3 +278,4 @@ exact<Exact<z.infer<typeof bankLineListSchema>, BankLineListWire>>();
 exact<Exact<z.infer<typeof bankImportSchema>, BankImportWire>>();
 exact<Exact<z.infer<typeof bankImportReportSchema>, BankImportReportWire>>();
 exact<Exact<z.infer<typeof dunningPolicySchema>, DunningPolicy>>();
+exact<Exact<z.infer<typeof dunningReportSchema>, DunningReport>>();

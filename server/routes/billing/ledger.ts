@@ -22,6 +22,7 @@ import {
   customerAccountSchema,
   customerParamsSchema,
   dunningPolicySchema,
+  dunningReportSchema,
   dunningPolicyWireSchema,
   idParamsSchema,
   ignoreBodySchema,
@@ -131,6 +132,23 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, security, summary: 'Sets the dunning policy: reminders, final notice and block, in days after the due date', body: dunningPolicySchema, response: { 200: successSchema(dunningPolicyWireSchema), ...failures(400, 401, 403) } },
     },
     async (request) => ({ success: true as const, data: await app.services.dunning.savePolicy(request.body, auditContext(request)), message: M.policySaved }),
+  );
+
+  app.post(
+    '/billing/dunning-policy/run',
+    {
+      config: { auth: 'billing:manage' },
+      schema: {
+        tags,
+        security,
+        summary: 'Runs the dunning now (the billing run does every quarter of an hour): takes the steps that have fallen due and lifts the blocks of customers who settled',
+        response: { 200: successSchema(dunningReportSchema), ...failures(401, 403) },
+      },
+    },
+    async () => {
+      const report = await app.services.dunning.run();
+      return { success: true as const, data: report, message: M.dunningRan(report) };
+    },
   );
 
   app.post(

@@ -5,7 +5,7 @@
 // published as a webhook event. A promise to pay holds every step until its day. Once nothing is
 // overdue, a block dunning set is lifted (after a payment at once, else on the next run); a block
 // a person set or changed is never dunning's to lift (0028's customers_block_owner).
-import { addDays, daysOverdue, DEFAULT_DUNNING_POLICY, isoDay, policyProblem, stepDue, type DunningPolicy, type DunningStep } from '../../../src/domain/ledger';
+import { addDays, daysOverdue, DEFAULT_DUNNING_POLICY, isoDay, policyProblem, stepDue, type DunningPolicy, type DunningReport, type DunningStep } from '../../../src/domain/ledger';
 import { formatMoney } from '../../../src/domain/money';
 import type { PublishedEventType } from '../../../src/domain/webhooks';
 import type { Clock } from '../../clock';
@@ -19,14 +19,7 @@ import type { CustomersService } from '../customers';
 import type { EmailLogger, EmailSender, RecordedEmail } from '../email';
 import type { WebhookService } from '../webhooks';
 
-export interface DunningReport {
-  reminders: number;
-  finalNotices: number;
-  blocked: number;
-  unblocked: number;
-  /** Line ends proposed with the blocks (the policy's "propose ending the lines"). */
-  proposedEnds: number;
-}
+export type { DunningReport };
 
 export interface DunningService {
   policy(): Promise<DunningPolicy & { updatedAt: string }>;
