@@ -1,10 +1,11 @@
 // The Payments and Ageing pages' actors in one place, beside the ledger API: each reads an answer
 // into the outcome its machine takes, and the pages only provide them.
 import { fromPromise } from 'xstate';
-import type { AgeingRowWire, AgeingWire, BankImportBody, BankLineWire, CustomerAccountWire, DunningPolicy, LedgerEntryBody, LedgerEntryWire, LedgerKindFilter, PostedWire } from '../domain/ledger';
+import { LEDGER_MESSAGES, type AgeingRowWire, type AgeingWire, type BankImportBody, type BankLineWire, type CustomerAccountWire, type DunningPolicy, type LedgerEntryBody, type LedgerEntryWire, type LedgerKindFilter, type PostedWire } from '../domain/ledger';
 import type { BankFile, BankImportDone } from '../machines/bank-import';
 import type { CustomerOption, IgnoreLineInput, MatchLineInput } from '../machines/bank-line-decision';
 import type { StoredPolicy } from '../machines/dunning-policy-form';
+import type { DunningRan } from '../machines/dunning-run';
 import type { ReverseEntryInput } from '../machines/ledger-reverse';
 import type { ListPage, ListQuery } from '../machines/list';
 import type { LoadOutcome } from '../machines/resource';
@@ -86,5 +87,12 @@ export function createAgeingActors(api: Pick<Api, 'ledger'>, onExtras: (extras: 
     ),
     loadPolicy: fromPromise<LoadOutcome<StoredPolicy>>(({ signal }) => outcome(() => ledger.policy(signal))),
     savePolicy: fromPromise<LoadOutcome<StoredPolicy>, DunningPolicy>(({ input, signal }) => outcome(() => ledger.savePolicy(input, signal))),
+    // The server's words go with the report; an answer without them is worded here the same way.
+    runDunning: fromPromise<LoadOutcome<DunningRan>>(({ signal }) =>
+      outcome(async () => {
+        const result = await ledger.runDunning(signal);
+        return result.ok ? { ok: true as const, data: { report: result.data, message: result.message.trim() || LEDGER_MESSAGES.dunningRan(result.data) } } : result;
+      }),
+    ),
   };
 }

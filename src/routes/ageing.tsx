@@ -2,15 +2,17 @@
 // over GET /billing/ageing (the search and the currency filter are the list's own query, kept as
 // the page's state; the answer is one page, with the totals and the day it is for beside the
 // rows), Export CSV of the same choice, and the dunning policy (the dunning policy form machine,
-// saved by billing:manage). The machines' effects are the page's actors (createAgeingActors) and
-// the toasts.
+// saved by billing:manage, who may also run the dunning at once: the dunning run machine, after
+// which the ageing is read again). The machines' effects are the page's actors
+// (createAgeingActors) and the toasts.
 import { useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
-import { useSelector } from '@xstate/react';
+import { shallowEqual, useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import type { ActorRefFrom } from 'xstate';
 import type { AgeingRowWire } from '../domain/ledger';
 import { dunningPolicyFormMachine, dunningPolicyView } from '../machines/dunning-policy-form';
+import { dunningRunMachine, dunningRunView } from '../machines/dunning-run';
 import { createListMachine, type ListLocation } from '../machines/list';
 import { AgeingView } from '../ui/billing/ageing/AgeingView';
 import { DunningPolicyPanel } from '../ui/billing/ageing/DunningPolicyPanel';
@@ -60,6 +62,17 @@ export function AgeingRoute() {
       },
     }),
   );
+  const run = usePageActor(
+    dunningRunMachine.provide({
+      actors: { runDunning: actors.runDunning },
+      actions: {
+        notifySuccess: (_, message) => void toast.success(message, { id: 'dunning-run' }),
+        notifyFailure: (_, message) => void toast.error(message, { id: 'dunning-run' }),
+        // A customer may now be blocked, or unblocked.
+        reloadAgeing: () => list.send({ type: 'user.refresh' }),
+      },
+    }),
+  );
   const { rows, pagination, query, searchInput, loading, error } = useListState(list, location);
 
   const csv = useCsvExport(
@@ -89,22 +102,25 @@ export function AgeingRoute() {
       onExport={() => void csv.exportCsv()}
       onNavigate={(url) => void router.navigate({ href: url })}
     >
-      <PolicySection policy={policy} canManage={canManage} />
+      <PolicySection policy={policy} run={run} canManage={canManage} />
     </AgeingView>
   );
 }
 
-/** The policy panel reads its own actor: a key typed in it renders the panel, not the tables. */
-function PolicySection({ policy, canManage }: { policy: ActorRefFrom<typeof dunningPolicyFormMachine>; canManage: boolean }) {
+/** The policy panel reads its own actors: a key typed in it renders the panel, not the tables. */
+function PolicySection({ policy, run, canManage }: { policy: ActorRefFrom<typeof dunningPolicyFormMachine>; run: ActorRefFrom<typeof dunningRunMachine>; canManage: boolean }) {
   const view = useSelector(policy, dunningPolicyView);
+  const { running } = useSelector(run, dunningRunView, shallowEqual);
   return (
     <DunningPolicyPanel
       {...view}
+      running={running}
       canManage={canManage}
       onField={(field, value) => policy.send({ type: 'user.field', field, value })}
       onToggle={(field, value) => policy.send({ type: 'user.toggle', field, value })}
       onSubmit={() => policy.send({ type: 'user.submit' })}
       onRetry={() => policy.send({ type: 'user.retry' })}
+      onRun={() => run.send({ type: 'user.run' })}
     />
   );
 }

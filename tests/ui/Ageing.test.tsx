@@ -1,6 +1,7 @@
 // Billing → Ageing through the whole client (composition root, router, session, the ageing list,
 // the dunning policy form machine) over a fake portal API at the fetch seam: the buckets per
-// currency and per customer, the filter and its CSV, and the dunning policy saved.
+// currency and per customer, the filter and its CSV, the dunning policy saved, and the dunning
+// run at once (the dunning run machine).
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AdminUser } from '../../src/domain/auth';
@@ -9,7 +10,7 @@ import { AGEING_TEXTS as T } from '../../src/ui/billing/ageing/parts';
 import { EXPORT_TEXTS } from '../../src/ui/common/ExportButton';
 import { adminProfile, profileWith } from '../machines/fixtures';
 import { envelope, refusal } from '../fixtures/alerts';
-import { ACME_ID, ageingWire, borealisAgeing, storedPolicy } from '../fixtures/ledger';
+import { ACME_ID, ageingRow, ageingWire, borealisAgeing, dunningReport, storedPolicy } from '../fixtures/ledger';
 import { fakePortalApi, type FakeAnswer } from '../model/framework/screen';
 import { captureDownloads } from './downloads';
 import { fill } from './fill';
@@ -111,11 +112,48 @@ describe('Ageing page', () => {
     expect(calls.filter((c) => c.startsWith('PUT '))).toEqual([]);
   });
 
-  it('shows a reader the policy without Save', async () => {
+  it('shows a reader the policy without Save or Run dunning now', async () => {
     openAgeing({}, profileWith(['billing:read']));
     await screen.findByRole('form', { name: T.policyTitle });
     expect((policy().getByLabelText(T.block) as HTMLInputElement).disabled).toBe(true);
     expect(policy().queryByRole('button', { name: T.save })).toBeNull();
+    expect(policy().queryByRole('button', { name: T.runNow })).toBeNull();
+    expect(policy().queryByText(T.runHint)).toBeNull();
     expect(policy().getByText(T.readOnly)).toBeTruthy();
+  });
+
+  it('runs the dunning now: the server’s words in a toast, and the ageing read again shows Borealis blocked', async () => {
+    const message = LEDGER_MESSAGES.dunningRan(dunningReport({ blocked: 1 }));
+    let blocked = false;
+    const { user, calls } = openAgeing({
+      'GET /api/v1/billing/ageing': () => ({ body: envelope(blocked ? ageingWire({ rows: [ageingRow(), { ...borealisAgeing, blockedForNonPayment: true }] }) : ageingWire()) }),
+      'POST /api/v1/billing/dunning-policy/run': () => {
+        blocked = true;
+        return { body: envelope(dunningReport({ blocked: 1 }), message) };
+      },
+    });
+    const rows = await table(T.rowsTable);
+    expect(rowOf(rows, 'Borealis Fisheries').queryByText(T.blocked)).toBeNull();
+    const reads = calls.filter((c) => c.startsWith('GET /api/v1/billing/ageing')).length;
+    expect(policy().getByText(T.runHint)).toBeTruthy();
+
+    await user.click(policy().getByRole('button', { name: T.runNow }));
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(calls.filter((c) => c === 'POST /api/v1/billing/dunning-policy/run')).toHaveLength(1);
+    await waitFor(() => expect(calls.filter((c) => c.startsWith('GET /api/v1/billing/ageing')).length).toBe(reads + 1));
+    await waitFor(() => expect(rowOf(rows, 'Borealis Fisheries').getByText(T.blocked)).toBeTruthy());
+    expect((policy().getByRole('button', { name: T.runNow }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('shows the server’s refusal of a run as an error toast, and reads the ageing no further', async () => {
+    const message = 'Only those who manage billing run the dunning';
+    const { user, calls } = openAgeing({ 'POST /api/v1/billing/dunning-policy/run': { status: 403, body: refusal(message) } });
+    await table(T.rowsTable);
+    await screen.findByRole('form', { name: T.policyTitle });
+    const reads = calls.filter((c) => c.startsWith('GET /api/v1/billing/ageing')).length;
+    await user.click(policy().getByRole('button', { name: T.runNow }));
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect((policy().getByRole('button', { name: T.runNow }) as HTMLButtonElement).disabled).toBe(false);
+    expect(calls.filter((c) => c.startsWith('GET /api/v1/billing/ageing')).length).toBe(reads);
   });
 });

@@ -1,7 +1,8 @@
 // Ageing → Dunning policy: on or off, up to three reminders, the final notice and the block, in
 // days after the due date, and whether the block proposes ending the customer's lines. Those who
-// manage billing change and save it; the others read it. Renders props and calls callbacks; the
-// steps are the dunning policy form machine's states.
+// manage billing change and save it, and may run the dunning at once rather than wait for the
+// billing run's next quarter-hour; the others read it. Renders props and calls callbacks; the
+// steps are the dunning policy form machine's and the dunning run machine's states.
 import { useId } from 'react';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
@@ -25,7 +26,9 @@ export interface DunningPolicyPanelProps {
   loadError: string | null;
   ready: boolean;
   saving: boolean;
-  /** The policy may be changed (billing:manage). */
+  /** The dunning is running (Run dunning now was pressed). */
+  running: boolean;
+  /** The policy may be changed and the dunning run (billing:manage). */
   canManage: boolean;
   form: PolicyFormShown;
   updatedAt: string;
@@ -35,6 +38,7 @@ export interface DunningPolicyPanelProps {
   onToggle(field: PolicyFlagName, value: boolean): void;
   onSubmit(): void;
   onRetry(): void;
+  onRun(): void;
 }
 
 const DAYS_FIELDS: readonly { field: PolicyDaysName; label: string; hint: string }[] = [
@@ -87,8 +91,21 @@ export function DunningPolicyPanel(props: DunningPolicyPanelProps) {
           {flag('proposeLineEnds', T.proposeLineEnds)}
           <div className="ageing-policy-actions">
             {props.updatedAt && <small className="cell-secondary">{T.updatedAt(formatDateTime(props.updatedAt))}</small>}
-            {props.canManage ? <Button type="submit" label={props.saving ? T.saving : T.save} disabled={props.saving} /> : <small className="cell-secondary">{T.readOnly}</small>}
+            {props.canManage ? (
+              <>
+                {/* The run takes the saved policy: a save on its way lands first. */}
+                <Button type="button" label={props.running ? T.running : T.runNow} severity="secondary" outlined disabled={props.running || props.saving} aria-describedby={`${id}-run-hint`} onClick={props.onRun} />
+                <Button type="submit" label={props.saving ? T.saving : T.save} disabled={props.saving} />
+              </>
+            ) : (
+              <small className="cell-secondary">{T.readOnly}</small>
+            )}
           </div>
+          {props.canManage && (
+            <small id={`${id}-run-hint`} className="cell-secondary ageing-run-hint">
+              {T.runHint}
+            </small>
+          )}
         </form>
       )}
     </section>

@@ -31,6 +31,9 @@ export const AGEING_TEXTS = {
   neverHint: 'Blank: never',
   save: 'Save',
   saving: 'Saving...',
+  runNow: 'Run dunning now',
+  running: 'Running...',
+  runHint: 'Takes the steps that have fallen due now, instead of at the next quarter-hour',
   readOnly: 'Only those who manage billing change the policy.',
   updatedAt: (when: string) => `Last saved ${when}`,
 } as const;
