@@ -399,6 +399,20 @@ export interface CsvMapping {
   delimiter: ',' | ';';
 }
 
+/** The CSV mapping as a form holds it: every value a string, the optional columns blank for none. */
+export interface CsvMappingForm {
+  date: string;
+  amount: string;
+  payer: string;
+  remittance: string;
+  reference: string;
+  currencyColumn: string;
+  currency: string;
+  dateFormat: CsvMapping['dateFormat'];
+  decimalSeparator: CsvMapping['decimalSeparator'];
+  delimiter: CsvMapping['delimiter'];
+}
+
 export interface BankImportBody {
   format: BankFormat;
   fileName: string;

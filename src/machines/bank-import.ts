@@ -16,7 +16,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { FieldErrors } from '../domain/customers';
-import { BANK_FILE_MAX_BYTES, type BankFormat, type BankImportBody, type BankImportReportWire, type CsvMapping } from '../domain/ledger';
+import { BANK_FILE_MAX_BYTES, type BankFormat, type BankImportBody, type BankImportReportWire, type CsvMapping, type CsvMappingForm } from '../domain/ledger';
 import { CURRENCY_PATTERN } from '../domain/money';
 import { failureText, hasErrors } from './customer-forms';
 import type { LoadOutcome } from './resource';
@@ -29,19 +29,7 @@ export interface BankFile {
   text(): Promise<string>;
 }
 
-/** The CSV mapping as typed: every value a string, the optional columns blank for none. */
-export interface CsvMappingForm {
-  date: string;
-  amount: string;
-  payer: string;
-  remittance: string;
-  reference: string;
-  currencyColumn: string;
-  currency: string;
-  dateFormat: CsvMapping['dateFormat'];
-  decimalSeparator: CsvMapping['decimalSeparator'];
-  delimiter: CsvMapping['delimiter'];
-}
+export type { CsvMappingForm };
 export type CsvMappingField = keyof CsvMappingForm;
 export type BankImportField = 'file' | CsvMappingField;
 

@@ -12,7 +12,7 @@ import type { AlertListWire } from '../../src/domain/alerts';
 import type { SubscriptionListWire } from '../../src/domain/subscriptions';
 import type { WebhookSecretWire } from '../../src/domain/webhooks';
 import type { Page } from 'playwright-core';
-import { customerSignsInFromLink, signInAsAdminAt, useBrowserSession, waitForUsageRun } from './harness';
+import { customerSignsInFromLink, signInAsAdminAt, useBrowserSession, waitForUsageRun, until } from './harness';
 
 const session = useBrowserSession({ SIM_CONTROLS: 'on', WEBHOOK_ALLOW_HTTP_LOCALHOST: 'true' });
 
@@ -49,15 +49,6 @@ function verified(message: Received, secret: string): boolean {
   return signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 const outbox = async (page: Page) =>
   (await session.api<{ messages: { to: string; subject: string; text: string }[] }>(page, `/email-outbox?to=${encodeURIComponent(session.portal.admin.email)}&limit=100`)).messages;

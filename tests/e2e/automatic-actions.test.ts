@@ -14,21 +14,13 @@ import type { AuditListWire } from '../../src/domain/audit';
 import type { AutomaticActionListWire } from '../../src/domain/automation';
 import type { ServiceLineSettingsWire } from '../../src/domain/service-lines';
 import type { SubscriptionListWire } from '../../src/domain/subscriptions';
-import { customerSignsInFromLink, signInAsAdminAt, useBrowserSession, waitForUsageRun } from './harness';
+import { customerSignsInFromLink, signInAsAdminAt, useBrowserSession, waitForUsageRun, until as waitUntil } from './harness';
 
 const session = useBrowserSession({ SIM_CONTROLS: 'on' });
 
 const ACTION_TEXT = 'Done automatically: Opt out of priority data, at 90 % of the plan';
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 90_000) => waitUntil(what, probe, timeoutMs);
 
 /** Whether the provider has the line opted in to priority data: the settings read it from the provider on every call. */
 const optedIn = async (page: Page, line: string) => (await session.api<ServiceLineSettingsWire>(page, `/service-lines/${encodeURIComponent(line)}/settings`)).optedIn;

@@ -11,24 +11,11 @@ import type { Page } from 'playwright-core';
 import { cycleOf, LEAK_LABELS, shiftCycle, STATEMENT_CSV_COLUMNS, type LeakKind, type ReconciliationWire, type StatementListWire, type StatementSummaryWire } from '../../src/domain/billing';
 import { formatMoney } from '../../src/domain/money';
 import { statementsOfCsv } from '../fixtures/csv';
-import { demoCustomer, signInAsAdminAt, submitLogin, useBrowserSession } from './harness';
+import { demoCustomer, signInAsAdminAt, submitLogin, useBrowserSession, until as waitUntil } from './harness';
 
 const session = useBrowserSession();
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown = null;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 180_000) => waitUntil(what, probe, timeoutMs);
 
 /** Every statement of the cycle, through the API's pages. */
 async function allStatements(page: Page, cycle: string): Promise<{ items: StatementSummaryWire[]; totals: StatementListWire['totals'] }> {

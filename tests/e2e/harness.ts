@@ -297,3 +297,23 @@ export async function customerSignsInFromLink(page: Page, adminPage: Page, porta
   await submitLogin(page, email, password);
   await page.waitForURL(/\/my$/);
 }
+
+/**
+ * Polls `probe` until it answers something truthy, and answers that; a probe that throws (the
+ * server not ready yet) is asked again. Fails after `timeoutMs`, naming what it waited for and
+ * the last error.
+ */
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000, everyMs = 500): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown = null;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

@@ -11,24 +11,11 @@ import { cycleOf, shiftCycle, type StatementListWire, type StatementSummaryWire,
 import type { CustomerAccountWire } from '../../src/domain/ledger';
 import { formatMinor, formatMoney } from '../../src/domain/money';
 import { camt053 } from '../fixtures/camt053';
-import { signInAsAdminAt, useBrowserSession } from './harness';
+import { signInAsAdminAt, useBrowserSession, until as waitUntil } from './harness';
 
 const session = useBrowserSession({ SIM_CONTROLS: 'on' });
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown = null;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 180_000) => waitUntil(what, probe, timeoutMs);
 
 const statement = (page: Page, s: StatementSummaryWire) => session.api<StatementWire>(page, `/billing/statements/${s.id}`);
 const account = (page: Page, s: StatementSummaryWire) => session.api<CustomerAccountWire>(page, `/customers/${s.customerId}/account`);

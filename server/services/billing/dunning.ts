@@ -32,23 +32,15 @@ export interface DunningService {
   settle(customerId: string): Promise<boolean>;
 }
 
-const EVENT_OF: Readonly<Record<DunningStep | 'unblock', PublishedEventType>> = {
-  reminder_1: 'dunning.reminder',
-  reminder_2: 'dunning.reminder',
-  reminder_3: 'dunning.reminder',
-  final_notice: 'dunning.final_notice',
-  block: 'dunning.blocked',
-  unblock: 'dunning.unblocked',
-};
-
+/** What each step is called in the audit log and in the webhook events. */
 const STEP = {
-  reminder_1: { action: 'billing.dunning_reminder' },
-  reminder_2: { action: 'billing.dunning_reminder' },
-  reminder_3: { action: 'billing.dunning_reminder' },
-  final_notice: { action: 'billing.dunning_final_notice' },
-  block: { action: 'billing.dunning_block' },
-  unblock: { action: 'billing.dunning_unblock' },
-} as const satisfies Record<DunningStep | 'unblock', { action: string }>;
+  reminder_1: { action: 'billing.dunning_reminder', event: 'dunning.reminder' },
+  reminder_2: { action: 'billing.dunning_reminder', event: 'dunning.reminder' },
+  reminder_3: { action: 'billing.dunning_reminder', event: 'dunning.reminder' },
+  final_notice: { action: 'billing.dunning_final_notice', event: 'dunning.final_notice' },
+  block: { action: 'billing.dunning_block', event: 'dunning.blocked' },
+  unblock: { action: 'billing.dunning_unblock', event: 'dunning.unblocked' },
+} as const satisfies Record<DunningStep | 'unblock', { action: string; event: PublishedEventType }>;
 
 /** Dunning counts in days: the minute's tick runs it a quarter of an hour apart (a payment's unblock is at once). */
 export const DUNNING_EVERY_MS = 15 * 60_000;
@@ -81,7 +73,7 @@ export function createDunningService(deps: {
       const data = { customerId: row.customerId, statementId: row.statementId, statementNumber: row.number, step, dueOn: row.dueOn, daysOverdue: overdue, openMinor: row.openMinor, currency: row.currency };
       await audit.record({ ...SYSTEM_CONTEXT, action: STEP[step].action, targetType: 'customer', targetId: row.customerId, after: data }, tx);
       const publisher = deps.webhooks();
-      if (publisher) await publisher.publish([{ type: EVENT_OF[step], data }], tx);
+      if (publisher) await publisher.publish([{ type: STEP[step].event, data }], tx);
       return deps.email.record(
         {
           to: row.customerEmail,

@@ -85,17 +85,12 @@ export interface LedgerService {
   ageingCsv(filter: { currency?: string | undefined; search?: string | undefined }): AsyncGenerator<string>;
 }
 
-const EVENT_OF: Readonly<Record<PostedKind, PublishedEventType>> = {
-  payment: 'payment.received',
-  credit_note: 'credit_note.issued',
-  refund: 'refund.issued',
-};
-
+/** What each posting is called in the audit log and in the webhook events. */
 const RECORDED = {
-  payment: { action: 'billing.payment_recorded' },
-  credit_note: { action: 'billing.credit_note_recorded' },
-  refund: { action: 'billing.refund_recorded' },
-} as const satisfies Record<PostedKind, { action: string }>;
+  payment: { action: 'billing.payment_recorded', event: 'payment.received' },
+  credit_note: { action: 'billing.credit_note_recorded', event: 'credit_note.issued' },
+  refund: { action: 'billing.refund_recorded', event: 'refund.issued' },
+} as const satisfies Record<PostedKind, { action: string; event: PublishedEventType }>;
 
 /** The open statement as the pages show it, overdue days counted on `today`. */
 const openWire = (row: OpenStatementRow, today: string): OpenStatementWire => ({
@@ -205,7 +200,7 @@ export function createLedgerService(deps: {
     await store.insertAllocations(id, allocations, at, tx);
     const wire = (await store.entry(id, tx))!;
     await audit.record({ ...context, action: RECORDED[entry.kind].action, targetType: 'customer', targetId: customer.id, after: { entryId: id, currency: entry.currency, amountMinor: signed, occurredOn: entry.occurredOn, method: entry.method, reference: entry.reference, allocations } }, tx);
-    const events = await publish(EVENT_OF[entry.kind], { entry: wire }, tx);
+    const events = await publish(RECORDED[entry.kind].event, { entry: wire }, tx);
     const receipt =
       entry.kind === 'payment'
         ? await deps.email.record(

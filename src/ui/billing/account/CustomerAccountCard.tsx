@@ -12,7 +12,7 @@ import { DASH, count, formatDateTime } from '../../common/format';
 import { NavLink } from '../../common/NavLink';
 import { StatCard } from '../../common/StatCard';
 import { formatDay } from '../statements/parts';
-import { ACCOUNT_TEXTS as T, balanceWords, statementsPaid, termsLabel } from './parts';
+import { ACCOUNT_TEXTS as T, balanceWords, EntriesTableHead, statementsPaid, termsLabel } from './parts';
 import './account.css';
 
 export interface CustomerAccountCardProps {
@@ -142,17 +142,7 @@ function History({ entries, onNavigate }: { entries: readonly LedgerEntryWire[];
         <p className="text-muted">{T.noHistory}</p>
       ) : (
         <table className="account-table" aria-label={T.history}>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Kind</th>
-              <th scope="col" className="statement-number-cell">
-                Amount
-              </th>
-              <th scope="col">Reference</th>
-              <th scope="col">Statements paid</th>
-            </tr>
-          </thead>
+          <EntriesTableHead />
           <tbody>
             {entries.map((e) => (
               <tr key={e.id}>

@@ -9,7 +9,7 @@ import { formatMoney } from '../../../domain/money';
 import { DASH } from '../../common/format';
 import { StatCard } from '../../common/StatCard';
 import { formatDay } from '../statements/parts';
-import { MY_ACCOUNT_TEXTS as T, balanceWords, statementsPaid, termsWords } from './parts';
+import { MY_ACCOUNT_TEXTS as T, balanceWords, EntriesTableHead, statementsPaid, termsWords } from './parts';
 import './account.css';
 
 export interface MyAccountViewProps {
@@ -59,17 +59,7 @@ export function MyAccountView({ account, error, onRetry }: MyAccountViewProps) {
           <p className="text-muted">{T.noPayments}</p>
         ) : (
           <table className="account-table" aria-label={T.paymentsTable}>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Kind</th>
-                <th scope="col" className="statement-number-cell">
-                  Amount
-                </th>
-                <th scope="col">Reference</th>
-                <th scope="col">Statements paid</th>
-              </tr>
-            </thead>
+            <EntriesTableHead />
             <tbody>
               {account.payments.map((p) => (
                 <tr key={p.id}>

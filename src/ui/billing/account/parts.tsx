@@ -54,3 +54,20 @@ export function statementsPaid(entry: Pick<LedgerEntryWire, 'allocations'>): str
   const numbers = entry.allocations.map((a) => a.statementNumber).filter((n): n is string => Boolean(n));
   return numbers.length > 0 ? numbers.join(', ') : DASH;
 }
+
+/** The head of a table of ledger entries: the same for the admin's history and the customer's payments. */
+export function EntriesTableHead() {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Date</th>
+        <th scope="col">Kind</th>
+        <th scope="col" className="statement-number-cell">
+          Amount
+        </th>
+        <th scope="col">Reference</th>
+        <th scope="col">Statements paid</th>
+      </tr>
+    </thead>
+  );
+}

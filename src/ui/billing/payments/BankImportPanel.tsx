@@ -6,25 +6,14 @@ import { Button } from 'primereact/button';
 import { DataTable } from 'primereact/datatable';
 import { Message } from 'primereact/message';
 import { SelectButton } from 'primereact/selectbutton';
-import { BANK_FORMATS, type BankFormat, type BankImportReportWire, type BankLineWire, type CsvMapping } from '../../../domain/ledger';
+import { BANK_FORMATS, type BankFormat, type BankImportReportWire, type BankLineWire, type CsvMappingForm } from '../../../domain/ledger';
 import { DASH } from '../../common/format';
 import { useColumnFolding } from '../../common/useColumnFolding';
 import { SelectField, TextField } from '../prices/fields';
 import { BankLineStatusTag, FORMAT_LABELS, PAYMENTS_TEXTS as T, lineAmount, lineName } from './parts';
 
-/** The CSV mapping as typed (the bank import machine's form has this shape). */
-export interface CsvMappingValues {
-  date: string;
-  amount: string;
-  payer: string;
-  remittance: string;
-  reference: string;
-  currencyColumn: string;
-  currency: string;
-  dateFormat: CsvMapping['dateFormat'];
-  decimalSeparator: CsvMapping['decimalSeparator'];
-  delimiter: CsvMapping['delimiter'];
-}
+/** The CSV mapping as typed (the bank import machine's form). */
+export type CsvMappingValues = CsvMappingForm;
 export type CsvMappingName = keyof CsvMappingValues;
 
 export const DATE_FORMAT_OPTIONS = (['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY'] as const).map((value) => ({ label: value, value }));
