@@ -325,7 +325,8 @@ export interface LedgerEntryBody {
   amount: string;
   /** 'YYYY-MM-DD', not in the future. */
   occurredOn: string;
-  method?: PaymentMethod | null;
+  /** Payments only. */
+  method?: PaymentMethod;
   reference?: string | null;
   note?: string | null;
   /** Pay these statements only (payments and credit notes); else oldest first. */

@@ -141,7 +141,7 @@ export function ledgerEntryBody(form: LedgerEntryFormValues): LedgerEntryBody {
     currency: form.currency,
     amount: form.amount.trim(),
     occurredOn: form.occurredOn.trim(),
-    method: form.kind === 'payment' ? form.method : null,
+    ...(form.kind === 'payment' ? { method: form.method } : {}),
     reference: form.reference.trim() || null,
     note: form.note.trim() || null,
     statementIds: paysStatements(form.kind) && form.statementIds.length > 0 ? form.statementIds : null,

@@ -128,6 +128,7 @@ const CROSS: Record<string, () => Attempt> = {
   'POST /api/v1/my/requests': () => ({ url: '/api/v1/my/requests', body: { serviceLineNumber: ANA.line, kind: 'top_up', productId: 'TOPUP-ANA', count: 1 }, expect: 404 }),
   'POST /api/v1/my/requests/:id/cancel': () => ({ url: `/api/v1/my/requests/${anaRequest}/cancel`, expect: 404 }),
   'GET /api/v1/my/alerts': () => ({ url: `/api/v1/my/alerts?customerId=${ids.ana}&customer=${ids.ana}`, expect: 'own' }),
+  'GET /api/v1/my/account': () => ({ url: `/api/v1/my/account?customerId=${ids.ana}&customer=${ids.ana}`, expect: 'own' }),
   'GET /api/v1/my/statements': () => ({ url: `/api/v1/my/statements?customerId=${ids.ana}&customer=${ids.ana}`, expect: 'own' }),
   // No statement of Ana's exists in this world: her id stands for one (tests/server/statements.test.ts tries her real ones).
   'GET /api/v1/my/statements/:id': () => ({ url: `/api/v1/my/statements/${ids.ana}`, expect: 404 }),

@@ -87,7 +87,7 @@ export const ledgerEntryBodySchema = z
     currency,
     amount: z.string({ error: F.amount }).trim().min(1, { error: F.amount }).max(32, { error: F.amount }),
     occurredOn: day('occurredOn'),
-    method: z.enum(PAYMENT_METHODS, { error: F.method }).nullable().optional(),
+    method: z.enum(PAYMENT_METHODS, { error: F.method }).optional(),
     reference: optionalText(LEDGER_REFERENCE_MAX_LENGTH, F.reference),
     note: optionalText(LEDGER_NOTE_MAX_LENGTH, F.note),
     statementIds,
