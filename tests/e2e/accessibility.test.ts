@@ -54,7 +54,7 @@ async function settle(page: Page) {
   await animationsSettled(page);
 }
 
-function adminScreens(ids: { customer: string; statement: string | null; terminal: string; bulkOperation: string }): Screen[] {
+function adminScreens(ids: { paid: boolean; customer: string; statement: string | null; terminal: string; bulkOperation: string }): Screen[] {
   const screens: Screen[] = [
     { name: 'home', path: '/home', ready: heading(/Home|Dashboard|Welcome/) },
     { name: 'command palette', path: '/home', ready: heading(/Home|Dashboard|Welcome/), open: async (p) => {
@@ -86,6 +86,9 @@ function adminScreens(ids: { customer: string; statement: string | null; termina
     { name: 'alert rules', path: '/alerts/rules', ready: async (p) => p.locator('main').waitFor() },
     { name: 'webhooks', path: '/alerts/webhooks', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'statements', path: '/billing/statements', ready: async (p) => p.locator('main').waitFor(), list: true },
+    // Its ledger has a row (and so a row to fold on the phone) once a payment was recorded.
+    { name: 'payments', path: '/billing/payments', ready: async (p) => p.locator('main').waitFor(), ...(ids.paid ? { list: true as const } : {}) },
+    { name: 'ageing', path: '/billing/ageing', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'prices', path: '/billing/prices', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'reconciliation', path: '/billing/reconciliation', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'customer preview', path: `/customers/${ids.customer}/preview`, ready: async (p) => p.locator('main').waitFor() },
@@ -227,7 +230,15 @@ describe.concurrent('accessibility (axe-core, WCAG 2 A and AA) and the lists\' l
         const terminal = terminals.results[0]!;
         const customers = await session.api<CustomerListData>(page, '/customers?page=1&limit=1');
         const statements = await session.api<StatementListWire>(page, '/billing/statements?page=1&limit=1').catch(() => null);
+        // A payment on a closed statement, when the billing run closed one: the ledger's first row.
+        const closed = (await session.api<StatementListWire>(page, '/billing/statements?status=closed&page=1&limit=1').catch(() => null))?.items[0];
+        const paid =
+          closed !== undefined &&
+          (await session
+            .api(page, '/billing/ledger', { method: 'POST', body: { customerId: closed.customerId, kind: 'payment', currency: closed.currency, amount: '1', occurredOn: new Date().toISOString().slice(0, 10) } })
+            .then(() => true, () => false));
         const ids = {
+          paid,
           customer: terminal.assigned_to ?? customers.customers[0]!.uuid,
           terminal: terminal.user_terminal_id,
           statement: statements?.items[0]?.id ?? null,

@@ -68,9 +68,9 @@ describe('Statements page', () => {
     const yenRow = table().getByText('ST-2026-02-000043').closest('tr')!;
     expect(within(yenRow).getByText('JPY 11400')).toBeTruthy();
     // When each is due and whether it is paid: unpaid past its due date in the danger colour, and in words.
-    expect(within(usdRow).getByText('Mar 31, 2026')).toBeTruthy();
+    expect(within(usdRow).getByText('Due Mar 31, 2026')).toBeTruthy();
     expect(within(usdRow).getByText('Unpaid, overdue').closest('.p-tag')!.className).toContain('p-tag-danger');
-    expect(within(yenRow).getByText('Mar 31, 2099')).toBeTruthy();
+    expect(within(yenRow).getByText('Due Mar 31, 2099')).toBeTruthy();
     expect(within(yenRow).getByText('Part paid').closest('.p-tag')!.className).not.toContain('p-tag-danger');
     // A draft has no number yet.
     const draftRow = table().getByRole('link', { name: `Open statement Draft of ${STATEMENT_CUSTOMER.name}` }).closest('tr')!;

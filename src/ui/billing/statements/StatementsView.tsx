@@ -169,10 +169,33 @@ export function StatementsView(props: StatementsViewProps) {
                 { priority: 'fold', header: 'Discount', body: (s) => money(s.discountMinor, s), className: 'statement-number-cell' },
                 { priority: 'fold', header: 'Corrections', body: (s) => money(s.adjustmentMinor, s), className: 'statement-number-cell' },
                 { priority: 'always', header: 'Total', body: (s) => <strong>{money(s.totalMinor, s)}</strong>, className: 'statement-number-cell' },
-                { priority: 'always', header: 'Status', body: (s) => <StatementStatusTag status={s.status} /> },
-                { priority: 'fold', header: 'Due', body: (s) => formatDay(s.dueOn) },
-                { priority: 'always', header: 'Payment', body: (s) => <PaymentStatusTag statement={s} today={props.today} /> },
-                { priority: 'fold', header: 'Updated / closed', body: (s) => (s.closedAt ? `Closed ${formatDateTime(s.closedAt)}` : `Updated ${formatDateTime(s.updatedAt)}`) },
+                {
+                  priority: 'always',
+                  header: 'Status',
+                  body: (s) => (
+                    <span>
+                      <StatementStatusTag status={s.status} />
+                      <br />
+                      <small className="cell-secondary">{s.closedAt ? `Closed ${formatDateTime(s.closedAt)}` : `Updated ${formatDateTime(s.updatedAt)}`}</small>
+                    </span>
+                  ),
+                },
+                {
+                  priority: 'always',
+                  header: 'Payment',
+                  // The due date under the payment's tag: one column, so that the list fits a laptop's width.
+                  body: (s) => (
+                    <span>
+                      <PaymentStatusTag statement={s} today={props.today} />
+                      {s.dueOn && (
+                        <>
+                          <br />
+                          <small className="cell-secondary">Due {formatDay(s.dueOn)}</small>
+                        </>
+                      )}
+                    </span>
+                  ),
+                },
               ])}
             />
             <ListPaginator pagination={pagination} onPage={props.onPage} />
