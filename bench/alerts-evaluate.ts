@@ -27,7 +27,6 @@
 //
 // The fleet, the usage sync and the checks are bench/alerts-fleet.ts (bench/automatic-actions.ts
 // seeds the same fleet). Not a test: figures depend on the machine. Compare runs on one machine.
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -35,18 +34,14 @@ import type { AlertEvaluationReport } from '../src/domain/alerts';
 import type { Database } from '../server/db/client';
 import { createRepositories } from '../server/db/repositories';
 import { rowsOf } from '../server/db/repositories/results';
-import { createAlertsService, EVALUATION_BATCH, type AlertEventPublisher } from '../server/services/alerts';
+import { createAlertsService, EVALUATION_BATCH } from '../server/services/alerts';
 import { createAuditService } from '../server/services/audit';
 import { createEmailSender } from '../server/services/email';
-import { createWebhookService } from '../server/services/webhooks';
-import { checks, count, NOW, one, quiet, seed, STALE_PERCENT, timeRepositoryCalls, usageSync } from './alerts-fleet';
+import { checks, count, NOW, one, quiet, seed, STALE_PERCENT, timeRepositoryCalls, usageSync, alertPublisher } from './alerts-fleet';
+import { runBench, UsageError } from './cli';
 import { onEachDatabase } from './databases';
 
 const USAGE = 'usage: tsx bench/alerts-evaluate.ts [--lines 100000] [--changed 0.1] [--webhooks real|counting] [--only pglite|postgres]';
-
-class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 function options() {
   let values: { lines?: string; changed?: string; webhooks?: string; only?: string };
@@ -76,23 +71,7 @@ async function run(kind: Database['kind'], database: Database, o: Options) {
   const now = () => new Date(NOW);
   const email = createEmailSender({ outbox: repos.emailOutbox, transport: null, from: 'Bench <bench@localhost>', now });
   const audit = createAuditService({ audit: repos.audit, now });
-  // The counting publisher stands in for the webhook service: the event count is the evaluation's,
-  // writing the events and their deliveries (one statement a transaction) is left out.
-  const counting: AlertEventPublisher = {
-    publish: (events) => Promise.resolve({ events: events.length, deliveries: 0 }),
-    wake: () => undefined,
-  };
-  // No waker is attached: wake() asks for nothing, so the deliveries stay pending and nothing is sent.
-  const publisher: AlertEventPublisher =
-    o.webhooks === 'real'
-      ? createWebhookService({
-          repos,
-          audit,
-          now,
-          email,
-          config: { webhookAllowHttpLocalhost: false, webhookAllowedNetworks: [], mfaEncryptionKey: randomBytes(32) },
-        })
-      : counting;
+  const publisher = alertPublisher(o.webhooks, { repos, audit, now, email });
   const alerts = createAlertsService({
     repos,
     audit,
@@ -193,11 +172,4 @@ async function main(): Promise<void> {
   if (failed.length > 0) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(error.message);
-    process.exit(2);
-  }
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -8,7 +8,11 @@ import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../server/db/client';
 import type { Repositories } from '../server/db/repositories';
 import { rowsOf } from '../server/db/repositories/results';
-import type { EmailLogger } from '../server/services/email';
+import { randomBytes } from 'node:crypto';
+import type { AlertEventPublisher } from '../server/services/alerts';
+import type { AuditService } from '../server/services/audit';
+import type { EmailLogger, EmailSender } from '../server/services/email';
+import { createWebhookService } from '../server/services/webhooks';
 
 /** The clock of every run: the 24th of a 30-day cycle, so a line's projection is 1.25 × its use. */
 export const NOW = new Date('2025-06-24T12:00:00.000Z');
@@ -160,6 +164,16 @@ export async function checks(db: Db) {
     c.stillMarked !== 0 && 'lines are still marked after the evaluation',
   ].filter((f): f is string => typeof f === 'string');
   return { ...c, failures };
+}
+
+/**
+ * What the alerts publish to: the webhook service itself ('real': events and deliveries written;
+ * no waker is attached, so nothing is sent), or a publisher that only counts the events, leaving
+ * out their writes (one statement a transaction).
+ */
+export function alertPublisher(mode: 'real' | 'counting', deps: { repos: Repositories; audit: AuditService; now: () => Date; email: EmailSender }): AlertEventPublisher {
+  if (mode === 'counting') return { publish: (events) => Promise.resolve({ events: events.length, deliveries: 0 }), wake: () => undefined };
+  return createWebhookService({ ...deps, config: { webhookAllowHttpLocalhost: false, webhookAllowedNetworks: [], mfaEncryptionKey: randomBytes(32) } });
 }
 
 /** Time spent in each repository method the evaluation calls (the transaction itself aside), per case. */

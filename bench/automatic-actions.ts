@@ -40,7 +40,6 @@
 //
 // Prints one JSON object; exits 1 when a check fails. Not a test: figures depend on the machine.
 import { performance } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { AlertEvaluationReport } from '../src/domain/alerts';
@@ -51,14 +50,14 @@ import { createRepositories } from '../server/db/repositories';
 import { rowsOf } from '../server/db/repositories/results';
 import { createStarlinkClient, type CallLimiter } from '../server/provider';
 import { startSimulator } from '../server/simulator';
-import { createAlertsService, EVALUATION_BATCH, type AlertEventPublisher } from '../server/services/alerts';
+import { createAlertsService, EVALUATION_BATCH } from '../server/services/alerts';
 import { createAuditService, type RequestContext } from '../server/services/audit';
 import { ACTIONS_PER_RUN, createAutomaticActionsService, type AutomaticActionsService } from '../server/services/automatic-actions';
 import type { ChangeOperation, ChangeOperations, ChangeTarget } from '../server/services/change-operations';
 import { createEmailSender } from '../server/services/email';
 import { createProviderCallBudget, providerAccountKey } from '../server/services/provider-call-budget';
-import { createWebhookService } from '../server/services/webhooks';
-import { CAP_GB, CYCLE, LINE, NOW, checks, count, one, quiet, seed, timeRepositoryCalls } from './alerts-fleet';
+import { CAP_GB, CYCLE, LINE, NOW, checks, count, one, quiet, seed, timeRepositoryCalls, alertPublisher } from './alerts-fleet';
+import { runBench, UsageError } from './cli';
 import { onEachDatabase } from './databases';
 
 const USAGE =
@@ -75,10 +74,6 @@ const LANE_BUDGET = { requestsPerWindow: 20, syncShare: 0.5 } as const;
 /** People's calls arriving while the batch runs, and when (after the batch started). */
 const PEOPLE_CALLS = 25;
 const PEOPLE_AFTER_MS = 1_000;
-
-class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 function options() {
   let values: { lines?: string; crossing?: string; actions?: string; webhooks?: string; 'lane-window-ms'?: string; only?: string };
@@ -199,20 +194,7 @@ async function run(kind: Database['kind'], database: Database, o: Options) {
   const now = () => new Date(NOW);
   const email = createEmailSender({ outbox: repos.emailOutbox, transport: null, from: 'Bench <bench@localhost>', now });
   const audit = createAuditService({ audit: repos.audit, now });
-  const counting: AlertEventPublisher = {
-    publish: (events) => Promise.resolve({ events: events.length, deliveries: 0 }),
-    wake: () => undefined,
-  };
-  const publisher: AlertEventPublisher =
-    o.webhooks === 'real'
-      ? createWebhookService({
-          repos,
-          audit,
-          now,
-          email,
-          config: { webhookAllowHttpLocalhost: false, webhookAllowedNetworks: [], mfaEncryptionKey: randomBytes(32) },
-        })
-      : counting;
+  const publisher = alertPublisher(o.webhooks, { repos, audit, now, email });
 
   // The change operations' stand-in: records what it is asked; in the lanes part, one provider call each.
   const asked = { calls: 0, byOperation: {} as Record<string, number>, byTarget: {} as Record<string, number> };
@@ -485,11 +467,4 @@ async function main(): Promise<void> {
   if (failed.length > 0) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(error.message);
-    process.exit(2);
-  }
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

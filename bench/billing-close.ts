@@ -32,6 +32,7 @@ import { rowsOf } from '../server/db/repositories/results';
 import { createAuditService } from '../server/services/audit';
 import { createStatementsService, REFRESH_BATCH } from '../server/services/billing/statements';
 import { statementsOfCsv } from '../tests/fixtures/csv';
+import { runBench, UsageError } from './cli';
 import { onEachDatabase } from './databases';
 
 const USAGE = 'usage: tsx bench/billing-close.ts [--customers 10000] [--lines 100000] [--only pglite|postgres]';
@@ -40,10 +41,6 @@ const USAGE = 'usage: tsx bench/billing-close.ts [--customers 10000] [--lines 10
 const NOW = new Date('2025-12-01T03:00:00.000Z');
 const CYCLE = '2025-11';
 const SEED_SLICE = 25_000;
-
-class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 function options() {
   let values: { customers?: string; lines?: string; only?: string };
@@ -260,11 +257,4 @@ async function main(): Promise<void> {
   if (failed.length > 0) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(error.message);
-    process.exit(2);
-  }
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -24,10 +24,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_POSTGRES_URL, openEmbedded, openServerDatabase, type LoadDatabase } from './load/databases';
 import { loadFailed, runLoad, type LoadOptions } from './load/run';
-
-class UsageError extends Error {
-  override name = 'UsageError';
-}
+import { UsageError } from './cli';
 
 const USAGE = 'usage: tsx bench/load.ts [--connections 100] [--duration 60] [--lines 2000] [--only pglite|postgres]';
 

@@ -2,9 +2,9 @@
 // text (exit 2) before any database, process or worktree exists.
 import { parseArgs } from 'node:util';
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+import { UsageError } from '../cli';
+
+export { UsageError };
 
 export const USAGE = [
   'usage: tsx bench/scale.ts [--pg-terminals 100000] [--pglite-terminals 10000] [--only pglite|postgres]',
