@@ -2,6 +2,7 @@
 // summary, sync counts, one terminal's details, assigning a terminal to a customer, reporting an
 // issue, and a service line's usage for a billing cycle. Everything answers from the local
 // database the sync keeps in step with the provider; nothing here calls the provider.
+import { isoDay } from '../../src/domain/billing';
 import { expiryState } from '../../src/domain/customers';
 import {
   monthRange,
@@ -103,7 +104,7 @@ export interface TerminalsService {
 
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 /** The UTC calendar day of a moment, as `date` columns hold it. */
-export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+export const dayOf = isoDay;
 
 export function toTerminalRow(row: TerminalListRow): TerminalRowWire {
   return {

@@ -74,9 +74,12 @@ export function cycleBounds(cycle: string): { start: string; end: string; days: 
   return { start: isoDate(startMs), end: isoDate(endMs), days: Math.round((endMs - startMs) / DAY_MS) };
 }
 
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The UTC day of an instant given in milliseconds, 'YYYY-MM-DD'. */
+export const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The UTC day of an instant, 'YYYY-MM-DD', as `date` columns hold it. */
+export const isoDay = (at: Date) => isoDate(at.getTime());
 /** The UTC day an instant or date falls in, as a day number. */
-const dayOf = (value: string) => Math.floor(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value) / DAY_MS);
+export const dayNumber = (value: string) => Math.floor(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value) / DAY_MS);
 
 /**
  * Days of the cycle billed for a span of service [start, end) (end exclusive; null: still
@@ -84,8 +87,8 @@ const dayOf = (value: string) => Math.floor(Date.parse(value.length === 10 ? `${
  */
 export function billedDays(span: { start: string; end: string | null }, cycle: string): number {
   const bounds = cycleBounds(cycle);
-  const from = Math.max(dayOf(span.start), dayOf(bounds.start));
-  const to = Math.min(span.end === null ? Infinity : dayOf(span.end), dayOf(bounds.end));
+  const from = Math.max(dayNumber(span.start), dayNumber(bounds.start));
+  const to = Math.min(span.end === null ? Infinity : dayNumber(span.end), dayNumber(bounds.end));
   return Math.max(0, to - from);
 }
 
@@ -266,7 +269,7 @@ export function lineItems(facts: LineCycleFacts, cycle: string, priceOf: PriceLo
   const priced: PricedItem[] = [];
   const unpriced: string[] = [];
   const periods = feePeriods(facts, cycle);
-  const lastDay = (exclusiveEnd: string) => isoDate((Math.min(dayOf(exclusiveEnd), dayOf(bounds.end)) - 1) * DAY_MS);
+  const lastDay = (exclusiveEnd: string) => isoDate((Math.min(dayNumber(exclusiveEnd), dayNumber(bounds.end)) - 1) * DAY_MS);
   for (const period of periods) {
     const price = priceOf(period.productReferenceId);
     if (!price) {
@@ -281,7 +284,7 @@ export function lineItems(facts: LineCycleFacts, cycle: string, priceOf: PriceLo
         serviceLineNumber: facts.serviceLineNumber,
         productReferenceId: period.productReferenceId,
         description: whole ? nameOf(period.productReferenceId) : `${nameOf(period.productReferenceId)}, ${period.days} of ${bounds.days} days`,
-        periodStart: isoDate(Math.max(dayOf(period.start), dayOf(bounds.start)) * DAY_MS),
+        periodStart: isoDate(Math.max(dayNumber(period.start), dayNumber(bounds.start)) * DAY_MS),
         periodEnd: lastDay(period.end),
         quantity: String(period.days),
         unitMinor: price.monthlyMinor,
@@ -299,7 +302,7 @@ export function lineItems(facts: LineCycleFacts, cycle: string, priceOf: PriceLo
     if (!price) {
       if (!unpriced.includes(lastProduct)) unpriced.push(lastProduct);
     } else {
-      const whole = { periodStart: bounds.start, periodEnd: isoDate(dayOf(bounds.end) * DAY_MS - DAY_MS) };
+      const whole = { periodStart: bounds.start, periodEnd: isoDate(dayNumber(bounds.end) * DAY_MS - DAY_MS) };
       if (overage > 0) {
         priced.push({
           price,

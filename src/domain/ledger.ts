@@ -19,6 +19,7 @@
 //   customer's portal access is blocked after M days. A promise to pay holds every step until its
 //   date. Once nothing is overdue, a customer blocked for non-payment is unblocked.
 // Pure: no clock, no I/O. Money is whole minor units (./money.ts).
+import { dayNumber, isoDate, isoDay } from './billing';
 import type { Pagination } from './customers';
 
 export const LEDGER_ENTRY_KINDS = ['charge', 'payment', 'credit_note', 'refund', 'reversal'] as const;
@@ -130,10 +131,9 @@ export const AGEING_LABELS: Readonly<Record<AgeingBucket, string>> = {
 };
 
 const DAY_MS = 86_400_000;
-const dayNumber = (date: string) => Math.floor(Date.parse(`${date.slice(0, 10)}T00:00:00Z`) / DAY_MS);
-export const isoDay = (at: Date) => at.toISOString().slice(0, 10);
+export { isoDay };
 /** The day `days` after `date` ('YYYY-MM-DD'). */
-export const addDays = (date: string, days: number) => new Date((dayNumber(date) + days) * DAY_MS).toISOString().slice(0, 10);
+export const addDays = (date: string, days: number) => isoDate((dayNumber(date) + days) * DAY_MS);
 
 /** Days past the due date on `today` (0 or less: not overdue). */
 export const daysOverdue = (dueOn: string, today: string) => dayNumber(today) - dayNumber(dueOn);

@@ -143,11 +143,9 @@ export function createLedgerService(deps: {
   /** Spends a customer's credit in a currency on their open statements, oldest first. */
   async function spendCredit(customerId: string, currency: string, entryId: string, at: Date, tx: Db): Promise<void> {
     const open = await store.openStatements(customerId, currency, tx);
-    const openMinor = open.reduce((sum, o) => sum + o.openMinor, 0);
-    const balance = (await store.balances(customerId, tx)).get(currency) ?? 0;
-    const credit = openMinor - balance;
-    if (credit <= 0 || open.length === 0) return;
-    await store.insertAllocations(entryId, allocate(credit, open).allocations, at, tx);
+    const { creditMinor } = balanceOf(currency, (await store.balances(customerId, tx)).get(currency) ?? 0, open, today());
+    if (creditMinor === 0 || open.length === 0) return;
+    await store.insertAllocations(entryId, allocate(creditMinor, open).allocations, at, tx);
   }
 
   async function balanceNow(customerId: string, currency: string, tx?: Db): Promise<BalanceWire> {
@@ -185,8 +183,7 @@ export function createLedgerService(deps: {
     if (statementIds && statementIds.some((id) => !open.some((o) => o.statementId === id))) throw fieldError('statementIds', M.statementNotOpen);
     let allocations: { statementId: string; amountMinor: number }[] = [];
     if (entry.kind === 'refund') {
-      const balance = (await store.balances(customer.id, tx)).get(entry.currency) ?? 0;
-      const credit = Math.max(0, open.reduce((sum, o) => sum + o.openMinor, 0) - balance);
+      const credit = balanceOf(entry.currency, (await store.balances(customer.id, tx)).get(entry.currency) ?? 0, open, today()).creditMinor;
       if (entry.amountMinor > credit) throw fieldError('amount', M.refundOverCredit(formatMoney(credit, entry.currency)));
     } else {
       allocations = allocate(entry.amountMinor, open, statementIds).allocations;
@@ -275,6 +272,7 @@ export function createLedgerService(deps: {
         const customer = await store.holdCustomer(original.customerId, tx);
         if (!customer) throw new NotFoundError(M.customerNotFound);
         if (original.kind === 'charge' || original.kind === 'reversal') throw new ConflictError(M.notReversible);
+        // Read again under the customer's lock: a reversal that committed meanwhile is seen here.
         if ((await store.entry(id, tx))!.reversedById) throw new ConflictError(M.alreadyReversed);
         const taken = await store.allocationsOf(id, tx);
         if (original.kind !== 'refund') {

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { DunningPolicy, DunningStep, DunningStepWire } from '../../../../src/domain/ledger';
 import type { Db } from '../../client';
 import { rowsOf } from '../results';
-import { int, isoText, str } from './values';
+import { int, isoText, str, PAID_ON_STATEMENT, bool } from './values';
 
 export type DunningRepository = ReturnType<typeof createDunningRepository>;
 
@@ -21,8 +21,6 @@ export interface OverdueStatementRow {
   blocked: boolean;
   taken: DunningStep[];
 }
-
-const bool = (value: unknown) => value === true || value === 't';
 
 export function createDunningRepository(db: Db) {
   return {
@@ -53,12 +51,12 @@ export function createDunningRepository(db: Db) {
     async overdue(today: string, tx: Db = db): Promise<OverdueStatementRow[]> {
       const result = await tx.execute(sql`
         SELECT s.id::text AS id, s.number, s.customer_id::text AS customer_id, c.name, c.email, s.currency, s.due_on::text AS due_on,
-               (s.total_minor - coalesce((SELECT sum(a.amount_minor) FROM billing_allocations a WHERE a.statement_id = s.id), 0))::text AS open,
+               (s.total_minor - ${PAID_ON_STATEMENT})::text AS open,
                c.promise_to_pay_until::text AS promise, c.blocked_enabled AS blocked,
                coalesce((SELECT array_agg(d.step ORDER BY d.id) FROM billing_dunning_steps d WHERE d.statement_id = s.id), '{}') AS taken
         FROM billing_statements s JOIN customers c ON c.id = s.customer_id AND c.deleted_at IS NULL
         WHERE s.status = 'closed' AND s.total_minor > 0 AND s.due_on < ${today}::date
-          AND s.total_minor > coalesce((SELECT sum(a.amount_minor) FROM billing_allocations a WHERE a.statement_id = s.id), 0)
+          AND s.total_minor > ${PAID_ON_STATEMENT}
         ORDER BY s.due_on, s.number`);
       return rowsOf<Record<string, unknown>>(result).map((r) => ({
         statementId: String(r.id),
@@ -95,7 +93,7 @@ export function createDunningRepository(db: Db) {
         WHERE c.blocked_for_non_payment AND c.blocked_enabled AND (${customerId}::uuid IS NULL OR c.id = ${customerId}::uuid)
           AND NOT EXISTS (
             SELECT 1 FROM billing_statements s WHERE s.customer_id = c.id AND s.status = 'closed' AND s.total_minor > 0 AND s.due_on < ${today}::date
-              AND s.total_minor > coalesce((SELECT sum(a.amount_minor) FROM billing_allocations a WHERE a.statement_id = s.id), 0))`);
+              AND s.total_minor > ${PAID_ON_STATEMENT})`);
       return rowsOf<{ customer_id: string; statement_id: string | null }>(result)
         .filter((r) => r.statement_id !== null)
         .map((r) => ({ customerId: r.customer_id, statementId: r.statement_id! }));

@@ -5,7 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AgeingRowWire, LedgerEntryKind, LedgerEntryWire, OpenItem, PaymentMethod } from '../../../../src/domain/ledger';
 import type { Db } from '../../client';
 import { rowsOf } from '../results';
-import { column, int, isoText, str } from './values';
+import { column, int, isoText, str, PAID_ON_STATEMENT, bool } from './values';
 
 export type LedgerRepository = ReturnType<typeof createLedgerRepository>;
 
@@ -41,7 +41,7 @@ export interface LedgerFilter {
 /** Unpaid on each closed statement: its total less what is allocated to it. */
 const OPEN_STATEMENTS = sql`
   SELECT s.id, s.customer_id, s.number, s.cycle, s.currency, s.due_on, s.total_minor,
-         coalesce((SELECT sum(a.amount_minor) FROM billing_allocations a WHERE a.statement_id = s.id), 0) AS paid_minor
+         ${PAID_ON_STATEMENT} AS paid_minor
   FROM billing_statements s WHERE s.status = 'closed' AND s.total_minor > 0`;
 
 const ENTRY_COLUMNS = sql`
@@ -276,7 +276,7 @@ export function createLedgerRepository(db: Db) {
           totalMinor: open,
           creditMinor: Math.max(0, open - balance),
           oldestDueOn: str(r.oldest),
-          blockedForNonPayment: r.blocked === true || r.blocked === 't',
+          blockedForNonPayment: bool(r.blocked),
           promiseToPayUntil: str(r.promise),
         };
       });
@@ -291,7 +291,7 @@ export function createLedgerRepository(db: Db) {
           FROM customers WHERE id = ${customerId}::uuid AND deleted_at IS NULL`),
       );
       if (!row) return null;
-      return { paymentTermsDays: int(row.payment_terms_days), promiseToPayUntil: str(row.promise), promiseNote: str(row.promise_note), blockedForNonPayment: row.blocked === true || row.blocked === 't' };
+      return { paymentTermsDays: int(row.payment_terms_days), promiseToPayUntil: str(row.promise), promiseNote: str(row.promise_note), blockedForNonPayment: bool(row.blocked) };
     },
 
     async setTerms(customerId: string, terms: { paymentTermsDays: number; promiseToPayUntil: string | null; promiseNote: string | null }, tx: Db = db): Promise<void> {

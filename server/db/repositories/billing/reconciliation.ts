@@ -6,6 +6,7 @@
 // statement may bill lines of several accounts), each item naming its line's account.
 import { inArray, sql } from 'drizzle-orm';
 import type { ProductPeriod } from '../../../../src/domain/billing';
+import { bool } from './values';
 import type { Db } from '../../client';
 import { billingLeakResolutions, customers } from '../../schema';
 import { rowsOf } from '../results';
@@ -20,7 +21,6 @@ const whole = (value: unknown): number => {
 };
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 const msToIso = (value: unknown): string | null => (value === null || value === undefined ? null : new Date(Number(value)).toISOString());
-const bool = (value: unknown) => value === true || value === 't';
 const parseJson = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
 
 export interface CycleInvoice {

@@ -12,7 +12,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { paymentStatusOf, type LineCycleFacts, type PendingAdjustment, type ProductPeriod, type StatementContent, type StatementItemKind, type StatementStatus, type StatementSummaryWire } from '../../../../src/domain/billing';
 import type { Db } from '../../client';
 import { rowsOf } from '../results';
-import { column, int, intOrNull, isoText, jsonValue, str } from './values';
+import { column, int, intOrNull, isoText, jsonValue, str, PAID_ON_STATEMENT, bool } from './values';
 
 export type StatementsRepository = ReturnType<typeof createStatementsRepository>;
 
@@ -94,7 +94,7 @@ const SUMMARY_COLUMNS = sql`
   s.subtotal_minor::text AS subtotal_minor, s.discount_minor::text AS discount_minor,
   s.adjustment_minor::text AS adjustment_minor, s.total_minor::text AS total_minor,
   ${isoText(sql`s.updated_at`)} AS updated_at, ${isoText(sql`s.closed_at`)} AS closed_at, s.due_on::text AS due_on,
-  (SELECT coalesce(sum(a.amount_minor), 0) FROM billing_allocations a WHERE a.statement_id = s.id)::text AS paid_minor`;
+  ${PAID_ON_STATEMENT}::text AS paid_minor`;
 
 function toSummary(r: Record<string, unknown>): StatementSummaryRow {
   return {
@@ -220,8 +220,7 @@ export function createStatementsRepository(db: Db) {
                  EXISTS (SELECT 1 FROM sync_runs WHERE kind = 'usage' AND status = 'succeeded'
                          AND started_at >= ${endTs(window)}::timestamptz) AS usage_synced`),
       );
-      const yes = (v: unknown) => v === true || v === 't';
-      return { priced: yes(row?.priced), usageSynced: yes(row?.usage_synced) };
+      return { priced: bool(row?.priced), usageSynced: bool(row?.usage_synced) };
     },
 
     // ---- Before a refresh: top-ups and partial periods -------------------------------------

@@ -10,4 +10,9 @@ export const isoText = (expression: SQL) => sql`to_char(${expression} AT TIME ZO
 export const str = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 export const int = (value: unknown): number => Number(value ?? 0);
 export const intOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+/** A boolean column: PGlite and node-postgres answer true, a raw text result 't'. */
+export const bool = (value: unknown): boolean => value === true || value === 't';
 export const jsonValue = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
+
+/** What is paid on statement `s` (the alias the query gives billing_statements): its allocations' sum. */
+export const PAID_ON_STATEMENT = sql`coalesce((SELECT sum(a.amount_minor) FROM billing_allocations a WHERE a.statement_id = s.id), 0)`;
