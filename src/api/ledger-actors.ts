@@ -1,9 +1,10 @@
 // The Payments and Ageing pages' actors in one place, beside the ledger API: each reads an answer
 // into the outcome its machine takes, and the pages only provide them.
 import { fromPromise } from 'xstate';
-import { LEDGER_MESSAGES, type AgeingRowWire, type AgeingWire, type BankImportBody, type BankLineWire, type CustomerAccountWire, type DunningPolicy, type LedgerEntryBody, type LedgerEntryWire, type LedgerKindFilter, type PostedWire } from '../domain/ledger';
+import { LEDGER_MESSAGES, type AgeingRowWire, type AgeingWire, type BankImportBody, type BankLineWire, type BillingTermsWire, type CustomerAccountWire, type DunningPolicy, type LedgerEntryBody, type LedgerEntryWire, type LedgerKindFilter, type PostedWire } from '../domain/ledger';
 import type { BankFile, BankImportDone } from '../machines/bank-import';
 import type { CustomerOption, IgnoreLineInput, MatchLineInput } from '../machines/bank-line-decision';
+import type { BillingTermsRequest } from '../machines/billing-terms-form';
 import type { StoredPolicy } from '../machines/dunning-policy-form';
 import type { DunningRan } from '../machines/dunning-run';
 import type { ReverseEntryInput } from '../machines/ledger-reverse';
@@ -94,5 +95,14 @@ export function createAgeingActors(api: Pick<Api, 'ledger'>, onExtras: (extras: 
         return result.ok ? { ok: true as const, data: { report: result.data, message: result.message.trim() || LEDGER_MESSAGES.dunningRan(result.data) } } : result;
       }),
     ),
+  };
+}
+
+/** The customer page's account section: reading the account, saving the payment terms. */
+export function createCustomerAccountActors(api: Pick<Api, 'ledger'>, customerId: string) {
+  return {
+    load: fromPromise<LoadOutcome<CustomerAccountWire>>(({ signal }) => outcome(() => api.ledger.account(customerId, signal))),
+    // The refusal's field errors are kept (settle, not outcome): they go by the fields.
+    saveTerms: fromPromise<SaveOutcome<BillingTermsWire>, BillingTermsRequest>(({ input, signal }) => settle(() => api.ledger.setTerms(input.customerId, input.body, signal))),
   };
 }

@@ -6,27 +6,16 @@
 import { useRouter } from '@tanstack/react-router';
 import { shallowEqual, useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
-import { fromPromise, type SnapshotFrom } from 'xstate';
-import type { Api } from '../api';
+import type { SnapshotFrom } from 'xstate';
+import { createCustomerAccountActors } from '../api/ledger-actors';
 import type { BillingTermsWire, CustomerAccountWire } from '../domain/ledger';
-import { billingTermsFormMachine, billingTermsFormState, type BillingTermsRequest } from '../machines/billing-terms-form';
-import { createResourceMachine, reloadEvent, type LoadOutcome } from '../machines/resource';
-import type { SaveOutcome } from '../machines/user-form';
+import { billingTermsFormMachine, billingTermsFormState } from '../machines/billing-terms-form';
+import { createResourceMachine, reloadEvent } from '../machines/resource';
 import { BillingTermsForm } from '../ui/billing/account/BillingTermsForm';
 import { CustomerAccountCard } from '../ui/billing/account/CustomerAccountCard';
-import { outcome } from './outcome';
 import { useAppServices, useCan, usePageActor } from './services';
 
 export const customerAccountMachine = createResourceMachine<CustomerAccountWire>('customerAccount');
-
-/** The section's effects over the API: reading the account, saving the terms. */
-export function createCustomerAccountActors(api: Api, customerId: string) {
-  return {
-    load: fromPromise<LoadOutcome<CustomerAccountWire>>(({ signal }) => outcome(() => api.ledger.account(customerId, signal))),
-    // The refusal's field errors are kept (outcome() keeps only the words): they go by the fields.
-    saveTerms: fromPromise<SaveOutcome<BillingTermsWire>, BillingTermsRequest>(({ input, signal }) => api.ledger.setTerms(input.customerId, input.body, signal)),
-  };
-}
 
 type AccountSnapshot = SnapshotFrom<typeof customerAccountMachine>;
 
