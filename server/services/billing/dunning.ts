@@ -5,7 +5,7 @@
 // published as a webhook event. A promise to pay holds every step until its day. Once nothing is
 // overdue, a block dunning set is lifted (after a payment at once, else on the next run); a block
 // a person set or changed is never dunning's to lift (0028's customers_block_owner).
-import { addDays, daysOverdue, DEFAULT_DUNNING_POLICY, isoDay, policyProblem, stepDue, type DunningPolicy, type DunningReport, type DunningStep } from '../../../src/domain/ledger';
+import { addDays, daysOverdue, isoDay, policyProblem, stepDue, type DunningPolicy, type DunningReport, type DunningStep } from '../../../src/domain/ledger';
 import { formatMoney } from '../../../src/domain/money';
 import type { PublishedEventType } from '../../../src/domain/webhooks';
 import type { Clock } from '../../clock';
@@ -140,7 +140,7 @@ export function createDunningService(deps: {
     async run() {
       lastRunAt = now().getTime();
       const report: DunningReport = { reminders: 0, finalNotices: 0, blocked: 0, unblocked: 0, proposedEnds: 0 };
-      const policy = await store.policy().catch(() => ({ ...DEFAULT_DUNNING_POLICY, updatedAt: '' }));
+      const policy = await store.policy();
       const today = isoDay(now());
       if (policy.enabled) {
         // One step per customer and run: the oldest statement's, so a customer with three
