@@ -4,7 +4,7 @@
 // that chain what those paths cover into a few long paths. And the deferred actors a run answers
 // those results through.
 import { fromPromise, type AnyStateMachine, type EventObject, type SnapshotFrom } from 'xstate';
-import { getAdjacencyMap, serializeSnapshot } from 'xstate/graph';
+import { getAdjacencyMap } from 'xstate/graph';
 
 export interface PathStep<TSnapshot> {
   event: EventObject;
@@ -38,15 +38,32 @@ export interface TransitionGraph<S> {
 
 const snapshotKeys = new WeakMap<object, string>();
 
+/** Objects with their keys in order, so that the same context is the same text whatever order it was built in. */
+const sortedKeys = (_key: string, value: unknown) =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : value;
+
 /**
- * A snapshot's key in the graph (xstate/graph's serialization: its value and context), kept with
- * the snapshot: the walk, the shortest paths and the tours each ask for it again, and on the larger
- * models serializing every edge's snapshot each time was seconds.
+ * A snapshot as text: its value and context, as xstate/graph serializes them, with every object's
+ * keys sorted. JSON drops a key set to undefined, so two contexts that print alike can hold their
+ * keys in different orders (`{ ...errors, customer: undefined }` keeps the key's place); the next
+ * assignment to that key then prints them apart although the contexts are equal.
+ */
+export function serializeState(snapshot: object): string {
+  const { value, context } = snapshot as { value: unknown; context: unknown };
+  return JSON.stringify({ value, context }, sortedKeys);
+}
+
+/**
+ * A snapshot's key in the graph, kept with the snapshot: the walk, the shortest paths and the tours
+ * each ask for it again, and on the larger models serializing every edge's snapshot each time was
+ * seconds.
  */
 export function snapshotKey(snapshot: object): string {
   let key = snapshotKeys.get(snapshot);
   if (key === undefined) {
-    key = serializeSnapshot(snapshot as never);
+    key = serializeState(snapshot);
     snapshotKeys.set(snapshot, key);
   }
   return key;
