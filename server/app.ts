@@ -219,6 +219,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             return (await services.scheduledChanges.anyDue()) || (await services.automaticActions.anyDue());
           },
         },
+        telemetry: services.telemetryHistory,
         billing: {
           run: async (reason) => {
             await importInvoices(reason);

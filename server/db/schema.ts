@@ -323,6 +323,8 @@ export const terminals = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     removedAt: ts('removed_at'),
+    /** 0029: the terminal's small key in the telemetry history tables. */
+    telemetryKey: integer('telemetry_key').generatedAlwaysAsIdentity(),
     /** 0003: the four provider ids and the assigned customer id, lower-cased, for the list's search. */
     searchText: text('search_text')
       .notNull()

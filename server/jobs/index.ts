@@ -112,6 +112,8 @@ export function createSyncJobs(deps: {
   intents?: { recover(): Promise<RecoveryReport> };
   /** Automatic actions and scheduled changes, run by their own queue when given. */
   automation?: AutomationJobHandlers;
+  /** The telemetry history's upkeep (partitions ahead, roll-ups, expired partitions dropped), on each tick when given. */
+  telemetry?: { maintain(): Promise<{ dropped: string[] }> };
 }): SyncJobs {
   const { repos, sync, now, log } = deps;
   const runs = repos.syncRuns;
@@ -243,6 +245,14 @@ export function createSyncJobs(deps: {
     requestBilling('tick');
     await resumeBulk().catch((error: unknown) => log.warn({ err: error }, 'could not resume bulk actions'));
     await recoverIntents();
+    if (deps.telemetry) {
+      try {
+        const { dropped } = await deps.telemetry.maintain();
+        if (dropped.length > 0) log.info({ dropped }, 'telemetry history: expired partitions dropped');
+      } catch (error) {
+        log.warn({ err: error }, 'telemetry history upkeep failed');
+      }
+    }
     // Scheduled changes come due with time, retries after their back-off, and claims a stopped process left.
     if (deps.automation && (await deps.automation.anyDue().catch(() => false))) requestAutomation('tick');
     return { sweep, scheduled, scheduledUsage };

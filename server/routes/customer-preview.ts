@@ -9,6 +9,8 @@ import { customerParamsSchema, customerSchema } from './customers-schemas';
 import { myRequestsSchema } from './customer-requests-schemas';
 import { myOverviewSchema, myTerminalDetailSchema, myTerminalParamsSchema, myTerminalQuerySchema, myTerminalsSchema } from './my-terminals-schemas';
 import { failures, successSchema } from './schemas';
+import { telemetryHistoryQuerySchema, telemetryHistorySchema } from './telemetry-history-schemas';
+import { TELEMETRY_ROUTE_MESSAGES } from './telemetry-history';
 
 const tags = ['customer preview'];
 const security = [{ bearerAuth: [] }];
@@ -87,6 +89,26 @@ export const customerPreviewRoutes: FastifyPluginAsyncZod = async (app) => {
       success: true as const,
       data: await preview().terminal(request.params.uuid, request.params.terminalId, request.query.month ?? null),
       message: MY_AREA_MESSAGES.detail,
+    }),
+  );
+
+  app.get(
+    '/customers/:uuid/preview/terminals/:terminalId/telemetry',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "One of the customer's terminals' telemetry history, as GET /my/terminals/{terminalId}/telemetry answers it",
+        params: customerParamsSchema.extend(myTerminalParamsSchema.shape),
+        querystring: telemetryHistoryQuerySchema,
+        response: { 200: successSchema(telemetryHistorySchema), ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await preview().telemetry(request.params.uuid, request.params.terminalId, request.query),
+      message: TELEMETRY_ROUTE_MESSAGES.history,
     }),
   );
 

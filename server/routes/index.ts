@@ -19,6 +19,7 @@ import { forgotPasswordRoutes } from './forgot-password';
 import { profileRoutes } from './profile';
 import { providerConsoleRoutes } from './provider-console';
 import { terminalRoutes } from './terminals';
+import { telemetryHistoryRoutes } from './telemetry-history';
 import { subscriptionRoutes } from './subscriptions';
 import { serviceLineRoutes } from './service-lines';
 import { activationRoutes } from './activations';
@@ -56,6 +57,7 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(providerConsoleRoutes);
   await app.register(providerAccountRoutes);
   await app.register(terminalRoutes);
+  await app.register(telemetryHistoryRoutes);
   await app.register(customerTerminalRoutes);
   await app.register(myTerminalRoutes);
   await app.register(terminalSyncRoutes);

@@ -17,6 +17,8 @@ import {
   renameTerminalBodySchema,
 } from './my-terminals-schemas';
 import { failures, successSchema } from './schemas';
+import { telemetryHistoryQuerySchema, telemetryHistorySchema } from './telemetry-history-schemas';
+import { TELEMETRY_ROUTE_MESSAGES } from './telemetry-history';
 
 const tags = ['customer area'];
 const security = [{ bearerAuth: [] }];
@@ -52,6 +54,26 @@ export const myTerminalRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ success: true as const, data: await service().list(me(request)), message: M.listed }),
+  );
+
+  app.get(
+    '/my/terminals/:terminalId/telemetry',
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        security,
+        summary: "One of the customer's terminals' telemetry history since it was theirs, with its outages (as GET /terminals/{id}/telemetry)",
+        params: myTerminalParamsSchema,
+        querystring: telemetryHistoryQuerySchema,
+        response: { 200: successSchema(telemetryHistorySchema), ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service().telemetry(me(request), request.params.terminalId, request.query),
+      message: TELEMETRY_ROUTE_MESSAGES.history,
+    }),
   );
 
   app.get(

@@ -13,6 +13,8 @@ import type { AuditService, RequestContext } from './audit';
 import type { CustomerRequestsService } from './customer-requests';
 import type { CustomersService } from './customers';
 import type { MyTerminalsService } from './my-terminals';
+import type { HistoryQuery } from './telemetry-history';
+import type { TelemetryHistoryWire } from '../../src/domain/telemetry-history';
 
 export interface CustomerPreviewService {
   /** The customer previewed (404 when gone), with the audit entry of the opening. */
@@ -20,13 +22,14 @@ export interface CustomerPreviewService {
   overview(customerId: string): Promise<MyOverviewWire>;
   terminals(customerId: string): Promise<MyTerminalWire[]>;
   terminal(customerId: string, terminalId: string, month: string | null): Promise<MyTerminalDetailWire>;
+  telemetry(customerId: string, terminalId: string, query: HistoryQuery): Promise<TelemetryHistoryWire>;
   requests(customerId: string): Promise<MyRequestsWire>;
   alerts(customerId: string): Promise<MyAlertsWire>;
 }
 
 export function createCustomerPreviewService(deps: {
   customers: Pick<CustomersService, 'get'>;
-  myTerminals: Pick<MyTerminalsService, 'overview' | 'list' | 'detail'>;
+  myTerminals: Pick<MyTerminalsService, 'overview' | 'list' | 'detail' | 'telemetry'>;
   customerRequests: Pick<CustomerRequestsService, 'mine'>;
   alerts: Pick<AlertsService, 'ofCustomer'>;
   audit: AuditService;
@@ -58,6 +61,10 @@ export function createCustomerPreviewService(deps: {
     async terminal(customerId, terminalId, month) {
       await live(customerId);
       return myTerminals.detail(customerId, terminalId, month);
+    },
+    async telemetry(customerId, terminalId, query) {
+      await live(customerId);
+      return myTerminals.telemetry(customerId, terminalId, query);
     },
     async requests(customerId) {
       await live(customerId);

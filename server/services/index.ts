@@ -22,6 +22,7 @@ import { createProviderIntents } from './provider-intents';
 import { createMyTerminalsService } from './my-terminals';
 import { createDemoTerminals } from './demo-terminals';
 import { createTerminalSyncService } from './terminal-sync';
+import { createTelemetryHistoryService } from './telemetry-history';
 import { createSyncBudgetService } from './sync-budget';
 import { createSubscriptionsService } from './subscriptions';
 import { createLineRowsRefresher } from './line-rows';
@@ -149,6 +150,7 @@ export function createServices(deps: {
     pacing,
     options: { usageHistoryCycles: config.usageHistoryCycles },
   });
+  const telemetryHistory = createTelemetryHistoryService({ repos, now });
   const syncBudget = createSyncBudgetService({ repos, now, config, provider });
   // Writes that change money or service are sent once, across lost answers and crashes; a lookup
   // reads the line as the provider shows it (the service below, bound once it exists).
@@ -163,7 +165,7 @@ export function createServices(deps: {
     intents,
   });
   const serviceLines = createServiceLinesService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, intents });
-  const myTerminals = createMyTerminalsService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, serviceLines });
+  const myTerminals = createMyTerminalsService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, serviceLines, telemetryHistory });
   const providerBilling = createProviderBillingService({ repos, provider, noProvider: NO_PROVIDER_MESSAGE });
   const activations = createActivationsService({ repos, audit, now, provider, noProvider: NO_PROVIDER_MESSAGE, terminalSync, customerTerminals });
   const customerRequests = createCustomerRequestsService({ repos, audit, now, subscriptions, serviceLines, email });
@@ -251,6 +253,7 @@ export function createServices(deps: {
     lineRows,
     demoTerminals,
     terminalSync,
+    telemetryHistory,
     syncBudget,
     subscriptions,
     serviceLines,

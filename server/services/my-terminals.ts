@@ -36,6 +36,8 @@ import type { ProviderDirectory } from '../provider-access';
 import { providerRefusal } from './provider-failures';
 import type { ServiceLinesService } from './service-lines';
 import { capInGB, dataCapOf, dayOf, round2 } from './terminals';
+import type { HistoryQuery, TelemetryHistoryService } from './telemetry-history';
+import type { TelemetryHistoryWire } from '../../src/domain/telemetry-history';
 
 /** The Overview lists at most this many stored alerts (the Alerts page has them all). */
 const MY_OVERVIEW_ALERTS = 20;
@@ -47,6 +49,8 @@ export interface MyTerminalsService {
   detail(customer: CustomerRef, terminalId: string, month: string | null): Promise<MyTerminalDetailWire>;
   rename(customer: CustomerRef, terminalId: string, name: string, context: RequestContext): Promise<{ terminalId: string; nickname: string }>;
   reboot(customer: CustomerRef, terminalId: string, context: RequestContext): Promise<RebootResultWire>;
+  /** The terminal's telemetry history, from the day it was assigned to the customer: another holder's time is never shown. */
+  telemetry(customer: CustomerRef, terminalId: string, query: HistoryQuery): Promise<TelemetryHistoryWire>;
 }
 
 function usageOf(row: OwnTerminalRow): MyUsageFigures {
@@ -110,6 +114,7 @@ export function createMyTerminalsService(deps: {
   provider: ProviderDirectory | null;
   noProvider: string;
   serviceLines: Pick<ServiceLinesService, 'rename'>;
+  telemetryHistory: Pick<TelemetryHistoryService, 'history'>;
 }): MyTerminalsService {
   const { repos, audit, now } = deps;
 
@@ -228,6 +233,11 @@ export function createMyTerminalsService(deps: {
       // change as `service_line.renamed`, with the customer as the actor.
       const settings = await deps.serviceLines.rename(row.serviceLineNumber, name, auditSource(context));
       return { terminalId, nickname: settings.nickname ?? name.trim() };
+    },
+
+    async telemetry(customer, terminalId, query) {
+      const row = await owned(scopeOf(customer), terminalId, now());
+      return deps.telemetryHistory.history(terminalId, query, row.assignedAt);
     },
 
     async reboot(customer, terminalId, context) {

@@ -2,7 +2,9 @@
 // so the rules (what a terminal's plan, cap, type, location and condition are, and when its
 // record cannot be applied) are tested on their own (tests/unit/terminal-sync-map.test.ts).
 import { createHash } from 'node:crypto';
-import { terminalCondition, type DataCap, type TelemetrySnapshot } from '../../src/domain/terminals';
+import { alertBits, keptValue, TELEMETRY_METRICS, type TelemetryMetric } from '../../src/domain/telemetry-history';
+import { TELEMETRY_OFFLINE_AFTER_MS, terminalCondition, type DataCap, type TelemetrySnapshot } from '../../src/domain/terminals';
+import type { HistoryReading } from '../db/repositories/telemetry-history';
 import type {
   AddressUpsert,
   ProductUpsert,
@@ -83,21 +85,75 @@ export function activeAlerts(telemetry: ProviderTelemetry): string[] {
 /** Provider signal quality is 0–1; the portal speaks percent (src/domain/terminals.ts). */
 const percent = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 10);
 
-export function telemetryRow(telemetry: ProviderTelemetry): TelemetryUpsert {
-  return {
-    userTerminalId: telemetry.userTerminalId,
-    reportedAt: telemetry.timestamp,
-    uptimeSeconds: telemetry.uptimeSeconds,
-    // Stored as the provider sends it (0–1); readers turn it into percent.
-    signalQuality: telemetry.signalQuality,
+/**
+ * A reading's values as kept: each in its range (src/domain/telemetry-history.ts), else null, and
+ * the names of those that were not, for the run's warning. A negative latency or a signal quality
+ * above 1 never reaches a chart or the terminal's page.
+ */
+export function keptValues(telemetry: ProviderTelemetry): { values: Record<TelemetryMetric, number | null>; outOfRange: TelemetryMetric[] } {
+  const sent: Record<TelemetryMetric, number | null> = {
     downlinkMbps: telemetry.downlinkThroughputMbps,
     uplinkMbps: telemetry.uplinkThroughputMbps,
     latencyMs: telemetry.popPingLatencyMsAvg,
     pingDropRate: telemetry.popPingDropRateAvg,
     obstructionPercent: telemetry.obstructionPercentTime,
+    // Stored as the provider sends it (0–1); readers turn it into percent.
+    signalQuality: telemetry.signalQuality,
+    uptimeSeconds: telemetry.uptimeSeconds,
+  };
+  const values = { ...sent };
+  const outOfRange: TelemetryMetric[] = [];
+  for (const metric of TELEMETRY_METRICS) {
+    values[metric] = keptValue(metric, sent[metric]);
+    if (sent[metric] !== null && values[metric] === null) outOfRange.push(metric);
+  }
+  return { values, outOfRange };
+}
+
+export function telemetryRow(telemetry: ProviderTelemetry): TelemetryUpsert {
+  const { values } = keptValues(telemetry);
+  return {
+    userTerminalId: telemetry.userTerminalId,
+    reportedAt: telemetry.timestamp,
+    uptimeSeconds: values.uptimeSeconds,
+    signalQuality: values.signalQuality,
+    downlinkMbps: values.downlinkMbps,
+    uplinkMbps: values.uplinkMbps,
+    latencyMs: values.latencyMs,
+    pingDropRate: values.pingDropRate,
+    obstructionPercent: values.obstructionPercent,
     softwareVersion: telemetry.softwareVersion,
     hardwareVersion: telemetry.hardwareVersion,
     alerts: activeAlerts(telemetry),
+  };
+}
+
+/**
+ * The history's row of a reading the sync took at `at`: online when the terminal's last report is
+ * at most TELEMETRY_OFFLINE_AFTER_MS old; an offline reading keeps no values (they are the last
+ * report's, already kept when it was read). `active`: the terminal is on an active line.
+ */
+export function historyReading(telemetry: ProviderTelemetry, at: Date, active: boolean): { reading: HistoryReading; outOfRange: TelemetryMetric[] } {
+  const { values, outOfRange } = keptValues(telemetry);
+  const reported = telemetry.timestamp === null ? Number.NaN : Date.parse(telemetry.timestamp);
+  const online = at.getTime() - reported <= TELEMETRY_OFFLINE_AFTER_MS;
+  const shown = (value: number | null) => (online ? value : null);
+  return {
+    reading: {
+      userTerminalId: telemetry.userTerminalId,
+      reportedAt: Number.isNaN(reported) ? null : new Date(reported).toISOString(),
+      online,
+      active,
+      downlinkMbps: shown(values.downlinkMbps),
+      uplinkMbps: shown(values.uplinkMbps),
+      latencyMs: shown(values.latencyMs),
+      pingDropRate: shown(values.pingDropRate),
+      obstructionPercent: shown(values.obstructionPercent),
+      signalQuality: shown(values.signalQuality),
+      uptimeSeconds: shown(values.uptimeSeconds === null ? null : Math.min(2_147_483_647, Math.floor(values.uptimeSeconds))),
+      alerts: online ? alertBits(activeAlerts(telemetry)) : 0,
+    },
+    outOfRange,
   };
 }
 

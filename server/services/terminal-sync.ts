@@ -46,7 +46,8 @@ import { providerFailure } from './provider-failures';
 import { createPacer, inPacedSlices, type PacerOptions } from './pacer';
 import { toSyncJob } from './sync-job-map';
 import { dayOf } from './terminals';
-import { addressRow, productRow, serviceLineRow, telemetryRow, terminalRecord, usageRows } from './terminal-sync-map';
+import { addressRow, historyReading, productRow, serviceLineRow, telemetryRow, terminalRecord, usageRows } from './terminal-sync-map';
+import type { TelemetryMetric } from '../../src/domain/telemetry-history';
 
 export const TERMINAL_SYNC_MESSAGES = {
   started: 'Terminal sync has been started in the background. Data will be updated automatically when complete.',
@@ -220,6 +221,14 @@ const addressFromStore = (a: StoredAddress): ProviderAddress => ({
 
 /** The run's message: its sentences, or null when it has none. */
 const sentences = (...parts: (string | null)[]) => parts.filter((part) => part !== null).join(' ') || null;
+
+/** "2 telemetry values out of range were kept as empty (latencyMs 1, signalQuality 1)." */
+export function outOfRangeNote(counts: ReadonlyMap<TelemetryMetric, number>): string | null {
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  if (total === 0) return null;
+  const each = [...counts].map(([metric, n]) => `${metric} ${n}`).join(', ');
+  return `${total} telemetry value${total === 1 ? ' was' : 's were'} out of range and kept as empty (${each}).`;
+}
 
 export type TerminalSyncService = ReturnType<typeof createTerminalSyncService>;
 
@@ -464,6 +473,8 @@ export function createTerminalSyncService(deps: {
     let heldElsewhere = 0;
     /** Unchanged terminals and the hash they were found with: touched in one statement at the end. */
     const unchanged: { userTerminalId: string; contentHash: string }[] = [];
+    /** Provider values outside their range, kept as null: how many of each, for the run's warning. */
+    const outOfRange = new Map<TelemetryMetric, number>();
     const terminalLane = async () => {
       await inPacedSlices(terminalWrites, terminalItems, async (items, from) => {
         const text = `Writing terminals (${from.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} written)`;
@@ -498,6 +509,17 @@ export function createTerminalSyncService(deps: {
             return reading ? [telemetryRow(reading)] : [];
           });
           await inventory.upsertTelemetry(readings, at, tx);
+          await repos.telemetryHistory.record(
+            items.flatMap(({ terminal, record }) => {
+              const reading = telemetry.get(terminal.userTerminalId);
+              if (!reading) return [];
+              const kept = historyReading(reading, at, record.ok && record.row.active);
+              for (const metric of kept.outOfRange) outOfRange.set(metric, (outOfRange.get(metric) ?? 0) + 1);
+              return [kept.reading];
+            }),
+            at,
+            tx,
+          );
         });
         // Once the batch is in (a failed batch fails the run anyway).
         unchanged.push(...same);
@@ -536,7 +558,7 @@ export function createTerminalSyncService(deps: {
       heldElsewhere > 0
         ? `${heldElsewhere} terminal${heldElsewhere === 1 ? ' is' : 's are'} already held under another provider account: kept apart there, not merged into this one.`
         : null;
-    const message = sentences(complete ? null : `Nothing was marked removed: ${warnings.join('; ')}.`, collisions, pagesNote);
+    const message = sentences(complete ? null : `Nothing was marked removed: ${warnings.join('; ')}.`, collisions, pagesNote, outOfRangeNote(outOfRange));
     return { counts, message, providerCalls: providerCalls() };
   }
 
@@ -684,7 +706,11 @@ export function createTerminalSyncService(deps: {
       } else {
         await inventory.markTerminalsFailed([record.failure], stamp, tx);
       }
-      if (fetched.telemetry) await inventory.upsertTelemetry([telemetryRow(fetched.telemetry)], at, tx);
+      if (fetched.telemetry) {
+        await inventory.upsertTelemetry([telemetryRow(fetched.telemetry)], at, tx);
+        // A refresh is a reading like a sync's: the history keeps it too.
+        await repos.telemetryHistory.record([historyReading(fetched.telemetry, at, record.ok && record.row.active).reading], at, tx);
+      }
       const result: RefreshResult = { userTerminalId, syncStatus: record.ok ? 'synced' : 'error', lastSyncedAt: at.toISOString() };
       await audit.record({ ...context, action: 'terminal.refreshed', targetType: 'terminal', targetId: userTerminalId, before, after: result }, tx);
       return result;

@@ -266,6 +266,9 @@ export const simulatorPlugin: FastifyPluginAsync<SimulatorPluginOptions> = async
  * today, reported at once (a demo or a test can then watch an alert open after the next sync).
  * POST /controls/service-lines/{serviceLineNumber}/end-opt-in-cool-down: the line may change its
  * priority data opt-in again at once, as if the provider's day-long cool-down had passed.
+ * POST /controls/user-terminals/{userTerminalId}/outage { "minutes": 90 }: the terminal stops
+ * reporting for 90 minutes from now (its line stays active): the next syncs find it offline, and
+ * the portal's telemetry history shows the outage.
  * POST /controls/clock { "days": 35 }: the portal's clock and the simulator's move 35 days on (1 to
  * 400; only when the portal shares its clock with its built-in simulator), so that what days bring
  * (a statement overdue, dunning's steps) can be seen at once.
@@ -278,6 +281,16 @@ function registerControls(app: FastifyInstance, sim: Simulator, clock: Shiftable
       return ok({ now: clock.advance(days * 86_400_000).toISOString(), information: [] });
     });
   }
+  app.post('/controls/user-terminals/:userTerminalId/outage', async (request, reply) => {
+    const { userTerminalId } = request.params as { userTerminalId: string };
+    const minutes = (request.body as { minutes?: unknown } | null)?.minutes;
+    if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > 60 * 24 * 30) {
+      return reply.code(400).send(failure('minutes must be a whole number from 1 to 43200 (30 days)', ['minutes']));
+    }
+    const outcome = sim.fleet.injectOutage(userTerminalId, minutes);
+    if (!outcome.ok) return reply.code(outcome.status).send(failure(outcome.message, outcome.memberNames ?? []));
+    return ok({ userTerminalId, ...outcome.value, information: outcome.information ?? [] });
+  });
   app.post('/controls/service-lines/:serviceLineNumber/end-opt-in-cool-down', async (request, reply) => {
     const { serviceLineNumber } = request.params as { serviceLineNumber: string };
     const outcome = sim.fleet.endOptInCoolDown(serviceLineNumber);

@@ -121,6 +121,7 @@ const CROSS: Record<string, () => Attempt> = {
   'GET /api/v1/my/overview': () => ({ url: `/api/v1/my/overview?customerId=${ids.ana}`, expect: 'own' }),
   'GET /api/v1/my/terminals': () => ({ url: `/api/v1/my/terminals?customerId=${ids.ana}`, expect: 'own' }),
   'GET /api/v1/my/terminals/:terminalId': () => ({ url: `/api/v1/my/terminals/${ANA.terminal}`, expect: 404 }),
+  'GET /api/v1/my/terminals/:terminalId/telemetry': () => ({ url: `/api/v1/my/terminals/${ANA.terminal}/telemetry?range=24h`, expect: 404 }),
   'PUT /api/v1/my/terminals/:terminalId/name': () => ({ url: `/api/v1/my/terminals/${ANA.terminal}/name`, body: { name: 'Taken over' }, expect: 404 }),
   'POST /api/v1/my/terminals/:terminalId/reboot': () => ({ url: `/api/v1/my/terminals/${ANA.terminal}/reboot`, expect: 404 }),
   'GET /api/v1/my/requests': () => ({ url: `/api/v1/my/requests?customerId=${ids.ana}`, expect: 'own' }),

@@ -23,14 +23,13 @@ import {
 } from '../schema';
 import { onLines } from './my-terminals';
 import { rowsOf } from './results';
+import { column } from './values';
 
 export type AlertsRepository = ReturnType<typeof createAlertsRepository>;
 
 /** A lock number of its own: one evaluation at a time across every process on the database. */
 const EVALUATION_LOCK = 0x616c7274;
 
-const text = (value: string | number | boolean | null | undefined) => (value === null || value === undefined ? null : String(value));
-const column = <T>(rows: readonly T[], pick: (row: T) => string | number | boolean | null | undefined) => sql.param(rows.map((row) => text(pick(row))));
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const msToDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(Number(value)));
 

@@ -35,6 +35,7 @@ import { createBulkOperationsRepository } from './bulk-operations';
 import { createLedgerRepository } from './billing/ledger';
 import { createDunningRepository } from './billing/dunning';
 import { createBankLinesRepository } from './billing/bank-lines';
+import { createTelemetryHistoryRepository } from './telemetry-history';
 
 export type Repositories = ReturnType<typeof createRepositories>;
 
@@ -57,6 +58,7 @@ export function createRepositories(db: Db) {
     terminalReboots: createTerminalRebootsRepository(db),
     syncRuns: createSyncRunsRepository(db),
     terminalInventory: createTerminalInventoryRepository(db),
+    telemetryHistory: createTelemetryHistoryRepository(db),
     subscriptions: createSubscriptionsRepository(db),
     serviceLines: createServiceLinesRepository(db),
     activations: createActivationsRepository(db),

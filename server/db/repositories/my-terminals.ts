@@ -21,6 +21,7 @@ function ownQuery(tx: Db, customerId: string, today: IsoDay, where: SQL | undefi
       dishSerialNumber: t.dishSerialNumber,
       serviceLineNumber: t.serviceLineNumber,
       terminalNickname: t.nickname,
+      assignedAt: t.assignedAt,
       active: t.active,
       plan: t.plan,
       dataCapAmount: t.dataCapAmount,

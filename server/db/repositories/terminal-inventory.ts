@@ -11,6 +11,7 @@ import type { TerminalCondition } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import { providerAddresses, providerProducts, serviceLines, terminals, type TerminalRow } from '../schema';
 import { affected, rowsOf } from './results';
+import { column } from './values';
 
 export interface ProductUpsert {
   productReferenceId: string;
@@ -144,9 +145,7 @@ export interface SyncStamp {
   accountId: number;
 }
 
-const text = (value: string | number | boolean | null | undefined) => (value === null || value === undefined ? null : String(value));
 /** One text[] parameter holding a column of the batch. */
-const column = <T>(rows: readonly T[], pick: (row: T) => string | number | boolean | null | undefined) => sql.param(rows.map((row) => text(pick(row))));
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
 export type TerminalInventoryRepository = ReturnType<typeof createTerminalInventoryRepository>;

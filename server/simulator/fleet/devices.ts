@@ -106,9 +106,16 @@ export function createDevices(state: FleetState, ids: Ids, usage: LineUsage) {
     };
   }
 
+  /** The outage injected for the terminal that holds now, if any. */
+  function outageNow(t: number): { fromMs: number; toMs: number } | null {
+    const outage = state.outages.get(t);
+    const nowMs = clock().getTime();
+    return outage && outage.fromMs <= nowMs && nowMs < outage.toMs ? outage : null;
+  }
+
   function isOnline(t: number, profile: TelemetryProfile = telemetryProfile(t)): boolean {
     const line = lineOfTerminal(t);
-    return line !== null && state.isActive(line) && !profile.offline;
+    return line !== null && state.isActive(line) && !profile.offline && outageNow(t) === null;
   }
 
   function telemetryAt(t: number): TelemetryRecord {
@@ -122,6 +129,9 @@ export function createDevices(state: FleetState, ids: Ids, usage: LineUsage) {
       // Every terminal reports each 15 s, each at its own offset within the window.
       reportMs = Math.floor(nowMs / REPORT_INTERVAL_MS) * REPORT_INTERVAL_MS + (t % 15) * 1000;
       if (reportMs > nowMs) reportMs -= REPORT_INTERVAL_MS;
+    } else if (outageNow(t)) {
+      // Its last report is the one before the outage began.
+      reportMs = Math.floor(outageNow(t)!.fromMs / REPORT_INTERVAL_MS) * REPORT_INTERVAL_MS;
     } else {
       const lineEnd = line === null ? null : lineProfile(line).endMs;
       reportMs = Math.min(state.createdMs - profile.offlineAgoMs, lineEnd ?? Infinity, nowMs - 5 * 60_000);
@@ -188,5 +198,18 @@ export function createDevices(state: FleetState, ids: Ids, usage: LineUsage) {
     return { ok: true, value: undefined, information: ['Reboot command sent'] };
   }
 
-  return { hook, routersOf, l2VpnCircuits, isOnline, telemetryAt, telemetry, reboot };
+  /**
+   * An outage (the simulator's controls, for demos and tests): the terminal stops reporting now for
+   * `minutes`, then reports again. Its line stays active, so the portal sees it offline.
+   */
+  function injectOutage(deviceId: string, minutes: number): Outcome<{ from: string; to: string }> {
+    const t = ids.terminalIndex(deviceId);
+    if (t === undefined) return notFoundTerminal(deviceId);
+    const fromMs = clock().getTime();
+    const outage = { fromMs, toMs: fromMs + minutes * 60_000 };
+    state.outages.set(t, outage);
+    return { ok: true, value: { from: iso(outage.fromMs), to: iso(outage.toMs) }, information: [`User terminal ${deviceId} is offline for ${minutes} minutes`] };
+  }
+
+  return { hook, routersOf, l2VpnCircuits, isOnline, telemetryAt, telemetry, reboot, injectOutage };
 }

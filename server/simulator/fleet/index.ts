@@ -165,6 +165,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
     detach: inventory.detach,
     changeProduct: lines.changeProduct,
     reboot: devices.reboot,
+    injectOutage: devices.injectOutage,
     surge: usage.surge,
     createAddress: inventory.createAddress,
     updateAddress: inventory.updateAddress,

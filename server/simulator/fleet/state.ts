@@ -200,6 +200,8 @@ export function createFleetState(options: FleetOptions) {
   const terminalLine = new Map<number, number | null>();
   const lineOverlay = new Map<number, LineOverlay>();
   const rebootedAt = new Map<number, number>();
+  /** Terminal index → an outage injected through the controls: offline from fromMs until toMs. */
+  const outages = new Map<number, { fromMs: number; toMs: number }>();
   /** Terminal index → on the account or not; absent = as generated (the first `size` are). */
   const accountChanges = new Map<number, boolean>();
   const onAccount = (t: number): boolean => accountChanges.get(t) ?? t < size;
@@ -306,6 +308,7 @@ export function createFleetState(options: FleetOptions) {
     terminalLine,
     lineOverlay,
     rebootedAt,
+    outages,
     accountChanges,
     onAccount,
     createdLines,

@@ -224,6 +224,8 @@ export interface Fleet {
   detach(serviceLineNumber: string, deviceId: string): Outcome;
   changeProduct(serviceLineNumber: string, change: ProductChange): Outcome;
   reboot(deviceId: string): Outcome;
+  /** An outage (the simulator's controls): the terminal reports nothing from now for `minutes`. */
+  injectOutage(deviceId: string, minutes: number): Outcome<{ from: string; to: string }>;
   /**
    * A traffic surge (the simulator's controls, for demos and tests): the line uses `gb` more
    * today, reported at once. Usage otherwise only grows with the clock.

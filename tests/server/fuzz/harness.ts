@@ -54,7 +54,7 @@ export function fuzzFileOf(route: string): FuzzFile {
   if (/^\/(auth|users|roles|api-keys|invitations|password-setup|health)(\/|$)/.test(path) || /^\/customers\/(auth|profile|change-password|mfa)(\/|$)/.test(path)) return 'accounts';
   if (/^\/my\/team(\/|$)/.test(path)) return 'customers';
   if (/^\/(customers|email-outbox|dashboard|subscriptions|starlink-simulator|provider-accounts|billing)(\/|$)/.test(path)) return 'customers';
-  if (/^\/(terminals|usage|service-lines|activations|automatic-actions|scheduled-changes)(\/|$)/.test(path) || /^\/my\/(overview|terminals)(\/|$)/.test(path)) return 'terminals';
+  if (/^\/(terminals|fleet|usage|service-lines|activations|automatic-actions|scheduled-changes)(\/|$)/.test(path) || /^\/my\/(overview|terminals)(\/|$)/.test(path)) return 'terminals';
   if (/^\/(requests|my\/requests)(\/|$)/.test(path)) return 'customers';
   if (/^\/(alerts|alert-rules|webhooks|my\/alerts)(\/|$)/.test(path)) return 'customers';
   if (/^\/my\/(statements|account)(\/|$)/.test(path)) return 'customers';

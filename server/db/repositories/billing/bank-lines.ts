@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { BankFormat, BankImportWire, BankLineStatus, BankLineWire, BankMatchKind } from '../../../../src/domain/ledger';
 import type { Db } from '../../client';
 import { rowsOf } from '../results';
-import { column, int, isoText, str } from './values';
+import { column, int, isoText, str } from '../values';
 
 export type BankLinesRepository = ReturnType<typeof createBankLinesRepository>;
 

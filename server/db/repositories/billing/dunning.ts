@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { DunningPolicy, DunningStep, DunningStepWire } from '../../../../src/domain/ledger';
 import type { Db } from '../../client';
 import { rowsOf } from '../results';
-import { int, isoText, str, PAID_ON_STATEMENT, bool } from './values';
+import { int, isoText, str, PAID_ON_STATEMENT, bool } from '../values';
 
 export type DunningRepository = ReturnType<typeof createDunningRepository>;
 

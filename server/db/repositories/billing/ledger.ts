@@ -5,7 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AgeingRowWire, LedgerEntryKind, LedgerEntryWire, OpenItem, PaymentMethod } from '../../../../src/domain/ledger';
 import type { Db } from '../../client';
 import { rowsOf } from '../results';
-import { column, int, isoText, str, PAID_ON_STATEMENT, bool } from './values';
+import { column, int, isoText, str, PAID_ON_STATEMENT, bool } from '../values';
 
 export type LedgerRepository = ReturnType<typeof createLedgerRepository>;
 

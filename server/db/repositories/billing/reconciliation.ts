@@ -6,7 +6,7 @@
 // statement may bill lines of several accounts), each item naming its line's account.
 import { inArray, sql } from 'drizzle-orm';
 import type { ProductPeriod } from '../../../../src/domain/billing';
-import { bool } from './values';
+import { bool } from '../values';
 import type { Db } from '../../client';
 import { billingLeakResolutions, customers } from '../../schema';
 import { rowsOf } from '../results';

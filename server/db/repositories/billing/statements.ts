@@ -12,7 +12,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { paymentStatusOf, type LineCycleFacts, type PendingAdjustment, type ProductPeriod, type StatementContent, type StatementItemKind, type StatementStatus, type StatementSummaryWire } from '../../../../src/domain/billing';
 import type { Db } from '../../client';
 import { rowsOf } from '../results';
-import { column, int, intOrNull, isoText, jsonValue, str, PAID_ON_STATEMENT, bool } from './values';
+import { column, int, intOrNull, isoText, jsonValue, str, PAID_ON_STATEMENT, bool } from '../values';
 
 export type StatementsRepository = ReturnType<typeof createStatementsRepository>;
 

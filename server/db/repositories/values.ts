@@ -1,4 +1,4 @@
-// How the billing repositories pass values into raw SQL and read them back: the same text on both
+// How the repositories pass values into raw SQL and read them back: the same text on both
 // drivers (PGlite and node-postgres answer bigint, date and timestamptz columns differently).
 import { sql, type SQL } from 'drizzle-orm';
 
