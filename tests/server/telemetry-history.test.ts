@@ -11,6 +11,8 @@ import { RAW_KEEP_DAYS, type FleetMapWire, type TelemetryHistoryWire } from '../
 import { TERMINAL_CONDITIONS, type SyncJob } from '../../src/domain/terminals';
 import type { RunningSimulator } from '../../server/simulator';
 import { historyReading } from '../../server/services/terminal-sync-map';
+import { compressWhenAsked } from '../../server/routes/telemetry-history';
+import { gunzipSync } from 'node:zlib';
 import { createTestContext, type TestContext } from './helpers';
 import { fastClient, runIdsOf, startFleet, waitForLatest, waitForRun } from './terminal-sync-fixtures';
 
@@ -248,6 +250,14 @@ describe('the fleet map', () => {
     const [{ customer }] = (await rows<{ customer: string }>(sql`SELECT assigned_customer_id::text AS customer FROM terminals WHERE user_terminal_id = ${subject}`)) as [{ customer: string }];
     const mine = data<FleetMapWire>(await get(`/fleet/map?customer_id=${customer}`));
     expect(mine.located.userTerminalIds).toEqual([subject]);
+    // A whole fleet's map is sent gzipped to a client that asks; a small one, or to one that does not, as it is.
+    const headers: Record<string, string> = {};
+    const big = JSON.stringify({ ids: Array.from({ length: 5_000 }, (_, k) => `terminal-${k}`) });
+    const sent = await compressWhenAsked({ headers: { 'accept-encoding': 'gzip, deflate, br' } }, { header: (name, value) => (headers[name] = value) }, big);
+    expect(headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(sent as Buffer).toString()).toBe(big);
+    expect(await compressWhenAsked({ headers: {} }, { header: () => undefined }, big)).toBe(big);
+    expect(await compressWhenAsked({ headers: { 'accept-encoding': 'gzip' } }, { header: () => undefined }, '{"small":true}')).toBe('{"small":true}');
     const bad = await get('/fleet/map?status=sleeping');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/status must be one of/);
