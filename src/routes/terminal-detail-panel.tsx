@@ -2,7 +2,8 @@
 // its own terminalDetail actor, started for one terminal and stopped when the dialog closes, with
 // the API calls provided here. Its Settings tab (a terminal on a service line) runs a lineSettings
 // actor of its own, started when the tab shows and stopped when it goes, and offers the schedule
-// dialog for the line.
+// dialog for the line. Its Telemetry tab runs a telemetryHistory actor the same way, over the
+// admin's read of the terminal's history.
 import { useSelector } from '@xstate/react';
 import { toast } from 'react-hot-toast';
 import { fromPromise, type SnapshotFrom } from 'xstate';
@@ -15,6 +16,7 @@ import { useNow } from '../ui/common/useNow';
 import { outcome } from './outcome';
 import { useScheduleDialog } from './schedule';
 import { useAppServices, useCan, usePageActor } from './services';
+import { TelemetryPanel, useTelemetryApi } from './telemetry-panel';
 
 /** A record to show while a deep-linked terminal's details load: only its id (and what the caller knows) is known. */
 export function placeholderTerminal(known: Pick<TerminalListItem, 'userTerminalId'> & Partial<TerminalListItem>): TerminalListItem {
@@ -78,6 +80,7 @@ export function TerminalDetailPanel(props: {
   const reporting = useSelector(detail, (s) => s.hasTag('reporting'));
   const notice = useSelector(detail, (s) => s.context.notice);
   const canAct = useCan('terminals:manage');
+  const telemetry = useTelemetryApi();
 
   return (
     <TerminalDetailDialog
@@ -105,6 +108,7 @@ export function TerminalDetailPanel(props: {
       {...(props.initialTab ? { initialTab: props.initialTab } : {})}
       showAccount={props.showAccount === true}
       renderSettings={(serviceLineNumber) => <LineSettingsPanel key={serviceLineNumber} serviceLineNumber={serviceLineNumber} />}
+      renderTelemetry={(userTerminalId) => <TelemetryPanel key={userTerminalId} terminalId={userTerminalId} load={telemetry.terminalHistory} />}
     />
   );
 }

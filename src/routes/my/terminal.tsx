@@ -1,16 +1,23 @@
 // One of the customer's terminals (/my/terminals/$terminalId?month=YYYY-MM): a resource machine
 // for the page (keyed by terminal and month, so a new month loads afresh) and the terminal
-// actions machine for Rename and Reboot, both provided with the API here.
+// actions machine for Rename and Reboot, both provided with the API here. Two tabs: Details (the
+// page as it was) and Telemetry, whose telemetryHistory actor starts when the tab shows and reads
+// the customer's own history, or, in the admin preview, the preview's read of it.
+import { useState } from 'react';
 import { useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
+import { TabPanel, TabView } from 'primereact/tabview';
 import { toast } from 'react-hot-toast';
 import { fromPromise } from 'xstate';
 import type { MyTerminalDetailWire } from '../../domain/my-area';
+import { PAGE_TITLES } from '../../domain/navigation';
 import { createResourceMachine } from '../../machines/resource';
 import { terminalActionsMachine } from '../../machines/terminal-actions';
+import { PageHeader } from '../../ui/common/PageHeader';
 import { MyTerminalView } from '../../ui/my/MyTerminalView';
 import { outcome } from '../outcome';
 import { useAppServices, usePageActor } from '../services';
+import { TelemetryPanel, useTelemetryApi } from '../telemetry-panel';
 import { validateMyTerminalSearch } from './search';
 import { useMyAreaSource } from './source';
 
@@ -18,13 +25,22 @@ export const myTerminalMachine = createResourceMachine<MyTerminalDetailWire>('my
 
 export function MyTerminalRoute() {
   // Not strict: the same page is mounted under /my and under the admin preview.
-  const { terminalId = '' } = useParams({ strict: false });
+  const { terminalId = '', customerUuid } = useParams({ strict: false });
   const { month } = validateMyTerminalSearch(useSearch({ strict: false }));
   // A new terminal or month is a new page: its machines start afresh.
-  return <MyTerminalPage key={`${terminalId}|${month ?? ''}`} terminalId={terminalId} month={month} />;
+  return <MyTerminalPage key={`${terminalId}|${month ?? ''}`} terminalId={terminalId} month={month} previewOf={customerUuid} />;
 }
 
-function MyTerminalPage({ terminalId, month }: { terminalId: string; month: string | undefined }) {
+const TABS = ['Details', 'Telemetry'] as const;
+
+interface MyTerminalPageProps {
+  terminalId: string;
+  month: string | undefined;
+  /** The customer whose area an administrator previews; undefined in the customer's own area. */
+  previewOf: string | undefined;
+}
+
+function MyTerminalPage({ terminalId, month, previewOf }: MyTerminalPageProps) {
   const { api } = useAppServices();
   const source = useMyAreaSource();
   const router = useRouter();
@@ -51,14 +67,20 @@ function MyTerminalPage({ terminalId, month }: { terminalId: string; month: stri
   const name = useSelector(actions, (s) => s.context.name);
   const nameError = useSelector(actions, (s) => s.context.nameError);
   const failure = useSelector(actions, (s) => s.context.failure);
+  const telemetry = useTelemetryApi();
+  // What the viewer is looking at on the page: a new terminal or month opens on Details again.
+  const [tab, setTab] = useState(0);
+  const onNavigate = (url: string) => void router.navigate({ href: source.href(url) });
+  const meta = PAGE_TITLES['/my/terminals/$terminalId'];
+  const title = detail ? detail.terminal.nickname || detail.terminal.terminalId : meta.title;
 
-  return (
+  const details = (
     <MyTerminalView
       detail={detail}
       loading={loading}
       error={error}
       onRetry={() => page.send({ type: 'user.retry' })}
-      onNavigate={(url) => void router.navigate({ href: source.href(url) })}
+      onNavigate={onNavigate}
       onMonth={(value) => void router.navigate({ href: source.href(`/my/terminals/${encodeURIComponent(terminalId)}?month=${value}`) })}
       readOnly={source.readOnly}
       actions={{
@@ -74,5 +96,20 @@ function MyTerminalPage({ terminalId, month }: { terminalId: string; month: stri
         onClose: () => actions.send({ type: 'user.close' }),
       }}
     />
+  );
+  return (
+    <TabView className="my-terminal-tabs" activeIndex={tab} onTabChange={(event) => setTab(event.index)} pt={{ nav: { 'aria-label': 'Terminal' } }}>
+      <TabPanel header={TABS[0]}>{details}</TabPanel>
+      <TabPanel header={TABS[1]}>
+        <div className="page">
+          <PageHeader title={title} breadcrumb={[...meta.breadcrumb.slice(0, -1), { label: title }]} onNavigate={onNavigate} />
+          <TelemetryPanel
+            terminalId={terminalId}
+            load={previewOf === undefined ? telemetry.myTerminalHistory : telemetry.previewTerminalHistory(previewOf)}
+            headingLevel={2}
+          />
+        </div>
+      </TabPanel>
+    </TabView>
   );
 }

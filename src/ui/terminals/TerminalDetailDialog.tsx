@@ -1,4 +1,5 @@
-// "Terminal Details" (spec section 2 "Terminal Details dialog"): an overview over five tabs.
+// "Terminal Details" (spec section 2 "Terminal Details dialog"): an overview over five tabs, and a
+// sixth, Telemetry (the terminal's history), when the caller renders one (`renderTelemetry`).
 // Renders props and calls callbacks; the only local state is what the viewer is doing inside the
 // dialog (the open tab and the draft of an issue report), which resets each time it opens.
 // Each tab is its own file in ./detail so that one tab growing leaves the others small; this file
@@ -25,12 +26,13 @@ import './terminals.css';
 
 export { REPORT_ISSUE_MAX_LENGTH, REPORT_ISSUE_TEXTS, type TerminalDetailNotice } from './detail/ActionsTab';
 
-export const TERMINAL_DETAIL_TABS = ['information', 'usage', 'status', 'settings', 'actions'] as const;
+export const TERMINAL_DETAIL_TABS = ['information', 'usage', 'status', 'telemetry', 'settings', 'actions'] as const;
 export type TerminalDetailTab = (typeof TERMINAL_DETAIL_TABS)[number];
 const TAB_TITLES: Record<TerminalDetailTab, string> = {
   information: 'Information',
   usage: 'Usage',
   status: 'Status',
+  telemetry: 'Telemetry',
   settings: 'Settings',
   actions: 'Actions',
 };
@@ -69,6 +71,8 @@ export interface TerminalDetailDialogProps {
   initialTab?: TerminalDetailTab;
   /** The Settings tab's content for the terminal's service line; without it (or a line) there is no Settings tab. */
   renderSettings?: (serviceLineNumber: string) => ReactNode;
+  /** The Telemetry tab's content for the terminal; without it there is no Telemetry tab. */
+  renderTelemetry?: (userTerminalId: string) => ReactNode;
   /** The overview names the terminal's provider account (the portal holds more than one). */
   showAccount?: boolean;
 }
@@ -96,6 +100,8 @@ function TabContent({ tab, basics, line, ...props }: TerminalDetailDialogProps &
       );
     case 'status':
       return <StatusTab basics={basics} detail={props.detail} now={props.now} />;
+    case 'telemetry':
+      return props.renderTelemetry ? props.renderTelemetry(basics.userTerminalId) : null;
     case 'settings':
       return line !== null && props.renderSettings ? props.renderSettings(line) : null;
     case 'actions':
@@ -117,8 +123,8 @@ function DialogBody(props: TerminalDetailDialogProps) {
   const [tab, setTab] = useState<TerminalDetailTab>(props.initialTab ?? 'information');
   const basics = basicsOf(props.terminal, props.detail, props.usage);
   const line = basics && props.renderSettings && hasServiceLine(basics.serviceLineNumber) ? basics.serviceLineNumber : null;
-  const tabs = TERMINAL_DETAIL_TABS.filter((t) => t !== 'settings' || line !== null);
-  // A tab not shown (Settings without a line) opens as Information.
+  const tabs = TERMINAL_DETAIL_TABS.filter((t) => (t !== 'settings' || line !== null) && (t !== 'telemetry' || props.renderTelemetry !== undefined));
+  // A tab not shown (Settings without a line, Telemetry without its content) opens as Information.
   const active = Math.max(0, tabs.indexOf(tab));
   return (
     <div className="terminal-detail">
