@@ -25,6 +25,8 @@ import { createServiceLinesApi } from './service-lines';
 import { createStatementsApi } from './statements';
 import { createSubscriptionsApi } from './subscriptions';
 import { createTerminalsApi } from './terminals';
+import { createTelemetryApi } from './telemetry';
+import { createFleetMapApi } from './fleet-map';
 import { createUsersApi } from './users';
 import { createWebhooksApi } from './webhooks';
 
@@ -60,6 +62,8 @@ export function createApi(options: ApiClientOptions) {
     statements: createStatementsApi(client),
     subscriptions: createSubscriptionsApi(client),
     terminals: createTerminalsApi(client),
+    telemetry: createTelemetryApi(client),
+    fleetMap: createFleetMapApi(client),
     users: createUsersApi(client),
     webhooks: createWebhooksApi(client),
   };

@@ -29,6 +29,8 @@ export const SIDEBAR_MENU: readonly MenuItem[] = [
     ],
   },
   { title: 'Terminals', url: '/terminals', icon: 'pi pi-wifi', permission: 'terminals:read' },
+  // Beside the list rather than in a group with it: a group hides the Terminals link until opened.
+  { title: 'Map', url: '/terminals/map', icon: 'pi pi-map', permission: 'terminals:read' },
   { title: 'Requests', url: '/requests', icon: 'pi pi-inbox', permission: 'lifecycle:read' },
   // Beside the requests: both are queues of line changes waiting for an admin's decision.
   { title: 'Automatic actions', url: '/alerts/actions', icon: 'pi pi-bolt', permission: 'lifecycle:read' },
@@ -90,6 +92,7 @@ export const PAGE_PERMISSIONS: Readonly<Record<Exclude<PagePath, `/my${string}`>
   '/customers/provider-accounts': 'provider:read',
   '/customer/terminals/$customerUuid': 'customers:read',
   '/terminals': 'terminals:read',
+  '/terminals/map': 'terminals:read',
   '/subscription': 'subscriptions:read',
   '/subscription/provider-billing': 'billing:read',
   '/users': 'users:read',
@@ -222,6 +225,7 @@ export type PagePath =
   | '/customers/provider-accounts'
   | '/customer/terminals/$customerUuid'
   | '/terminals'
+  | '/terminals/map'
   | '/subscription'
   | '/subscription/provider-billing'
   | '/settings'
@@ -270,6 +274,7 @@ export const PAGE_TITLES: Readonly<Record<PagePath, PageMeta>> = {
     breadcrumb: [{ label: 'Customers', url: '/customers' }, { label: 'Terminal Usage' }],
   },
   '/terminals': { title: 'Terminal Management', breadcrumb: [home, { label: 'Terminals' }] },
+  '/terminals/map': { title: 'Fleet map', breadcrumb: [home, { label: 'Terminals', url: '/terminals' }, { label: 'Fleet map' }] },
   '/subscription': { title: 'Subscriptions', breadcrumb: [home, { label: 'Subscriptions' }] },
   '/subscription/provider-billing': {
     title: 'Provider Billing',

@@ -60,6 +60,7 @@ function Preview({ customerUuid }: { customerUuid: string }) {
   const preview = useMemo(() => api.customerPreview(customerUuid), [api, customerUuid]);
   const previewStatements = useMemo(() => api.statements.preview(customerUuid), [api, customerUuid]);
   const previewAccount = useMemo(() => api.ledger.preview(customerUuid), [api, customerUuid]);
+  const previewTelemetry = useMemo(() => api.telemetry.previewTerminalHistory(customerUuid), [api, customerUuid]);
   const opening = usePageActor(customerPreviewMachine.provide({ actors: { load: fromPromise(({ signal }) => outcome(() => preview.open(signal))) } }));
   const customer = useSelector(opening, (s) => s.context.data);
   const error = useSelector(opening, (s) => (s.matches('failed') ? s.context.error : null));
@@ -68,6 +69,7 @@ function Preview({ customerUuid }: { customerUuid: string }) {
       overview: preview.overview,
       terminals: preview.terminals,
       terminal: preview.terminal,
+      telemetry: previewTelemetry,
       requests: preview.requests,
       alerts: preview.alerts,
       statements: previewStatements.list,
@@ -76,7 +78,7 @@ function Preview({ customerUuid }: { customerUuid: string }) {
       href: (path) => previewHref(customerUuid, path),
       readOnly: true,
     }),
-    [preview, previewStatements, previewAccount, customerUuid],
+    [preview, previewStatements, previewAccount, previewTelemetry, customerUuid],
   );
   const exit = () => void router.navigate({ href: '/customers' });
   const shown = customer ? { name: customer.name, company: customer.company, email: customer.email } : null;

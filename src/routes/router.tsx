@@ -17,6 +17,8 @@ import {
   type RouterHistory,
 } from '@tanstack/react-router';
 import { isCycle } from '../domain/billing';
+import type { FleetMapSearch } from '../domain/fleet-map';
+import { TERMINAL_CONDITIONS, type TerminalCondition } from '../domain/terminals';
 import { safeRedirectTarget } from '../domain/login';
 import { documentTitle } from '../domain/navigation';
 import { FullPageSpinner } from '../ui/common/FullPageSpinner';
@@ -154,6 +156,27 @@ const terminalsRoute = createRoute({
   // Page, search, status and the open terminal live in the URL: a reload or a link keeps them.
   validateSearch: validateTerminalsSearch,
   component: lazyRouteComponent(() => import('./terminals'), 'TerminalsRoute'),
+});
+
+const CUSTOMER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The fleet on a world map, its filter in the URL (`?customer=<uuid>&status=warning&account=2`;
+ * what cannot be read is left out). Lazy like every page, and more so: the base map and the map's
+ * code are in its chunk alone, which is why the filter is read here and not by the map's module.
+ */
+const fleetMapRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/terminals/map',
+  validateSearch: (search: Record<string, unknown>): FleetMapSearch => {
+    const account = typeof search.account === 'number' || typeof search.account === 'string' ? Number(search.account) : NaN;
+    return {
+      customer: typeof search.customer === 'string' && CUSTOMER_UUID.test(search.customer) ? search.customer : undefined,
+      status: (TERMINAL_CONDITIONS as readonly unknown[]).includes(search.status) ? (search.status as TerminalCondition) : undefined,
+      account: Number.isSafeInteger(account) && account >= 1 ? account : undefined,
+    };
+  },
+  component: lazyRouteComponent(() => import('./fleet-map'), 'FleetMapRoute'),
 });
 
 const subscriptionRoute = createRoute({
@@ -487,6 +510,7 @@ export const routeTree = rootRoute.addChildren([
     providerAccountsRoute,
     customerTerminalsRoute,
     terminalsRoute,
+    fleetMapRoute,
     subscriptionRoute,
     providerBillingRoute,
     settingsRoute,

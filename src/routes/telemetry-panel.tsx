@@ -1,20 +1,13 @@
 // The Telemetry tab, shared by Terminal Details (admin) and the customer's own terminal page: its
 // own telemetryHistory actor, started when the tab shows and stopped when it goes, over the read
 // the page chooses, and the view (src/ui/telemetry/TelemetryView.tsx).
-import { useMemo } from 'react';
 import { useSelector } from '@xstate/react';
-import { createTelemetryActors, createTelemetryApi, type TelemetryApi, type TelemetryHistoryLoad } from '../api/telemetry';
+import { createTelemetryActors, type TelemetryHistoryLoad } from '../api/telemetry';
 import { sameTelemetryHistoryView, telemetryHistoryMachine, telemetryHistoryView } from '../machines/telemetry-history';
 import { TelemetryView } from '../ui/telemetry/TelemetryView';
-import { useAppServices, usePageActor } from './services';
+import { usePageActor } from './services';
 
 // ---- The actor ------------------------------------------------------------------------------
-
-/** The telemetry reads over the app's one client (the admin's and the customer's). */
-export function useTelemetryApi(): TelemetryApi {
-  const { api } = useAppServices();
-  return useMemo(() => createTelemetryApi(api.client), [api.client]);
-}
 
 /** One terminal's Telemetry tab: its own actor over `load`, which the page chooses. */
 export function TelemetryPanel({ terminalId, load, headingLevel }: { terminalId: string; load: TelemetryHistoryLoad; headingLevel?: 2 | 3 }) {

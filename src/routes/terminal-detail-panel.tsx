@@ -16,7 +16,7 @@ import { useNow } from '../ui/common/useNow';
 import { outcome } from './outcome';
 import { useScheduleDialog } from './schedule';
 import { useAppServices, useCan, usePageActor } from './services';
-import { TelemetryPanel, useTelemetryApi } from './telemetry-panel';
+import { TelemetryPanel } from './telemetry-panel';
 
 /** A record to show while a deep-linked terminal's details load: only its id (and what the caller knows) is known. */
 export function placeholderTerminal(known: Pick<TerminalListItem, 'userTerminalId'> & Partial<TerminalListItem>): TerminalListItem {
@@ -80,7 +80,6 @@ export function TerminalDetailPanel(props: {
   const reporting = useSelector(detail, (s) => s.hasTag('reporting'));
   const notice = useSelector(detail, (s) => s.context.notice);
   const canAct = useCan('terminals:manage');
-  const telemetry = useTelemetryApi();
 
   return (
     <TerminalDetailDialog
@@ -108,7 +107,7 @@ export function TerminalDetailPanel(props: {
       {...(props.initialTab ? { initialTab: props.initialTab } : {})}
       showAccount={props.showAccount === true}
       renderSettings={(serviceLineNumber) => <LineSettingsPanel key={serviceLineNumber} serviceLineNumber={serviceLineNumber} />}
-      renderTelemetry={(userTerminalId) => <TelemetryPanel key={userTerminalId} terminalId={userTerminalId} load={telemetry.terminalHistory} />}
+      renderTelemetry={(userTerminalId) => <TelemetryPanel key={userTerminalId} terminalId={userTerminalId} load={api.telemetry.terminalHistory} />}
     />
   );
 }

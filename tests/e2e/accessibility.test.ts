@@ -71,6 +71,7 @@ function adminScreens(ids: { paid: boolean; customer: string; statement: string 
     { name: "customer's terminals", path: `/customer/terminals/${ids.customer}`, ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'terminals', path: '/terminals', ready: async (p) => p.locator('table').first().waitFor(), list: true },
     { name: 'terminal detail', path: `/terminals?terminal=${encodeURIComponent(ids.terminal)}`, ready: async (p) => p.locator('table').first().waitFor() },
+    { name: 'fleet map', path: '/terminals/map', ready: async (p) => p.getByText(/^\d[\d,]* terminals? on the map/).first().waitFor() },
     { name: 'subscriptions', path: '/subscription', ready: async (p) => p.locator('table').first().waitFor(), list: true },
     { name: 'provider billing', path: '/subscription/provider-billing', ready: async (p) => p.locator('main').waitFor(), list: true },
     { name: 'settings', path: '/settings', ready: async (p) => p.locator('main').waitFor() },

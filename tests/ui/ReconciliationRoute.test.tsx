@@ -15,8 +15,8 @@ import { openSignedInAt } from './open-app';
 import { fakePortalApi } from '../model/framework/screen';
 import { envelope, refusalBody } from '../fixtures/api-fetch';
 
-// Chart.js draws on a canvas happy-dom does not have; the chart's figures are in the sections too.
-vi.mock('primereact/chart', () => ({ Chart: ({ pt }: { pt?: { canvas?: { 'aria-label'?: string } } }) => <div role="img" aria-label={pt?.canvas?.['aria-label']} /> }));
+// Chart.js draws on a canvas happy-dom does not have: every file has the same stand-in (it says why).
+vi.mock('primereact/chart', () => import('../fixtures/chart-stand-in'));
 
 /** The portal API over the tests' one fake, keeping the board: a posted fix marks its leak handled. */
 function boardApi(profile: AdminUser = adminProfile, initial: ReconciliationWire = boardWire(), accounts: { id: number; name: string }[] = [{ id: 1, name: 'Demo US' }]) {

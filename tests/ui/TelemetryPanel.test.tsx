@@ -9,7 +9,8 @@ import type { MyTerminalDetailWire } from '../../src/domain/my-area';
 import { NETWORK_ERROR_MESSAGE } from '../../src/domain/login';
 import { TELEMETRY_RANGE_INFO, type TelemetryHistoryWire, type TelemetryPointWire, type TelemetryRange } from '../../src/domain/telemetry-history';
 import { AppServicesProvider } from '../../src/routes/services';
-import { TelemetryPanel, useTelemetryApi } from '../../src/routes/telemetry-panel';
+import { TelemetryPanel } from '../../src/routes/telemetry-panel';
+import { useAppServices } from '../../src/routes/services';
 import { TELEMETRY_TEXTS, outageText, timeLabel } from '../../src/ui/telemetry/TelemetryView';
 import { formatDateTime } from '../../src/ui/common/format';
 import { adminProfile, customerProfile } from '../machines/fixtures';
@@ -18,25 +19,8 @@ import { fleetHealth } from '../fixtures/terminals-ui';
 import { createTestApp, openSignedInAt } from './open-app';
 import { renderStrict } from './render';
 
-interface ChartProps {
-  data: { labels: string[]; datasets: { label: string; data: (number | null)[] }[] };
-  options: { spanGaps?: boolean };
-  pt?: { canvas?: { 'aria-label'?: string } };
-}
-
-// Chart.js draws on a canvas happy-dom does not have: each chart stands as its named figure, with
-// what it was given to draw.
-vi.mock('primereact/chart', () => ({
-  Chart: ({ data, options, pt }: ChartProps) => (
-    <div
-      role="img"
-      aria-label={pt?.canvas?.['aria-label']}
-      data-labels={JSON.stringify(data.labels)}
-      data-series={JSON.stringify(data.datasets.map((d) => d.data))}
-      data-span-gaps={String(options.spanGaps)}
-    />
-  ),
-}));
+// Chart.js draws on a canvas happy-dom does not have: every file has the same stand-in (it says why).
+vi.mock('primereact/chart', () => import('../fixtures/chart-stand-in'));
 
 const TERMINAL = 'UT-0001';
 
@@ -122,8 +106,8 @@ function fakeTelemetryFetch(answers: (range: string) => Answer, hold: readonly s
 }
 
 function Harness() {
-  const telemetry = useTelemetryApi();
-  return <TelemetryPanel terminalId={TERMINAL} load={telemetry.terminalHistory} />;
+  const { api } = useAppServices();
+  return <TelemetryPanel terminalId={TERMINAL} load={api.telemetry.terminalHistory} />;
 }
 
 /** The tab alone, with the app's services (its API client over the fake fetch); `hold`: ranges whose answers wait for `release`. */

@@ -34,11 +34,12 @@ describe('the sidebar menu', () => {
     expect(HOME_URL).toBe('/home');
   });
 
-  it('lists Home, Customers, Terminals, Requests, Automatic actions, Schedule, Bulk actions, Alerts, Billing, Users, Roles, API keys, Audit log and Settings in that order with their urls', () => {
+  it('lists Home, Customers, Terminals, Map, Requests, Automatic actions, Schedule, Bulk actions, Alerts, Billing, Users, Roles, API keys, Audit log and Settings in that order with their urls', () => {
     expect(SIDEBAR_MENU.map((item) => [item.title, item.url])).toEqual([
       ['Home', '/home'],
       ['Customers', '/customers'],
       ['Terminals', '/terminals'],
+      ['Map', '/terminals/map'],
       ['Requests', '/requests'],
       ['Automatic actions', '/alerts/actions'],
       ['Schedule', '/schedule'],
@@ -61,6 +62,7 @@ describe('the sidebar menu', () => {
       'Home',
       'Customers > Customer Management',
       'Terminals',
+      'Map',
       'Requests',
       // Line changes waiting or set for later are lifecycle work, which Billing reads.
       'Automatic actions',
@@ -92,6 +94,7 @@ describe('the sidebar menu', () => {
     expect(pagePermission('/audit?page=2')).toBe('audit:read');
     expect(pagePermission('/customer/terminals/u-1')).toBe('customers:read');
     expect(pagePermission('/customers/provider-accounts')).toBe('provider:read');
+    expect(pagePermission('/terminals/map?status=warning')).toBe('terminals:read');
     expect(pagePermission('/home')).toBeNull();
     expect(pagePermission('/settings')).toBeNull();
     expect(pagePermission('/my/terminals')).toBeNull();
@@ -107,6 +110,14 @@ describe('the sidebar menu', () => {
       ['Provider accounts', '/customers/provider-accounts'],
     ]);
     expect(initiallyOpenGroups(SIDEBAR_MENU, '/customers/provider-accounts')).toEqual(['Customers']);
+  });
+
+  it('puts the fleet map right under Terminals, for those who read terminals, marking only itself on its page', () => {
+    const index = SIDEBAR_MENU.findIndex((item) => item.title === 'Terminals');
+    expect(SIDEBAR_MENU[index + 1]).toEqual({ title: 'Map', url: '/terminals/map', icon: 'pi pi-map', permission: 'terminals:read' });
+    expect(menuFor(['terminals:read']).map((item) => item.title)).toEqual(['Home', 'Terminals', 'Map', 'Settings']);
+    expect(isItemActive(SIDEBAR_MENU[index + 1]!, '/terminals/map?status=warning')).toBe(true);
+    expect(isItemActive(SIDEBAR_MENU[index]!, '/terminals/map')).toBe(false);
   });
 
   it('nests the alerts list, the alert rules and the webhooks under Alerts, open on any of them', () => {
@@ -225,6 +236,7 @@ describe('page titles and breadcrumbs', () => {
         '/customers/provider-accounts',
         '/customer/terminals/$customerUuid',
         '/terminals',
+        '/terminals/map',
         '/subscription',
         '/subscription/provider-billing',
         '/settings',
@@ -260,6 +272,7 @@ describe('page titles and breadcrumbs', () => {
   it('follow the spec breadcrumbs with links on every crumb but the current page', () => {
     expect(trail('/customers')).toEqual(['Home(/home)', 'Customers']);
     expect(trail('/terminals')).toEqual(['Home(/home)', 'Terminals']);
+    expect(trail('/terminals/map')).toEqual(['Home(/home)', 'Terminals(/terminals)', 'Fleet map']);
     expect(trail('/users')).toEqual(['Dashboard(/dashboard)', 'Users']);
     expect(trail('/customers/starlink-simulator')).toEqual([
       'Home(/home)',
@@ -296,6 +309,7 @@ describe('page titles and breadcrumbs', () => {
 
   it('build tab titles from the page title and the portal name', () => {
     expect(documentTitle('/terminals')).toBe('Terminal Management · Admin Portal');
+    expect(documentTitle('/terminals/map')).toBe('Fleet map · Admin Portal');
     expect(documentTitle('/login')).toBe('Login · Admin Portal');
     expect(documentTitle('/alerts/rules')).toBe('Alert rules · Admin Portal');
     expect(documentTitle('/billing/payments')).toBe('Payments · Admin Portal');

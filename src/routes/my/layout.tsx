@@ -19,6 +19,7 @@ export function MyLayout() {
       overview: api.myArea.overview,
       terminals: api.myArea.terminals,
       terminal: api.myArea.terminal,
+      telemetry: api.telemetry.myTerminalHistory,
       requests: api.requests.mine,
       alerts: api.alerts.mine,
       statements: api.statements.mine.list,

@@ -4,6 +4,7 @@
 // preview routes). The layout of each provides this; the pages never know which one they are in.
 import { createContext, useContext } from 'react';
 import type { ApiResult } from '../../api';
+import type { TelemetryHistoryLoad } from '../../api/telemetry';
 import type { MyAlertsWire } from '../../domain/alerts';
 import type { StatementSummaryWire, StatementWire } from '../../domain/billing';
 import type { MyAccountWire } from '../../domain/ledger';
@@ -14,6 +15,8 @@ export interface MyAreaSource {
   overview(signal?: AbortSignal): Promise<ApiResult<MyOverviewWire>>;
   terminals(signal?: AbortSignal): Promise<ApiResult<MyTerminalWire[]>>;
   terminal(input: { terminalId: string; month?: string | undefined }, signal?: AbortSignal): Promise<ApiResult<MyTerminalDetailWire>>;
+  /** One terminal's telemetry history over a range: the customer's own read, or the preview's of it. */
+  telemetry: TelemetryHistoryLoad;
   requests(signal?: AbortSignal): Promise<ApiResult<MyRequestsWire>>;
   alerts(signal?: AbortSignal): Promise<ApiResult<MyAlertsWire>>;
   statements(signal?: AbortSignal): Promise<ApiResult<StatementSummaryWire[]>>;

@@ -2,7 +2,7 @@
 // for the page (keyed by terminal and month, so a new month loads afresh) and the terminal
 // actions machine for Rename and Reboot, both provided with the API here. Two tabs: Details (the
 // page as it was) and Telemetry, whose telemetryHistory actor starts when the tab shows and reads
-// the customer's own history, or, in the admin preview, the preview's read of it.
+// through the area's source (the customer's own history, or the admin preview's read of it).
 import { useState } from 'react';
 import { useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -17,7 +17,7 @@ import { PageHeader } from '../../ui/common/PageHeader';
 import { MyTerminalView } from '../../ui/my/MyTerminalView';
 import { outcome } from '../outcome';
 import { useAppServices, usePageActor } from '../services';
-import { TelemetryPanel, useTelemetryApi } from '../telemetry-panel';
+import { TelemetryPanel } from '../telemetry-panel';
 import { validateMyTerminalSearch } from './search';
 import { useMyAreaSource } from './source';
 
@@ -25,22 +25,15 @@ export const myTerminalMachine = createResourceMachine<MyTerminalDetailWire>('my
 
 export function MyTerminalRoute() {
   // Not strict: the same page is mounted under /my and under the admin preview.
-  const { terminalId = '', customerUuid } = useParams({ strict: false });
+  const { terminalId = '' } = useParams({ strict: false });
   const { month } = validateMyTerminalSearch(useSearch({ strict: false }));
   // A new terminal or month is a new page: its machines start afresh.
-  return <MyTerminalPage key={`${terminalId}|${month ?? ''}`} terminalId={terminalId} month={month} previewOf={customerUuid} />;
+  return <MyTerminalPage key={`${terminalId}|${month ?? ''}`} terminalId={terminalId} month={month} />;
 }
 
 const TABS = ['Details', 'Telemetry'] as const;
 
-interface MyTerminalPageProps {
-  terminalId: string;
-  month: string | undefined;
-  /** The customer whose area an administrator previews; undefined in the customer's own area. */
-  previewOf: string | undefined;
-}
-
-function MyTerminalPage({ terminalId, month, previewOf }: MyTerminalPageProps) {
+function MyTerminalPage({ terminalId, month }: { terminalId: string; month: string | undefined }) {
   const { api } = useAppServices();
   const source = useMyAreaSource();
   const router = useRouter();
@@ -67,7 +60,6 @@ function MyTerminalPage({ terminalId, month, previewOf }: MyTerminalPageProps) {
   const name = useSelector(actions, (s) => s.context.name);
   const nameError = useSelector(actions, (s) => s.context.nameError);
   const failure = useSelector(actions, (s) => s.context.failure);
-  const telemetry = useTelemetryApi();
   // What the viewer is looking at on the page: a new terminal or month opens on Details again.
   const [tab, setTab] = useState(0);
   const onNavigate = (url: string) => void router.navigate({ href: source.href(url) });
@@ -105,7 +97,7 @@ function MyTerminalPage({ terminalId, month, previewOf }: MyTerminalPageProps) {
           <PageHeader title={title} breadcrumb={[...meta.breadcrumb.slice(0, -1), { label: title }]} onNavigate={onNavigate} />
           <TelemetryPanel
             terminalId={terminalId}
-            load={previewOf === undefined ? telemetry.myTerminalHistory : telemetry.previewTerminalHistory(previewOf)}
+            load={source.telemetry}
             headingLevel={2}
           />
         </div>

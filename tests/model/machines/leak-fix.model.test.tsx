@@ -15,8 +15,8 @@ import type { PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
 import { leakRow, openReconciliationPage } from './reconciliation-page';
 
-// Chart.js draws on a canvas happy-dom does not have; the chart is no part of this flow.
-vi.mock('primereact/chart', () => ({ Chart: () => null }));
+// Chart.js draws on a canvas happy-dom does not have: every file has the same stand-in (it says why).
+vi.mock('primereact/chart', () => import('../../fixtures/chart-stand-in'));
 
 const dialog = () => within(screen.getByRole('dialog', { name: LEAK_FIX_TEXTS.confirmTitle }));
 const dialogButton = (name: string) => dialog().getByRole('button', { name }) as HTMLButtonElement;
