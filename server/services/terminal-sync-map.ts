@@ -2,7 +2,7 @@
 // so the rules (what a terminal's plan, cap, type, location and condition are, and when its
 // record cannot be applied) are tested on their own (tests/unit/terminal-sync-map.test.ts).
 import { createHash } from 'node:crypto';
-import { alertBits, keptValue, TELEMETRY_METRICS, type TelemetryMetric } from '../../src/domain/telemetry-history';
+import { alertBits, keptValue, TELEMETRY_METRICS, type TelemetryMetric, type TelemetryValues } from '../../src/domain/telemetry-history';
 import { TELEMETRY_OFFLINE_AFTER_MS, terminalCondition, type DataCap, type TelemetrySnapshot } from '../../src/domain/terminals';
 import type { HistoryReading } from '../db/repositories/telemetry-history';
 import type {
@@ -90,8 +90,8 @@ const percent = (value: number | null) => (value === null ? null : Math.round(va
  * the names of those that were not, for the run's warning. A negative latency or a signal quality
  * above 1 never reaches a chart or the terminal's page.
  */
-export function keptValues(telemetry: ProviderTelemetry): { values: Record<TelemetryMetric, number | null>; outOfRange: TelemetryMetric[] } {
-  const sent: Record<TelemetryMetric, number | null> = {
+export function keptValues(telemetry: ProviderTelemetry): { values: TelemetryValues; outOfRange: TelemetryMetric[] } {
+  const sent: TelemetryValues = {
     downlinkMbps: telemetry.downlinkThroughputMbps,
     uplinkMbps: telemetry.uplinkThroughputMbps,
     latencyMs: telemetry.popPingLatencyMsAvg,

@@ -132,19 +132,16 @@ export const alertsOfBits = (bits: number): string[] => TELEMETRY_ALERTS.filter(
 
 // ---- A terminal's history (GET /api/v1/terminals/{id}/telemetry, /api/v1/my/terminals/{id}/telemetry)
 
-/** One point of a chart: a reading (raw), or a bucket's averages (hour, day). Null: not known. */
-export interface TelemetryPointWire {
+/** A reading's values, or a bucket's averages: each null when not known or out of its range. */
+export type TelemetryValues = Record<TelemetryMetric, number | null>;
+
+/**
+ * One point of a chart: a reading (raw), or a bucket's averages (hour, day). Null: not known.
+ * signalQuality is 0–1; uptimeSeconds only on raw readings (a bucket has no single uptime).
+ */
+export interface TelemetryPointWire extends TelemetryValues {
   /** ISO: the reading's time, or the bucket's start. */
   at: string;
-  downlinkMbps: number | null;
-  uplinkMbps: number | null;
-  latencyMs: number | null;
-  pingDropRate: number | null;
-  obstructionPercent: number | null;
-  /** 0–1 */
-  signalQuality: number | null;
-  /** Raw readings only (a bucket has no single uptime). */
-  uptimeSeconds: number | null;
   /** The share of the readings (0–1) that found the terminal online; a raw reading: 1 or 0. */
   onlineShare: number;
   /** Readings in the bucket (1 for raw). */
@@ -177,6 +174,19 @@ export interface TelemetryHistoryWire {
   keptSince: string;
   /** The terminal's first kept reading, null when none. */
   firstReadingAt: string | null;
+}
+
+/** What a Telemetry tab shows of one range (the telemetry-history machine's view derives it). */
+export interface TelemetryHistoryView {
+  range: TelemetryRange;
+  loading: boolean;
+  /** The range's answer, once it came. */
+  history: TelemetryHistoryWire | null;
+  /** The answer holds no reading in the range. */
+  empty: boolean;
+  /** Why the range could not be loaded; null unless it failed. */
+  error: string | null;
+  canRetry: boolean;
 }
 
 // ---- The fleet map (GET /api/v1/fleet/map) ---------------------------------------------------------

@@ -12,7 +12,9 @@
  * that asked and never reaches the screen.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import { DEFAULT_TELEMETRY_RANGE, type TelemetryHistoryWire, type TelemetryRange } from '../domain/telemetry-history';
+import { DEFAULT_TELEMETRY_RANGE, type TelemetryHistoryView, type TelemetryHistoryWire, type TelemetryRange } from '../domain/telemetry-history';
+
+export type { TelemetryHistoryView };
 import { FALLBACK_LOAD_ERROR, type LoadOutcome } from './resource';
 
 export interface TelemetryHistoryInput {
@@ -112,19 +114,6 @@ export const telemetryHistoryMachine = setup({
 });
 
 export type TelemetryHistoryMachine = typeof telemetryHistoryMachine;
-
-/** What the Telemetry tab shows, read from the chart. */
-export interface TelemetryHistoryView {
-  range: TelemetryRange;
-  loading: boolean;
-  /** The range's answer, once it came. */
-  history: TelemetryHistoryWire | null;
-  /** The answer holds no reading in the range. */
-  empty: boolean;
-  /** Why the range could not be loaded; null unless it failed. */
-  error: string | null;
-  canRetry: boolean;
-}
 
 export function telemetryHistoryView(snapshot: SnapshotFrom<TelemetryHistoryMachine>): TelemetryHistoryView {
   const history = snapshot.matches('ready') ? snapshot.context.history : null;

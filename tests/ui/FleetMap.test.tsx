@@ -6,18 +6,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CONDITION_COLOURS, FLEET_MAP_TEXTS as T } from '../../src/domain/fleet-map';
 import type { ProviderAccountRef } from '../../src/domain/provider-accounts';
-import { conditionIndex, type FleetMapWire } from '../../src/domain/telemetry-history';
+import { type FleetMapWire } from '../../src/domain/telemetry-history';
 import { TERMINAL_CONDITIONS, type TerminalCondition } from '../../src/domain/terminals';
 import { adminProfile } from '../machines/fixtures';
 import { openSignedInAt } from './open-app';
+import { fleetMapWire, type LocatedTerminal } from '../fixtures/fleet-map';
 
 const NORTHWIND = '7d3e9a41-5b2c-4d8e-9f10-2a3b4c5d6e7f';
 
-interface Located {
-  id: string;
-  latitude: number;
-  longitude: number;
-  condition: TerminalCondition;
+interface Located extends LocatedTerminal {
   customer?: string;
   account?: number;
 }
@@ -36,16 +33,7 @@ const UNLOCATED = [
 ];
 
 function answer(located: Located[], unlocatedTotal: number): FleetMapWire {
-  return {
-    generatedAt: '2026-03-01T12:00:00.000Z',
-    located: {
-      userTerminalIds: located.map((t) => t.id),
-      latitudes: located.map((t) => t.latitude),
-      longitudes: located.map((t) => t.longitude),
-      conditions: located.map((t) => conditionIndex(t.condition)),
-    },
-    unlocated: { total: unlocatedTotal, terminals: UNLOCATED },
-  };
+  return fleetMapWire(located, { total: unlocatedTotal, terminals: UNLOCATED });
 }
 
 interface FakeOptions {

@@ -5,7 +5,6 @@
 // admin's "View as customer" preview of it.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { MyTerminalDetailWire } from '../../src/domain/my-area';
 import { NETWORK_ERROR_MESSAGE } from '../../src/domain/login';
 import { TELEMETRY_RANGE_INFO, type TelemetryHistoryWire, type TelemetryPointWire, type TelemetryRange } from '../../src/domain/telemetry-history';
 import { AppServicesProvider } from '../../src/routes/services';
@@ -18,6 +17,7 @@ import { terminalRowWire } from '../fixtures/terminals-client';
 import { fleetHealth } from '../fixtures/terminals-ui';
 import { createTestApp, openSignedInAt } from './open-app';
 import { renderStrict } from './render';
+import { myTerminalDetailWire } from '../fixtures/my-terminal';
 
 // Chart.js draws on a canvas happy-dom does not have: every file has the same stand-in (it says why).
 vi.mock('primereact/chart', () => import('../fixtures/chart-stand-in'));
@@ -258,31 +258,7 @@ describe('the Telemetry tab', () => {
 
 const ok = (data: unknown) => json(200, { success: true, message: 'ok', data });
 
-const myDetail: MyTerminalDetailWire = {
-  terminal: {
-    terminalId: TERMINAL,
-    nickname: 'North Barn',
-    serviceLineNumber: 'AST-1-2-3',
-    kitSerialNumber: 'KIT1001',
-    dishSerialNumber: null,
-    status: 'Active',
-    lineEndDate: null,
-    online: true,
-    signalQuality: 90,
-    uptimeSeconds: 3600,
-    telemetryAt: '2026-03-18T10:29:50.000Z',
-    alerts: [],
-    planName: 'Local Priority 50 GB',
-    usage: { usedGB: 10, planGB: 50, remainingGB: 40, overageGB: 0, percentage: 20 },
-    billingCycle: { startDate: '2026-03-01', endDate: '2026-03-31' },
-  },
-  month: '2026-03',
-  months: ['2026-03'],
-  daily: [{ date: '2026-03-01', priorityGB: 1, standardGB: 0 }],
-  totals: { priorityGB: 1, standardGB: 0 },
-  forecast: null,
-  currency: 'USD',
-};
+const myDetail = myTerminalDetailWire(TERMINAL, ['2026-03']);
 
 /** A fake portal API answering `routes` by path (GET), and 404 for the rest. */
 function portal(routes: Record<string, unknown>) {

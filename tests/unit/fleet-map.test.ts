@@ -54,36 +54,18 @@ import {
   type LandGeoJson,
   type Viewport,
 } from '../../src/domain/fleet-map';
-import { conditionIndex, type FleetMapWire } from '../../src/domain/telemetry-history';
 import { TERMINAL_CONDITIONS, type TerminalCondition } from '../../src/domain/terminals';
+import { fleetMapWire, type LocatedTerminal } from '../fixtures/fleet-map';
 
-interface Located {
-  id: string;
-  latitude: number;
-  longitude: number;
-  condition: TerminalCondition;
-}
+const wire = fleetMapWire;
 
-function wire(located: Located[], unlocated: FleetMapWire['unlocated'] = { total: 0, terminals: [] }): FleetMapWire {
-  return {
-    generatedAt: '2026-03-01T12:00:00.000Z',
-    located: {
-      userTerminalIds: located.map((t) => t.id),
-      latitudes: located.map((t) => t.latitude),
-      longitudes: located.map((t) => t.longitude),
-      conditions: located.map((t) => conditionIndex(t.condition)),
-    },
-    unlocated,
-  };
-}
-
-const at = (id: string, latitude: number, longitude: number, condition: TerminalCondition = 'active'): Located => ({ id, latitude, longitude, condition });
+const at = (id: string, latitude: number, longitude: number, condition: TerminalCondition = 'active'): LocatedTerminal => ({ id, latitude, longitude, condition });
 
 /** Ten terminals a couple of kilometres apart in Rotterdam's port, and five alone on other continents. */
 const PORT = Array.from({ length: 10 }, (_, i) => at(`UT-PORT-${i}`, 51.9 + (i % 5) * 0.02, 4.4 + Math.floor(i / 5) * 0.03, TERMINAL_CONDITIONS[i % 4]!));
 const SPREAD = [at('UT-ANC', 61.2, -149.9), at('UT-SYD', -33.87, 151.2, 'warning'), at('UT-BUE', -34.6, -58.4, 'maintenance'), at('UT-NBO', -1.29, 36.82, 'inactive'), at('UT-TYO', 35.68, 139.69)];
 
-function clusterIndex(located: Located[]) {
+function clusterIndex(located: LocatedTerminal[]) {
   const index = new Supercluster<FleetPointProperties, ConditionCounts>({ ...CLUSTER_OPTIONS, map: countsOfPoint, reduce: addCounts });
   return index.load(fleetPoints(wire(located)));
 }

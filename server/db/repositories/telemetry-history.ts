@@ -5,41 +5,27 @@
 // day in progress) is rolled up from the finer table on read, so a chart is never behind the last
 // sync. Sums and counts, never averages of averages.
 import { sql, type SQL } from 'drizzle-orm';
-import type { TelemetryResolution } from '../../../src/domain/telemetry-history';
+import type { TelemetryResolution, TelemetryValues } from '../../../src/domain/telemetry-history';
 import type { TerminalCondition } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import { affected, rowsOf } from './results';
 import { bool, column, int, intOrNull, isoText, str } from './values';
 
 /** One terminal's reading as the sync keeps it; out-of-range values already null. */
-export interface HistoryReading {
+export interface HistoryReading extends TelemetryValues {
   userTerminalId: string;
   /** The terminal's last report (ISO), null when it never reported. */
   reportedAt: string | null;
   online: boolean;
   /** On an active line: only then is an offline reading an outage. */
   active: boolean;
-  downlinkMbps: number | null;
-  uplinkMbps: number | null;
-  latencyMs: number | null;
-  pingDropRate: number | null;
-  obstructionPercent: number | null;
-  signalQuality: number | null;
-  uptimeSeconds: number | null;
   /** A bit per alert of TELEMETRY_ALERTS. */
   alerts: number;
 }
 
 /** A point as stored: a reading, or a bucket's averages. */
-export interface HistoryPointRow {
+export interface HistoryPointRow extends TelemetryValues {
   at: string;
-  downlinkMbps: number | null;
-  uplinkMbps: number | null;
-  latencyMs: number | null;
-  pingDropRate: number | null;
-  obstructionPercent: number | null;
-  signalQuality: number | null;
-  uptimeSeconds: number | null;
   samples: number;
   onlineSamples: number;
   alerts: number;

@@ -9,6 +9,7 @@ import {
   TELEMETRY_RANGES,
   TELEMETRY_RANGE_INFO,
   type OutageWire,
+  type TelemetryHistoryView,
   type TelemetryHistoryWire,
   type TelemetryPointWire,
   type TelemetryRange,
@@ -43,19 +44,6 @@ export const TELEMETRY_TEXTS = {
   offlineFrom: (start: string, end: string, length: string) => `Offline from ${start} to ${end} (${length})`,
   offlineSince: (start: string) => `Offline since ${start} (ongoing)`,
 } as const;
-
-/** What the tab shows of its machine (the telemetry-history machine's view derives it). */
-export interface TelemetryViewState {
-  range: TelemetryRange;
-  loading: boolean;
-  /** The range's answer, once it came. */
-  history: TelemetryHistoryWire | null;
-  /** The answer holds no reading in the range. */
-  empty: boolean;
-  /** Why the range could not be loaded; null unless it failed. */
-  error: string | null;
-  canRetry: boolean;
-}
 
 // ---- Formats --------------------------------------------------------------------------------
 
@@ -256,7 +244,7 @@ function Outages({ history, Heading }: { history: TelemetryHistoryWire; Heading:
 // ---- The view -------------------------------------------------------------------------------
 
 export interface TelemetryViewProps {
-  view: TelemetryViewState;
+  view: TelemetryHistoryView;
   onRange(range: TelemetryRange): void;
   onRetry(): void;
   /** The heading level where the tab sits: 2 on a page, 3 in a dialog's tab. */

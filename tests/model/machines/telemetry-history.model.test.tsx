@@ -4,7 +4,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { MyTerminalDetailWire } from '../../../src/domain/my-area';
 import { TELEMETRY_RANGE_INFO, type TelemetryHistoryWire, type TelemetryRange } from '../../../src/domain/telemetry-history';
 import { FALLBACK_LOAD_ERROR } from '../../../src/machines/resource';
 import { telemetryHistoryMachine, telemetryHistoryView, type TelemetryHistoryOutcome, type TelemetryHistoryRequest } from '../../../src/machines/telemetry-history';
@@ -14,6 +13,7 @@ import { ok, refused } from '../../machines/scripted-actors';
 import { defineModel, done, failed, type ModelSeam } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
+import { myTerminalDetailWire } from '../../fixtures/my-terminal';
 
 // Chart.js draws on a canvas happy-dom does not have: every file has the same stand-in (it says why).
 vi.mock('primereact/chart', () => import('../../fixtures/chart-stand-in'));
@@ -52,31 +52,7 @@ function history(points: number, outages: TelemetryHistoryWire['outages'] = []):
 const withReadings = history(3, [{ startedAt: '2026-03-17T15:00:00.000Z', endedAt: '2026-03-17T17:30:00.000Z', durationSeconds: 9000 }]);
 const noReadings = history(0);
 
-const detail: MyTerminalDetailWire = {
-  terminal: {
-    terminalId: TERMINAL,
-    nickname: 'North Barn',
-    serviceLineNumber: 'AST-1-2-3',
-    kitSerialNumber: 'KIT1001',
-    dishSerialNumber: null,
-    status: 'Active',
-    lineEndDate: null,
-    online: true,
-    signalQuality: 90,
-    uptimeSeconds: 3600,
-    telemetryAt: '2026-03-18T10:29:50.000Z',
-    alerts: [],
-    planName: 'Local Priority 50 GB',
-    usage: { usedGB: 10, planGB: 50, remainingGB: 40, overageGB: 0, percentage: 20 },
-    billingCycle: { startDate: '2026-03-01', endDate: '2026-03-31' },
-  },
-  month: '2026-03',
-  months: ['2026-03', '2026-02'],
-  daily: [{ date: '2026-03-01', priorityGB: 1, standardGB: 0 }],
-  totals: { priorityGB: 1, standardGB: 0 },
-  forecast: null,
-  currency: 'USD',
-};
+const detail = myTerminalDetailWire(TERMINAL);
 
 const selectRange = (range: TelemetryRange) => ({ type: 'user.selectRange', range }) as const;
 const retry = { type: 'user.retry' } as const;

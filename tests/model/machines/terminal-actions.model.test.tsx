@@ -4,7 +4,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { MY_AREA_MESSAGES as M, type MyTerminalDetailWire } from '../../../src/domain/my-area';
+import { MY_AREA_MESSAGES as M } from '../../../src/domain/my-area';
 import type { LoadOutcome } from '../../../src/machines/resource';
 import { terminalActionsMachine } from '../../../src/machines/terminal-actions';
 import { customerProfile } from '../../machines/fixtures';
@@ -12,34 +12,11 @@ import { ok, refused } from '../../machines/scripted-actors';
 import { defineModel, done, failed, type ModelSeam } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
+import { myTerminalDetailWire } from '../../fixtures/my-terminal';
 
 const TERMINAL = 'UT1001';
 
-const detail: MyTerminalDetailWire = {
-  terminal: {
-    terminalId: TERMINAL,
-    nickname: 'North Barn',
-    serviceLineNumber: 'AST-1-2-3',
-    kitSerialNumber: 'KIT1001',
-    dishSerialNumber: null,
-    status: 'Active',
-    lineEndDate: null,
-    online: true,
-    signalQuality: 90,
-    uptimeSeconds: 3600,
-    telemetryAt: '2026-03-18T10:29:50.000Z',
-    alerts: [],
-    planName: 'Local Priority 50 GB',
-    usage: { usedGB: 10, planGB: 50, remainingGB: 40, overageGB: 0, percentage: 20 },
-    billingCycle: { startDate: '2026-03-01', endDate: '2026-03-31' },
-  },
-  month: '2026-03',
-  months: ['2026-03', '2026-02'],
-  daily: [{ date: '2026-03-01', priorityGB: 1, standardGB: 0 }],
-  totals: { priorityGB: 1, standardGB: 0 },
-  forecast: null,
-  currency: 'USD',
-};
+const detail = myTerminalDetailWire(TERMINAL);
 
 const rename = { type: 'user.rename', name: 'North Barn' } as const;
 const confirm = { type: 'user.confirm' } as const;
