@@ -19,7 +19,8 @@ export const TELEMETRY_QUERY_MESSAGES = {
 } as const;
 
 const M = TELEMETRY_QUERY_MESSAGES;
-const instant = (name: string) => z.iso.datetime({ offset: true, error: M.instant(name) }).optional();
+/** An ISO instant; 40 characters hold any (the longest has nanoseconds and an offset). */
+const instant = (name: string) => z.string({ error: M.instant(name) }).max(40, { error: M.instant(name) }).pipe(z.iso.datetime({ offset: true, error: M.instant(name) })).optional();
 
 export const telemetryHistoryQuerySchema = z.object({
   range: z.enum(TELEMETRY_RANGES, { error: M.range }).optional(),

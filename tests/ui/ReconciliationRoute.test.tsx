@@ -1,7 +1,7 @@
 // Billing → Reconciliation through the whole client (composition root, router, session, the board
 // resource, the leak fix machine, the views) against a fake of the portal API at the fetch seam
 // that keeps the board's leaks and marks them handled when a fix is posted.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { AdminUser } from '../../src/domain/auth';
 import { FIX_LABELS, LEAK_KINDS, LEAK_LABELS, cycleOf, shiftCycle, type FixAction, type ReconciliationWire } from '../../src/domain/billing';
@@ -14,9 +14,6 @@ import { enteredDialog } from './dialogs';
 import { openSignedInAt } from './open-app';
 import { fakePortalApi } from '../model/framework/screen';
 import { envelope, refusalBody } from '../fixtures/api-fetch';
-
-// Chart.js draws on a canvas happy-dom does not have: every file has the same stand-in (it says why).
-vi.mock('primereact/chart', () => import('../fixtures/chart-stand-in'));
 
 /** The portal API over the tests' one fake, keeping the board: a posted fix marks its leak handled. */
 function boardApi(profile: AdminUser = adminProfile, initial: ReconciliationWire = boardWire(), accounts: { id: number; name: string }[] = [{ id: 1, name: 'Demo US' }]) {

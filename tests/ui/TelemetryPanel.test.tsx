@@ -19,9 +19,6 @@ import { createTestApp, openSignedInAt } from './open-app';
 import { renderStrict } from './render';
 import { myTerminalDetailWire } from '../fixtures/my-terminal';
 
-// Chart.js draws on a canvas happy-dom does not have: every file has the same stand-in (it says why).
-vi.mock('primereact/chart', () => import('../fixtures/chart-stand-in'));
-
 const TERMINAL = 'UT-0001';
 
 function point(at: string, values: Partial<TelemetryPointWire> = {}): TelemetryPointWire {

@@ -16,6 +16,11 @@ if (internals && 'recentlyCreatedOwnerStacks' in internals) {
   Object.defineProperty(internals, 'recentlyCreatedOwnerStacks', { configurable: true, get: () => Infinity, set: () => undefined });
 }
 
+// Chart.js draws on a canvas happy-dom does not have. Every file gets the same stand-in, holding
+// what each chart was given to draw: the UI and model projects share one module registry
+// (isolate: false), where a file's own mock of a module is not reliably the one it gets.
+vi.mock('primereact/chart', () => import('../fixtures/chart-stand-in'));
+
 // findBy*/waitFor give up after 1 s by default. A whole-client test's first render in a worker
 // loads the router and its page modules; on two CI cores busy with the server tier beside it, the
 // Starlink API Simulator page's first heading took longer than that twice. Waiting longer only

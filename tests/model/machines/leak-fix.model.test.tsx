@@ -2,7 +2,7 @@
 // /billing/reconciliation page (billing a top-up at once, marking a line checked, cancelling a line
 // after the question), plus a journey pinned by hand.
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { BILLING_MESSAGES, FIX_LABELS } from '../../../src/domain/billing';
 import { LEAK_FIX_TEXTS, leakFixMachine } from '../../../src/machines/leak-fix';
@@ -14,9 +14,6 @@ import { defineModel, done, failed } from '../framework/model';
 import type { PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
 import { leakRow, openReconciliationPage } from './reconciliation-page';
-
-// Chart.js draws on a canvas happy-dom does not have: every file has the same stand-in (it says why).
-vi.mock('primereact/chart', () => import('../../fixtures/chart-stand-in'));
 
 const dialog = () => within(screen.getByRole('dialog', { name: LEAK_FIX_TEXTS.confirmTitle }));
 const dialogButton = (name: string) => dialog().getByRole('button', { name }) as HTMLButtonElement;

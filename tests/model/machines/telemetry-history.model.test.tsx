@@ -2,7 +2,7 @@
 // through the Telemetry tab of the customer's /my/terminals/$terminalId page, plus journeys pinned
 // by hand (a range chosen while another loads; the view read from the chart).
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { TELEMETRY_RANGE_INFO, type TelemetryHistoryWire, type TelemetryRange } from '../../../src/domain/telemetry-history';
 import { FALLBACK_LOAD_ERROR } from '../../../src/machines/resource';
@@ -14,9 +14,6 @@ import { defineModel, done, failed, type ModelSeam } from '../framework/model';
 import { openPage, type PageScreen } from '../framework/screen';
 import { modelSuite } from '../framework/suite';
 import { myTerminalDetailWire } from '../../fixtures/my-terminal';
-
-// Chart.js draws on a canvas happy-dom does not have: every file has the same stand-in (it says why).
-vi.mock('primereact/chart', () => import('../../fixtures/chart-stand-in'));
 
 const TERMINAL = 'UT1001';
 const NOT_FOUND = 'Terminal not found';
