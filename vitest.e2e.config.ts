@@ -14,6 +14,9 @@ export default defineConfig({
     globalSetup: ['tests/e2e/database-image.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A poll waits for the portal's answer to reach the page; the default second is shorter than a
+    // page load while two journeys, their portals and syncs share CI's two cores.
+    expect: { poll: { timeout: 15_000 } },
     // Two journey files at a time: one file alone keeps about one of CI's two cores busy (its
     // portal waits on its sync, its browser on the portal). Measured on two cores: one at a time
     // 717 s, two 509 s, three 725 s (the portals and browsers then contend).
