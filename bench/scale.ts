@@ -17,7 +17,11 @@
 //     for 3 s: a server just started recounts and refreshes what the fill left marked), then
 //     while a sync is writing (an inventory run started through the API and
 //     the usage run it queues; each page's entry says which run was writing and whether it was
-//     still running at the end of the page's requests);
+//     still running at the end of the page's requests), then the pages that read the stored page
+//     rows (Subscriptions, a customer's usage table) again while a usage run writes (duringSync.usageRun:
+//     it rewrites every line's cycle, marking a sync's worth of their rows), and with one account
+//     the Subscriptions page's calls while the fill's first inventory run writes (firstInventory,
+//     on the filling server); all of these are judged by the target while a sync writes;
 //   - throughput: --connections keep-alive connections for --duration seconds per page:
 //     requests/s and CPU milliseconds per request of the server process (/proc utime + stime; on
 //     PGlite the database's work is in it) and, apart, of the PostgreSQL backends serving its
@@ -55,6 +59,10 @@
 //   npm run bench:scale -- --only postgres --accounts 10 --pg-terminals 100000
 //                                                         (10 provider accounts × 10,000 terminals)
 //   npm run bench:scale -- --only postgres --accounts 10 --keep   (the filled database is kept, its URL printed)
+//   npm run bench:scale -- --only postgres --first-inventory-only --baseline HEAD
+//                                                         (only the first inventory run of 100,000 terminals,
+//                                                          the Subscriptions page timed while it writes, for
+//                                                          each server on a fresh database: minutes, not an hour)
 //   BENCH_DATABASE_URL=postgres://… npm run bench:scale     (else TEST_DATABASE_URL, else
 //                                                           postgres://postgres@127.0.0.1:5432/test;
 //                                                           skipped with a note when unreachable)
@@ -75,16 +83,17 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { addAccounts, budgetReport, collectCallStarts, liftReach, LIFTED_LIMIT, syncEveryAccount, type BudgetReport, type CallStartsCollector } from './scale/accounts';
-import { signIn, type Portal } from './scale/api';
+import type { SyncJob } from '../src/domain/terminals';
+import { signIn, syncJob, type Portal } from './scale/api';
 import { parseOptions, UsageError, USAGE, type DatabaseKind, type ScaleOptions } from './scale/args';
 import { cleanUp, cleanUpOnSignals, defer } from './scale/cleanup';
 import { createPglite, createPostgres, postgresServerUrl, type BenchDatabase } from './scale/databases';
-import { fill, type FillReport, type PageContext } from './scale/fill';
-import { pageLatency, pageThroughput, waitUntilQuiet, type Latency, type RequestError, type Throughput } from './scale/measure';
-import { adminPages, judgedPages, type Page } from './scale/pages';
+import { fill, runInventory, type FillReport, type PageContext, type SyncFigures } from './scale/fill';
+import { latencyOf, pageLatency, pageSamples, pageThroughput, waitUntilQuiet, type Latency, type RequestError, type Throughput } from './scale/measure';
+import { adminPages, firstSyncPages, judgedPages, STORED_ROWS_PAGES, type Page } from './scale/pages';
 import { startServer, startSimulator, type ServerProcess, type Simulator } from './scale/processes';
-import { createSyncDriver, type SyncWindow } from './scale/sync-load';
-import { budgetTarget, compare, judge, type Comparison, type Target } from './scale/targets';
+import { createSyncDriver, isWriting, type SyncWindow } from './scale/sync-load';
+import { budgetTarget, compare, judge, latencyTarget, type Comparison, type Target } from './scale/targets';
 import { addWorktree, describeCheckout, resolveCommit } from './scale/worktree';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -120,6 +129,11 @@ interface ServerReport {
   idle: Record<string, Latency>;
   duringSync: {
     pages: Record<string, Latency & { sync: SyncWindow }>;
+    /**
+     * The pages that read the stored page rows (STORED_ROWS_PAGES) again, each while a usage run
+     * writes: it rewrites every line's cycle, so their reads meet a sync's worth of marked lines.
+     */
+    usageRun: Record<string, Latency & { sync: SyncWindow }>;
     runsStarted: string[];
     /** Every page's run was still running when its requests ended. */
     stayedRunningThroughout: boolean;
@@ -144,9 +158,17 @@ interface DatabaseReport {
   settings: { samples: number; warmUp: number; connections: number; durationS: number; logLevel: string };
   simulator: { seed: string; terminals: number; rateLimit: 'off'; faults: 'none' };
   fill: FillReport & { vacuumAnalyzeSeconds: number | null; databaseMB: number };
+  /**
+   * One account: the Subscriptions page's calls and the Terminals list timed while the fill's first
+   * inventory run wrote (every terminal new, each batch marking its lines), on the filling server,
+   * round after round through its writing (WRITING_ROUNDS rounds of --samples requests at most).
+   */
+  firstInventory: { server: Role; pages: Record<string, Latency & { sync: SyncWindow; rounds: number }> } | null;
   context: PageContext;
   servers: ServerReport[];
   comparison: Comparison[] | null;
+  /** With --baseline: the stored rows' pages while a usage run writes, p95 side by side (ratio = current / baseline). */
+  usageRunComparison: { page: string; p95: { baseline: number | null; current: number; ratio: number | null } }[] | null;
   targets: Target[];
   errors: RequestError[];
   /**
@@ -271,7 +293,7 @@ function serverReport(running: Running, database: string): ServerReport {
     migrationsApplied: running.server.startupLines.filter((l) => l.startsWith('Applied migration')).map((l) => l.replace('Applied migration ', '')),
     quietBeforeIdle: null,
     idle: {},
-    duringSync: { pages: {}, runsStarted: [], stayedRunningThroughout: true, endedEarlyOn: [] },
+    duringSync: { pages: {}, usageRun: {}, runsStarted: [], stayedRunningThroughout: true, endedEarlyOn: [] },
     throughput: {},
     absentPages: [],
     peakRssMB: null,
@@ -295,8 +317,57 @@ async function measureDuringSync(running: Running, report: ServerReport, pages: 
       report.duringSync.endedEarlyOn.push(page.name);
     }
   }
+  // The inventory run above, on a filled database, changes few terminals and marks few lines; the
+  // usage run it queues marks every line it writes.
+  for (const page of pages.filter((p) => STORED_ROWS_PAGES.includes(p.name))) {
+    const writing = await driver.ensureWriting('usage');
+    const latency = await pageLatency(running.portal, page, { samples: options.samples, warmUp: options.warmUp, phase: `${running.code.role} during a usage run`, errors });
+    const sync = await driver.windowOf(writing);
+    report.duringSync.usageRun[page.name] = { ...latency, sync };
+    log(`  ${page.name}: p95 ${latency.p95} ms during usage run ${sync.run.id.slice(0, 8)}${sync.stayedRunning ? '' : ` (ended: ${sync.after.status})`}`);
+    if (sync.after.status === 'failed') {
+      errors.push({ page: page.name, phase: `${running.code.role} during a usage run`, status: null, message: `usage run ${sync.run.id} failed: ${sync.after.phase ?? ''}` });
+    }
+  }
   report.duringSync.runsStarted = [...driver.started];
 }
+
+/**
+ * While one run writes: a rest between rounds of --samples requests per page, so that the rounds
+ * spread over its writing without loading it, and at most this many rounds.
+ */
+const WRITING_ROUND_REST_MS = 2_000;
+const WRITING_ROUNDS = 60;
+
+/**
+ * Times `pages` on `portal` round after round (--samples requests each) for as long as the run
+ * `writing` writes, so that the figures cover the whole of its writing (a first inventory run's
+ * early batches find few rows, its late ones many): each page's figures are over all its rounds,
+ * and its entry says how the run stood after its last round.
+ */
+async function timeWhileWriting(portal: Portal, writing: SyncJob, pages: Page[], options: ScaleOptions, phase: string, errors: RequestError[]) {
+  const driver = createSyncDriver(portal, { timeoutMs: SYNC_TIMEOUT_MS, log });
+  const samples = new Map<string, number[]>(pages.map((page) => [page.name, []]));
+  const windows = new Map<string, SyncWindow>();
+  let rounds = 0;
+  do {
+    rounds++;
+    for (const page of pages) {
+      samples.get(page.name)!.push(...(await pageSamples(portal, page, { samples: options.samples, warmUp: rounds === 1 ? options.warmUp : 0, phase, errors })));
+      windows.set(page.name, await driver.windowOf(writing));
+    }
+    await new Promise((resolve) => setTimeout(resolve, WRITING_ROUND_REST_MS));
+  } while (rounds < WRITING_ROUNDS && isWriting(await syncJob(portal, writing.id)));
+  const timed: Record<string, Latency & { sync: SyncWindow; rounds: number }> = {};
+  for (const page of pages) {
+    timed[page.name] = { ...latencyOf(samples.get(page.name)!), sync: windows.get(page.name)!, rounds };
+    log(`  ${page.name}: p95 ${timed[page.name]!.p95} ms during ${phase} (${rounds} rounds, then ${windows.get(page.name)!.after.phase ?? windows.get(page.name)!.after.status})`);
+  }
+  return timed;
+}
+
+/** Entries of `pages` under their name and a note of when they were timed, to sit beside the others. */
+const noted = <T>(pages: Record<string, T>, note: string): Record<string, T> => Object.fromEntries(Object.entries(pages).map(([name, f]) => [`${name} (${note})`, f]));
 
 /**
  * The current server's throughput pass again with WORKERS=N, on the same database while the
@@ -382,6 +453,9 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
     log(`${kind}: filling with the ${fillerCode.role} server`);
     const filler = await runPatiently(fillerCode, filled, simulator, dbDir, 'fill');
     let fillResult: Awaited<ReturnType<typeof fill>>;
+    // Set by the fill's callback (`as`: TypeScript would narrow a plain null across the closure).
+    let firstInventory = null as DatabaseReport['firstInventory'];
+    const fillErrors: RequestError[] = [];
     try {
       fillResult = await fill({
         portal: filler.portal,
@@ -390,6 +464,17 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
         simulator,
         customers: options.customers ?? Math.max(10, Math.round(terminals / 100)),
         syncTimeoutMs: SYNC_TIMEOUT_MS,
+        ...(options.syncPass && accountCount === 1
+          ? {
+              whileInventoryWrites: async (writing: SyncJob) => {
+                log(`${kind}: latency while the first inventory run writes (${fillerCode.role})`);
+                firstInventory = {
+                  server: fillerCode.role,
+                  pages: await timeWhileWriting(filler.portal, writing, firstSyncPages(), options, `${fillerCode.role} first inventory run`, fillErrors),
+                };
+              },
+            }
+          : {}),
         ...(accountCount > 1
           ? {
               accounts: {
@@ -435,7 +520,7 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
     for (const code of order) running.push(await runPatiently(code, databases[code.role]!, simulator, dbDir, 'measure'));
 
     const pages = adminPages(fillResult.context);
-    const errors: RequestError[] = [];
+    const errors: RequestError[] = [...fillErrors];
     const reports = new Map(running.map((r) => [r.code.role, serverReport(r, r.database.where)]));
     // Routes a server does not have (an optional page on an older server) are left out for it.
     const pagesOf = new Map<Role, Page[]>();
@@ -509,6 +594,7 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
     const current = reports.get('current')!;
     const baseline = reports.get('baseline') ?? null;
     const pick = (r: ServerReport) => ({ idle: r.idle, duringSync: Object.fromEntries(Object.entries(r.duringSync.pages).map(([k, v]) => [k, v as Latency])), throughput: r.throughput });
+    const firstInventoryJudged = firstInventory?.server === 'current' ? firstInventory.pages : {};
     return {
       benchmark: 'scale',
       database: kind,
@@ -519,14 +605,18 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
       settings: { samples: options.samples, warmUp: options.warmUp, connections: options.connections, durationS: options.durationMs / 1000, logLevel: LOG_LEVEL },
       simulator: { seed: seeds[0]!, terminals: terminalsPerAccount, rateLimit: 'off', faults: 'none' },
       fill: { ...fillResult.report, vacuumAnalyzeSeconds, databaseMB },
+      firstInventory,
       context: fillResult.context,
       servers: [...reports.values()],
       comparison: baseline ? compare(pick(baseline), pick(current)) : null,
+      usageRunComparison: baseline ? usageRunComparison(baseline, current) : null,
       targets: judge({
         database: kind,
         terminals,
         idle: judgedPages(pages, current.idle),
-        duringSync: options.syncPass ? judgedPages(pages, pick(current).duringSync) : null,
+        duringSync: options.syncPass
+          ? { ...judgedPages(pages, pick(current).duringSync), ...noted(current.duringSync.usageRun, 'usage run'), ...noted(firstInventoryJudged, 'first inventory run') }
+          : null,
         throughput: baseline ? { baseline: baseline.throughput, current: current.throughput } : null,
       }).concat(budgets ? [budgetTarget(kind, terminals, budgets.accounts)] : []),
       errors,
@@ -543,6 +633,62 @@ async function runDatabase(kind: DatabaseKind, options: ScaleOptions, codes: { c
     // Gone before the next database is filled: at 100,000 terminals each copy is gigabytes.
     for (const database of [...copies, filled]) await database.drop().catch((error: unknown) => log(`could not remove ${database.where}: ${String(error)}`));
   }
+}
+
+/**
+ * --first-inventory-only: for each server (the baseline's first), a fresh database and the first
+ * inventory run of the simulator's fleet into it, the Subscriptions page's calls and the Terminals
+ * list timed round after round while it writes; nothing else is filled or timed.
+ */
+async function runFirstInventoryOnly(kind: DatabaseKind, options: ScaleOptions, codes: { current: Code; baseline: Code | null }, runDir: string) {
+  const terminals = options.terminals[kind];
+  const dbDir = path.join(runDir, kind);
+  await mkdir(dbDir, { recursive: true });
+  const errors: RequestError[] = [];
+  const servers: { role: Role; commit: string; dirty: boolean; inventory: SyncFigures; pages: Record<string, Latency & { sync: SyncWindow; rounds: number }> }[] = [];
+  const simulator = await startSimulator({ root, terminals, seed: SIM_SEED, logFile: path.join(runDir, `${kind}-simulator.log`) });
+  try {
+    for (const code of codes.baseline ? [codes.baseline, codes.current] : [codes.current]) {
+      const database = kind === 'postgres' ? await createPostgres(postgresServerUrl()) : await createPglite(dbDir);
+      try {
+        const running = await runPatiently(code, database, simulator, dbDir, 'first-inventory');
+        try {
+          let pages: (typeof servers)[number]['pages'] = {};
+          log(`${kind}: the first inventory run of ${terminals} terminals (${code.role})`);
+          const { figures } = await runInventory(running.portal, SYNC_TIMEOUT_MS, async (writing) => {
+            pages = await timeWhileWriting(running.portal, writing, firstSyncPages(), options, `${code.role} first inventory run`, errors);
+          });
+          servers.push({ role: code.role, commit: code.commit, dirty: code.dirty, inventory: figures, pages });
+        } finally {
+          await running.stop();
+        }
+      } finally {
+        await database.drop();
+      }
+    }
+  } finally {
+    await simulator.stop();
+  }
+  const current = servers.find((s) => s.role === 'current')!;
+  const baseline = servers.find((s) => s.role === 'baseline') ?? null;
+  return {
+    benchmark: 'scale',
+    mode: 'first-inventory',
+    database: kind,
+    terminals,
+    node: process.version,
+    machine: { cpus: os.cpus().length, memoryGB: Math.round(os.totalmem() / 1024 ** 3) },
+    settings: { samples: options.samples, warmUp: options.warmUp, roundRestMs: WRITING_ROUND_REST_MS, maxRounds: WRITING_ROUNDS },
+    servers,
+    comparison: baseline
+      ? Object.entries(current.pages).map(([page, f]) => {
+          const before = baseline.pages[page]?.p95 ?? null;
+          return { page, p95: { baseline: before, current: f.p95, ratio: before ? Math.round((f.p95 / before) * 100) / 100 : null } };
+        })
+      : null,
+    targets: [latencyTarget(kind, terminals, 'every page p95 ≤ 100 ms while the first inventory run writes', 100, current.pages)],
+    errors,
+  };
 }
 
 async function main(): Promise<number> {
@@ -574,6 +720,21 @@ async function main(): Promise<number> {
     if (baselineCommit !== null) {
       log(`baseline ${options.baseline} = ${baselineCommit}: adding a worktree`);
       baseline = { role: 'baseline', dir: await addWorktree(root, baselineCommit, runDir), commit: baselineCommit, dirty: false };
+    }
+    if (options.firstInventoryOnly) {
+      for (const kind of options.databases) {
+        try {
+          const report = await runFirstInventoryOnly(kind, options, { current, baseline }, runDir);
+          console.log(JSON.stringify(report));
+          if (report.errors.length > 0) ok = false;
+          ok &&= report.targets.every((t) => t.met);
+        } catch (error) {
+          ok = false;
+          log(`${kind} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          console.log(JSON.stringify({ benchmark: 'scale', mode: 'first-inventory', database: kind, error: error instanceof Error ? error.message : String(error) }));
+        }
+      }
+      return ok ? 0 : 1;
     }
     for (const kind of options.databases) {
       try {
@@ -611,6 +772,8 @@ async function main(): Promise<number> {
         minutesAtRealLimit: r.fill.atRealLimit.minutes,
         slowestIdle: slowest(r.servers.find((s) => s.role === 'current')!.idle),
         slowestDuringSync: slowest(r.servers.find((s) => s.role === 'current')!.duringSync.pages),
+        slowestDuringUsageRun: slowest(r.servers.find((s) => s.role === 'current')!.duringSync.usageRun),
+        slowestDuringFirstInventory: r.firstInventory ? { server: r.firstInventory.server, ...slowest(r.firstInventory.pages) } : null,
         syncStayedRunningThroughout: r.servers.every((s) => s.duringSync.stayedRunningThroughout),
         errors: r.errors.length,
         ...(r.accounts
@@ -628,6 +791,13 @@ async function main(): Promise<number> {
     }),
   );
   return ok ? 0 : 1;
+}
+
+function usageRunComparison(baseline: ServerReport, current: ServerReport): NonNullable<DatabaseReport['usageRunComparison']> {
+  return Object.entries(current.duringSync.usageRun).map(([page, f]) => {
+    const before = baseline.duringSync.usageRun[page]?.p95 ?? null;
+    return { page, p95: { baseline: before, current: f.p95, ratio: before === null || before === 0 ? null : Math.round((f.p95 / before) * 100) / 100 } };
+  });
 }
 
 function slowest(pages: Record<string, Latency>): { page: string; p95: number } | null {

@@ -9,7 +9,7 @@ export { UsageError };
 export const USAGE = [
   'usage: tsx bench/scale.ts [--pg-terminals 100000] [--pglite-terminals 10000] [--only pglite|postgres]',
   '                          [--samples 20] [--connections 10] [--duration 5] [--customers N] [--baseline <git rev>]',
-  '                          [--workers N] [--no-sync-pass] [--accounts N] [--keep]',
+  '                          [--workers N] [--no-sync-pass] [--accounts N] [--keep] [--first-inventory-only]',
   '  --pg-terminals, --pglite-terminals  fleet size of the simulator for each database (1 to 1000000)',
   '  --only            run one of the two databases',
   '  --samples         timed sequential requests per page (after 3 warm-up requests), 1 to 10000',
@@ -28,6 +28,9 @@ export const USAGE = [
   '                    e.g. --only postgres --accounts 10 --pg-terminals 100000   (10 accounts × 10,000 terminals)',
   '  --keep            PostgreSQL: keep the filled database at the end and print its URL, to look at its query plans',
   '                    (a large fill takes most of an hour); drop it by hand afterwards',
+  '  --first-inventory-only  one account: only the first inventory run into a fresh database, the Subscriptions',
+  '                    page timed while it writes (with --baseline, each server on a fresh database of its own);',
+  '                    minutes where the whole fill takes most of an hour, e.g. --only postgres --first-inventory-only',
 ].join('\n');
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -50,6 +53,8 @@ export interface ScaleOptions {
   accounts: number;
   /** PostgreSQL: the filled database is kept at the end (its URL printed) instead of dropped. */
   keep: boolean;
+  /** Only the first inventory run, the Subscriptions page timed while it writes (one account). */
+  firstInventoryOnly: boolean;
 }
 
 function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -81,6 +86,7 @@ export function parseOptions(argv: string[]): ScaleOptions {
         'no-sync-pass': { type: 'boolean' },
         accounts: { type: 'string' },
         keep: { type: 'boolean' },
+        'first-inventory-only': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -99,6 +105,8 @@ export function parseOptions(argv: string[]): ScaleOptions {
     throw new UsageError(`--baseline must be a git revision (a commit, tag or branch), got "${baseline}"\n${USAGE}`);
   }
   const accounts = wholeNumber('accounts', str('accounts'), 1, 1, 50);
+  const firstInventoryOnly = values['first-inventory-only'] === true;
+  if (firstInventoryOnly && accounts > 1) throw new UsageError(`--first-inventory-only times one account's first run; leave out --accounts\n${USAGE}`);
   const pgTerminals = wholeNumber('pg-terminals', str('pg-terminals'), 100_000, 1, 1_000_000);
   if (accounts > 1 && pgTerminals < accounts) throw new UsageError(`--pg-terminals (${pgTerminals}) must be at least --accounts (${accounts}): each account holds a share\n${USAGE}`);
   return {
@@ -118,5 +126,6 @@ export function parseOptions(argv: string[]): ScaleOptions {
     syncPass: values['no-sync-pass'] !== true,
     accounts,
     keep: values.keep === true,
+    firstInventoryOnly,
   };
 }

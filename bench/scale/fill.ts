@@ -13,7 +13,8 @@ import { normaliseTerminalPage, terminalListSearchParams } from '../../src/api/t
 import type { AssignTerminalsResult, AssignedTerminal } from '../../src/domain/customer-terminals';
 import type { SyncJob } from '../../src/domain/terminals';
 import type { AccountSyncs } from './accounts';
-import { findUsageRun, startInventorySync, waitForRun, withQuery, type Portal, type PortalClient } from './api';
+import { findUsageRun, isFinished, startInventorySync, syncJob, waitForRun, withQuery, type Portal, type PortalClient } from './api';
+import { isWriting } from './sync-load';
 
 export interface SyncFigures {
   runId: string;
@@ -89,24 +90,54 @@ async function inParallel<T>(items: readonly T[], parallel: number, work: (item:
   );
 }
 
-export async function runSyncs(portal: Portal, timeoutMs: number): Promise<{ inventory: SyncFigures; usage: SyncFigures }> {
-  console.error('scale:   inventory sync');
-  let started = performance.now();
-  const queued = await startInventorySync(portal);
-  const inventoryJob = await waitForRun(portal, queued.id, { label: 'inventory sync', timeoutMs });
-  const inventory = syncFigures(inventoryJob, seconds(started));
-  if (inventoryJob.status !== 'succeeded') throw new Error(`the inventory sync failed: ${inventoryJob.message ?? 'no message'}`);
-  console.error(`scale:   inventory sync: ${inventory.seconds} s, ${inventory.providerCalls} provider calls, ${inventory.counts.added} added`);
+/**
+ * `whileInventoryWrites` runs once the inventory run is writing (every terminal is new to it, so
+ * each batch marks a sync's worth of page rows), before the run is waited for.
+ */
+export async function runSyncs(
+  portal: Portal,
+  timeoutMs: number,
+  whileInventoryWrites?: (run: SyncJob) => Promise<void>,
+): Promise<{ inventory: SyncFigures; usage: SyncFigures }> {
+  const { job: inventoryJob, figures: inventory } = await runInventory(portal, timeoutMs, whileInventoryWrites);
 
   // The usage run is queued by the inventory run's success; its clock starts when it is found
   // (at most a poll after it was queued).
-  started = performance.now();
+  const started = performance.now();
   const usageQueued = await findUsageRun(portal, inventoryJob.queuedAt);
   const usageJob = await waitForRun(portal, usageQueued.id, { label: 'usage sync', timeoutMs });
   const usage = syncFigures(usageJob, seconds(started));
   if (usageJob.status !== 'succeeded') throw new Error(`the usage sync failed: ${usageJob.message ?? 'no message'}`);
   console.error(`scale:   usage sync: ${usage.seconds} s, ${usage.providerCalls} provider calls, ${usage.counts.added + usage.counts.updated} lines`);
   return { inventory, usage };
+}
+
+/** An inventory run started through the API and waited for (see runSyncs for `whileInventoryWrites`); throws unless it succeeded. */
+export async function runInventory(portal: Portal, timeoutMs: number, whileInventoryWrites?: (run: SyncJob) => Promise<void>): Promise<{ job: SyncJob; figures: SyncFigures }> {
+  console.error('scale:   inventory sync');
+  const started = performance.now();
+  const queued = await startInventorySync(portal);
+  if (whileInventoryWrites) {
+    const writing = await waitForWriting(portal, queued.id, timeoutMs);
+    if (writing) await whileInventoryWrites(writing);
+  }
+  const job = await waitForRun(portal, queued.id, { label: 'inventory sync', timeoutMs });
+  const figures = syncFigures(job, seconds(started));
+  if (job.status !== 'succeeded') throw new Error(`the inventory sync failed: ${job.message ?? 'no message'}`);
+  console.error(`scale:   inventory sync: ${figures.seconds} s, ${figures.providerCalls} provider calls, ${figures.counts.added} added`);
+  return { job, figures };
+}
+
+/** The run once it writes; null when it finished first. */
+async function waitForWriting(portal: Portal, id: string, timeoutMs: number): Promise<SyncJob | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await syncJob(portal, id);
+    if (isWriting(job)) return job;
+    if (isFinished(job)) return null;
+    if (Date.now() > deadline) throw new Error(`inventory sync (run ${id}) did not write within ${timeoutMs / 60_000} min`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 export async function fill(options: {
@@ -116,6 +147,8 @@ export async function fill(options: {
   simulator: { seed: string; terminals: number };
   customers: number;
   syncTimeoutMs: number;
+  /** One account: runs while the first inventory run writes (see runSyncs). */
+  whileInventoryWrites?: (run: SyncJob) => Promise<void>;
   /** Several accounts: every account's simulator (the first is `simulator`) and what syncs them all. */
   accounts?: { fleets: { seed: string; terminals: number }[]; sync: () => Promise<AccountsSyncs> };
 }): Promise<{ report: FillReport; context: PageContext }> {
@@ -135,7 +168,7 @@ export async function fill(options: {
     syncSeconds = multi.seconds;
     console.error(`scale:   ${multi.accounts.length} accounts synced in ${multi.seconds} s, ${providerCalls} provider calls`);
   } else {
-    ({ inventory, usage } = await runSyncs(portal, options.syncTimeoutMs));
+    ({ inventory, usage } = await runSyncs(portal, options.syncTimeoutMs, options.whileInventoryWrites));
     providerCalls = inventory.providerCalls + usage.providerCalls;
     syncSeconds = Math.round((inventory.seconds + usage.seconds) * 10) / 10;
   }

@@ -36,13 +36,22 @@ async function timed(send: () => Promise<JsonAnswer>, onError: (status: number |
   return performance.now() - at;
 }
 
-export async function pageLatency(portal: Portal, page: Page, options: { samples: number; warmUp: number; phase: string; errors: RequestError[] }): Promise<Latency> {
+/** The milliseconds of `samples` sequential requests of a page, after `warmUp` untimed ones. */
+export async function pageSamples(portal: Portal, page: Page, options: { samples: number; warmUp: number; phase: string; errors: RequestError[] }): Promise<number[]> {
   const onError = (status: number | null, message: string) => options.errors.push({ page: page.name, phase: options.phase, status, message });
   for (let i = 0; i < options.warmUp; i++) await timed(() => portal.get(page.path), onError);
   const samples: number[] = [];
   for (let i = 0; i < options.samples; i++) samples.push(await timed(() => portal.get(page.path), onError));
+  return samples;
+}
+
+export function latencyOf(samples: number[]): Latency {
   const { p50, p95, mean, max } = figures(samples);
   return { p50, p95, mean, max };
+}
+
+export async function pageLatency(portal: Portal, page: Page, options: { samples: number; warmUp: number; phase: string; errors: RequestError[] }): Promise<Latency> {
+  return latencyOf(await pageSamples(portal, page, options));
 }
 
 export interface Throughput {

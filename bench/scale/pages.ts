@@ -32,6 +32,35 @@ export function judgedPages<T>(pages: readonly Page[], measured: Record<string, 
   return Object.fromEntries(Object.entries(measured).filter(([name]) => !replaced.has(name)));
 }
 
+/**
+ * The Subscriptions page's calls: the list, "Show them" (over plan), the cards (the list's summary,
+ * limit 1). They read the stored page rows, which every line a sync writes marks to be computed
+ * again; they need nothing the fill makes after the syncs, so they are timed during its first
+ * inventory run too.
+ */
+export function subscriptionPages(): Page[] {
+  return [
+    { name: 'subscriptions.list.page1', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1 })) },
+    { name: 'subscriptions.list.overPlan', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1, overPlan: true })) },
+    { name: 'subscriptions.summary', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1, limit: 1 })) },
+  ];
+}
+
+/**
+ * The pages that read the stored page rows (subscription_rows, customer_usage_rows), timed again
+ * while a usage run writes: it rewrites every line's cycle, marking a sync's worth of their rows.
+ */
+export const STORED_ROWS_PAGES: readonly string[] = [...subscriptionPages().map((p) => p.name), 'customer.usage', 'customer.usage.byUsage'];
+
+/** While the first inventory run writes (no customer yet): the stored rows' pages and the Terminals list beside them. */
+export function firstSyncPages(): Page[] {
+  return [...subscriptionPages(), terminalsFirstPage()];
+}
+
+function terminalsFirstPage(): Page {
+  return { name: 'terminals.list.page1', path: withQuery('/terminals', terminalListSearchParams({ page: 1 })) };
+}
+
 export function adminPages(context: PageContext, now: Date = new Date()): Page[] {
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth() + 1;
@@ -45,7 +74,7 @@ export function adminPages(context: PageContext, now: Date = new Date()): Page[]
     { name: 'dashboard.summary', path: '/dashboard/summary' },
 
     // /terminals: the list, its summary cards, the sync button's queue, and the sync counts.
-    { name: 'terminals.list.page1', path: withQuery('/terminals', terminalListSearchParams({ page: 1 })) },
+    terminalsFirstPage(),
     { name: 'terminals.list.lastPage', path: withQuery('/terminals', terminalListSearchParams({ page: lastPage })) },
     { name: 'terminals.search.kitSerial', path: withQuery('/terminals', terminalListSearchParams({ page: 1, search: context.terminal.kitSerialNumber })) },
     { name: 'terminals.search.customerName', path: withQuery('/terminals', terminalListSearchParams({ page: 1, search: context.largeCustomer.name })) },
@@ -59,9 +88,7 @@ export function adminPages(context: PageContext, now: Date = new Date()): Page[]
     { name: 'terminal.lineUsage', path: withQuery(`/terminals/service-line/${encodeURIComponent(context.terminal.serviceLineNumber)}/usage`, { year, month }) },
 
     // /subscription: the list, "Show them" (over plan), the cards (the list's summary, limit 1), Change Plan's plans.
-    { name: 'subscriptions.list.page1', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1 })) },
-    { name: 'subscriptions.list.overPlan', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1, overPlan: true })) },
-    { name: 'subscriptions.summary', path: withQuery('/subscriptions', subscriptionListSearchParams({ page: 1, limit: 1 })) },
+    ...subscriptionPages(),
     { name: 'subscriptions.plans', path: '/subscriptions/plans' },
 
     // /customers: the list, its stat cards, a search.

@@ -1,5 +1,6 @@
 // Timing pages "while a sync is writing": an inventory run started through the API (as the
-// terminals page's button does), which queues its usage run when it succeeds. A run counts as
+// terminals page's button does), which queues its usage run when it succeeds (or, asked for, that
+// usage run itself). A run counts as
 // writing once it is past reading the provider: an inventory run in its applying phases (batched
 // transactions after everything has been read), or a usage run (it writes each batch of 250 lines
 // as soon as it is read). Before each page the driver makes sure such a run is going, starting a
@@ -39,8 +40,12 @@ export function isWriting(job: SyncJob): boolean {
 export interface SyncDriver {
   /** Runs started by the driver. */
   readonly started: string[];
-  /** Waits until a run is writing (starting one when none is going); answers it. */
-  ensureWriting(): Promise<SyncJob>;
+  /**
+   * Waits until a run is writing (starting an inventory run when none is going); answers it. With
+   * `kind`, a run of that kind: 'usage' waits through the inventory run for the usage run its
+   * success queues, which rewrites every line's cycle and so marks a sync's worth of page rows.
+   */
+  ensureWriting(kind?: SyncJob['kind']): Promise<SyncJob>;
   /** How the run `before` stands now. */
   windowOf(before: SyncJob): Promise<SyncWindow>;
 }
@@ -49,12 +54,12 @@ export function createSyncDriver(portal: Portal, options: { timeoutMs: number; l
   const started: string[] = [];
   return {
     started,
-    async ensureWriting() {
+    async ensureWriting(kind) {
       const deadline = Date.now() + options.timeoutMs;
       let told = 0;
       for (;;) {
         const runs = await activeRuns(portal);
-        const writing = runs.find(isWriting);
+        const writing = runs.find((run) => isWriting(run) && (kind === undefined || run.kind === kind));
         if (writing) return writing;
         if (runs.length === 0) {
           try {

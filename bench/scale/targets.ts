@@ -25,7 +25,7 @@ export interface Target {
   failing: { page: string; value: number }[];
 }
 
-function latencyTarget(database: DatabaseKind, terminals: number, target: string, limitMs: number, pages: Record<string, Latency>): Target {
+export function latencyTarget(database: DatabaseKind, terminals: number, target: string, limitMs: number, pages: Record<string, Latency>): Target {
   const entries = Object.entries(pages).map(([page, f]) => ({ page, value: f.p95 }));
   const worst = entries.reduce<{ page: string; value: number } | null>((w, e) => (w === null || e.value > w.value ? e : w), null);
   const failing = entries.filter((e) => e.value > limitMs);

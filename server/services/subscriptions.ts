@@ -25,7 +25,7 @@ import type { ComputedSubscription, StoredProduct, SubscriptionRow } from '../db
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { isProviderError } from '../provider/errors';
 import type { AuditService, RequestContext } from './audit';
-import type { LineRowsRefresher } from './line-rows';
+import { INLINE_REFRESH_LINES, type LineRowsRefresher } from './line-rows';
 import { clickIntentKey, type ProviderIntents } from './provider-intents';
 import { clientForLine, type ProviderDirectory } from '../provider-access';
 import { providerFailure } from './provider-failures';
@@ -138,11 +138,19 @@ export function createSubscriptionsService(deps: {
 
   return {
     // The rows are stored with their figures (computed here, by the domain helpers, whose rounding
-    // is the spec's) and paged in SQL; triggers mark the lines whose rows a write made stale.
+    // is the spec's) and paged in SQL; triggers mark the lines whose rows a write made stale. A
+    // read writes none of them: it leaves every marked line to the background refresh and shows a
+    // person's few (a plan, an assignment) computed in place of their stored rows, so their change
+    // shows at once; a sync's worth it takes as the rows stand, briefly behind. Refreshing even
+    // 50 lines in the read (their rows, the customers' usage rows and a recount of the cards) was
+    // the page's slowest answers while a sync wrote: 114 ms p95 at 20,000 terminals, 728 at 100,000.
     async list(query) {
-      await deps.lineRows.refreshForRead(dayOf(now()));
-      const summary = await store.totals();
-      const { rows, total } = await store.page({ ...query, search: query.search?.toLowerCase() }, summary);
+      const today = dayOf(now());
+      const current = await deps.lineRows.markedLeftToBackground(today);
+      const { rows, total, summary } = await store.list(
+        { ...query, search: query.search?.toLowerCase() },
+        current ? null : { today, compute: (row) => computeSubscription(row, today), upTo: INLINE_REFRESH_LINES },
+      );
       return {
         subscriptions: rows,
         pagination: paginationOf(total, query.page, query.limit),

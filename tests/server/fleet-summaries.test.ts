@@ -246,6 +246,8 @@ type UsagePagesFromTables = Map<string, UsagePage>;
  * rows writes none of them), which are what reading the tables again would answer.
  */
 async function expectUsageRowsCurrent(fromTables: UsagePagesFromTables = new Map()) {
+  // A subscriptions read leaves the lines it found marked to a background refresh: after it.
+  await ctx.app.services.lineRows.settled();
   expect(await ctx.app.services.lineRows.refreshForRead(today())).toBe(true);
   const pick = storedRowsPick(today());
   for (const [who, id] of Object.entries(people)) {
