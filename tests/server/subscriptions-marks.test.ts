@@ -275,11 +275,15 @@ describe('the subscriptions list while lines are marked', () => {
   it('leaves the marks of its read to one background refresh, whose rows and cards the next read finds stored', async () => {
     const created = await ctx.createAdmin();
     const token = (await ctx.login('admin', created.email, created.password)).token!;
-    await db().update(serviceLineUsageCycles).set({ priorityGb: 5000, usageLimitGb: 50 }).where(eq(serviceLineUsageCycles.serviceLineNumber, line(30)));
+    // A line of its own (the random writes above may have moved or removed any other).
+    const own = line(LINES + 1);
+    await insertServiceLines(db(), [{ serviceLineNumber: own, active: true }]);
+    await insertTerminals(db(), [terminalRow({ userTerminalId: terminalId(LINES + 1), serviceLineNumber: own, location: 'Read over HTTP' })]);
+    await insertUsageCycles(db(), [{ serviceLineNumber: own, cycleStart: '2026-03-01', cycleEnd: '2026-03-31', priorityGb: 5000, usageLimitGb: 50 }]);
     const answer = await ctx.request({ method: 'GET', url: '/api/v1/subscriptions?page=1&limit=25', token });
     expect(answer.statusCode).toBe(200);
     const data = (answer.json() as { data: SubscriptionListWire }).data;
-    expect(data.subscriptions[0]).toMatchObject({ serviceLineNumber: line(30), overageGB: 4950 });
+    expect(data.subscriptions[0]).toMatchObject({ serviceLineNumber: own, overageGB: 4950 });
 
     await ctx.app.services.lineRows.settled();
     expect((await storedState()).marks).toEqual([]);
