@@ -30,10 +30,11 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompressSync, constants as zlib, gzip, gzipSync } from 'node:zlib';
 import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { buildApp } from '../server/app';
 import { hashPassword } from '../server/auth/passwords';
 import type { Database, Db } from '../server/db/client';
@@ -41,12 +42,13 @@ import { createRepositories } from '../server/db/repositories';
 import { rowsOf } from '../server/db/repositories/results';
 import { createTelemetryHistoryRepository, type TelemetryHistoryRepository } from '../server/db/repositories/telemetry-history';
 import { successSchema } from '../server/routes/schemas';
-import { TELEMETRY_ROUTE_MESSAGES } from '../server/routes/telemetry-history';
+import { mapBody } from '../server/routes/telemetry-history';
 import { fleetMapSchema } from '../server/routes/telemetry-history-schemas';
 import { createPacer, inPacedSlices } from '../server/services/pacer';
 import { createTelemetryHistoryService } from '../server/services/telemetry-history';
 import { SYNC_DEFAULTS } from '../server/services/terminal-sync';
-import { RAW_KEEP_DAYS, type TelemetryHistoryWire, type FleetMapWire } from '../src/domain/telemetry-history';
+import { conditionIndex, FLEET_MAP_UNLOCATED_LISTED, isPlaceable, RAW_KEEP_DAYS, type FleetMapWire, type TelemetryHistoryWire } from '../src/domain/telemetry-history';
+import type { TerminalCondition } from '../src/domain/terminals';
 import { fillDaily, fillHourly, fillRaw, fleetTerminal, insertPlacedFleet, syncReadings } from '../tests/fixtures/telemetry';
 import { testConfig } from '../tests/server/helpers';
 import { runBench, UsageError } from './cli';
@@ -238,6 +240,44 @@ async function walPosition(db: Db): Promise<bigint> {
 }
 
 // ---- The run -----------------------------------------------------------------------------------
+
+/**
+ * The whole fleet's map answer, made anew and gzipped for a browser, two ways timed side by side: as
+ * the route makes it now (the database writes the JSON), and as it was made before (row objects, the
+ * response schema's encoding, JSON.stringify), kept here only to be measured against.
+ */
+function mapAnswers(db: Db, repository: TelemetryHistoryRepository) {
+  const gzipped = promisify(gzip);
+  const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+  return {
+    async current() {
+      return mapBody({ json: await repository.mapJson({}, new Date(), FLEET_MAP_UNLOCATED_LISTED), version: 'fresh' }, true);
+    },
+    async previous() {
+      const rows = rowsOf<Record<string, unknown>>(
+        await db.execute(sql`SELECT user_terminal_id, nickname, service_line_number, latitude, longitude, condition FROM terminals
+          WHERE removed_at IS NULL ORDER BY service_line_number NULLS LAST, user_terminal_id`),
+      );
+      const located: FleetMapWire['located'] = { userTerminalIds: [], latitudes: [], longitudes: [], conditions: [] };
+      const unlocated: FleetMapWire['unlocated'] = { total: 0, terminals: [] };
+      for (const r of rows) {
+        const [latitude, longitude] = [r.latitude === null ? null : Number(r.latitude), r.longitude === null ? null : Number(r.longitude)];
+        const condition = String(r.condition) as TerminalCondition;
+        if (isPlaceable(latitude, longitude)) {
+          located.userTerminalIds.push(String(r.user_terminal_id));
+          located.latitudes.push(round4(latitude!));
+          located.longitudes.push(round4(longitude!));
+          located.conditions.push(conditionIndex(condition));
+        } else if (++unlocated.total <= FLEET_MAP_UNLOCATED_LISTED) {
+          const text = (v: unknown) => (v === null ? null : String(v));
+          unlocated.terminals.push({ userTerminalId: String(r.user_terminal_id), nickname: text(r.nickname), serviceLineNumber: text(r.service_line_number), condition });
+        }
+      }
+      const answer = { success: true as const, data: { generatedAt: new Date().toISOString(), located, unlocated }, message: 'Fleet map retrieved successfully' };
+      return gzipped(JSON.stringify(z.encode(successSchema(fleetMapSchema), answer)), { level: 6 });
+    },
+  };
+}
 
 async function run(database: Database, o: Options) {
   const db = database.db;
@@ -452,12 +492,24 @@ async function run(database: Database, o: Options) {
   const plain = await app.inject({ method: 'GET', url: mapUrl, headers });
   if (plain.statusCode !== 200) throw new Error(`map: ${plain.statusCode} ${plain.body.slice(0, 300)}`);
   const body = plain.rawPayload;
-  const map = (plain.json() as { data: FleetMapWire }).data;
+  // The database writes this answer's JSON: held to the response schema the route documents.
+  const map: FleetMapWire = successSchema(fleetMapSchema).parse(plain.json()).data;
+  // Unchanged, the answer made before is sent again; after any change to the terminals (as each
+  // sync makes) it is made anew: one terminal's nickname rewritten before each of those requests.
   const identityMs = await time(() => app.inject({ method: 'GET', url: mapUrl, headers }), MAP_RUNS, 2);
   const asBrowser = { ...headers, 'accept-encoding': 'gzip, deflate, br' };
   const wire = await app.inject({ method: 'GET', url: mapUrl, headers: asBrowser });
   const encoding = String(wire.headers['content-encoding'] ?? 'identity');
-  const browserMs = await time(() => app.inject({ method: 'GET', url: mapUrl, headers: asBrowser }), MAP_RUNS, 2);
+  const unchangedMs = await time(() => app.inject({ method: 'GET', url: mapUrl, headers: asBrowser }), MAP_RUNS, 2);
+  const changedSamples: number[] = [];
+  for (let i = 0; i < MAP_RUNS + 2; i++) {
+    await db.execute(sql`UPDATE terminals SET nickname = nickname WHERE user_terminal_id = ${pick()}`);
+    const begun = performance.now();
+    const answer = await app.inject({ method: 'GET', url: mapUrl, headers: asBrowser });
+    if (answer.statusCode !== 200) throw new Error(`map: ${answer.statusCode}`);
+    if (i >= 2) changedSamples.push(performance.now() - begun);
+  }
+  const browserMs = figures(changedSamples);
   start = performance.now();
   const gzipBytes = gzipSync(body, { level: 6 }).length;
   const gzipMs = msSince(start);
@@ -467,24 +519,34 @@ async function run(database: Database, o: Options) {
     return { quality, bytes, ms: msSince(begun) };
   };
   const brotliSizes = [brotli(5), brotli(11)];
-  const repositoryMs = await time(() => repos.telemetryHistory.mapTerminals({}), 5, 1);
-  const serviceMs = await time(() => app.services.telemetryHistory.map({}), 5, 1);
-  // What the route does with the service's answer (fastify-type-provider-zod's serializer): encode
-  // through the response schema, then JSON.stringify.
-  const answer = { success: true as const, data: await app.services.telemetryHistory.map({}), message: TELEMETRY_ROUTE_MESSAGES.map };
-  const responseSchema = successSchema(fleetMapSchema);
-  const encodeMs = await time(async () => z.encode(responseSchema, answer), 5, 1);
-  const encoded = z.encode(responseSchema, answer);
-  const stringifyMs = await time(async () => JSON.stringify(encoded), 5, 1);
+  // The parts: the database building the answer's JSON, and the gzip the route does for a browser;
+  // then the answer built now and as before, alternately, so both see the same machine.
+  const repositoryMs = await time(() => repos.telemetryHistory.mapJson({}, new Date(), FLEET_MAP_UNLOCATED_LISTED), 5, 1);
+  const routeGzipMs = await time(() => promisify(gzip)(body, { level: 6 }), 5, 1);
+  const answers = mapAnswers(db, repos.telemetryHistory);
+  const sideBySide = { current: [] as number[], previous: [] as number[] };
+  for (let i = 0; i < MAP_RUNS + 2; i++) {
+    for (const way of ['current', 'previous'] as const) {
+      const begun = performance.now();
+      await answers[way]();
+      if (i >= 2) sideBySide[way].push(msSince(begun));
+    }
+  }
   const compressedBytes = encoding === 'identity' ? gzipBytes : wire.rawPayload.length;
   const fleetMap = {
     located: map.located.userTerminalIds.length,
     unlocated: map.unlocated.total,
     unlocatedListed: map.unlocated.terminals.length,
-    requestMs: { identity: identityMs, asBrowser: { acceptEncoding: asBrowser['accept-encoding'], contentEncoding: encoding, ...browserMs } },
+    requestMs: {
+      acceptEncoding: asBrowser['accept-encoding'],
+      contentEncoding: encoding,
+      afterAChange: browserMs,
+      unchanged: unchangedMs,
+      unchangedWithoutGzip: identityMs,
+    },
     repositoryMs,
-    serviceMs,
-    serializeMs: { zodEncode: encodeMs, jsonStringify: stringifyMs },
+    routeGzipMs,
+    answerGzippedMs: { note: 'without HTTP: the database writing the JSON, and as before: row objects, schema encoding, JSON.stringify; both gzipped', current: figures(sideBySide.current), previous: figures(sideBySide.previous) },
     bytes: {
       raw: body.length,
       gzip6: gzipBytes,
@@ -500,7 +562,7 @@ async function run(database: Database, o: Options) {
   const key = await repos.telemetryHistory.keyOf(planned);
   const plans = {
     chart30d: { userTerminalId: planned, lines: await explainFirst(db, (r) => r.points(key!, 'hour', new Date(planClock - 30 * DAY_MS), new Date(planClock))) },
-    fleetMap: await explainFirst(db, (r) => r.mapTerminals({})),
+    fleetMap: await explainFirst(db, (r) => r.mapJson({}, new Date(), FLEET_MAP_UNLOCATED_LISTED)),
   };
   await app.close();
 

@@ -5,10 +5,8 @@
 import {
   alertsOfBits,
   bucketMs,
-  conditionIndex,
   DEFAULT_TELEMETRY_RANGE,
   FLEET_MAP_UNLOCATED_LISTED,
-  isPlaceable,
   keptSince,
   RAW_KEEP_DAYS,
   rangeStart,
@@ -16,7 +14,6 @@ import {
   TELEMETRY_HISTORY_MESSAGES as M,
   TELEMETRY_RANGE_INFO,
   type FleetMapFilter,
-  type FleetMapWire,
   type TelemetryHistoryWire,
   type TelemetryRange,
 } from '../../src/domain/telemetry-history';
@@ -33,10 +30,23 @@ export interface TelemetryHistoryService {
   record: (readings: readonly HistoryReading[], at: Date, tx?: Parameters<Repositories['telemetryHistory']['record']>[2]) => Promise<void>;
   /** A terminal's history; `since` keeps out what came before (a customer sees only their own time). */
   history(userTerminalId: string, query: HistoryQuery, since?: Date | null): Promise<TelemetryHistoryWire>;
-  map(filter: FleetMapFilter): Promise<FleetMapWire>;
+  /** The fleet map's answer; the same object while the terminals have not changed. */
+  map(filter: FleetMapFilter): Promise<FleetMapAnswer>;
   /** The tick's upkeep; answers what it did, for the log. */
   maintain(): Promise<{ hours: number; days: number; dropped: string[] }>;
 }
+
+/** The fleet map's answer: a FleetMapWire as JSON text, for the route to send as it is. */
+export interface FleetMapAnswer {
+  readonly json: string;
+  /** The terminals' version it was made from (the repository's inventoryVersion). */
+  readonly version: string;
+}
+
+/** Answers kept, one per filter asked most recently: a whole fleet's is a few megabytes. */
+const MAP_ANSWERS_KEPT = 8;
+const mapKey = (filter: FleetMapFilter) => JSON.stringify([filter.customerId ?? null, filter.status ?? null, filter.accountId ?? null]);
+const WHOLE_FLEET = mapKey({});
 
 const DAY_MS = 86_400_000;
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
@@ -63,6 +73,34 @@ export function resolveRange(query: HistoryQuery, now: Date): { range: Telemetry
 export function createTelemetryHistoryService(deps: { repos: Repositories; now: Clock }): TelemetryHistoryService {
   const { repos, now } = deps;
   const history = repos.telemetryHistory;
+  /** The map's answers by filter, least recently asked first. */
+  const mapAnswers = new Map<string, FleetMapAnswer>();
+
+  async function map(filter: FleetMapFilter): Promise<FleetMapAnswer> {
+    // The whole fleet's answer takes the database a few hundred milliseconds to write, and the
+    // terminals change only when a sync or an admin writes them: while they have not, the answer
+    // made before is the answer (generatedAt says when it was made).
+    const key = mapKey(filter);
+    // Read before the answer: a write committed between the two makes the answer newer than its
+    // version, and the next request rebuilds it; never older.
+    const version = await history.inventoryVersion();
+    const kept = mapAnswers.get(key);
+    mapAnswers.delete(key);
+    if (kept && kept.version === version) {
+      mapAnswers.set(key, kept);
+      return kept;
+    }
+    const answer: FleetMapAnswer = {
+      json: await history.mapJson({ customerId: filter.customerId, condition: filter.status, accountId: filter.accountId }, now(), FLEET_MAP_UNLOCATED_LISTED),
+      version,
+    };
+    mapAnswers.set(key, answer);
+    for (const oldest of mapAnswers.keys()) {
+      if (mapAnswers.size <= MAP_ANSWERS_KEPT) break;
+      mapAnswers.delete(oldest);
+    }
+    return answer;
+  }
 
   return {
     record: (readings, at, tx) => history.record(readings, at, tx),
@@ -111,25 +149,7 @@ export function createTelemetryHistoryService(deps: { repos: Repositories; now: 
       };
     },
 
-    async map(filter) {
-      const rows = await history.mapTerminals({ customerId: filter.customerId, condition: filter.status, accountId: filter.accountId });
-      const located: FleetMapWire['located'] = { userTerminalIds: [], latitudes: [], longitudes: [], conditions: [] };
-      const unlocated: FleetMapWire['unlocated'] = { total: 0, terminals: [] };
-      for (const row of rows) {
-        if (isPlaceable(row.latitude, row.longitude)) {
-          located.userTerminalIds.push(row.userTerminalId);
-          located.latitudes.push(round4(row.latitude!));
-          located.longitudes.push(round4(row.longitude!));
-          located.conditions.push(conditionIndex(row.condition));
-        } else {
-          unlocated.total += 1;
-          if (unlocated.terminals.length < FLEET_MAP_UNLOCATED_LISTED) {
-            unlocated.terminals.push({ userTerminalId: row.userTerminalId, nickname: row.nickname, serviceLineNumber: row.serviceLineNumber, condition: row.condition });
-          }
-        }
-      }
-      return { generatedAt: now().toISOString(), located, unlocated };
-    },
+    map,
 
     async maintain() {
       const at = now();
@@ -140,6 +160,9 @@ export function createTelemetryHistoryService(deps: { repos: Repositories; now: 
       const { hours, days } = await history.rollUp(at, { rawSince, rollupSince });
       const dropped = await history.dropPartitionsBefore(rawSince, rollupSince);
       await history.deleteOutagesEndedBefore(rollupSince);
+      // The whole fleet's map, once someone has opened it, is made again here when the terminals
+      // changed, so the next look after a sync finds it made rather than waiting for it.
+      if (mapAnswers.has(WHOLE_FLEET)) await map({});
       return { hours, days, dropped };
     },
   };

@@ -6,12 +6,14 @@
 // naming it; a customer sees their own terminal's history from the day it became theirs, and
 // nobody else's; the fleet map places every terminal with a location and lists the rest.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RAW_KEEP_DAYS, type FleetMapWire, type TelemetryHistoryWire } from '../../src/domain/telemetry-history';
-import { TERMINAL_CONDITIONS, type SyncJob } from '../../src/domain/terminals';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { conditionIndex, isPlaceable, RAW_KEEP_DAYS, type FleetMapWire, type TelemetryHistoryWire } from '../../src/domain/telemetry-history';
+import { TERMINAL_CONDITIONS, type SyncJob, type TerminalCondition } from '../../src/domain/terminals';
 import type { RunningSimulator } from '../../server/simulator';
 import { historyReading } from '../../server/services/terminal-sync-map';
-import { compressWhenAsked } from '../../server/routes/telemetry-history';
+import { acceptsGzip, mapBody } from '../../server/routes/telemetry-history';
+import { successSchema } from '../../server/routes/schemas';
+import { fleetMapSchema } from '../../server/routes/telemetry-history-schemas';
 import { gunzipSync } from 'node:zlib';
 import { createTestContext, type TestContext } from './helpers';
 import { fastClient, runIdsOf, startFleet, waitForLatest, waitForRun } from './terminal-sync-fixtures';
@@ -228,36 +230,75 @@ describe('the fleet map', () => {
     const terminals = await rows<{ id: string; lat: number | null; lon: number | null; condition: string }>(
       sql`SELECT user_terminal_id AS id, latitude AS lat, longitude AS lon, condition FROM terminals WHERE removed_at IS NULL`,
     );
-    // One without a location, and one at 0,0 (a missing location as some sources send it).
-    const [a, b] = terminals.filter((t) => t.id !== subject);
-    await db().execute(sql`UPDATE terminals SET latitude = NULL, longitude = NULL WHERE user_terminal_id = ${a!.id}`);
-    await db().execute(sql`UPDATE terminals SET latitude = 0, longitude = 0 WHERE user_terminal_id = ${b!.id}`);
+    // The database places them (the map's JSON is built there) by isPlaceable's rule: none without
+    // a location, at 0,0 (a missing location as some sources send it), out of range or not a number;
+    // the edges of the ranges are places.
+    const others = terminals.filter((t) => t.id !== subject);
+    const odd: [number | null, number | null][] = [[null, null], [0, 0], [91, 10], [10, -180.5], [Number.NaN, 5], [5, Number.POSITIVE_INFINITY], [-90, 180], [12.345678, -45.67891]];
+    for (const [k, [lat, lon]] of odd.entries()) {
+      const text = (v: number | null) => (v === null ? null : String(v));
+      await db().execute(sql`UPDATE terminals SET latitude = ${text(lat)}::float8, longitude = ${text(lon)}::float8 WHERE user_terminal_id = ${others[k]!.id}`);
+      Object.assign(others[k]!, { lat, lon });
+    }
     const response = await get('/fleet/map');
     expect(response.statusCode, response.body).toBe(200);
-    const map = data<FleetMapWire>(response);
-    const located = terminals.filter((t) => t.id !== a!.id && t.id !== b!.id && t.lat !== null && t.lon !== null);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    const map = successSchema(fleetMapSchema).parse(response.json()).data;
+    const located = terminals.filter((t) => isPlaceable(t.lat, t.lon));
     expect([...map.located.userTerminalIds].sort()).toEqual(located.map((t) => t.id).sort());
     expect(map.unlocated.total).toBe(terminals.length - located.length);
-    expect(map.unlocated.terminals.map((t) => t.userTerminalId)).toEqual(expect.arrayContaining([a!.id, b!.id]));
-    const i = map.located.userTerminalIds.indexOf(subject);
+    expect(map.unlocated.terminals.map((t) => t.userTerminalId).sort()).toEqual(terminals.filter((t) => !isPlaceable(t.lat, t.lon)).map((t) => t.id).sort());
+    const at = (id: string) => map.located.userTerminalIds.indexOf(id);
+    expect([map.located.latitudes[at(others[6]!.id)], map.located.longitudes[at(others[6]!.id)]]).toEqual([-90, 180]);
+    // Rounded to 4 decimals (about 11 m).
+    expect([map.located.latitudes[at(others[7]!.id)], map.located.longitudes[at(others[7]!.id)]]).toEqual([12.3457, -45.6789]);
+    const i = at(subject);
     const row = terminals.find((t) => t.id === subject)!;
     expect(map.located.latitudes[i]).toBeCloseTo(row.lat!, 4);
-    expect(TERMINAL_CONDITIONS[map.located.conditions[i]!]).toBe(row.condition);
-
+    expect(map.located.conditions).toEqual(map.located.userTerminalIds.map((id) => conditionIndex(terminals.find((t) => t.id === id)!.condition as TerminalCondition)));
     const status = row.condition;
     const filtered = data<FleetMapWire>(await get(`/fleet/map?status=${status}`));
+    expect(filtered.located.conditions.length).toBeGreaterThan(0);
     expect(filtered.located.conditions.every((c) => TERMINAL_CONDITIONS[c] === status)).toBe(true);
     const [{ customer }] = (await rows<{ customer: string }>(sql`SELECT assigned_customer_id::text AS customer FROM terminals WHERE user_terminal_id = ${subject}`)) as [{ customer: string }];
     const mine = data<FleetMapWire>(await get(`/fleet/map?customer_id=${customer}`));
     expect(mine.located.userTerminalIds).toEqual([subject]);
-    // A whole fleet's map is sent gzipped to a client that asks; a small one, or to one that does not, as it is.
-    const headers: Record<string, string> = {};
-    const big = JSON.stringify({ ids: Array.from({ length: 5_000 }, (_, k) => `terminal-${k}`) });
-    const sent = await compressWhenAsked({ headers: { 'accept-encoding': 'gzip, deflate, br' } }, { header: (name, value) => (headers[name] = value) }, big);
-    expect(headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(sent as Buffer).toString()).toBe(big);
-    expect(await compressWhenAsked({ headers: {} }, { header: () => undefined }, big)).toBe(big);
-    expect(await compressWhenAsked({ headers: { 'accept-encoding': 'gzip' } }, { header: () => undefined }, '{"small":true}')).toBe('{"small":true}');
+    // While the terminals are unchanged the answer made before is the answer, when it was made
+    // included; a change to any terminal makes a new one.
+    const service = ctx.app.services.telemetryHistory;
+    const kept = await service.map({});
+    expect(await service.map({})).toBe(kept);
+    expect(JSON.parse(kept.json)).toEqual(map);
+    await db().execute(sql`UPDATE terminals SET latitude = 45.5, longitude = 7.25 WHERE user_terminal_id = ${others[0]!.id}`);
+    const moved = data<FleetMapWire>(await get('/fleet/map'));
+    expect(await service.map({})).not.toBe(kept);
+    // Once opened, the whole fleet's map is made again by the tick's upkeep after a change, so the
+    // next look finds it made.
+    const writes = vi.spyOn(ctx.app.repos.telemetryHistory, 'mapJson');
+    try {
+      await db().execute(sql`UPDATE terminals SET latitude = 45.75 WHERE user_terminal_id = ${others[0]!.id}`);
+      await service.maintain();
+      expect(writes).toHaveBeenCalledTimes(1);
+      const ready = await service.map({});
+      expect(writes).toHaveBeenCalledTimes(1);
+      expect(JSON.parse(ready.json).located.latitudes[moved.located.userTerminalIds.indexOf(others[0]!.id)]).toBe(45.75);
+      await service.maintain();
+      expect(writes).toHaveBeenCalledTimes(1);
+    } finally {
+      writes.mockRestore();
+    }
+    expect([moved.located.latitudes[moved.located.userTerminalIds.indexOf(others[0]!.id)], moved.unlocated.total]).toEqual([45.5, map.unlocated.total - 1]);
+    // A whole fleet's map is sent gzipped to a client that asks, as it is to one that does not.
+    const asBrowser = await ctx.request({ method: 'GET', url: '/api/v1/fleet/map', token: admin, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const plain = await get('/fleet/map');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const big = { json: JSON.stringify({ ids: Array.from({ length: 5_000 }, (_, k) => `terminal-${k}`) }), version: '1' };
+    expect(JSON.parse(gunzipSync(await mapBody(big, true)).toString())).toEqual({ success: true, data: JSON.parse(big.json), message: 'Fleet map retrieved successfully' });
+    expect(await mapBody(big, false)).toBe(`{"success":true,"data":${big.json},"message":"Fleet map retrieved successfully"}`);
+    // This fleet's map is small: under 32 KB it goes out as it is, to anyone.
+    expect([asBrowser.headers['content-encoding'], asBrowser.body]).toEqual([undefined, plain.body]);
+    expect(acceptsGzip({ 'accept-encoding': 'gzip, deflate, br' })).toBe(true);
+    expect(acceptsGzip({})).toBe(false);
     const bad = await get('/fleet/map?status=sleeping');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/status must be one of/);

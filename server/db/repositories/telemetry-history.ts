@@ -6,7 +6,7 @@
 // sync. Sums and counts, never averages of averages.
 import { sql, type SQL } from 'drizzle-orm';
 import type { TelemetryResolution, TelemetryValues } from '../../../src/domain/telemetry-history';
-import type { TerminalCondition } from '../../../src/domain/terminals';
+import { TERMINAL_CONDITIONS, type TerminalCondition } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import { affected, rowsOf } from './results';
 import { bool, column, int, intOrNull, isoText, str } from './values';
@@ -34,15 +34,6 @@ export interface HistoryPointRow extends TelemetryValues {
 export interface OutageRow {
   startedAt: string;
   endedAt: string | null;
-}
-
-export interface MapTerminalRow {
-  userTerminalId: string;
-  nickname: string | null;
-  serviceLineNumber: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  condition: TerminalCondition;
 }
 
 export interface MapFilterSql {
@@ -299,25 +290,58 @@ export function createTelemetryHistoryRepository(db: Db) {
     },
 
     /** Every live terminal the filter matches, with its location and condition, in service line order. */
-    async mapTerminals(filter: MapFilterSql): Promise<MapTerminalRow[]> {
+    /**
+     * What the fleet map's answer is made of, as one value that changes with any committed change
+     * to the terminals: their count and the sum of their rows' versions (xmin: a write gives its
+     * row a new one). Read in the reader's own snapshot, so a write that commits later is never
+     * taken as seen; a vacuum that freezes rows changes it too, which only costs a rebuild.
+     */
+    async inventoryVersion(): Promise<string> {
+      const [row] = rowsOf<{ version: unknown }>(
+        await db.execute(sql`SELECT count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text AS version FROM terminals`),
+      );
+      return String(row?.version);
+    },
+
+    /**
+     * The fleet map's answer (FleetMapWire) as JSON text, built where the rows are: a whole fleet is
+     * 100,000 terminals, and turning them into row objects and back into JSON costs the server
+     * several times what the database takes to aggregate them into four columns. The place rule is
+     * isPlaceable's: both coordinates in range and not 0,0 (NaN and infinities fall outside every
+     * range); coordinates rounded to 4 decimals; the condition an index into TERMINAL_CONDITIONS.
+     * Ordered by service line, then terminal, so the same fleet gives the same answer.
+     */
+    async mapJson(filter: MapFilterSql, generatedAt: Date, unlocatedListed: number): Promise<string> {
       const where = [sql`removed_at IS NULL`];
       if (filter.customerId) where.push(sql`assigned_customer_id = ${filter.customerId}::uuid`);
       if (filter.condition) where.push(sql`condition = ${filter.condition}`);
       if (filter.accountId !== undefined) where.push(sql`account_id = ${filter.accountId}`);
-      const rows = rowsOf<Record<string, unknown>>(
+      const conditionIndex = sql`CASE condition ${sql.join(TERMINAL_CONDITIONS.map((c, i) => sql`WHEN ${c} THEN ${sql.raw(String(i))}`), sql` `)} ELSE -1 END`;
+      const [row] = rowsOf<{ body: unknown }>(
         await db.execute(sql`
-          SELECT user_terminal_id, nickname, service_line_number, latitude, longitude, condition FROM terminals
-          WHERE ${sql.join(where, sql` AND `)}
-          ORDER BY service_line_number NULLS LAST, user_terminal_id`),
+          WITH t AS MATERIALIZED (
+            SELECT user_terminal_id, nickname, service_line_number, condition, latitude, longitude,
+                   (latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180 AND NOT (latitude = 0 AND longitude = 0)) IS TRUE AS placeable
+            FROM terminals WHERE ${sql.join(where, sql` AND `)}
+            ORDER BY service_line_number NULLS LAST, user_terminal_id
+          ), located AS (
+            SELECT coalesce(json_agg(user_terminal_id), '[]') AS ids,
+                   coalesce(json_agg(round(latitude * 10000) / 10000), '[]') AS latitudes,
+                   coalesce(json_agg(round(longitude * 10000) / 10000), '[]') AS longitudes,
+                   coalesce(json_agg(${conditionIndex}), '[]') AS conditions
+            FROM t WHERE placeable
+          ), listed AS (
+            SELECT coalesce(json_agg(json_build_object('userTerminalId', user_terminal_id, 'nickname', nickname, 'serviceLineNumber', service_line_number, 'condition', condition)), '[]') AS terminals
+            FROM (SELECT * FROM t WHERE NOT placeable LIMIT ${unlocatedListed}) u
+          )
+          SELECT json_build_object(
+            'generatedAt', ${generatedAt.toISOString()}::text,
+            'located', json_build_object('userTerminalIds', l.ids, 'latitudes', l.latitudes, 'longitudes', l.longitudes, 'conditions', l.conditions),
+            'unlocated', json_build_object('total', (SELECT count(*) FROM t WHERE NOT placeable), 'terminals', li.terminals)
+          )::text AS body
+          FROM located l, listed li`),
       );
-      return rows.map((r) => ({
-        userTerminalId: String(r.user_terminal_id),
-        nickname: str(r.nickname),
-        serviceLineNumber: str(r.service_line_number),
-        latitude: num(r.latitude),
-        longitude: num(r.longitude),
-        condition: String(r.condition) as TerminalCondition,
-      }));
+      return String(row?.body);
     },
 
     /** What the history tables hold on disk, per table (partitions and indexes included): the storage the README states. */
