@@ -248,17 +248,20 @@ async function walPosition(db: Db): Promise<bigint> {
  */
 function mapAnswers(db: Db, repository: TelemetryHistoryRepository) {
   const gzipped = promisify(gzip);
+  // The answer's schema then: coordinates in degrees, rounded to 4 decimals.
+  const degrees = z.array(z.number());
+  const previousSchema = successSchema(fleetMapSchema.extend({ located: z.object({ userTerminalIds: z.array(z.string()), latitudes: degrees, longitudes: degrees, conditions: z.array(z.number().int()) }) }));
   const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
   return {
     async current() {
-      return mapBody({ json: await repository.mapJson({}, new Date(), FLEET_MAP_UNLOCATED_LISTED), version: 'fresh' }, true);
+      return mapBody({ json: await repository.mapJson({}, new Date(), FLEET_MAP_UNLOCATED_LISTED), version: 'made anew' }, true);
     },
     async previous() {
       const rows = rowsOf<Record<string, unknown>>(
         await db.execute(sql`SELECT user_terminal_id, nickname, service_line_number, latitude, longitude, condition FROM terminals
           WHERE removed_at IS NULL ORDER BY service_line_number NULLS LAST, user_terminal_id`),
       );
-      const located: FleetMapWire['located'] = { userTerminalIds: [], latitudes: [], longitudes: [], conditions: [] };
+      const located = { userTerminalIds: [] as string[], latitudes: [] as number[], longitudes: [] as number[], conditions: [] as number[] };
       const unlocated: FleetMapWire['unlocated'] = { total: 0, terminals: [] };
       for (const r of rows) {
         const [latitude, longitude] = [r.latitude === null ? null : Number(r.latitude), r.longitude === null ? null : Number(r.longitude)];
@@ -274,7 +277,7 @@ function mapAnswers(db: Db, repository: TelemetryHistoryRepository) {
         }
       }
       const answer = { success: true as const, data: { generatedAt: new Date().toISOString(), located, unlocated }, message: 'Fleet map retrieved successfully' };
-      return gzipped(JSON.stringify(z.encode(successSchema(fleetMapSchema), answer)), { level: 6 });
+      return gzipped(JSON.stringify(z.encode(previousSchema, answer)), { level: 6 });
     },
   };
 }

@@ -66,8 +66,8 @@ export const fleetMapSchema = z.object({
   generatedAt: z.string(),
   located: z.object({
     userTerminalIds: z.array(z.string()),
-    latitudes: z.array(z.number()),
-    longitudes: z.array(z.number()),
+    latitudesE4: z.array(z.number().int()),
+    longitudesE4: z.array(z.number().int()),
     conditions: z.array(z.number().int()),
   }),
   unlocated: z.object({

@@ -35,7 +35,8 @@ export function mapBody(answer: FleetMapAnswer, gzipped: boolean): string | Prom
     sent.set(answer, made);
   }
   if (!gzipped) return made.body;
-  made.gzipped ??= gzip(made.body, { level: 6 });
+  // Level 4: a third of level 6's time on a whole fleet's answer, for a few percent more bytes.
+  made.gzipped ??= gzip(made.body, { level: 4 });
   return made.gzipped;
 }
 

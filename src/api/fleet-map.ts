@@ -8,7 +8,7 @@
 // load and the customer filter's search.
 import { fromPromise } from 'xstate';
 import { TERMINAL_CONDITIONS } from '../domain/terminals';
-import { isPlaceable, type FleetMapFilter, type FleetMapWire } from '../domain/telemetry-history';
+import { FLEET_MAP_COORDINATE_UNITS, isPlaceable, type FleetMap, type FleetMapFilter, type FleetMapWire } from '../domain/telemetry-history';
 import type { ListPage, ListQuery } from '../machines/list';
 import type { LoadOutcome } from '../machines/resource';
 import { mapResult, type ApiClient, type ApiResult } from './client';
@@ -29,22 +29,27 @@ export function fleetMapQuery(filter: FleetMapFilter): Record<string, string | n
 const column = (value: unknown): unknown[] | null => (Array.isArray(value) ? value : null);
 const finite = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
-export function normaliseFleetMap(data: unknown): FleetMapWire | null {
+/** The answer read: coordinates from the wire's ten-thousandths into degrees. */
+export function normaliseFleetMap(data: unknown): FleetMap | null {
   if (!isRecord(data) || !isRecord(data.located)) return null;
   const ids = column(data.located.userTerminalIds);
-  const latitudes = column(data.located.latitudes);
-  const longitudes = column(data.located.longitudes);
+  const latitudes = column(data.located.latitudesE4);
+  const longitudes = column(data.located.longitudesE4);
   const conditions = column(data.located.conditions);
   if (!ids || !latitudes || !longitudes || !conditions) return null;
   if (latitudes.length !== ids.length || longitudes.length !== ids.length || conditions.length !== ids.length) return null;
 
-  const located: FleetMapWire['located'] = { userTerminalIds: [], latitudes: [], longitudes: [], conditions: [] };
+  const located: FleetMap['located'] = { userTerminalIds: [], latitudes: [], longitudes: [], conditions: [] };
+  const degrees = (units: unknown) => {
+    const value = finite(units);
+    return value === null ? null : value / FLEET_MAP_COORDINATE_UNITS;
+  };
   let unplaceable = 0;
   ids.forEach((rawId, i) => {
     const id = text(rawId);
     if (!id) return;
-    const latitude = finite(latitudes[i]);
-    const longitude = finite(longitudes[i]);
+    const latitude = degrees(latitudes[i]);
+    const longitude = degrees(longitudes[i]);
     if (!isPlaceable(latitude, longitude)) {
       unplaceable += 1;
       return;
@@ -70,7 +75,7 @@ export function normaliseFleetMap(data: unknown): FleetMapWire | null {
 
 export function createFleetMapApi(client: ApiClient) {
   return {
-    map: async (filter: FleetMapFilter, signal?: AbortSignal): Promise<ApiResult<FleetMapWire>> =>
+    map: async (filter: FleetMapFilter, signal?: AbortSignal): Promise<ApiResult<FleetMap>> =>
       mapResult(await client.request<unknown>('/fleet/map', { query: fleetMapQuery(filter), ...withSignal(signal) }), normaliseFleetMap),
   };
 }
@@ -87,7 +92,7 @@ export interface FleetMapCustomer {
 export function createFleetMapActors(api: { fleetMap: FleetMapApi; customers: Pick<CustomersApi, 'list'> }) {
   const { fleetMap } = api;
   return {
-    loadMap: fromPromise<LoadOutcome<FleetMapWire>, FleetMapFilter>(({ input, signal }) => outcome(() => fleetMap.map(input, signal))),
+    loadMap: fromPromise<LoadOutcome<FleetMap>, FleetMapFilter>(({ input, signal }) => outcome(() => fleetMap.map(input, signal))),
     loadCustomerChoices: fromPromise<LoadOutcome<ListPage<FleetMapCustomer>>, ListQuery<'all'>>(({ input, signal }) =>
       outcome(async () => {
         const result = await api.customers.list({ page: 1, limit: input.limit, ...(input.search ? { search: input.search } : {}) }, signal);

@@ -8,7 +8,7 @@
 // at 180° W, 1 at 180° E; y: 0 at the north edge, 85.05° N, 1 at the south edge). The view is
 // VIEW_WIDTH × VIEW_HEIGHT map units; at zoom z the world is TILE_SIZE × 2^z units wide.
 import type { Feature, Point } from 'geojson';
-import { isPlaceable, conditionAt, type FleetMapFilter, type FleetMapWire } from './telemetry-history';
+import { isPlaceable, conditionAt, type FleetMap, type FleetMapFilter } from './telemetry-history';
 import { TERMINAL_CONDITIONS, TERMINAL_ID_PATTERN, type TerminalCondition } from './terminals';
 
 // ---- The view ------------------------------------------------------------------------------------
@@ -262,8 +262,8 @@ export type FleetPoint = Feature<Point, FleetPointProperties>;
  * counted with the terminals without a location (`unplacedCount`), never drawn off the coast of
  * Africa.
  */
-export function fleetPoints(wire: FleetMapWire): FleetPoint[] {
-  const { userTerminalIds, latitudes, longitudes, conditions } = wire.located;
+export function fleetPoints(map: FleetMap): FleetPoint[] {
+  const { userTerminalIds, latitudes, longitudes, conditions } = map.located;
   return userTerminalIds.flatMap((userTerminalId, i): FleetPoint[] => {
     const latitude = latitudes[i] ?? null;
     const longitude = longitudes[i] ?? null;
@@ -273,10 +273,10 @@ export function fleetPoints(wire: FleetMapWire): FleetPoint[] {
 }
 
 /** The terminals the map cannot place: those the server sent without a location, and any it sent with one no map can use. */
-export function unplacedCount(wire: FleetMapWire): number {
-  const { userTerminalIds, latitudes, longitudes } = wire.located;
+export function unplacedCount(map: FleetMap): number {
+  const { userTerminalIds, latitudes, longitudes } = map.located;
   const badlyPlaced = userTerminalIds.filter((_, i) => !isPlaceable(latitudes[i] ?? null, longitudes[i] ?? null)).length;
-  return wire.unlocated.total + badlyPlaced;
+  return map.unlocated.total + badlyPlaced;
 }
 
 export const worldPointOf = (point: FleetPoint): WorldPoint => project(point.geometry.coordinates[0]!, point.geometry.coordinates[1]!);

@@ -200,16 +200,18 @@ export interface FleetMapFilter {
 
 /**
  * Every live terminal the filter matches. Those with a location come as parallel columns (one
- * index per terminal: a 100,000-terminal fleet stays within 2 MB compressed); coordinates are
- * rounded to 4 decimals (about 11 m). Those without one are counted and the first of them listed,
+ * index per terminal: a 100,000-terminal fleet stays within 2 MB compressed), their coordinates in
+ * whole ten-thousandths of a degree (about 11 m: 123457 is 12.3457°), which the database writes
+ * several times faster than decimals. Those without one are counted and the first of them listed,
  * never placed at 0,0.
  */
 export interface FleetMapWire {
   generatedAt: string;
   located: {
     userTerminalIds: string[];
-    latitudes: number[];
-    longitudes: number[];
+    /** Ten-thousandths of a degree (FLEET_MAP_COORDINATE_UNITS to the degree). */
+    latitudesE4: number[];
+    longitudesE4: number[];
     /** An index into TERMINAL_CONDITIONS. */
     conditions: number[];
   };
@@ -219,6 +221,14 @@ export interface FleetMapWire {
     terminals: { userTerminalId: string; nickname: string | null; serviceLineNumber: string | null; condition: TerminalCondition }[];
   };
 }
+
+/** The map as the client holds it: the answer read, coordinates in degrees. */
+export interface FleetMap extends Omit<FleetMapWire, 'located'> {
+  located: { userTerminalIds: string[]; latitudes: number[]; longitudes: number[]; conditions: number[] };
+}
+
+/** The wire's coordinate units to the degree. */
+export const FLEET_MAP_COORDINATE_UNITS = 10_000;
 
 export const FLEET_MAP_UNLOCATED_LISTED = 200;
 export const conditionIndex = (condition: TerminalCondition): number => TERMINAL_CONDITIONS.indexOf(condition);

@@ -12,13 +12,13 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { sameFilter } from '../domain/fleet-map';
-import type { FleetMapFilter, FleetMapWire } from '../domain/telemetry-history';
+import type { FleetMap, FleetMapFilter } from '../domain/telemetry-history';
 import { FALLBACK_LOAD_ERROR, type LoadOutcome } from './resource';
 
 export interface FleetMapContext {
   filter: FleetMapFilter;
   /** The answer for `filter`; null until it is in. */
-  map: FleetMapWire | null;
+  map: FleetMap | null;
   error: string | null;
 }
 
@@ -35,7 +35,7 @@ export const fleetMapMachine = setup({
     input: {} as FleetMapInput | undefined,
   },
   actors: {
-    loadMap: fromPromise<LoadOutcome<FleetMapWire>, FleetMapFilter>(async () => {
+    loadMap: fromPromise<LoadOutcome<FleetMap>, FleetMapFilter>(async () => {
       throw new Error('loadMap is provided by the app');
     }),
   },
@@ -43,12 +43,12 @@ export const fleetMapMachine = setup({
     // The pins of the old filter go at once: a map that shows them under the new filter would say
     // something false until the answer comes.
     storeFilter: assign((_, filter: FleetMapFilter) => ({ filter, map: null, error: null })),
-    storeMap: assign((_, outcome: LoadOutcome<FleetMapWire>) => (outcome.ok ? { map: outcome.data, error: null } : {})),
-    storeError: assign((_, outcome: LoadOutcome<FleetMapWire>) => ({ error: outcome.ok ? null : outcome.message })),
+    storeMap: assign((_, outcome: LoadOutcome<FleetMap>) => (outcome.ok ? { map: outcome.data, error: null } : {})),
+    storeError: assign((_, outcome: LoadOutcome<FleetMap>) => ({ error: outcome.ok ? null : outcome.message })),
     storeFallbackError: assign({ error: FALLBACK_LOAD_ERROR }),
   },
   guards: {
-    isLoaded: (_, outcome: LoadOutcome<FleetMapWire>) => outcome.ok,
+    isLoaded: (_, outcome: LoadOutcome<FleetMap>) => outcome.ok,
     isNewFilter: ({ context }, filter: FleetMapFilter) => !sameFilter(context.filter, filter),
   },
 }).createMachine({
@@ -112,7 +112,7 @@ export interface FleetMapView {
   /** The failure's words while the error card shows; null otherwise. */
   error: string | null;
   /** The answer while it is shown. */
-  map: FleetMapWire | null;
+  map: FleetMap | null;
   filter: FleetMapFilter;
 }
 

@@ -249,12 +249,12 @@ describe('the fleet map', () => {
     expect(map.unlocated.total).toBe(terminals.length - located.length);
     expect(map.unlocated.terminals.map((t) => t.userTerminalId).sort()).toEqual(terminals.filter((t) => !isPlaceable(t.lat, t.lon)).map((t) => t.id).sort());
     const at = (id: string) => map.located.userTerminalIds.indexOf(id);
-    expect([map.located.latitudes[at(others[6]!.id)], map.located.longitudes[at(others[6]!.id)]]).toEqual([-90, 180]);
-    // Rounded to 4 decimals (about 11 m).
-    expect([map.located.latitudes[at(others[7]!.id)], map.located.longitudes[at(others[7]!.id)]]).toEqual([12.3457, -45.6789]);
+    // In whole ten-thousandths of a degree (about 11 m).
+    expect([map.located.latitudesE4[at(others[6]!.id)], map.located.longitudesE4[at(others[6]!.id)]]).toEqual([-900_000, 1_800_000]);
+    expect([map.located.latitudesE4[at(others[7]!.id)], map.located.longitudesE4[at(others[7]!.id)]]).toEqual([123_457, -456_789]);
     const i = at(subject);
     const row = terminals.find((t) => t.id === subject)!;
-    expect(map.located.latitudes[i]).toBeCloseTo(row.lat!, 4);
+    expect(map.located.latitudesE4[i]! / 10_000).toBeCloseTo(row.lat!, 4);
     expect(map.located.conditions).toEqual(map.located.userTerminalIds.map((id) => conditionIndex(terminals.find((t) => t.id === id)!.condition as TerminalCondition)));
     const status = row.condition;
     const filtered = data<FleetMapWire>(await get(`/fleet/map?status=${status}`));
@@ -281,13 +281,13 @@ describe('the fleet map', () => {
       expect(writes).toHaveBeenCalledTimes(1);
       const ready = await service.map({});
       expect(writes).toHaveBeenCalledTimes(1);
-      expect(JSON.parse(ready.json).located.latitudes[moved.located.userTerminalIds.indexOf(others[0]!.id)]).toBe(45.75);
+      expect(JSON.parse(ready.json).located.latitudesE4[moved.located.userTerminalIds.indexOf(others[0]!.id)]).toBe(457_500);
       await service.maintain();
       expect(writes).toHaveBeenCalledTimes(1);
     } finally {
       writes.mockRestore();
     }
-    expect([moved.located.latitudes[moved.located.userTerminalIds.indexOf(others[0]!.id)], moved.unlocated.total]).toEqual([45.5, map.unlocated.total - 1]);
+    expect([moved.located.latitudesE4[moved.located.userTerminalIds.indexOf(others[0]!.id)], moved.unlocated.total]).toEqual([455_000, map.unlocated.total - 1]);
     // A whole fleet's map is sent gzipped to a client that asks, as it is to one that does not.
     const asBrowser = await ctx.request({ method: 'GET', url: '/api/v1/fleet/map', token: admin, headers: { 'accept-encoding': 'gzip, deflate, br' } });
     const plain = await get('/fleet/map');

@@ -55,9 +55,9 @@ import {
   type Viewport,
 } from '../../src/domain/fleet-map';
 import { TERMINAL_CONDITIONS, type TerminalCondition } from '../../src/domain/terminals';
-import { fleetMapWire, type LocatedTerminal } from '../fixtures/fleet-map';
+import { fleetMapOf, type LocatedTerminal } from '../fixtures/fleet-map';
 
-const wire = fleetMapWire;
+const wire = fleetMapOf;
 
 const at = (id: string, latitude: number, longitude: number, condition: TerminalCondition = 'active'): LocatedTerminal => ({ id, latitude, longitude, condition });
 
@@ -367,22 +367,24 @@ describe('the answer of GET /fleet/map', () => {
     expect(fleetMapQuery({})).toEqual({});
   });
 
-  it('reads the columns, moving a terminal with no usable position to those without a location', () => {
+  it('reads the columns, coordinates from ten-thousandths into degrees, moving a terminal with no usable position to those without a location', () => {
     const raw = {
       generatedAt: '2026-03-01T12:00:00.000Z',
-      located: { userTerminalIds: ['UT-A', 'UT-B', 'UT-C', ''], latitudes: [10, 0, 20, 5], longitudes: [20, 0, 30, 5], conditions: [1, 0, 9, 0] },
+      located: { userTerminalIds: ['UT-A', 'UT-B', 'UT-C', '', 'UT-D'], latitudesE4: [100_000, 0, 200_005, 50_000, 910_000], longitudesE4: [200_000, 0, -300_000, 50_000, 0], conditions: [1, 0, 9, 0, 0] },
       unlocated: { total: 3, terminals: [{ userTerminalId: 'UT-X', nickname: 'Aurora', serviceLineNumber: 'AST-1', condition: 'warning' }, { nickname: 'no id' }] },
     };
     expect(normaliseFleetMap(raw)).toEqual({
       generatedAt: '2026-03-01T12:00:00.000Z',
       // An index this client does not know reads as inactive.
-      located: { userTerminalIds: ['UT-A', 'UT-C'], latitudes: [10, 20], longitudes: [20, 30], conditions: [1, 3] },
-      unlocated: { total: 4, terminals: [{ userTerminalId: 'UT-X', nickname: 'Aurora', serviceLineNumber: 'AST-1', condition: 'warning' }] },
+      located: { userTerminalIds: ['UT-A', 'UT-C'], latitudes: [10, 20.0005], longitudes: [20, -30], conditions: [1, 3] },
+      unlocated: { total: 5, terminals: [{ userTerminalId: 'UT-X', nickname: 'Aurora', serviceLineNumber: 'AST-1', condition: 'warning' }] },
     });
   });
 
   it('refuses columns that do not line up: one off would move every terminal to its neighbour', () => {
-    expect(normaliseFleetMap({ located: { userTerminalIds: ['UT-A', 'UT-B'], latitudes: [1], longitudes: [1, 2], conditions: [0, 0] } })).toBeNull();
+    expect(normaliseFleetMap({ located: { userTerminalIds: ['UT-A', 'UT-B'], latitudesE4: [1], longitudesE4: [1, 2], conditions: [0, 0] } })).toBeNull();
+    // An answer in the former shape (degrees under other names) is no answer either.
+    expect(normaliseFleetMap({ located: { userTerminalIds: ['UT-A'], latitudes: [1], longitudes: [2], conditions: [0] } })).toBeNull();
     expect(normaliseFleetMap({ located: null })).toBeNull();
     expect(normaliseFleetMap([])).toBeNull();
   });

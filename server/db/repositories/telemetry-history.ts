@@ -5,7 +5,7 @@
 // day in progress) is rolled up from the finer table on read, so a chart is never behind the last
 // sync. Sums and counts, never averages of averages.
 import { sql, type SQL } from 'drizzle-orm';
-import type { TelemetryResolution, TelemetryValues } from '../../../src/domain/telemetry-history';
+import { FLEET_MAP_COORDINATE_UNITS, type TelemetryResolution, type TelemetryValues } from '../../../src/domain/telemetry-history';
 import { TERMINAL_CONDITIONS, type TerminalCondition } from '../../../src/domain/terminals';
 import type { Db } from '../client';
 import { affected, rowsOf } from './results';
@@ -292,13 +292,17 @@ export function createTelemetryHistoryRepository(db: Db) {
     /** Every live terminal the filter matches, with its location and condition, in service line order. */
     /**
      * What the fleet map's answer is made of, as one value that changes with any committed change
-     * to the terminals: their count and the sum of their rows' versions (xmin: a write gives its
-     * row a new one). Read in the reader's own snapshot, so a write that commits later is never
-     * taken as seen; a vacuum that freezes rows changes it too, which only costs a rebuild.
+     * to the terminals: their count and a sum of their rows' versions (xmin: a write gives its row
+     * a new one). Read in the reader's own snapshot, so a write that commits later is never taken
+     * as seen. The sum is of age(xmin) less age() of a fixed id, modulo 2^32: that is the sum of
+     * the xmins (negated) whatever the current transaction id age() measures from, and several
+     * times cheaper than turning each xmin into a number through its text.
      */
     async inventoryVersion(): Promise<string> {
       const [row] = rowsOf<{ version: unknown }>(
-        await db.execute(sql`SELECT count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text AS version FROM terminals`),
+        await db.execute(sql`
+          SELECT count(*)::text || ':' || ((coalesce(sum(age(xmin)::bigint), 0) - count(*) * age('3'::xid)::bigint) % 4294967296 + 4294967296) % 4294967296 AS version
+          FROM terminals`),
       );
       return String(row?.version);
     },
@@ -308,8 +312,8 @@ export function createTelemetryHistoryRepository(db: Db) {
      * 100,000 terminals, and turning them into row objects and back into JSON costs the server
      * several times what the database takes to aggregate them into four columns. The place rule is
      * isPlaceable's: both coordinates in range and not 0,0 (NaN and infinities fall outside every
-     * range); coordinates rounded to 4 decimals; the condition an index into TERMINAL_CONDITIONS.
-     * Ordered by service line, then terminal, so the same fleet gives the same answer.
+     * range); coordinates in ten-thousandths of a degree; the condition an index into TERMINAL_CONDITIONS.
+     * The unlocated are listed by service line; the located come in the table's order (a map has none).
      */
     async mapJson(filter: MapFilterSql, generatedAt: Date, unlocatedListed: number): Promise<string> {
       const where = [sql`removed_at IS NULL`];
@@ -317,29 +321,31 @@ export function createTelemetryHistoryRepository(db: Db) {
       if (filter.condition) where.push(sql`condition = ${filter.condition}`);
       if (filter.accountId !== undefined) where.push(sql`account_id = ${filter.accountId}`);
       const conditionIndex = sql`CASE condition ${sql.join(TERMINAL_CONDITIONS.map((c, i) => sql`WHEN ${c} THEN ${sql.raw(String(i))}`), sql` `)} ELSE -1 END`;
+      const placeable = sql`(latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180 AND NOT (latitude = 0 AND longitude = 0)) IS TRUE`;
+      // One pass over the terminals for the located columns: the numbers are whole (a float8's text
+      // costs the database five times an integer's) and joined as text, the ids through json_agg,
+      // which escapes them. The unlocated listed are the first by service line.
+      const units = sql.raw(String(FLEET_MAP_COORDINATE_UNITS));
       const [row] = rowsOf<{ body: unknown }>(
         await db.execute(sql`
-          WITH t AS MATERIALIZED (
-            SELECT user_terminal_id, nickname, service_line_number, condition, latitude, longitude,
-                   (latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180 AND NOT (latitude = 0 AND longitude = 0)) IS TRUE AS placeable
-            FROM terminals WHERE ${sql.join(where, sql` AND `)}
-            ORDER BY service_line_number NULLS LAST, user_terminal_id
-          ), located AS (
+          WITH located AS (
             SELECT coalesce(json_agg(user_terminal_id), '[]') AS ids,
-                   coalesce(json_agg(round(latitude * 10000) / 10000), '[]') AS latitudes,
-                   coalesce(json_agg(round(longitude * 10000) / 10000), '[]') AS longitudes,
-                   coalesce(json_agg(${conditionIndex}), '[]') AS conditions
-            FROM t WHERE placeable
-          ), listed AS (
-            SELECT coalesce(json_agg(json_build_object('userTerminalId', user_terminal_id, 'nickname', nickname, 'serviceLineNumber', service_line_number, 'condition', condition)), '[]') AS terminals
-            FROM (SELECT * FROM t WHERE NOT placeable LIMIT ${unlocatedListed}) u
+                   '[' || coalesce(string_agg(round(latitude * ${units})::int::text, ','), '') || ']' AS latitudes,
+                   '[' || coalesce(string_agg(round(longitude * ${units})::int::text, ','), '') || ']' AS longitudes,
+                   '[' || coalesce(string_agg(${conditionIndex}::text, ','), '') || ']' AS conditions
+            FROM terminals WHERE ${sql.join(where, sql` AND `)} AND ${placeable}
+          ), unlocated AS (
+            SELECT count(*) AS total,
+                   coalesce(json_agg(json_build_object('userTerminalId', user_terminal_id, 'nickname', nickname, 'serviceLineNumber', service_line_number, 'condition', condition))
+                     FILTER (WHERE listed), '[]') AS terminals
+            FROM (SELECT user_terminal_id, nickname, service_line_number, condition,
+                         row_number() OVER (ORDER BY service_line_number NULLS LAST, user_terminal_id) <= ${unlocatedListed} AS listed
+                  FROM terminals WHERE ${sql.join(where, sql` AND `)} AND NOT ${placeable}) u
           )
-          SELECT json_build_object(
-            'generatedAt', ${generatedAt.toISOString()}::text,
-            'located', json_build_object('userTerminalIds', l.ids, 'latitudes', l.latitudes, 'longitudes', l.longitudes, 'conditions', l.conditions),
-            'unlocated', json_build_object('total', (SELECT count(*) FROM t WHERE NOT placeable), 'terminals', li.terminals)
-          )::text AS body
-          FROM located l, listed li`),
+          SELECT '{"generatedAt":' || to_json(${generatedAt.toISOString()}::text)::text
+                 || ',"located":{"userTerminalIds":' || l.ids::text || ',"latitudesE4":' || l.latitudes || ',"longitudesE4":' || l.longitudes
+                 || ',"conditions":' || l.conditions || '},"unlocated":{"total":' || u.total::text || ',"terminals":' || u.terminals::text || '}}' AS body
+          FROM located l, unlocated u`),
       );
       return String(row?.body);
     },

@@ -48,7 +48,7 @@ import {
   type ViewPoint,
   type Viewport,
 } from '../../domain/fleet-map';
-import type { FleetMapWire } from '../../domain/telemetry-history';
+import type { FleetMap } from '../../domain/telemetry-history';
 import { TERMINAL_CONDITIONS, type TerminalCondition } from '../../domain/terminals';
 import { isPlainLeftClick, NavLink } from '../common/NavLink';
 
@@ -421,7 +421,7 @@ function SharedSpot({ points, onNavigate, onClose }: { points: FleetPoint[]; onN
 
 // ---- Without a location --------------------------------------------------------------------------
 
-export function UnlocatedTerminals({ map, total, onNavigate }: { map: FleetMapWire; total: number; onNavigate(url: string): void }) {
+export function UnlocatedTerminals({ map, total, onNavigate }: { map: FleetMap; total: number; onNavigate(url: string): void }) {
   const titleId = useId();
   const listed = map.unlocated.terminals;
   return (

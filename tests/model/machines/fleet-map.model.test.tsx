@@ -5,7 +5,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { CONDITION_LABELS, FLEET_MAP_TEXTS as T } from '../../../src/domain/fleet-map';
-import { conditionIndex, type FleetMapFilter, type FleetMapWire } from '../../../src/domain/telemetry-history';
+import { conditionIndex, type FleetMapFilter, type FleetMap } from '../../../src/domain/telemetry-history';
 import type { TerminalCondition } from '../../../src/domain/terminals';
 import { fleetMapMachine, fleetMapView } from '../../../src/machines/fleet-map';
 import { FALLBACK_LOAD_ERROR, type LoadOutcome } from '../../../src/machines/resource';
@@ -16,7 +16,7 @@ import { modelSuite } from '../framework/suite';
 
 const REFUSAL = 'Database unavailable';
 
-function mapOf(located: [id: string, latitude: number, longitude: number, condition: TerminalCondition][], unlocatedTotal = 0): FleetMapWire {
+function mapOf(located: [id: string, latitude: number, longitude: number, condition: TerminalCondition][], unlocatedTotal = 0): FleetMap {
   return {
     generatedAt: '2026-03-01T12:00:00.000Z',
     located: {
@@ -102,11 +102,11 @@ modelSuite(fleetMapModel);
 
 /** The machine with a load the test answers by hand, call by call. */
 function startWithDeferredLoads(filter: FleetMapFilter = {}) {
-  const calls: { filter: FleetMapFilter; signal: AbortSignal; answer(outcome: LoadOutcome<FleetMapWire>): void }[] = [];
+  const calls: { filter: FleetMapFilter; signal: AbortSignal; answer(outcome: LoadOutcome<FleetMap>): void }[] = [];
   const actor = createActor(
     fleetMapMachine.provide({
       actors: {
-        loadMap: fromPromise<LoadOutcome<FleetMapWire>, FleetMapFilter>(({ input, signal }) => new Promise((resolve) => calls.push({ filter: input, signal, answer: resolve }))),
+        loadMap: fromPromise<LoadOutcome<FleetMap>, FleetMapFilter>(({ input, signal }) => new Promise((resolve) => calls.push({ filter: input, signal, answer: resolve }))),
       },
     }),
     { input: { filter } },
