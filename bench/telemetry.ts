@@ -3,19 +3,20 @@
 //   1. The fleet: terminals on land-ish coordinates (one in twenty without a location), conditions
 //      spread over active / warning / maintenance / inactive, three in ten held by ten customers.
 //   2. The syncs' writes: the day's earlier readings are written first (SQL, a statement a reading,
-//      the tick rolling up each hour as it ends), so the timed syncs are the day's last and write
+//      the tick running every hour), so the timed syncs are the day's last and write
 //      into its raw partition at its fullest. Each timed sync writes a reading per terminal through
 //      repos.telemetryHistory.record in the sync's paced slices (pacer.ts, the bounds the terminal
 //      sync uses: 100 first, 25 to 1,000; one transaction a slice), one terminal in twenty offline
 //      (a different twentieth every second sync: outages open and close).
-//   3. The roll-up: the service's maintain() at the tick after midnight (the two hours of the syncs,
-//      and day D into the daily table), and at each hour of the day before it (the day's partition
+//   3. The roll-up: the service's maintain() at the tick after midnight (day D's 24 hours at once,
+//      in terminal order, and day D into the daily table), and at each hour of the day before it,
+//      which rolls up nothing: the day in progress is read from the readings (the day's partition
 //      analyzed and vacuumed when autovacuum's default thresholds would have it done).
 //   4. Storage: storage()'s bytes per table over the rows they hold (indexes included), and the
 //      projections for the whole fleet from those measured bytes per row.
 //   5. The charts: BENCH_HOURLY_DAYS days of hourly and BENCH_DAILY_DAYS of daily roll-ups for
-//      every terminal (tests/fixtures/telemetry.ts), the next hour rolled up into the month partition
-//      they fill, then GET /api/v1/terminals/:id/telemetry for random terminals through app.inject.
+//      every terminal (tests/fixtures/telemetry.ts, a day of hours a statement in terminal order, as
+//      the tick writes them), the tick an hour after midnight, then GET /api/v1/terminals/:id/telemetry for random terminals through app.inject.
 //   6. The fleet map: GET /api/v1/fleet/map, its time, and its size raw, gzip'd and brotli'd.
 // The roll-up's INSERTs run under EXPLAIN (ANALYZE, BUFFERS, WAL, TIMING OFF): the same work, with
 // its pages and WAL (full-page images) reported. Prints one JSON object; progress on stderr.
@@ -324,7 +325,7 @@ async function run(database: Database, o: Options) {
   // 2. The day's readings before the timed syncs, each hour rolled up as the tick would.
   const before = 96 - o.syncs;
   const firstSync = DAY + before * READING_MS;
-  await step(`writing day D's first ${before} readings (SQL), rolling up each hour`);
+  await step(`writing day D's first ${before} readings (SQL), the tick every hour`);
   start = performance.now();
   const hourTicks: Awaited<ReturnType<typeof maintainAt>>[] = [];
   // The day's partition analyzed and vacuumed when autovacuum's default thresholds would have it done
@@ -397,7 +398,7 @@ async function run(database: Database, o: Options) {
     await step(`sync ${s + 1}: ${Math.round(writeMs)} ms in ${sizes.length} transactions`);
   }
 
-  // 3. The tick after midnight: the syncs' two hours, and day D into the daily table.
+  // 3. The tick after midnight: day D's hours, and day D into the daily table.
   await step('rolling up (the tick after midnight)');
   const midnight = await maintainAt(DAY + DAY_MS + 30_000);
   const hourlyInserts = hourTicks.flatMap((t) => t.statements.filter((c) => c.table === 'telemetry_hourly'));
@@ -440,16 +441,17 @@ async function run(database: Database, o: Options) {
     },
   };
 
-  // 5. Weeks of roll-ups before day D, then the next hour rolled up into the month they fill.
+  // 5. Weeks of roll-ups before day D, then the tick an hour after midnight over the month they fill.
   await step(`filling ${o.hourlyDays} days of hourly roll-ups (${(o.hourlyDays * 24 * o.terminals).toLocaleString('en-US')} rows)`);
   start = performance.now();
   const hourlyFill = { ...(await fillHourly(db, new Date(DAY - o.hourlyDays * DAY_MS), o.hourlyDays * 24)), ms: msSince(start) };
   await step(`filling ${o.dailyDays} days of daily roll-ups`);
   start = performance.now();
   const dailyFill = { ...(await fillDaily(db, new Date(DAY - o.dailyDays * DAY_MS), o.dailyDays)), ms: msSince(start) };
-  await step('rolling up the next hour, and day D again, over the filled month');
-  // The next day's readings to 01:00; the tick at 01:00 rolls up its first hour. Day D's daily rows
-  // are made again by the same tick (as if it were midnight), now over a month partition of hourly rows.
+  await step('the tick an hour after midnight, day D again, over the filled month');
+  // The next day's readings to 01:00 (the day in progress: read from the readings, not rolled up).
+  // Day D's daily rows are made again by the tick (as if it were midnight), now over a month
+  // partition of hourly rows.
   await fillRaw(db, new Date(DAY + DAY_MS), 5);
   await db.execute(sql`DELETE FROM telemetry_daily WHERE bucket = ${iso(DAY)}::timestamptz`);
   await db.execute(sql`UPDATE telemetry_rollup_state SET daily_until = ${iso(DAY)}::timestamptz WHERE id = 1`);
@@ -584,7 +586,7 @@ async function run(database: Database, o: Options) {
     syncs,
     rollUp: {
       perHour: {
-        note: `the tick at each hour of day D before the syncs: one hour of ${o.terminals.toLocaleString('en-US')} terminals, 4 readings each`,
+        note: `the tick at each hour of day D before the syncs: the day in progress is not rolled up (no hourly inserts)`,
         ticks: hourTicks.length,
         maintainMs: figures(hourTicks.map((t) => t.ms)),
         insertMs: figures(hourlyInserts.map((c) => c.ms)),
@@ -592,8 +594,8 @@ async function run(database: Database, o: Options) {
         walFullPageImages: figures(hourlyInserts.map((c) => c.walFullPageImages)),
         last: hourlyInserts.at(-1),
       },
-      afterMidnight: midnight,
-      overFilledMonth: { note: `the first hour of D+1 into a month partition holding ${new Date(DAY).getUTCDate()} days, and day D's daily rows made again from it`, ...overFilledMonth },
+      afterMidnight: { note: `day D's 24 hours of ${o.terminals.toLocaleString('en-US')} terminals in terminal order, and day D into the daily table`, ...midnight },
+      overFilledMonth: { note: `day D's daily rows made again from a month partition of hourly rows holding ${new Date(DAY).getUTCDate()} days`, ...overFilledMonth },
     },
     storage,
     charts,

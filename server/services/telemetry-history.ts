@@ -1,6 +1,6 @@
 // Telemetry over time: what each sync read of a terminal is kept (raw 14 days, hourly and daily
-// roll-ups 13 months), a terminal's history for a chart, its outages, the fleet's locations for the
-// map, and the upkeep a minute's tick does (partitions ahead, roll-ups of complete hours and days,
+// roll-ups 13 months), a terminal's history for a chart, its outages, the fleet's map, and the
+// upkeep a minute's tick does (partitions ahead, each complete day's hours and the day rolled up,
 // expired partitions dropped). The rules are src/domain/telemetry-history.ts's.
 import {
   alertsOfBits,

@@ -126,11 +126,18 @@ describe('the history the syncs keep', () => {
     const expected = [...byHour].map(([at, values]) => ({ at, latencyMs: mean(values) }));
     expect(before.points.map((p) => ({ at: p.at, latencyMs: p.latencyMs }))).toEqual(expected);
 
-    ctx.clock.advance(2 * HOUR);
+    // The day in progress is not rolled up: its hours keep coming from the readings.
+    ctx.clock.advance(HOUR);
+    expect((await ctx.app.services.telemetryHistory.maintain()).hours).toBe(0);
+    // After midnight the whole day is, in terminal order: a terminal's hours of a day sit together.
+    ctx.clock.advance(DAY - (ctx.clock.now().getTime() % DAY) + 30 * 60_000);
+    await relogin();
     const done = await ctx.app.services.telemetryHistory.maintain();
     expect(done.hours).toBeGreaterThan(0);
-    const [{ n: hourly }] = (await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM telemetry_hourly`)) as [{ n: number }];
-    expect(hourly).toBeGreaterThan(0);
+    const stored = await rows<{ key: number; bucket: string }>(sql`SELECT terminal_key AS key, bucket::text AS bucket FROM telemetry_hourly_202603 ORDER BY ctid`);
+    expect(stored.length).toBeGreaterThan(1);
+    const ordered = [...stored].sort((a, b) => a.key - b.key || a.bucket.localeCompare(b.bucket));
+    expect(stored).toEqual(ordered);
     const after = await history(subject, 'range=7d');
     expect(after.points.map((p) => ({ at: p.at, latencyMs: p.latencyMs }))).toEqual(expected);
     expect(after.points.map((p) => p.samples)).toEqual(before.points.map((p) => p.samples));

@@ -135,8 +135,8 @@ export function createTelemetryHistoryRepository(db: Db) {
     },
 
     /**
-     * Rolls up every complete hour since the last roll-up (none before the raw readings kept, each
-     * day in its own statement), then every complete day (none before the roll-ups kept). The state row is claimed
+     * Rolls up the hours of every complete day since the last roll-up (none before the raw readings
+     * kept, each day in its own statement), then every complete day (none before the roll-ups kept). The state row is claimed
      * first, so two processes never roll up the same hours. Answers the hours and days rolled up.
      */
     async rollUp(now: Date, keep: { rawSince: Date; rollupSince: Date }): Promise<{ hours: number; days: number }> {
@@ -150,27 +150,32 @@ export function createTelemetryHistoryRepository(db: Db) {
         const first =
           str(state?.hourly) ??
           str(rowsOf<{ first: unknown }>(await tx.execute(sql`SELECT ${isoText(sql`min(read_at)`)} AS first FROM telemetry_readings`))[0]?.first);
-        const currentHour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+        const dayOf = (ms: number) => Math.floor(ms / 86_400_000) * 86_400_000;
+        // Hours are rolled up a whole day at once, after it ends, in terminal order: a terminal's 24
+        // hours of a day then sit together on a page or two, and a 30-day chart reads some thirty
+        // pages instead of 720 (an hour at a time, every terminal's hour shared a page). The day
+        // in progress is rolled up on read from the readings, as the hour in progress was.
+        const today = dayOf(now.getTime());
         const hourlyFrom = Math.max(
           Math.floor(Date.parse(first ?? now.toISOString()) / 3_600_000) * 3_600_000,
           Math.floor(keep.rawSince.getTime() / 3_600_000) * 3_600_000,
         );
         let hours = 0;
         // A day a statement: after days of downtime, no single statement holds them all.
-        for (let from = hourlyFrom; from < currentHour; ) {
-          const to = Math.min(currentHour, from + 24 * 3_600_000);
+        for (let from = hourlyFrom; from < today; ) {
+          const to = Math.min(today, dayOf(from) + 86_400_000);
           await tx.execute(sql`
             INSERT INTO telemetry_hourly (${BUCKET_COLUMNS})
             SELECT terminal_key, date_trunc('hour', read_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', ${SUMS_OF_READINGS}
             FROM telemetry_readings
             WHERE read_at >= ${new Date(from).toISOString()}::timestamptz AND read_at < ${new Date(to).toISOString()}::timestamptz
             GROUP BY 1, 2
+            ORDER BY 1, 2
             ON CONFLICT DO NOTHING`);
           hours += (to - from) / 3_600_000;
           from = to;
         }
-        const hourlyUntil = Math.max(hourlyFrom, currentHour);
-        const dayOf = (ms: number) => Math.floor(ms / 86_400_000) * 86_400_000;
+        const hourlyUntil = Math.max(hourlyFrom, today);
         const completeDay = dayOf(hourlyUntil);
         const dailyFrom = Math.max(dayOf(Date.parse(str(state?.daily) ?? new Date(hourlyFrom).toISOString())), dayOf(keep.rollupSince.getTime()));
         let days = 0;
@@ -326,28 +331,32 @@ export function createTelemetryHistoryRepository(db: Db) {
       // costs the database five times an integer's) and joined as text, the ids through json_agg,
       // which escapes them. The unlocated listed are the first by service line.
       const units = sql.raw(String(FLEET_MAP_COORDINATE_UNITS));
-      const [row] = rowsOf<{ body: unknown }>(
+      const [row] = rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           WITH located AS (
-            SELECT coalesce(json_agg(user_terminal_id), '[]') AS ids,
-                   '[' || coalesce(string_agg(round(latitude * ${units})::int::text, ','), '') || ']' AS latitudes,
-                   '[' || coalesce(string_agg(round(longitude * ${units})::int::text, ','), '') || ']' AS longitudes,
-                   '[' || coalesce(string_agg(${conditionIndex}::text, ','), '') || ']' AS conditions
+            SELECT json_agg(user_terminal_id) AS ids,
+                   string_agg(round(latitude * ${units})::int::text, ',') AS latitudes,
+                   string_agg(round(longitude * ${units})::int::text, ',') AS longitudes,
+                   string_agg(${conditionIndex}::text, ',') AS conditions
             FROM terminals WHERE ${sql.join(where, sql` AND `)} AND ${placeable}
           ), unlocated AS (
             SELECT count(*) AS total,
-                   coalesce(json_agg(json_build_object('userTerminalId', user_terminal_id, 'nickname', nickname, 'serviceLineNumber', service_line_number, 'condition', condition))
-                     FILTER (WHERE listed), '[]') AS terminals
+                   json_agg(json_build_object('userTerminalId', user_terminal_id, 'nickname', nickname, 'serviceLineNumber', service_line_number, 'condition', condition))
+                     FILTER (WHERE listed) AS terminals
             FROM (SELECT user_terminal_id, nickname, service_line_number, condition,
                          row_number() OVER (ORDER BY service_line_number NULLS LAST, user_terminal_id) <= ${unlocatedListed} AS listed
                   FROM terminals WHERE ${sql.join(where, sql` AND `)} AND NOT ${placeable}) u
           )
-          SELECT '{"generatedAt":' || to_json(${generatedAt.toISOString()}::text)::text
-                 || ',"located":{"userTerminalIds":' || l.ids::text || ',"latitudesE4":' || l.latitudes || ',"longitudesE4":' || l.longitudes
-                 || ',"conditions":' || l.conditions || '},"unlocated":{"total":' || u.total::text || ',"terminals":' || u.terminals::text || '}}' AS body
+          SELECT l.ids::text AS ids, l.latitudes, l.longitudes, l.conditions, u.total::int AS total, u.terminals::text AS terminals
           FROM located l, unlocated u`),
       );
-      return String(row?.body);
+      // The pieces are joined here: in SQL each || copies the megabytes joined so far.
+      const list = (value: unknown) => (value === null || value === undefined ? '[]' : `[${String(value)}]`);
+      const json = (value: unknown) => (value === null || value === undefined ? '[]' : String(value));
+      return (
+        `{"generatedAt":${JSON.stringify(generatedAt.toISOString())},"located":{"userTerminalIds":${json(row?.ids)},"latitudesE4":${list(row?.latitudes)},` +
+        `"longitudesE4":${list(row?.longitudes)},"conditions":${list(row?.conditions)}},"unlocated":{"total":${int(row?.total)},"terminals":${json(row?.terminals)}}}`
+      );
     },
 
     /** What the history tables hold on disk, per table (partitions and indexes included): the storage the README states. */
