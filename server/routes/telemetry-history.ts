@@ -35,8 +35,9 @@ export function mapBody(answer: FleetMapAnswer, gzipped: boolean): string | Prom
     sent.set(answer, made);
   }
   if (!gzipped) return made.body;
-  // Level 4: a third of level 6's time on a whole fleet's answer, for a few percent more bytes.
-  made.gzipped ??= gzip(made.body, { level: 4 });
+  // Level 1: a fifth of level 6's time on a whole fleet's answer (about 30 ms against 150), for a
+  // tenth more bytes (1.0 MB against 0.9).
+  made.gzipped ??= gzip(made.body, { level: 1 });
   return made.gzipped;
 }
 
