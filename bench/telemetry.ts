@@ -45,6 +45,7 @@ import { createTelemetryHistoryRepository, type TelemetryHistoryRepository } fro
 import { successSchema } from '../server/routes/schemas';
 import { mapBody } from '../server/routes/telemetry-history';
 import { fleetMapSchema } from '../server/routes/telemetry-history-schemas';
+import { prng } from '../server/random';
 import { createPacer, inPacedSlices } from '../server/services/pacer';
 import { createTelemetryHistoryService } from '../server/services/telemetry-history';
 import { SYNC_DEFAULTS } from '../server/services/terminal-sync';
@@ -107,18 +108,6 @@ const msSince = (start: number) => Math.round(performance.now() - start);
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const iso = (ms: number) => new Date(ms).toISOString();
 const load = () => loadavg().map((n) => round(n));
-
-/** A seeded generator: two runs time the same terminals. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 // ---- What a statement cost -------------------------------------------------------------------
 
@@ -475,7 +464,8 @@ async function run(database: Database, o: Options) {
   const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: admin.email, password } });
   if (login.statusCode !== 200) throw new Error(`login: ${login.statusCode} ${login.body}`);
   const headers = { authorization: `Bearer ${(login.json() as { data: { token: string } }).data.token}` };
-  const random = seeded(20260310);
+  // Seeded: two runs time the same terminals.
+  const random = prng(20260310);
   const pick = () => fleetTerminal(Math.floor(random() * o.terminals), 0).userTerminalId;
 
   const chart = async (range: '24h' | '7d' | '30d' | '13m', runs: number) => {

@@ -136,8 +136,9 @@ export function createTelemetryHistoryRepository(db: Db) {
 
     /**
      * Rolls up the hours of every complete day since the last roll-up (none before the raw readings
-     * kept, each day in its own statement), then every complete day (none before the roll-ups kept). The state row is claimed
-     * first, so two processes never roll up the same hours. Answers the hours and days rolled up.
+     * kept, each day in its own statement), then every complete day (none before the roll-ups
+     * kept). The state row is claimed first, so two processes never roll up the same hours.
+     * Answers the hours and days rolled up.
      */
     async rollUp(now: Date, keep: { rawSince: Date; rollupSince: Date }): Promise<{ hours: number; days: number }> {
       return db.transaction(async (tx) => {
